@@ -1,0 +1,123 @@
+// The program IR: one rank's training step as the engine sees it, and the job that groups the
+// programs of all ranks. This is the only structure the runtime and the checker share, so every
+// field here has one meaning, fixed in docs/dag-format.md and design.md §2.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace ordo::dag {
+
+// Indices into the tables of a Program (vars, pools, ops) or of a Job (comms).
+using VarId = std::uint32_t;
+using PoolId = std::uint32_t;
+using OpId = std::uint32_t;
+using CommId = std::uint32_t;
+using Rank = std::uint32_t;
+
+enum class VarKind : std::uint8_t { tensor, buffer, token };
+enum class DType : std::uint8_t { f32, f64, f16, bf16, i8, u8, i32, i64 };
+enum class PoolKind : std::uint8_t { fifo, priority };
+enum class OpKind : std::uint8_t { compute, copy, collective, async_collective };
+enum class CollectiveKind : std::uint8_t { allreduce, bcast, barrier };
+enum class Reduction : std::uint8_t { none, sum, prod, min, max };
+
+struct Var {
+  std::string name;
+  VarKind kind = VarKind::tensor;
+  std::uint64_t bytes = 0;
+  DType dtype = DType::f32;
+  friend bool operator==(const Var&, const Var&) = default;
+};
+
+struct Pool {
+  std::string name;
+  std::uint32_t threads = 1;
+  PoolKind kind = PoolKind::fifo;
+  friend bool operator==(const Pool&, const Pool&) = default;
+};
+
+// A communicator of the job. Members are world ranks in communicator-rank order; an absent
+// member list means every rank of the job (MPI_COMM_WORLD or a duplicate of it).
+struct Communicator {
+  std::string name;
+  std::optional<std::vector<Rank>> members;
+  friend bool operator==(const Communicator&, const Communicator&) = default;
+};
+
+// What MPI matches between ranks: the n-th call on a communicator must agree on all of this.
+struct Collective {
+  CollectiveKind kind = CollectiveKind::allreduce;
+  CommId comm = 0;
+  std::int64_t key = 0;
+  std::uint64_t count = 0;
+  DType dtype = DType::f32;
+  Reduction reduction = Reduction::none;
+  std::optional<Rank> root;  // bcast only; a rank of the communicator
+  friend bool operator==(const Collective&, const Collective&) = default;
+};
+
+struct Op {
+  std::string name;
+  std::vector<VarId> reads;
+  std::vector<VarId> writes;
+  PoolId pool = 0;
+  std::int32_t priority = 0;
+  OpKind kind = OpKind::compute;
+  double cost_us = 0.0;  // estimate used by simulators and reports, never by the semantics
+  std::optional<Collective> collective;  // present exactly for collective kinds
+  friend bool operator==(const Op&, const Op&) = default;
+};
+
+// The main thread's program, executed in order.
+struct PushAction {
+  OpId op = 0;
+  friend bool operator==(const PushAction&, const PushAction&) = default;
+};
+struct WaitToReadAction {
+  VarId var = 0;
+  friend bool operator==(const WaitToReadAction&, const WaitToReadAction&) = default;
+};
+struct WaitForAllAction {
+  friend bool operator==(const WaitForAllAction&, const WaitForAllAction&) = default;
+};
+// The main thread calls the collective itself (Funnel's allreduce, ConCom's barrier). The buffer
+// is the var it reduces in place, if any; a barrier has none.
+struct CollectiveAction {
+  Collective collective;
+  std::optional<VarId> buffer;
+  friend bool operator==(const CollectiveAction&, const CollectiveAction&) = default;
+};
+using Action = std::variant<PushAction, WaitToReadAction, WaitForAllAction, CollectiveAction>;
+
+// One rank's step. `ranks` says which ranks of the job run it: nullopt means all of them (SPMD).
+struct Program {
+  std::string name;
+  std::optional<std::vector<Rank>> ranks;
+  std::vector<Var> vars;
+  std::vector<Pool> pools;
+  std::vector<Op> ops;
+  std::vector<Action> main;
+  friend bool operator==(const Program&, const Program&) = default;
+};
+
+// A whole job: the communicators, and the programs that the ranks run. `ranks` fixes the world
+// size; it may be absent only when a single SPMD program runs on every rank and every
+// communicator spans all ranks, in which case the job is meaningful at any rank count.
+struct Job {
+  std::optional<std::uint32_t> ranks;
+  std::vector<Communicator> comms;
+  std::vector<Program> programs;
+  friend bool operator==(const Job&, const Job&) = default;
+};
+
+// The program a given rank runs, or nullptr if no program covers it.
+const Program* program_of(const Job& job, Rank rank);
+
+std::uint64_t dtype_bytes(DType dtype);
+bool is_collective(OpKind kind);
+
+}  // namespace ordo::dag
