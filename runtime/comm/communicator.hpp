@@ -1,0 +1,70 @@
+// One rank's handle on one communicator, whatever carries the data: Open MPI, or the in-process
+// simulated world. Every collective goes through `call`/`start` with a Call that says exactly
+// what MPI would match, so the simulated world can check matched calls against each other.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "runtime/dag/program.hpp"
+
+namespace ordo::comm {
+
+// What one rank passes to one collective call. `key` is ordo's own label (the gradient key); MPI
+// never sees it, the simulated world compares it.
+struct Call {
+  dag::CollectiveKind kind = dag::CollectiveKind::allreduce;
+  std::int64_t key = 0;
+  std::uint64_t count = 0;
+  dag::DType dtype = dag::DType::f32;
+  dag::Reduction reduction = dag::Reduction::none;
+  std::optional<dag::Rank> root;  // bcast: rank within the communicator
+  friend bool operator==(const Call&, const Call&) = default;
+};
+
+// A non-blocking collective in flight. Exactly one of test() returning true or wait() returning
+// ends it; errors surface from either as exceptions.
+class Request {
+ public:
+  virtual ~Request() = default;
+  virtual bool test() = 0;
+  virtual void wait() = 0;
+};
+
+class Communicator {
+ public:
+  virtual ~Communicator() = default;
+  virtual const std::string& name() const = 0;
+  virtual dag::Rank rank() const = 0;  // this process's rank within the communicator
+  virtual std::uint32_t size() const = 0;
+
+  // Blocking collective on `buffer` (in place: allreduce sums into it, bcast fills it from the
+  // root; barrier ignores it and may be given nullptr).
+  virtual void call(const Call& call, void* buffer) = 0;
+  // Non-blocking form; `buffer` must stay valid until the request ends.
+  virtual std::unique_ptr<Request> start(const Call& call, void* buffer) = 0;
+
+  void allreduce(void* buffer, std::uint64_t count, dag::DType dtype, dag::Reduction reduction,
+                 std::int64_t key = 0);
+  void bcast(void* buffer, std::uint64_t count, dag::DType dtype, dag::Rank root,
+             std::int64_t key = 0);
+  void barrier(std::int64_t key = 0);
+};
+
+// One rank's view of the job: its rank, the world size, and the job's communicators, all created
+// before any collective runs (creating communicators concurrently can deadlock in MPI).
+class World {
+ public:
+  virtual ~World() = default;
+  virtual dag::Rank rank() const = 0;
+  virtual std::uint32_t size() const = 0;
+  virtual std::uint32_t comm_count() const = 0;
+  // The communicator with this id (its index in the job's comm table). Throws std::out_of_range
+  // for an unknown id and std::logic_error if this rank is not a member.
+  virtual Communicator& comm(dag::CommId id) = 0;
+  virtual bool is_member(dag::CommId id) const = 0;
+};
+
+}  // namespace ordo::comm

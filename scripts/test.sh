@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Every test: the release build with all suites, then the concurrency suites under
+# ThreadSanitizer and every suite under AddressSanitizer + UndefinedBehaviorSanitizer.
+# Prints one closing line "tests: N passed, N failed".
+set -uo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh || exit 1
+
+jobs=${ORDO_JOBS:-$(nproc)}
+passed=0
+failed=0
+
+# run_preset PRESET [ctest args...]: configure, build, test; counts into passed/failed.
+run_preset() {
+  local preset=$1; shift
+  echo "== $preset =="
+  if ! cmake --preset "$preset" >/dev/null || ! cmake --build --preset "$preset" -j "$jobs"; then
+    echo "ordo tests: build of preset $preset failed" >&2
+    failed=$((failed + 1))
+    return
+  fi
+  local log
+  log=$(mktemp)
+  ctest --preset "$preset" -j "$jobs" "$@" 2>&1 | tee "$log"
+  local summary
+  summary=$(grep -E '^[0-9]+% tests passed, [0-9]+ tests failed out of [0-9]+' "$log" | tail -n 1)
+  rm -f "$log"
+  if [[ -z "$summary" ]]; then
+    echo "ordo tests: no ctest summary for preset $preset" >&2
+    failed=$((failed + 1))
+    return
+  fi
+  local nfail ntotal
+  nfail=$(sed -E 's/.* ([0-9]+) tests failed out of ([0-9]+).*/\1/' <<<"$summary")
+  ntotal=$(sed -E 's/.* ([0-9]+) tests failed out of ([0-9]+).*/\2/' <<<"$summary")
+  passed=$((passed + ntotal - nfail))
+  failed=$((failed + nfail))
+}
+
+run_preset release
+run_preset tsan -L engine
+run_preset asan
+
+echo "tests: $passed passed, $failed failed"
+[[ $failed -eq 0 ]]
