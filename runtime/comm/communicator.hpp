@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cstdint>
+#include <exception>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -45,6 +47,22 @@ class Communicator {
   virtual void call(const Call& call, void* buffer) = 0;
   // Non-blocking form; `buffer` must stay valid until the request ends.
   virtual std::unique_ptr<Request> start(const Call& call, void* buffer) = 0;
+
+  // Completion-callback form of `call`: `done` runs exactly once when the collective completes,
+  // with its error if any. The default blocks in call() and then runs `done` on the caller's
+  // thread, which suits a caller that holds its thread for the whole collective anyway. The
+  // simulated world returns at once instead, so one thread can drive every rank of a controlled
+  // schedule.
+  using Done = std::function<void(std::exception_ptr)>;
+  virtual void call_then(const Call& call, void* buffer, Done done) {
+    std::exception_ptr error;
+    try {
+      this->call(call, buffer);
+    } catch (...) {
+      error = std::current_exception();
+    }
+    done(error);
+  }
 
   void allreduce(void* buffer, std::uint64_t count, dag::DType dtype, dag::Reduction reduction,
                  std::int64_t key = 0);

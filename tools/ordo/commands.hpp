@@ -13,6 +13,7 @@ using Command = std::function<int()>;
 
 Command add_demo(CLI::App& app);
 Command add_validate(CLI::App& app);
+Command add_step_dag(CLI::App& app);
 
 // Exit codes shared by every subcommand (docs/cli.md).
 inline constexpr int exit_ok = 0;

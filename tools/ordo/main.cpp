@@ -17,6 +17,7 @@ int main(int argc, char** argv) {
   };
   add(ordo::tools::add_demo, "demo");
   add(ordo::tools::add_validate, "validate");
+  add(ordo::tools::add_step_dag, "step-dag");
 
   try {
     app.parse(argc, argv);

@@ -1,0 +1,78 @@
+#include "runtime/kvstore/design.hpp"
+
+#include <cassert>
+#include <stdexcept>
+
+#include "runtime/kvstore/designs/designs.hpp"
+
+namespace ordo::kvstore {
+
+Design::Design(const DesignConfig& config, MainThread& main) : config_(config), main_(main) {
+  check_config(config_);
+}
+
+std::unique_ptr<Design> Design::create(const DesignConfig& config, MainThread& main) {
+  check_config(config);
+  switch (config.kind) {
+    case DesignKind::naive: return make_naive(config, main);
+    case DesignKind::funnel: return make_funnel(config, main);
+    case DesignKind::concom: return make_concom(config, main);
+    case DesignKind::depcha: return make_depcha(config, main);
+  }
+  throw std::invalid_argument("unknown design kind");
+}
+
+dag::VarId Design::add_token(const std::string& name) {
+  return main_.add_var(dag::Var{name, dag::VarKind::token, 0, dag::DType::u8});
+}
+
+void Design::push_copy(const std::string& name, dag::VarId from, dag::VarId to) {
+  dag::Op op;
+  op.name = name;
+  op.kind = dag::OpKind::copy;
+  op.pool = copy_pool;
+  op.reads = {from};
+  op.writes = {to};
+  op.cost_us = 0.0;
+  main_.push(op);
+}
+
+dag::Collective Design::allreduce(const KeyVars& k, dag::CommId comm) const {
+  return dag::Collective{dag::CollectiveKind::allreduce, comm,          k.key, k.count,
+                         k.dtype,                        dag::Reduction::sum, std::nullopt};
+}
+
+dag::Op Design::collective_op(const std::string& name, const dag::Collective& c,
+                              std::vector<dag::VarId> reads, std::vector<dag::VarId> writes) const {
+  dag::Op op;
+  op.name = name;
+  op.kind = dag::OpKind::collective;
+  op.pool = comm_pool;
+  op.reads = std::move(reads);
+  op.writes = std::move(writes);
+  op.collective = c;
+  return op;
+}
+
+void Design::init(const KeyVars& k) {
+  const dag::Collective bcast{dag::CollectiveKind::bcast, world_comm, k.key, k.count,
+                              k.dtype,                    dag::Reduction::none, dag::Rank{0}};
+  if (config_.init == InitKind::fig4) {
+    // Fig. 4 as printed: the broadcast declares the weight as a read and writes nothing, so
+    // broadcasts of different keys are unordered and a pool with several threads may start them
+    // in a different order on each rank.
+    main_.push(collective_op(op_name("init", k), bcast, {k.weight}, {}));
+    return;
+  }
+  if (!init_chain_) init_chain_ = add_token("init.chain");
+  main_.push(collective_op(op_name("init", k), bcast, {}, {k.weight, *init_chain_}));
+}
+
+void Design::barrier() {
+  main_.collective(dag::CollectiveAction{
+      dag::Collective{dag::CollectiveKind::barrier, world_comm, -1, 0, dag::DType::f32,
+                      dag::Reduction::none, std::nullopt},
+      std::nullopt});
+}
+
+}  // namespace ordo::kvstore

@@ -1,0 +1,68 @@
+// A KVStore design: what init, push and pull of one key put on the main thread and into the
+// engine (design.md §2 and the paper's Fig. 4-12). One object per rank and step program; it
+// keeps the state a design carries between keys (concom's outstanding count, depcha's chain).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "runtime/dag/program.hpp"
+#include "runtime/kvstore/design_config.hpp"
+#include "runtime/kvstore/main_thread.hpp"
+
+namespace ordo::kvstore {
+
+// The vars of one key: the gradient the backward pass writes, the communication buffer, the
+// weight the update writes. All three hold `count` elements of `dtype`.
+struct KeyVars {
+  std::int64_t key = 0;
+  std::string name;
+  dag::VarId grad = 0;
+  dag::VarId buf = 0;
+  dag::VarId weight = 0;
+  std::uint64_t count = 0;
+  dag::DType dtype = dag::DType::f32;
+};
+
+class Design {
+ public:
+  Design(const DesignConfig& config, MainThread& main);
+  virtual ~Design() = default;
+  // Broadcast the key's initial weight from rank 0, the same way in every design: the safe init
+  // or the paper's Fig. 4, as configured.
+  void init(const KeyVars& k);
+  // Sum the key's gradient over all ranks into its buffer.
+  virtual void push(const KeyVars& k) = 0;
+  // Copy the summed buffer back into the gradient.
+  virtual void pull(const KeyVars& k) = 0;
+  // A barrier of every rank on the world communicator, issued by the main thread.
+  void barrier();
+  // Prefix for the names of the ops pushed from now on (the step they belong to).
+  void set_prefix(std::string prefix) { prefix_ = std::move(prefix); }
+
+  // Throws std::invalid_argument for a bad configuration.
+  static std::unique_ptr<Design> create(const DesignConfig& config, MainThread& main);
+
+ protected:
+  const DesignConfig& config() const { return config_; }
+  MainThread& main() { return main_; }
+  // Building blocks shared by the designs.
+  dag::VarId add_token(const std::string& name);
+  std::string op_name(const char* what, const KeyVars& k) const {
+    return prefix_ + what + "." + k.name;
+  }
+  void push_copy(const std::string& name, dag::VarId from, dag::VarId to);
+  dag::Collective allreduce(const KeyVars& k, dag::CommId comm) const;
+  dag::Op collective_op(const std::string& name, const dag::Collective& c,
+                        std::vector<dag::VarId> reads, std::vector<dag::VarId> writes) const;
+
+ private:
+  DesignConfig config_;
+  MainThread& main_;
+  std::string prefix_;
+  std::optional<dag::VarId> init_chain_;  // the token the safe init's broadcasts all write
+};
+
+}  // namespace ordo::kvstore

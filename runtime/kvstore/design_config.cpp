@@ -1,0 +1,85 @@
+#include "runtime/kvstore/design_config.hpp"
+
+#include <stdexcept>
+
+namespace ordo::kvstore {
+
+namespace {
+
+constexpr std::uint32_t threads_max = 256;
+constexpr std::uint32_t ncomm_max = 64;
+constexpr std::uint32_t outstanding_max = 1u << 16;
+
+void check_range(const char* what, std::uint32_t value, std::uint32_t max) {
+  if (value == 0 || value > max) {
+    throw std::invalid_argument(std::string("design ") + what + " must be in [1, " +
+                                std::to_string(max) + "], not " + std::to_string(value));
+  }
+}
+
+}  // namespace
+
+std::string_view to_string(DesignKind kind) {
+  switch (kind) {
+    case DesignKind::naive: return "naive";
+    case DesignKind::funnel: return "funnel";
+    case DesignKind::concom: return "concom";
+    case DesignKind::depcha: return "depcha";
+  }
+  return "?";
+}
+
+std::string_view to_string(InitKind kind) { return kind == InitKind::safe ? "safe" : "fig4"; }
+
+DesignKind parse_design(std::string_view name) {
+  for (DesignKind k : {DesignKind::naive, DesignKind::funnel, DesignKind::concom,
+                       DesignKind::depcha}) {
+    if (name == to_string(k)) return k;
+  }
+  throw std::invalid_argument("unknown design '" + std::string(name) +
+                              "'; expected one of: naive, funnel, concom, depcha");
+}
+
+InitKind parse_init(std::string_view name) {
+  if (name == "safe") return InitKind::safe;
+  if (name == "fig4") return InitKind::fig4;
+  throw std::invalid_argument("unknown init '" + std::string(name) +
+                              "'; expected one of: safe, fig4");
+}
+
+void check_config(const DesignConfig& config) {
+  check_range("compute_threads", config.compute_threads, threads_max);
+  check_range("copy_threads", config.copy_threads, threads_max);
+  check_range("comm_threads", config.comm_threads, threads_max);
+  check_range("ncomm", config.ncomm, ncomm_max);
+  check_range("outstanding", config.outstanding, outstanding_max);
+}
+
+std::vector<dag::Pool> step_pools(const DesignConfig& config) {
+  return {{"compute", config.compute_threads, dag::PoolKind::fifo},
+          {"copy", config.copy_threads, dag::PoolKind::fifo},
+          {"comm", config.comm_threads, dag::PoolKind::fifo}};
+}
+
+std::vector<dag::Communicator> step_comms(const DesignConfig& config) {
+  std::vector<dag::Communicator> comms{{"world", std::nullopt}};
+  if (config.kind == DesignKind::concom) {
+    for (std::uint32_t c = 0; c < config.ncomm; ++c) {
+      comms.push_back({"comm" + std::to_string(c), std::nullopt});
+    }
+  }
+  return comms;
+}
+
+std::string describe(const DesignConfig& config) {
+  std::string s(to_string(config.kind));
+  s += "(comm_threads=" + std::to_string(config.comm_threads);
+  if (config.kind == DesignKind::concom) {
+    s += ", ncomm=" + std::to_string(config.ncomm) +
+         ", outstanding=" + std::to_string(config.outstanding);
+  }
+  if (config.init == InitKind::fig4) s += ", init=fig4";
+  return s + ")";
+}
+
+}  // namespace ordo::kvstore

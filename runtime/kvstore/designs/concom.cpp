@@ -1,0 +1,41 @@
+// concom (paper Fig. 8-9): the main thread waits for each key's copy and pushes its allreduce as
+// an engine op on communicator k mod ncomm; every `outstanding` keys it waits until none is in
+// flight and calls a barrier. Whether that is safe depends on ncomm, outstanding and the comm
+// pool's threads: the checker decides.
+#include <vector>
+
+#include "runtime/kvstore/designs/designs.hpp"
+
+namespace ordo::kvstore {
+
+namespace {
+
+class ConCom final : public Design {
+ public:
+  using Design::Design;
+  void push(const KeyVars& k) override {
+    push_copy(op_name("push", k), k.grad, k.buf);
+    main().wait_to_read(k.buf);
+    const auto rotation = static_cast<dag::CommId>(static_cast<std::uint64_t>(k.key) %
+                                                   config().ncomm);
+    main().push(collective_op(op_name("allreduce", k), allreduce(k, 1 + rotation), {}, {k.buf}));
+    in_flight_.push_back(k.buf);
+    if (in_flight_.size() == config().outstanding) {
+      for (dag::VarId buf : in_flight_) main().wait_to_read(buf);
+      in_flight_.clear();
+      barrier();
+    }
+  }
+  void pull(const KeyVars& k) override { push_copy(op_name("pull", k), k.buf, k.grad); }
+
+ private:
+  std::vector<dag::VarId> in_flight_;  // buffers of allreduces pushed since the last barrier
+};
+
+}  // namespace
+
+std::unique_ptr<Design> make_concom(const DesignConfig& config, MainThread& main) {
+  return std::make_unique<ConCom>(config, main);
+}
+
+}  // namespace ordo::kvstore

@@ -1,0 +1,15 @@
+// The four designs' factories; each lives in its own file.
+#pragma once
+
+#include <memory>
+
+#include "runtime/kvstore/design.hpp"
+
+namespace ordo::kvstore {
+
+std::unique_ptr<Design> make_naive(const DesignConfig& config, MainThread& main);
+std::unique_ptr<Design> make_funnel(const DesignConfig& config, MainThread& main);
+std::unique_ptr<Design> make_concom(const DesignConfig& config, MainThread& main);
+std::unique_ptr<Design> make_depcha(const DesignConfig& config, MainThread& main);
+
+}  // namespace ordo::kvstore

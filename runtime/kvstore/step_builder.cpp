@@ -1,0 +1,34 @@
+#include "runtime/kvstore/step_builder.hpp"
+
+#include <stdexcept>
+#include <string>
+
+#include "runtime/kvstore/program_writer.hpp"
+#include "runtime/kvstore/step_emitter.hpp"
+
+namespace ordo::kvstore {
+
+namespace {
+constexpr std::uint32_t steps_max = 1024;
+}
+
+dag::Job build_step_job(const Network& network, const DesignConfig& config,
+                        const StepOptions& options) {
+  if (options.steps == 0 || options.steps > steps_max) {
+    throw std::invalid_argument("steps must be in [1, " + std::to_string(steps_max) + "]");
+  }
+  dag::Job job;
+  job.comms = step_comms(config);
+  dag::Program& program = job.programs.emplace_back();
+  program.name = network.name + "." + std::string(to_string(config.kind));
+  program.pools = step_pools(config);
+  ProgramWriter writer(program);
+  StepEmitter emitter(network, config, writer);
+  if (options.include_init) emitter.emit_init();
+  for (std::uint32_t s = 0; s < options.steps; ++s) {
+    emitter.emit_step(options.steps == 1 ? std::string() : "s" + std::to_string(s + 1) + ".");
+  }
+  return job;
+}
+
+}  // namespace ordo::kvstore

@@ -1,0 +1,22 @@
+// A whole job for the checker and the dumps: the step program a design gives for a network, as
+// one SPMD program valid at any rank count.
+#pragma once
+
+#include <cstdint>
+
+#include "runtime/dag/program.hpp"
+#include "runtime/kvstore/design_config.hpp"
+#include "runtime/kvstore/network.hpp"
+
+namespace ordo::kvstore {
+
+struct StepOptions {
+  bool include_init = false;  // broadcast the weights first, as the first training step would
+  std::uint32_t steps = 1;
+};
+
+// Throws std::invalid_argument for a bad network, configuration or step count.
+dag::Job build_step_job(const Network& network, const DesignConfig& config,
+                        const StepOptions& options);
+
+}  // namespace ordo::kvstore

@@ -1,0 +1,68 @@
+// `ordo step-dag`: write the step program a KVStore design gives for a built-in network, as a
+// dump that `ordo validate` (and later `ordo verify`) reads.
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <string>
+
+#include "runtime/dag/dump_writer.hpp"
+#include "runtime/kvstore/step_builder.hpp"
+#include "tools/ordo/commands.hpp"
+
+namespace ordo::tools {
+
+namespace {
+
+struct StepDagOptions {
+  std::string network = "mlp";
+  std::string design = "depcha";
+  std::string init = "safe";
+  std::uint32_t layers = 4;
+  kvstore::DesignConfig config;
+  kvstore::StepOptions step;
+  std::string out_path;
+};
+
+kvstore::Network pick_network(const StepDagOptions& o) {
+  if (o.network == "mlp") return kvstore::mlp(o.layers, 256, 100.0);
+  if (o.network == "resnet50") return kvstore::resnet50(30000.0);
+  throw std::invalid_argument("unknown network '" + o.network + "'; expected mlp or resnet50");
+}
+
+int run_step_dag(StepDagOptions o) {
+  o.config.kind = kvstore::parse_design(o.design);
+  o.config.init = kvstore::parse_init(o.init);
+  const std::string text = dag::write_dump(kvstore::build_step_job(pick_network(o), o.config,
+                                                                   o.step));
+  if (o.out_path.empty()) {
+    std::cout << text;
+    return exit_ok;
+  }
+  std::ofstream out(o.out_path);
+  out << text;
+  if (!out) {
+    std::cerr << "ordo step-dag: cannot write " << o.out_path << '\n';
+    return exit_bad_input;
+  }
+  return exit_ok;
+}
+
+}  // namespace
+
+Command add_step_dag(CLI::App& app) {
+  auto o = std::make_shared<StepDagOptions>();
+  CLI::App* sub = app.add_subcommand("step-dag", "Write a design's training-step program as a dump");
+  sub->add_option("--network", o->network, "mlp or resnet50")->capture_default_str();
+  sub->add_option("--layers", o->layers, "layers of the mlp")->check(CLI::Range(1, 1024));
+  sub->add_option("--design", o->design, "naive, funnel, concom or depcha")->capture_default_str();
+  sub->add_option("--init", o->init, "safe or fig4")->capture_default_str();
+  sub->add_flag("--with-init", o->step.include_init, "broadcast the weights first");
+  sub->add_option("--steps", o->step.steps, "training steps")->check(CLI::Range(1, 1024));
+  sub->add_option("--comm-threads", o->config.comm_threads, "threads of the comm pool");
+  sub->add_option("--ncomm", o->config.ncomm, "concom: communicators");
+  sub->add_option("--outstanding", o->config.outstanding, "concom: keys between barriers");
+  sub->add_option("-o,--output", o->out_path, "file to write (default: standard output)");
+  return [o] { return run_step_dag(*o); };
+}
+
+}  // namespace ordo::tools
