@@ -63,6 +63,18 @@ class Communicator {
     }
     done(error);
   }
+  // Completion-callback form of `start`: the caller does not hold its thread for the collective.
+  // The default waits for the request on the caller's thread (a backend without a progress
+  // engine of its own has no better place to drive it); the simulated world returns at once.
+  virtual void start_then(const Call& call, void* buffer, Done done) {
+    std::exception_ptr error;
+    try {
+      start(call, buffer)->wait();
+    } catch (...) {
+      error = std::current_exception();
+    }
+    done(error);
+  }
 
   void allreduce(void* buffer, std::uint64_t count, dag::DType dtype, dag::Reduction reduction,
                  std::int64_t key = 0);

@@ -1,0 +1,79 @@
+#include "runtime/comm/call_check.hpp"
+
+#include <cassert>
+#include <stdexcept>
+
+#include "runtime/dag/names.hpp"
+
+namespace ordo::comm {
+namespace {
+
+[[noreturn]] void reject(const Call& call, std::string_view comm_name, const std::string& why) {
+  throw std::invalid_argument(describe(call, comm_name) + ": " + why);
+}
+
+void check_enums(const Call& call, std::string_view comm_name) {
+  // A Call can come from anywhere, casts included; an out-of-range enum must not reach a switch.
+  // Values without a spelling are exactly the out-of-range ones.
+  if (dag::to_string(call.kind) == "?") reject(call, comm_name, "unknown collective kind");
+  if (dag::to_string(call.dtype) == "?") reject(call, comm_name, "unknown dtype");
+  if (dag::to_string(call.reduction) == "?") reject(call, comm_name, "unknown reduction");
+}
+
+void check_buffer(const Call& call, const void* buffer, std::string_view comm_name) {
+  if (buffer == nullptr && call.count > 0) {
+    reject(call, comm_name, "the buffer is null but the count is " + std::to_string(call.count));
+  }
+}
+
+}  // namespace
+
+void check_call(const Call& call, const void* buffer, std::string_view comm_name,
+                std::uint32_t comm_size) {
+  assert(comm_size > 0 && "a communicator has at least one rank");
+  check_enums(call, comm_name);
+  switch (call.kind) {
+    case dag::CollectiveKind::allreduce:
+      if (call.reduction == dag::Reduction::none) {
+        reject(call, comm_name, "allreduce needs a reduction (sum, prod, min or max), not none");
+      }
+      if (call.root) reject(call, comm_name, "allreduce takes no root");
+      check_buffer(call, buffer, comm_name);
+      return;
+    case dag::CollectiveKind::bcast:
+      if (!call.root) reject(call, comm_name, "bcast needs a root");
+      if (*call.root >= comm_size) {
+        reject(call, comm_name,
+               "root " + std::to_string(*call.root) + " is out of range for a communicator of " +
+                   std::to_string(comm_size) + " ranks");
+      }
+      if (call.reduction != dag::Reduction::none) {
+        reject(call, comm_name, "bcast takes no reduction");
+      }
+      check_buffer(call, buffer, comm_name);
+      return;
+    case dag::CollectiveKind::barrier:
+      if (call.count != 0) reject(call, comm_name, "barrier carries no data; its count must be 0");
+      if (call.reduction != dag::Reduction::none) {
+        reject(call, comm_name, "barrier takes no reduction");
+      }
+      if (call.root) reject(call, comm_name, "barrier takes no root");
+      return;
+  }
+  assert(false && "check_enums accepted an unknown collective kind");
+}
+
+std::string describe(const Call& call, std::string_view comm_name) {
+  std::string text(dag::to_string(call.kind));
+  if (call.kind != dag::CollectiveKind::barrier) {
+    text += " of " + std::to_string(call.count) + " x " + std::string(dag::to_string(call.dtype));
+  }
+  if (call.reduction != dag::Reduction::none || call.kind == dag::CollectiveKind::allreduce) {
+    text += " (" + std::string(dag::to_string(call.reduction)) + ")";
+  }
+  if (call.root) text += " from root " + std::to_string(*call.root);
+  text += " on '" + std::string(comm_name) + "', key " + std::to_string(call.key);
+  return text;
+}
+
+}  // namespace ordo::comm

@@ -1,0 +1,39 @@
+// The convenience forms of Communicator: each builds the one Call that MPI would match and hands
+// it to the backend, so a backend implements call/start only.
+#include "runtime/comm/communicator.hpp"
+
+namespace ordo::comm {
+
+void Communicator::allreduce(void* buffer, std::uint64_t count, dag::DType dtype,
+                             dag::Reduction reduction, std::int64_t key) {
+  call(Call{.kind = dag::CollectiveKind::allreduce,
+            .key = key,
+            .count = count,
+            .dtype = dtype,
+            .reduction = reduction,
+            .root = std::nullopt},
+       buffer);
+}
+
+void Communicator::bcast(void* buffer, std::uint64_t count, dag::DType dtype, dag::Rank root,
+                         std::int64_t key) {
+  call(Call{.kind = dag::CollectiveKind::bcast,
+            .key = key,
+            .count = count,
+            .dtype = dtype,
+            .reduction = dag::Reduction::none,
+            .root = root},
+       buffer);
+}
+
+void Communicator::barrier(std::int64_t key) {
+  call(Call{.kind = dag::CollectiveKind::barrier,
+            .key = key,
+            .count = 0,
+            .dtype = dag::DType::f32,
+            .reduction = dag::Reduction::none,
+            .root = std::nullopt},
+       nullptr);
+}
+
+}  // namespace ordo::comm

@@ -1,0 +1,125 @@
+#include "runtime/comm/mpi/communicator.hpp"
+
+#include <cassert>
+#include <cstddef>
+#include <limits>
+#include <stdexcept>
+#include <utility>
+
+#include "runtime/comm/call_check.hpp"
+#include "runtime/comm/mpi/chunks.hpp"
+#include "runtime/comm/mpi/collectives.hpp"
+#include "runtime/comm/mpi/error.hpp"
+#include "runtime/comm/mpi/limits.hpp"
+#include "runtime/comm/mpi/request.hpp"
+
+namespace ordo::comm {
+namespace {
+
+// Calls issue(first element, element count) for each chunk of the call's buffer, in chunk order,
+// which is the same on every rank. Offsets stay inside the buffer: every chunk lies below count,
+// and MpiCommunicator::check bounded count * element size.
+template <typename Issue>
+void for_each_chunk_of(std::uint64_t count, std::uint64_t chunk_elements_max, void* buffer,
+                       std::size_t element_bytes, Issue&& issue) {
+  const std::uint64_t chunks = chunk_count(count, chunk_elements_max);
+  for (std::uint64_t i = 0; i < chunks; ++i) {
+    const Chunk chunk = chunk_at(count, chunk_elements_max, i);
+    issue(static_cast<std::byte*>(buffer) + chunk.first * element_bytes, chunk.count);
+  }
+}
+
+}  // namespace
+
+MpiCommunicator::MpiCommunicator(MPI_Comm comm, std::string name, const MpiTypeTable& types,
+                                 std::uint64_t chunk_elements_max)
+    : comm_(comm), name_(std::move(name)), types_(types), chunk_elements_max_(chunk_elements_max) {
+  assert(comm_ != MPI_COMM_NULL);
+  chunk_count(0, chunk_elements_max_);  // throws for a chunk size outside 1..INT_MAX
+  check_mpi(MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
+  int rank = 0;
+  int size = 0;
+  check_mpi(MPI_Comm_rank(comm_, &rank), "MPI_Comm_rank");
+  check_mpi(MPI_Comm_size(comm_, &size), "MPI_Comm_size");
+  assert(rank >= 0 && rank < size);
+  rank_ = static_cast<dag::Rank>(rank);
+  size_ = static_cast<std::uint32_t>(size);
+}
+
+MpiCommunicator::~MpiCommunicator() {
+  // A failure here leaves nothing to recover; MPI_Finalize reclaims the handle in any case.
+  MPI_Comm_free(&comm_);
+}
+
+void MpiCommunicator::check(const Call& call, const void* buffer) const {
+  check_call(call, buffer, name_, size_);
+  const std::size_t bytes = types_.element_bytes(call.dtype);
+  const auto elements_max =
+      static_cast<std::uint64_t>(std::numeric_limits<std::ptrdiff_t>::max()) / bytes;
+  if (call.count > elements_max) {
+    throw std::invalid_argument(describe(call, name_) + ": no buffer can hold " +
+                                std::to_string(call.count) + " elements");
+  }
+}
+
+void MpiCommunicator::blocking_chunk(const Call& call, std::byte* first, int count) {
+  const MPI_Datatype datatype = types_.datatype(call.dtype);
+  if (call.kind == dag::CollectiveKind::allreduce) {
+    mpi_call::allreduce(comm_, first, count, datatype, types_.op(call.dtype, call.reduction));
+    return;
+  }
+  assert(call.kind == dag::CollectiveKind::bcast && call.root);
+  mpi_call::bcast(comm_, first, count, datatype, static_cast<int>(*call.root));
+}
+
+MPI_Request MpiCommunicator::nonblocking_chunk(const Call& call, std::byte* first, int count) {
+  const MPI_Datatype datatype = types_.datatype(call.dtype);
+  if (call.kind == dag::CollectiveKind::allreduce) {
+    return mpi_call::iallreduce(comm_, first, count, datatype,
+                                types_.op(call.dtype, call.reduction));
+  }
+  assert(call.kind == dag::CollectiveKind::bcast && call.root);
+  return mpi_call::ibcast(comm_, first, count, datatype, static_cast<int>(*call.root));
+}
+
+void MpiCommunicator::call(const Call& call, void* buffer) {
+  check(call, buffer);
+  try {
+    if (call.kind == dag::CollectiveKind::barrier) {
+      mpi_call::barrier(comm_);
+      return;
+    }
+    for_each_chunk_of(call.count, chunk_elements_max_, buffer, types_.element_bytes(call.dtype),
+                      [&](std::byte* first, int count) { blocking_chunk(call, first, count); });
+  } catch (const MpiError& error) {
+    throw MpiError(error.function(), error.code(), describe(call, name_));
+  }
+}
+
+std::unique_ptr<Request> MpiCommunicator::start(const Call& call, void* buffer) {
+  check(call, buffer);
+  const std::uint64_t chunks = chunk_count(call.count, chunk_elements_max_);
+  if (chunks > limits::mpi_requests_per_start_max) {
+    throw std::invalid_argument(describe(call, name_) +
+                                ": a non-blocking collective takes at most " +
+                                std::to_string(limits::mpi_requests_per_start_max) + " chunks of " +
+                                std::to_string(chunk_elements_max_) + " elements, this one needs " +
+                                std::to_string(chunks) + "; use the blocking form");
+  }
+  try {
+    // If starting a later chunk fails, destroying `request` waits for the chunks already started.
+    auto request = std::make_unique<MpiRequest>(describe(call, name_));
+    if (call.kind == dag::CollectiveKind::barrier) {
+      request->add(mpi_call::ibarrier(comm_));
+      return request;
+    }
+    for_each_chunk_of(
+        call.count, chunk_elements_max_, buffer, types_.element_bytes(call.dtype),
+        [&](std::byte* first, int count) { request->add(nonblocking_chunk(call, first, count)); });
+    return request;
+  } catch (const MpiError& error) {
+    throw MpiError(error.function(), error.code(), describe(call, name_));
+  }
+}
+
+}  // namespace ordo::comm

@@ -1,0 +1,94 @@
+// N ranks in one process with MPI's matching rule, exactly (design.md §2): the n-th collective a
+// rank issues on a communicator matches the n-th of every other member. Data moves only when
+// every member has issued a call that agrees with the others; a disagreement, a broken thread
+// rule or a deadlock is reported and aborts the world, so every pending and later call fails
+// with ViolationError instead of corrupting data or hanging.
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <thread>
+#include <vector>
+
+#include "runtime/comm/communicator.hpp"
+#include "runtime/comm/sim/violation.hpp"
+
+namespace ordo::comm::sim {
+
+// What one rank is doing, as its executor sees it, for deadlock detection. A rank is quiescent
+// when nothing it runs can make progress on its own: no op function executing, no ready op with
+// a free thread, and its main thread finished or blocked.
+struct RankActivity {
+  bool quiescent = false;
+  bool finished = false;
+  std::vector<std::string> waits;  // e.g. "main waits to read 'buf.w3'"
+};
+using ActivityProbe = std::function<RankActivity()>;
+
+class SimWorld {
+ public:
+  // Throws std::invalid_argument for a member list out of range, repeated or empty, or a world
+  // of zero ranks.
+  SimWorld(std::uint32_t ranks, std::vector<dag::Communicator> comms);
+  ~SimWorld();
+  SimWorld(const SimWorld&) = delete;
+  SimWorld& operator=(const SimWorld&) = delete;
+
+  World& rank(dag::Rank rank);
+  std::uint32_t size() const { return ranks_; }
+
+  // The first violation seen, if any; the world is aborted from then on.
+  std::optional<Violation> violation() const;
+  bool aborted() const;
+
+  // Deadlock detection for threaded runs: each rank's executor registers a probe; the watchdog
+  // checks every `period` whether all ranks are quiescent with nothing left to deliver. The
+  // probes are called with the world's lock held: they may take their own locks but must never
+  // call into the world.
+  void set_probe(dag::Rank rank, ActivityProbe probe);
+  void start_watchdog(std::chrono::milliseconds period);
+  // One check now; aborts the world with the deadlock when it finds one.
+  std::optional<Deadlock> check_deadlock();
+  // Calls issued and not yet matched, one line each, for reports.
+  std::vector<std::string> pending_calls() const;
+
+  // The backend entry point of SimCommunicator: issue `call` on comm `comm` as world rank
+  // `rank`; `done` runs once, outside the world's lock, when it completes or fails.
+  void post(dag::Rank rank, dag::CommId comm, const Call& call, void* buffer, bool blocking,
+            Communicator::Done done);
+
+ private:
+  struct Posted;
+  struct Slot;
+  struct CommState;
+  class RankView;
+  using Deliveries = std::vector<std::pair<Communicator::Done, std::exception_ptr>>;
+
+  static std::unique_ptr<CommState> make_comm(const dag::Communicator& desc,
+                                              std::uint32_t ranks);
+  void abort_locked(const Violation& violation, Deliveries& out);
+  void complete_slot_locked(CommState& comm, std::uint64_t seq, Deliveries& out);
+  void deliver(Deliveries& deliveries);
+  std::optional<Deadlock> deadlock_locked();
+  std::vector<std::string> pending_calls_locked() const;
+  void watchdog_loop(std::chrono::milliseconds period);
+
+  const std::uint32_t ranks_;
+  mutable std::mutex mutex_;
+  std::vector<std::unique_ptr<CommState>> comms_;
+  std::vector<std::unique_ptr<RankView>> views_;
+  std::optional<Violation> violation_;
+  std::uint64_t deliveries_pending_ = 0;  // matched calls whose `done` has not returned yet
+  std::vector<ActivityProbe> probes_;
+  std::condition_variable watchdog_wake_;
+  bool watchdog_stop_ = false;
+  std::thread watchdog_;
+};
+
+}  // namespace ordo::comm::sim

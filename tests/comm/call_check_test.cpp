@@ -1,0 +1,120 @@
+// check_call: every rule, and messages that name the communicator and what was wrong.
+#include "runtime/comm/call_check.hpp"
+
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+#include <string>
+
+namespace ordo::comm {
+namespace {
+
+using dag::CollectiveKind;
+using dag::DType;
+using dag::Reduction;
+
+Call allreduce_call() {
+  return Call{.kind = CollectiveKind::allreduce,
+              .key = 7,
+              .count = 4,
+              .dtype = DType::f32,
+              .reduction = Reduction::sum,
+              .root = std::nullopt};
+}
+
+Call bcast_call(dag::Rank root) {
+  return Call{.kind = CollectiveKind::bcast,
+              .key = 7,
+              .count = 4,
+              .dtype = DType::i64,
+              .reduction = Reduction::none,
+              .root = root};
+}
+
+Call barrier_call() {
+  return Call{.kind = CollectiveKind::barrier,
+              .key = 0,
+              .count = 0,
+              .dtype = DType::f32,
+              .reduction = Reduction::none,
+              .root = std::nullopt};
+}
+
+// The message of the std::invalid_argument that check_call throws, or "" if it accepts.
+std::string rejection(const Call& call, const void* buffer, std::uint32_t size = 4) {
+  try {
+    check_call(call, buffer, "grads", size);
+  } catch (const std::invalid_argument& error) {
+    return error.what();
+  }
+  return "";
+}
+
+TEST(CheckCall, AcceptsWellFormedCalls) {
+  float buffer[4] = {};
+  EXPECT_EQ(rejection(allreduce_call(), buffer), "");
+  EXPECT_EQ(rejection(bcast_call(3), buffer), "");
+  EXPECT_EQ(rejection(barrier_call(), nullptr), "");
+  Call empty = allreduce_call();
+  empty.count = 0;
+  EXPECT_EQ(rejection(empty, nullptr), "");
+}
+
+TEST(CheckCall, AllreduceNeedsAReductionAndNoRoot) {
+  float buffer[4] = {};
+  Call call = allreduce_call();
+  call.reduction = Reduction::none;
+  EXPECT_EQ(rejection(call, buffer),
+            "allreduce of 4 x f32 (none) on 'grads', key 7: allreduce needs a reduction (sum, "
+            "prod, min or max), not none");
+  call = allreduce_call();
+  call.root = 0;
+  EXPECT_NE(rejection(call, buffer).find("allreduce takes no root"), std::string::npos);
+}
+
+TEST(CheckCall, BcastNeedsARootInRangeAndNoReduction) {
+  double buffer[4] = {};
+  EXPECT_EQ(rejection(bcast_call(4), buffer),
+            "bcast of 4 x i64 from root 4 on 'grads', key 7: root 4 is out of range for a "
+            "communicator of 4 ranks");
+  Call call = bcast_call(0);
+  call.root.reset();
+  EXPECT_NE(rejection(call, buffer).find("bcast needs a root"), std::string::npos);
+  call = bcast_call(0);
+  call.reduction = Reduction::max;
+  EXPECT_NE(rejection(call, buffer).find("bcast takes no reduction"), std::string::npos);
+}
+
+TEST(CheckCall, BarrierCarriesNothing) {
+  Call call = barrier_call();
+  call.count = 1;
+  EXPECT_NE(rejection(call, nullptr).find("its count must be 0"), std::string::npos);
+  call = barrier_call();
+  call.root = 0;
+  EXPECT_NE(rejection(call, nullptr).find("barrier takes no root"), std::string::npos);
+  call = barrier_call();
+  call.reduction = Reduction::sum;
+  EXPECT_NE(rejection(call, nullptr).find("barrier takes no reduction"), std::string::npos);
+}
+
+TEST(CheckCall, NullBufferWithData) {
+  EXPECT_NE(rejection(allreduce_call(), nullptr).find("the buffer is null but the count is 4"),
+            std::string::npos);
+  EXPECT_NE(rejection(bcast_call(0), nullptr).find("the buffer is null"), std::string::npos);
+}
+
+TEST(CheckCall, UnknownEnumValues) {
+  float buffer[4] = {};
+  Call call = allreduce_call();
+  call.dtype = static_cast<DType>(42);
+  EXPECT_NE(rejection(call, buffer).find("unknown dtype"), std::string::npos);
+  call = allreduce_call();
+  call.reduction = static_cast<Reduction>(42);
+  EXPECT_NE(rejection(call, buffer).find("unknown reduction"), std::string::npos);
+  call = allreduce_call();
+  call.kind = static_cast<CollectiveKind>(42);
+  EXPECT_NE(rejection(call, buffer).find("unknown collective kind"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace ordo::comm
