@@ -1,0 +1,154 @@
+// Rules for one collective spec, wherever it appears (an op's or a main-thread action's): the
+// agreement between kind, reduction, root and count that MPI needs, the communicator it names,
+// and the buffer it fills.
+#include <algorithm>
+#include <cassert>
+#include <limits>
+#include <numeric>
+
+#include "runtime/dag/detail/check_parts.hpp"
+#include "runtime/dag/detail/json_pointer.hpp"
+#include "runtime/dag/detail/quote.hpp"
+
+namespace ordo::dag::detail {
+namespace {
+
+std::string kind_name(const Collective& collective) {
+  return std::string(to_string(collective.kind));
+}
+
+void check_reduction(const Collective& collective, const std::string& where, Findings& findings) {
+  const bool reduces = collective.kind == CollectiveKind::allreduce;
+  if (reduces && collective.reduction == Reduction::none) {
+    findings.push_back({pointer_child(where, "reduction"), "allreduce has reduction none",
+                        "one of: sum, prod, min, max"});
+  }
+  if (!reduces && collective.reduction != Reduction::none) {
+    findings.push_back(
+        {pointer_child(where, "reduction"),
+         kind_name(collective) + " has reduction " + std::string(to_string(collective.reduction)),
+         "reduction none (only allreduce reduces)"});
+  }
+}
+
+void check_root(const Collective& collective, const std::string& where,
+                const std::optional<std::uint64_t>& comm_size, Findings& findings) {
+  const bool needs_root = collective.kind == CollectiveKind::bcast;
+  if (needs_root && !collective.root.has_value()) {
+    findings.push_back({where, "bcast has no root", "a 'root' rank of the communicator"});
+  }
+  if (!needs_root && collective.root.has_value()) {
+    findings.push_back({pointer_child(where, "root"), kind_name(collective) + " has a root",
+                        "a root on bcast only"});
+  }
+  // An empty communicator is reported with its members; it has no root to name.
+  if (needs_root && collective.root.has_value() && comm_size.has_value() && *comm_size > 0 &&
+      *collective.root >= *comm_size) {
+    findings.push_back(
+        {pointer_child(where, "root"),
+         "root " + std::to_string(*collective.root) + " is not a rank of the communicator",
+         "a root from 0 to " + std::to_string(*comm_size - 1) + " (the communicator has " +
+             std::to_string(*comm_size) + " ranks)"});
+  }
+}
+
+void check_buffer(const Collective& collective, const std::string& where, const Var& buffer,
+                  Findings& findings) {
+  const std::uint64_t element_bytes = dtype_bytes(collective.dtype);
+  assert(element_bytes > 0 && "the dtype was checked to be valid");
+  const bool overflows =
+      collective.count > std::numeric_limits<std::uint64_t>::max() / element_bytes;
+  const std::uint64_t needed = overflows ? 0 : collective.count * element_bytes;
+  if (!overflows && needed <= buffer.bytes) {
+    return;
+  }
+  const std::string size = overflows ? "more than 2^64 bytes" : std::to_string(needed) + " bytes";
+  findings.push_back({pointer_child(where, "count"),
+                      kind_name(collective) + " of " + std::to_string(collective.count) + " " +
+                          std::string(to_string(collective.dtype)) + " elements needs " + size +
+                          " but var " + quote(buffer.name) + " has " +
+                          std::to_string(buffer.bytes) + " bytes",
+                      "count times the element size within the bytes of the var it fills"});
+}
+
+}  // namespace
+
+ProgramScope::ProgramScope(const JobFacts& facts, std::size_t program_index)
+    : facts_(&facts),
+      program_(&facts.job->programs[program_index]),
+      pointer_(pointer_child("/programs", program_index)),
+      membership_(facts.comms.size()),
+      membership_known_(facts.comms.size(), false) {
+  assert(program_index < facts.job->programs.size());
+  // Out-of-range ranks are reported by the job checks; membership looks at the others only.
+  if (program_->ranks.has_value()) {
+    ranks_.emplace();
+    std::copy_if(program_->ranks->begin(), program_->ranks->end(), std::back_inserter(*ranks_),
+                 [&](Rank rank) { return !facts.ranks.has_value() || rank < *facts.ranks; });
+  } else if (facts.ranks.has_value()) {
+    ranks_.emplace(*facts.ranks);
+    std::iota(ranks_->begin(), ranks_->end(), Rank{0});
+  }
+}
+
+const std::optional<std::string>& ProgramScope::membership_problem(CommId comm) {
+  assert(comm < membership_.size());
+  if (membership_known_[comm]) {
+    return membership_[comm];
+  }
+  membership_known_[comm] = true;
+  const std::optional<std::vector<Rank>>& members = facts_->comms[comm].members_sorted;
+  if (!members.has_value() || !ranks_.has_value()) {
+    return membership_[comm];
+  }
+  std::optional<Rank> first_outside;
+  std::size_t outside = 0;
+  for (const Rank rank : *ranks_) {
+    if (!std::binary_search(members->begin(), members->end(), rank)) {
+      first_outside = first_outside.value_or(rank);
+      outside += 1;
+    }
+  }
+  if (first_outside.has_value()) {
+    membership_[comm] =
+        "rank " + std::to_string(*first_outside) + " runs program " + quote(program_->name) +
+        " but is not a member of communicator " + quote(facts_->job->comms[comm].name) +
+        (outside > 1 ? " (nor are " + std::to_string(outside - 1) + " other ranks running it)"
+                     : "");
+  }
+  return membership_[comm];
+}
+
+void check_collective(const Collective& collective, const std::string& where, const Var* buffer,
+                      ProgramScope& scope, Findings& findings) {
+  const bool kind_valid =
+      check_enum(collective.kind, Location(where, "kind"), "collective kind", findings);
+  const bool dtype_valid =
+      check_enum(collective.dtype, Location(where, "dtype"), "dtype", findings);
+  const bool reduction_valid =
+      check_enum(collective.reduction, Location(where, "reduction"), "reduction", findings);
+  std::optional<std::uint64_t> comm_size;
+  if (check_index(collective.comm, scope.job().comms.size(), Location(where, "comm"),
+                  "communicator", findings)) {
+    comm_size = scope.job().comms[collective.comm].size;
+    if (const std::optional<std::string>& problem = scope.membership_problem(collective.comm)) {
+      findings.push_back({pointer_child(where, "comm"), *problem,
+                          "a communicator that contains every rank running the program"});
+    }
+  }
+  if (!kind_valid) {
+    return;
+  }
+  if (reduction_valid) {
+    check_reduction(collective, where, findings);
+  }
+  check_root(collective, where, comm_size, findings);
+  if (collective.kind == CollectiveKind::barrier && collective.count != 0) {
+    findings.push_back({pointer_child(where, "count"),
+                        "barrier has count " + std::to_string(collective.count), "count 0"});
+  } else if (buffer != nullptr && dtype_valid) {
+    check_buffer(collective, where, *buffer, findings);
+  }
+}
+
+}  // namespace ordo::dag::detail

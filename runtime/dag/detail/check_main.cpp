@@ -1,0 +1,106 @@
+// Rules for a program's main thread: every op pushed exactly once, waits that wait for
+// something, and the collectives the main thread calls itself.
+#include <cassert>
+#include <variant>
+
+#include "runtime/dag/detail/check_parts.hpp"
+#include "runtime/dag/detail/json_pointer.hpp"
+#include "runtime/dag/detail/quote.hpp"
+#include "runtime/dag/limits.hpp"
+
+namespace ordo::dag::detail {
+namespace {
+
+// What the main thread has done so far, walking its actions in order.
+struct MainState {
+  std::vector<std::optional<std::size_t>> pushed_at;  // per op: the action that pushed it
+  std::vector<bool> written;                          // per var: a pushed op writes it
+};
+
+void check_push(const ProgramScope& scope, const PushAction& push, std::size_t index,
+                const std::string& where, MainState& state, Findings& findings) {
+  const Program& program = scope.program();
+  if (!check_index(push.op, program.ops.size(), Location(where, "op"), "op", findings)) {
+    return;
+  }
+  std::optional<std::size_t>& pushed_at = state.pushed_at[push.op];
+  if (pushed_at.has_value()) {
+    const std::string first = pointer_child(pointer_child(scope.pointer(), "main"), *pushed_at);
+    findings.push_back(
+        {pointer_child(where, "op"),
+         "op " + quote(program.ops[push.op].name) + " is pushed twice (first at " + first + ")",
+         "each op pushed once"});
+    return;
+  }
+  pushed_at = index;
+  for (const VarId var : program.ops[push.op].writes) {
+    if (var < state.written.size()) {
+      state.written[var] = true;
+    }
+  }
+}
+
+// MXNet returns at once from a wait on a var that no pushed op writes; in a dump that is almost
+// always a wait placed before the push it was meant to follow.
+void check_wait(const ProgramScope& scope, const WaitToReadAction& wait, const std::string& where,
+                const MainState& state, Findings& findings) {
+  const Program& program = scope.program();
+  if (check_index(wait.var, program.vars.size(), Location(where, "var"), "var", findings) &&
+      !state.written[wait.var]) {
+    findings.push_back(
+        {pointer_child(where, "var"),
+         "no op pushed before this wait writes var " + quote(program.vars[wait.var].name),
+         "a wait on a var that an earlier push writes"});
+  }
+}
+
+void check_call(ProgramScope& scope, const CollectiveAction& call, const std::string& where,
+                Findings& findings) {
+  const Program& program = scope.program();
+  const Var* buffer = nullptr;
+  if (call.buffer.has_value()) {
+    if (check_index(*call.buffer, program.vars.size(), Location(where, "buffer"), "var",
+                    findings)) {
+      buffer = &program.vars[*call.buffer];
+    }
+    if (call.collective.kind == CollectiveKind::barrier) {
+      findings.push_back(
+          {pointer_child(where, "buffer"), "barrier has a buffer", "no buffer on a barrier"});
+      buffer = nullptr;
+    }
+  }
+  check_collective(call.collective, pointer_child(where, "collective"), buffer, scope, findings);
+}
+
+}  // namespace
+
+void check_main(ProgramScope& scope, Findings& findings) {
+  const Program& program = scope.program();
+  const std::string where = pointer_child(scope.pointer(), "main");
+  check_table_size(program.main.size(), limits::actions_max, where, "actions", findings);
+  MainState state{std::vector<std::optional<std::size_t>>(program.ops.size()),
+                  std::vector<bool>(program.vars.size(), false)};
+  for (std::size_t i = 0; i < program.main.size(); ++i) {
+    const Action& action = program.main[i];
+    const std::string action_where = pointer_child(where, i);
+    if (const auto* push = std::get_if<PushAction>(&action)) {
+      check_push(scope, *push, i, action_where, state, findings);
+    } else if (const auto* wait = std::get_if<WaitToReadAction>(&action)) {
+      check_wait(scope, *wait, action_where, state, findings);
+    } else if (const auto* call = std::get_if<CollectiveAction>(&action)) {
+      check_call(scope, *call, action_where, findings);
+    } else {
+      assert(std::holds_alternative<WaitForAllAction>(action));
+    }
+  }
+  for (std::size_t op = 0; op < program.ops.size(); ++op) {
+    if (!state.pushed_at[op].has_value()) {
+      findings.push_back(
+          {pointer_child(pointer_child(scope.pointer(), "ops"), op),
+           "op " + quote(program.ops[op].name) + " is never pushed by the main program",
+           "a push action for every op"});
+    }
+  }
+}
+
+}  // namespace ordo::dag::detail

@@ -1,0 +1,83 @@
+// Typed, located access to a parsed dump. Every accessor either returns a value of the asked-for
+// shape or throws a DumpError at the value's JSON pointer, so the readers built on it state
+// only what the format is, never how to report that it is not.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "runtime/dag/names.hpp"
+
+namespace ordo::dag::detail {
+
+class Node {
+ public:
+  Node(const nlohmann::json& value, std::string pointer);
+
+  const nlohmann::json& value() const { return *value_; }
+  const std::string& pointer() const { return pointer_; }
+
+  Node element(std::size_t index) const;
+
+  [[noreturn]] void fail(std::string problem, std::string expected) const;
+  // Fails with "found <what this value is>".
+  [[noreturn]] void fail_found(std::string expected) const;
+
+ private:
+  const nlohmann::json* value_;
+  std::string pointer_;
+};
+
+// The fields an object of the format may have.
+struct ObjectSpec {
+  std::string_view what;  // "op", "collective", ...: how messages name the object
+  std::span<const std::string_view> required;
+  std::span<const std::string_view> optional;
+};
+
+// A node checked to be an object of the given spec.
+class ObjectNode {
+ public:
+  // Fails unless `node` is an object; fields are checked by reject_unknown_fields().
+  ObjectNode(const Node& node, const ObjectSpec& spec);
+
+  // Fails on the first field (in key order) that the spec does not name.
+  void reject_unknown_fields() const;
+  Node required(std::string_view key) const;
+  std::optional<Node> optional(std::string_view key) const;
+  const Node& node() const { return node_; }
+
+ private:
+  Node node_;
+  const ObjectSpec* spec_;
+};
+
+// The number of elements of an array node, after checking it is an array of at most size_max.
+std::size_t read_array(const Node& node, std::size_t size_max, std::string_view what);
+
+const std::string& read_string(const Node& node, std::string_view what);
+// A string that satisfies name_problem().
+const std::string& read_name(const Node& node);
+
+// JSON integers only: 1.0 or 1e3 are numbers but not integers, and are rejected.
+std::uint64_t read_unsigned(const Node& node, std::uint64_t max);
+std::int64_t read_signed(const Node& node, std::int64_t min, std::int64_t max);
+// Any finite JSON number at least `min`.
+double read_number(const Node& node, double min);
+
+// The index of the node's string in `choices`.
+std::size_t read_choice(const Node& node, std::span<const std::string_view> choices,
+                        std::string_view what);
+
+template <typename Enum>
+Enum read_enum(const Node& node, std::string_view what) {
+  // spellings<Enum>() lists the enumerators in declaration order, so index == value.
+  return static_cast<Enum>(read_choice(node, spellings<Enum>(), what));
+}
+
+}  // namespace ordo::dag::detail

@@ -1,0 +1,157 @@
+#include <array>
+#include <cassert>
+#include <limits>
+#include <string_view>
+
+#include "runtime/dag/detail/read_parts.hpp"
+#include "runtime/dag/limits.hpp"
+
+namespace ordo::dag::detail {
+namespace {
+
+constexpr std::array<std::string_view, 3> op_required = {"name", "kind", "pool"};
+constexpr std::array<std::string_view, 5> op_optional = {"reads", "writes", "priority", "cost_us",
+                                                         "collective"};
+constexpr ObjectSpec op_spec = {"an op", op_required, op_optional};
+
+constexpr std::array<std::string_view, 6> collective_required = {"kind",  "comm",  "key",
+                                                                 "count", "dtype", "reduction"};
+constexpr std::array<std::string_view, 1> collective_optional = {"root"};
+constexpr ObjectSpec collective_spec = {"a collective", collective_required, collective_optional};
+
+// Actions are told apart by their "action" field; each kind then has its own fields.
+enum class ActionKind : std::size_t { push, wait_to_read, wait_for_all, collective };
+constexpr std::array<std::string_view, 4> action_kinds = {"push", "wait_to_read", "wait_for_all",
+                                                          "collective"};
+constexpr std::array<std::string_view, 1> action_required = {"action"};
+constexpr std::array<std::string_view, 0> no_fields = {};
+constexpr ObjectSpec action_spec = {"an action", action_required, no_fields};
+constexpr std::array<std::string_view, 2> push_required = {"action", "op"};
+constexpr ObjectSpec push_spec = {"a push action", push_required, no_fields};
+constexpr std::array<std::string_view, 2> wait_to_read_required = {"action", "var"};
+constexpr ObjectSpec wait_to_read_spec = {"a wait_to_read action", wait_to_read_required,
+                                          no_fields};
+constexpr ObjectSpec wait_for_all_spec = {"a wait_for_all action", action_required, no_fields};
+constexpr std::array<std::string_view, 2> collective_action_required = {"action", "collective"};
+constexpr std::array<std::string_view, 1> collective_action_optional = {"buffer"};
+constexpr ObjectSpec collective_action_spec = {"a collective action", collective_action_required,
+                                               collective_action_optional};
+
+Collective read_collective(const Node& node, const NameTable& comms) {
+  const ObjectNode object(node, collective_spec);
+  object.reject_unknown_fields();
+  Collective collective;
+  collective.kind = read_enum<CollectiveKind>(object.required("kind"), "collective kind");
+  collective.comm = comms.resolve(object.required("comm"));
+  collective.key = read_signed(object.required("key"), std::numeric_limits<std::int64_t>::min(),
+                               std::numeric_limits<std::int64_t>::max());
+  collective.count =
+      read_unsigned(object.required("count"), std::numeric_limits<std::uint64_t>::max());
+  collective.dtype = read_enum<DType>(object.required("dtype"), "dtype");
+  collective.reduction = read_enum<Reduction>(object.required("reduction"), "reduction");
+  if (const std::optional<Node> root = object.optional("root")) {
+    collective.root = static_cast<Rank>(read_unsigned(*root, limits::ranks_max - 1));
+  }
+  return collective;
+}
+
+std::vector<VarId> read_var_list(const Node& node, const NameTable& vars) {
+  const std::size_t count = read_array(node, limits::op_vars_max, "var names");
+  std::vector<VarId> ids(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    ids[i] = vars.resolve(node.element(i));
+  }
+  return ids;
+}
+
+Op read_op(const ObjectNode& object, const NameTable& comms, const NameTable& pools,
+           const NameTable& vars) {
+  Op op;
+  op.kind = read_enum<OpKind>(object.required("kind"), "op kind");
+  op.pool = pools.resolve(object.required("pool"));
+  if (const std::optional<Node> reads = object.optional("reads")) {
+    op.reads = read_var_list(*reads, vars);
+  }
+  if (const std::optional<Node> writes = object.optional("writes")) {
+    op.writes = read_var_list(*writes, vars);
+  }
+  if (const std::optional<Node> priority = object.optional("priority")) {
+    op.priority =
+        static_cast<std::int32_t>(read_signed(*priority, std::numeric_limits<std::int32_t>::min(),
+                                              std::numeric_limits<std::int32_t>::max()));
+  }
+  if (const std::optional<Node> cost = object.optional("cost_us")) {
+    op.cost_us = read_number(*cost, 0.0);
+  }
+  if (const std::optional<Node> collective = object.optional("collective")) {
+    op.collective = read_collective(*collective, comms);
+  }
+  return op;
+}
+
+CollectiveAction read_collective_action(const Node& node, const NameTable& comms,
+                                        const NameTable& vars) {
+  const ObjectNode object(node, collective_action_spec);
+  object.reject_unknown_fields();
+  CollectiveAction action{read_collective(object.required("collective"), comms), std::nullopt};
+  if (const std::optional<Node> buffer = object.optional("buffer")) {
+    action.buffer = vars.resolve(*buffer);
+  }
+  return action;
+}
+
+Action read_action(const Node& node, const NameTable& comms, const NameTable& vars,
+                   const NameTable& ops) {
+  const std::size_t index =
+      read_choice(ObjectNode(node, action_spec).required("action"), action_kinds, "action");
+  assert(index < action_kinds.size());
+  switch (static_cast<ActionKind>(index)) {
+    case ActionKind::push: {
+      const ObjectNode object(node, push_spec);
+      object.reject_unknown_fields();
+      return PushAction{ops.resolve(object.required("op"))};
+    }
+    case ActionKind::wait_to_read: {
+      const ObjectNode object(node, wait_to_read_spec);
+      object.reject_unknown_fields();
+      return WaitToReadAction{vars.resolve(object.required("var"))};
+    }
+    case ActionKind::wait_for_all:
+      ObjectNode(node, wait_for_all_spec).reject_unknown_fields();
+      return WaitForAllAction{};
+    case ActionKind::collective:
+      break;
+  }
+  return read_collective_action(node, comms, vars);
+}
+
+}  // namespace
+
+std::vector<Op> read_ops(const Node& node, const NameTable& comms, const NameTable& pools,
+                         const NameTable& vars, NameTable& ops) {
+  const std::size_t count = read_array(node, limits::ops_max, "ops");
+  ops.reserve(count);
+  std::vector<Op> result;
+  result.reserve(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    const ObjectNode object(node.element(i), op_spec);
+    object.reject_unknown_fields();
+    const std::string& name = ops.add(object.required("name"));
+    result.push_back(read_op(object, comms, pools, vars));
+    result.back().name = name;
+  }
+  return result;
+}
+
+std::vector<Action> read_main(const Node& node, const NameTable& comms, const NameTable& vars,
+                              const NameTable& ops) {
+  const std::size_t count = read_array(node, limits::actions_max, "actions");
+  std::vector<Action> actions;
+  actions.reserve(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    actions.push_back(read_action(node.element(i), comms, vars, ops));
+  }
+  return actions;
+}
+
+}  // namespace ordo::dag::detail

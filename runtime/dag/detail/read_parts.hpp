@@ -1,0 +1,23 @@
+// The pieces of the dump reader, one per level of the format. Each reads one JSON value into IR,
+// resolving names through the tables of the enclosing levels.
+#pragma once
+
+#include <vector>
+
+#include "runtime/dag/detail/json_node.hpp"
+#include "runtime/dag/detail/name_table.hpp"
+#include "runtime/dag/program.hpp"
+
+namespace ordo::dag::detail {
+
+// read_program.cpp
+Program read_program(const Node& node, const NameTable& comms, NameTable& programs);
+std::vector<Rank> read_rank_list(const Node& node);
+
+// read_ops.cpp
+std::vector<Op> read_ops(const Node& node, const NameTable& comms, const NameTable& pools,
+                         const NameTable& vars, NameTable& ops);
+std::vector<Action> read_main(const Node& node, const NameTable& comms, const NameTable& vars,
+                              const NameTable& ops);
+
+}  // namespace ordo::dag::detail

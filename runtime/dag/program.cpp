@@ -1,0 +1,49 @@
+#include "runtime/dag/program.hpp"
+
+#include <algorithm>
+
+namespace ordo::dag {
+
+const Program* program_of(const Job& job, Rank rank) {
+  if (job.ranks.has_value() && rank >= *job.ranks) {
+    return nullptr;
+  }
+  // An explicit rank list wins over an SPMD program; in a valid job there is never both.
+  for (const Program& program : job.programs) {
+    if (program.ranks.has_value() &&
+        std::find(program.ranks->begin(), program.ranks->end(), rank) != program.ranks->end()) {
+      return &program;
+    }
+  }
+  for (const Program& program : job.programs) {
+    if (!program.ranks.has_value()) {
+      return &program;
+    }
+  }
+  return nullptr;
+}
+
+std::uint64_t dtype_bytes(DType dtype) {
+  switch (dtype) {
+    case DType::i8:
+    case DType::u8:
+      return 1;
+    case DType::f16:
+    case DType::bf16:
+      return 2;
+    case DType::f32:
+    case DType::i32:
+      return 4;
+    case DType::f64:
+    case DType::i64:
+      return 8;
+  }
+  // Only an integer cast into DType lands here; it has no size, and validate() reports it.
+  return 0;
+}
+
+bool is_collective(OpKind kind) {
+  return kind == OpKind::collective || kind == OpKind::async_collective;
+}
+
+}  // namespace ordo::dag

@@ -1,0 +1,138 @@
+// Rules of validate() for collective specs, on an op's spec and on a main-thread call's.
+#include <gtest/gtest.h>
+
+#include <limits>
+
+#include "runtime/dag/validate.hpp"
+#include "tests/dag/sample_jobs.hpp"
+#include "tests/dag/test_support.hpp"
+
+namespace ordo::dag {
+namespace {
+
+using testing::expect_one_diagnostic;
+
+Job valid_job() { return testing::small_valid_job(); }
+
+// The allreduce op's spec, at /programs/0/ops/2/collective: comm "pair", 1024 f32 into buf0.
+Collective& op_spec(Job& job) { return *job.programs[0].ops[2].collective; }
+
+// The main thread's barrier, at /programs/0/main/4/collective: comm "world".
+Collective& barrier_spec(Job& job) {
+  return std::get<CollectiveAction>(job.programs[0].main[4]).collective;
+}
+
+TEST(DagValidateCollective, CommunicatorIndexOutOfRange) {
+  Job job = valid_job();
+  op_spec(job).comm = 5;
+  expect_one_diagnostic(job, "/programs/0/ops/2/collective/comm",
+                        "communicator index 5 is out of range; expected an index from 0 to 1 "
+                        "(there are 2 communicators)");
+}
+
+TEST(DagValidateCollective, AllreduceWithoutReduction) {
+  Job job = valid_job();
+  op_spec(job).reduction = Reduction::none;
+  expect_one_diagnostic(job, "/programs/0/ops/2/collective/reduction",
+                        "allreduce has reduction none; expected one of: sum, prod, min, max");
+}
+
+TEST(DagValidateCollective, BarrierAndBcastDoNotReduce) {
+  Job job = valid_job();
+  barrier_spec(job).reduction = Reduction::max;
+  expect_one_diagnostic(job, "/programs/0/main/4/collective/reduction",
+                        "barrier has reduction max; expected reduction none");
+  job = valid_job();
+  op_spec(job) = Collective{
+      .kind = CollectiveKind::bcast, .comm = 1, .count = 4, .reduction = Reduction::sum, .root = 0};
+  expect_one_diagnostic(job, "/programs/0/ops/2/collective/reduction", "bcast has reduction sum");
+}
+
+TEST(DagValidateCollective, BcastWithoutRoot) {
+  Job job = valid_job();
+  op_spec(job) = Collective{.kind = CollectiveKind::bcast, .comm = 1, .count = 4};
+  expect_one_diagnostic(job, "/programs/0/ops/2/collective", "bcast has no root");
+}
+
+TEST(DagValidateCollective, BcastRootOutsideTheCommunicator) {
+  Job job = valid_job();
+  op_spec(job) = Collective{.kind = CollectiveKind::bcast, .comm = 1, .count = 4, .root = 1};
+  EXPECT_TRUE(validate(job).empty()) << testing::describe(validate(job));
+  op_spec(job).root = 2;
+  expect_one_diagnostic(job, "/programs/0/ops/2/collective/root",
+                        "root 2 is not a rank of the communicator; expected a root from 0 to 1 "
+                        "(the communicator has 2 ranks)");
+}
+
+TEST(DagValidateCollective, RootOfACommunicatorOfUnknownSizeIsNotChecked) {
+  Job job = testing::spmd_job();
+  *job.programs[0].ops[1].collective =
+      Collective{.kind = CollectiveKind::bcast, .comm = 0, .count = 4, .root = 1000};
+  EXPECT_TRUE(validate(job).empty()) << testing::describe(validate(job));
+}
+
+TEST(DagValidateCollective, RootOnlyOnBcast) {
+  Job job = valid_job();
+  op_spec(job).root = 0;
+  expect_one_diagnostic(job, "/programs/0/ops/2/collective/root", "allreduce has a root");
+}
+
+TEST(DagValidateCollective, BarrierWithACount) {
+  Job job = valid_job();
+  barrier_spec(job).count = 5;
+  expect_one_diagnostic(job, "/programs/0/main/4/collective/count",
+                        "barrier has count 5; expected count 0");
+}
+
+TEST(DagValidateCollective, OpBufferTooSmall) {
+  Job job = valid_job();
+  op_spec(job).count = 1025;
+  expect_one_diagnostic(job, "/programs/0/ops/2/collective/count",
+                        "allreduce of 1025 f32 elements needs 4100 bytes but var 'buf0' has "
+                        "4096 bytes");
+  op_spec(job).count = std::numeric_limits<std::uint64_t>::max() / 2;
+  expect_one_diagnostic(job, "/programs/0/ops/2/collective/count", "needs more than 2^64 bytes");
+}
+
+TEST(DagValidateCollective, SizeIsCheckedOnlyForASingleWrittenVar) {
+  Job job = valid_job();
+  op_spec(job).count = 1u << 30;
+  job.programs[0].ops[2].writes = {1, 2};
+  EXPECT_TRUE(validate(job).empty()) << testing::describe(validate(job));
+}
+
+TEST(DagValidateCollective, CommunicatorMustContainTheProgramsRanks) {
+  Job job = valid_job();
+  job.ranks = 3;
+  expect_one_diagnostic(job, "/programs/0/ops/2/collective/comm",
+                        "rank 2 runs program 'step' but is not a member of communicator 'pair'");
+  job.ranks = 5;
+  expect_one_diagnostic(job, "/programs/0/ops/2/collective/comm",
+                        "(nor are 2 other ranks running it)");
+}
+
+TEST(DagValidateCollective, MembershipIsCheckedPerProgram) {
+  Job job = valid_job();
+  job.ranks = 3;
+  job.programs[0].ranks = std::vector<Rank>{1, 0};
+  Program other = job.programs[0];
+  other.name = "rank2";
+  other.ranks = std::vector<Rank>{2};
+  job.programs.push_back(other);
+  expect_one_diagnostic(job, "/programs/1/ops/2/collective/comm",
+                        "rank 2 runs program 'rank2' but is not a member of communicator 'pair'");
+}
+
+TEST(DagValidateCollective, EnumValuesWithoutSpelling) {
+  Job job = valid_job();
+  op_spec(job).kind = static_cast<CollectiveKind>(7);
+  expect_one_diagnostic(job, "/programs/0/ops/2/collective/kind",
+                        "collective kind value 7 has no spelling");
+  job = valid_job();
+  barrier_spec(job).reduction = static_cast<Reduction>(5);
+  expect_one_diagnostic(job, "/programs/0/main/4/collective/reduction",
+                        "reduction value 5 has no spelling");
+}
+
+}  // namespace
+}  // namespace ordo::dag

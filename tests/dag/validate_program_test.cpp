@@ -1,0 +1,141 @@
+// Rules of validate() for a program's tables: pools, vars, ops and their var lists.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "runtime/dag/limits.hpp"
+#include "runtime/dag/validate.hpp"
+#include "tests/dag/sample_jobs.hpp"
+#include "tests/dag/test_support.hpp"
+
+namespace ordo::dag {
+namespace {
+
+using testing::expect_one_diagnostic;
+
+Job valid_job() { return testing::small_valid_job(); }
+
+Program& step(Job& job) { return job.programs[0]; }
+
+TEST(DagValidateProgram, PoolWithoutThreads) {
+  Job job = valid_job();
+  step(job).pools[1].threads = 0;
+  expect_one_diagnostic(job, "/programs/0/pools/1/threads",
+                        "pool 'comm' has 0 threads; expected from 1 to 4096 threads");
+  step(job).pools[1].threads = limits::pool_threads_max + 1;
+  expect_one_diagnostic(job, "/programs/0/pools/1/threads", "pool 'comm' has 4097 threads");
+}
+
+TEST(DagValidateProgram, TooManyPools) {
+  Job job = valid_job();
+  for (std::uint32_t i = 0; step(job).pools.size() <= limits::pools_max; ++i) {
+    step(job).pools.push_back({.name = "extra" + std::to_string(i), .threads = 1});
+  }
+  expect_one_diagnostic(job, "/programs/0/pools", "1025 pools is over the limit");
+}
+
+TEST(DagValidateProgram, DuplicateNamesInEachTable) {
+  Job job = valid_job();
+  step(job).pools[1].name = "compute";
+  expect_one_diagnostic(job, "/programs/0/pools/1/name", "duplicate pool name 'compute'");
+  job = valid_job();
+  step(job).vars[2].name = "g0";
+  expect_one_diagnostic(job, "/programs/0/vars/2/name",
+                        "duplicate var name 'g0' (first used at /programs/0/vars/0/name); "
+                        "expected names unique within /programs/0/vars");
+  job = valid_job();
+  step(job).ops[2].name = "cp0";
+  expect_one_diagnostic(job, "/programs/0/ops/2/name", "duplicate op name 'cp0'");
+}
+
+TEST(DagValidateProgram, InvalidNames) {
+  Job job = valid_job();
+  step(job).vars[0].name = "";
+  expect_one_diagnostic(job, "/programs/0/vars/0/name", "name is empty");
+  step(job).vars[0].name = std::string(limits::name_bytes_max + 1, 'v');
+  expect_one_diagnostic(job, "/programs/0/vars/0/name", "name is 4097 bytes long");
+  step(job).vars[0].name = "g\xC3";
+  expect_one_diagnostic(job, "/programs/0/vars/0/name", "name is not valid UTF-8 at byte 1");
+  step(job).vars[0].name = "g\xC2\x85";
+  expect_one_diagnostic(job, "/programs/0/vars/0/name", "control character U+0085");
+}
+
+TEST(DagValidateProgram, EnumValueWithoutSpelling) {
+  Job job = valid_job();
+  step(job).vars[0].dtype = static_cast<DType>(99);
+  expect_one_diagnostic(job, "/programs/0/vars/0/dtype", "dtype value 99 has no spelling");
+  job = valid_job();
+  step(job).ops[0].kind = static_cast<OpKind>(9);
+  expect_one_diagnostic(job, "/programs/0/ops/0/kind", "op kind value 9 has no spelling");
+  job = valid_job();
+  step(job).pools[0].kind = static_cast<PoolKind>(2);
+  expect_one_diagnostic(job, "/programs/0/pools/0/kind", "pool kind value 2 has no spelling");
+}
+
+TEST(DagValidateProgram, OpPoolOutOfRange) {
+  Job job = valid_job();
+  step(job).ops[0].pool = 7;
+  expect_one_diagnostic(job, "/programs/0/ops/0/pool",
+                        "pool index 7 is out of range; expected an index from 0 to 1 (there are "
+                        "2 pools)");
+  step(job).pools.clear();
+  const std::vector<Diagnostic> diagnostics = validate(job);
+  ASSERT_EQ(diagnostics.size(), 3u) << testing::describe(diagnostics);
+  EXPECT_TRUE(testing::contains(diagnostics[0].message, "there are no pools"));
+}
+
+TEST(DagValidateProgram, OpVarOutOfRange) {
+  Job job = valid_job();
+  step(job).ops[1].reads = {9};
+  expect_one_diagnostic(job, "/programs/0/ops/1/reads/0", "var index 9 is out of range");
+}
+
+TEST(DagValidateProgram, VarListedTwice) {
+  Job job = valid_job();
+  step(job).ops[1].reads = {0, 0};
+  expect_one_diagnostic(job, "/programs/0/ops/1/reads/1",
+                        "var 'g0' is listed twice in reads (first at /programs/0/ops/1/reads/0)");
+  job = valid_job();
+  step(job).ops[1].writes = {1, 1};
+  expect_one_diagnostic(job, "/programs/0/ops/1/writes/1", "var 'buf0' is listed twice in writes");
+}
+
+TEST(DagValidateProgram, VarBothReadAndWritten) {
+  Job job = valid_job();
+  step(job).ops[1].reads = {0, 1};
+  expect_one_diagnostic(job, "/programs/0/ops/1/writes/0",
+                        "var 'buf0' is both read and written by op 'cp0' (read at "
+                        "/programs/0/ops/1/reads/1)");
+}
+
+TEST(DagValidateProgram, CollectiveKindsNeedASpec) {
+  Job job = valid_job();
+  step(job).ops[2].collective.reset();
+  expect_one_diagnostic(job, "/programs/0/ops/2", "collective op 'ar0' has no collective spec");
+  step(job).ops[2].kind = OpKind::async_collective;
+  expect_one_diagnostic(job, "/programs/0/ops/2",
+                        "async_collective op 'ar0' has no collective spec");
+}
+
+TEST(DagValidateProgram, ComputeAndCopyOpsHaveNoSpec) {
+  Job job = valid_job();
+  step(job).ops[0].collective = Collective{.kind = CollectiveKind::barrier};
+  expect_one_diagnostic(job, "/programs/0/ops/0/collective",
+                        "compute op 'bwd0' has a collective spec");
+  job = valid_job();
+  step(job).ops[1].collective = step(job).ops[2].collective;
+  expect_one_diagnostic(job, "/programs/0/ops/1/collective", "copy op 'cp0' has a collective spec");
+}
+
+TEST(DagValidateProgram, CostMustBeFiniteAndNonNegative) {
+  Job job = valid_job();
+  step(job).ops[0].cost_us = std::nan("");
+  expect_one_diagnostic(job, "/programs/0/ops/0/cost_us", "is negative or not finite");
+  step(job).ops[0].cost_us = -1.0;
+  expect_one_diagnostic(job, "/programs/0/ops/0/cost_us", "is negative or not finite");
+  step(job).ops[0].cost_us = INFINITY;
+  expect_one_diagnostic(job, "/programs/0/ops/0/cost_us", "is negative or not finite");
+}
+
+}  // namespace
+}  // namespace ordo::dag
