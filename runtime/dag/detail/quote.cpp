@@ -56,7 +56,11 @@ std::string escaped(std::string_view text, std::size_t bytes_max) {
 }
 
 std::string quote(std::string_view text) {
-  return "'" + escape(text, quoted_bytes_max, true) + "'";
+  // Appending rather than `"'" + ...`: g++ 12 at -O3 reports a false -Wrestrict on the latter.
+  std::string out = "'";
+  out.append(escape(text, quoted_bytes_max, true));
+  out.push_back('\'');
+  return out;
 }
 
 }  // namespace ordo::dag::detail

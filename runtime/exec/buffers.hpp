@@ -1,0 +1,41 @@
+// The memory behind one rank's vars: tensors and buffers get their bytes, ordering tokens none.
+// Sizes come from the program, so an op never touches memory its var did not declare.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <span>
+#include <vector>
+
+#include "runtime/dag/program.hpp"
+
+namespace ordo::exec {
+
+class Buffers {
+ public:
+  dag::VarId add(const dag::Var& var);
+  std::uint32_t size() const { return static_cast<std::uint32_t>(vars_.size()); }
+  const dag::Var& var(dag::VarId id) const { return vars_.at(id); }
+  std::span<std::byte> bytes(dag::VarId id);
+  std::span<const std::byte> bytes(dag::VarId id) const;
+
+  // The var's memory as elements of T; the var's bytes must be a multiple of sizeof(T).
+  template <class T>
+  std::span<T> as(dag::VarId id) {
+    std::span<std::byte> b = bytes(id);
+    return {reinterpret_cast<T*>(b.data()), b.size() / sizeof(T)};
+  }
+  template <class T>
+  void fill(dag::VarId id, const std::vector<T>& values) {
+    std::span<std::byte> b = bytes(id);
+    std::memcpy(b.data(), values.data(), std::min(b.size(), values.size() * sizeof(T)));
+  }
+
+ private:
+  std::vector<dag::Var> vars_;
+  // Storage aligned for any scalar type, so every dtype can be viewed in place.
+  std::vector<std::vector<std::max_align_t>> storage_;
+};
+
+}  // namespace ordo::exec

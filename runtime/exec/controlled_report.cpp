@@ -1,0 +1,88 @@
+// How a controlled run speaks: one line per step, and what ended it.
+#include <random>
+
+#include "runtime/comm/call_check.hpp"
+#include "runtime/exec/controlled_run.hpp"
+#include "runtime/exec/controlled_run_state.hpp"
+
+namespace ordo::exec {
+
+std::string ControlledRun::describe(const Step& s) const {
+  const std::string rank = "rank " + std::to_string(s.rank) + ": ";
+  if (s.rank >= ranks_.size()) return rank + "(no such rank)";
+  const dag::Program& p = *ranks_[s.rank]->program;
+  if (s.kind == Step::Kind::main) return rank + main_line(*ranks_[s.rank]);
+  const std::string op = s.op < p.ops.size() ? "'" + p.ops[s.op].name + "'"
+                                             : "op " + std::to_string(s.op);
+  if (s.kind == Step::Kind::complete) return rank + "complete " + op;
+  std::string line = rank + "start " + op;
+  if (s.op < p.ops.size()) line += " on pool '" + p.pools.at(p.ops[s.op].pool).name + "'";
+  if (s.thread) line += " thread " + std::to_string(*s.thread);
+  return line;
+}
+
+std::string ControlledRun::main_line(const RankRun& r) const {
+  const dag::Program& p = *r.program;
+  if (r.pc >= p.main.size()) return "main finished";
+  const dag::Action& a = p.main[r.pc];
+  const std::string at = "main action " + std::to_string(r.pc) + ": ";
+  if (const auto* push = std::get_if<dag::PushAction>(&a)) {
+    return at + "push '" + p.ops.at(push->op).name + "'";
+  }
+  if (const auto* w = std::get_if<dag::WaitToReadAction>(&a)) {
+    return at + "wait to read '" + p.vars.at(w->var).name + "'";
+  }
+  if (std::holds_alternative<dag::WaitForAllAction>(a)) return at + "wait for all";
+  const auto& c = std::get<dag::CollectiveAction>(a);
+  return at + (r.in_collective ? "in " : "call ") + comm::describe(call_of(c.collective), "comm " + std::to_string(c.collective.comm));
+}
+
+std::optional<comm::sim::Deadlock> ControlledRun::deadlock() const {
+  if (world_->aborted() || rank_failure() || finished() || !legal_steps().empty()) {
+    return std::nullopt;
+  }
+  comm::sim::Deadlock d;
+  for (const auto& r : ranks_) {
+    d.waits.push_back("rank " + std::to_string(r->rank) + ": " + main_line(*r));
+    for (const std::string& op : r->scheduler->running_ops()) {
+      d.waits.push_back("rank " + std::to_string(r->rank) + ": " + op);
+    }
+  }
+  for (const std::string& line : world_->pending_calls()) d.waits.push_back(line);
+  return d;
+}
+
+std::optional<std::string> ControlledRun::rank_failure() const {
+  for (const auto& r : ranks_) {
+    if (r->failure) return "rank " + std::to_string(r->rank) + ": " + *r->failure;
+  }
+  return std::nullopt;
+}
+
+std::optional<RunOutcome> ControlledRun::outcome() const {
+  const auto steps = static_cast<std::uint64_t>(trace_.size());
+  if (const auto v = violation()) {
+    return RunOutcome{RunEnd::violation, steps, comm::sim::describe(*v)};
+  }
+  if (const auto f = rank_failure()) return RunOutcome{RunEnd::rank_failed, steps, *f};
+  if (finished()) return RunOutcome{RunEnd::finished, steps, {}};
+  if (const auto d = deadlock()) {
+    return RunOutcome{RunEnd::deadlock, steps, comm::sim::describe(comm::sim::Violation{*d})};
+  }
+  return std::nullopt;
+}
+
+RunOutcome run_random(ControlledRun& run, std::uint64_t seed, std::uint64_t steps_max) {
+  std::mt19937_64 rng(seed);
+  for (std::uint64_t i = 0; i < steps_max; ++i) {
+    if (auto end = run.outcome()) return *end;
+    const std::vector<Step> steps = run.legal_steps();
+    std::uniform_int_distribution<std::size_t> pick(0, steps.size() - 1);
+    run.step(steps[pick(rng)]);
+  }
+  if (auto end = run.outcome()) return *end;
+  return RunOutcome{RunEnd::step_limit, steps_max,
+                    "no end after " + std::to_string(steps_max) + " steps"};
+}
+
+}  // namespace ordo::exec

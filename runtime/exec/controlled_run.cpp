@@ -1,0 +1,168 @@
+#include "runtime/exec/controlled_run.hpp"
+
+#include <cassert>
+#include <stdexcept>
+
+#include "runtime/engine/errors.hpp"
+#include "runtime/exec/controlled_run_state.hpp"
+
+namespace ordo::exec {
+
+namespace {
+
+std::uint64_t key_of(engine::OpHandle h) {
+  return (std::uint64_t{h.slot} << 32) | h.generation;
+}
+
+std::string what_of(std::exception_ptr error) {
+  try {
+    std::rethrow_exception(error);
+  } catch (const std::exception& e) {
+    return e.what();
+  } catch (...) {
+    return "unknown exception";
+  }
+}
+
+}  // namespace
+
+
+ControlledRun::ControlledRun(const dag::Job& job, std::uint32_t ranks, BodyOptions options) {
+  if (job.ranks && *job.ranks != ranks) {
+    throw std::invalid_argument("the job is for " + std::to_string(*job.ranks) +
+                                " ranks, not " + std::to_string(ranks));
+  }
+  world_ = std::make_unique<comm::sim::SimWorld>(ranks, job.comms);
+  for (dag::Rank r = 0; r < ranks; ++r) {
+    auto run = std::make_unique<RankRun>();
+    run->rank = r;
+    run->program = dag::program_of(job, r);
+    if (run->program == nullptr) {
+      throw std::invalid_argument("no program covers rank " + std::to_string(r));
+    }
+    auto scheduler = std::make_unique<engine::ControlledScheduler>();
+    run->scheduler = scheduler.get();
+    engine::EngineConfig config;
+    config.pools = run->program->pools;
+    run->engine = std::make_unique<engine::Engine>(std::move(config), std::move(scheduler));
+    run->executor =
+        std::make_unique<Executor>(*run->engine, world_->rank(r), job.comms, options);
+    for (const dag::Var& v : run->program->vars) run->executor->add_var(v);
+    run->handles.resize(run->program->ops.size());
+    ranks_.push_back(std::move(run));
+  }
+}
+
+ControlledRun::~ControlledRun() {
+  // Engines first: their in-flight ops hold completion handles the world may still call.
+  for (auto& r : ranks_) {
+    r->executor.reset();
+    r->engine.reset();
+  }
+}
+
+bool ControlledRun::main_enabled(const RankRun& r) const {
+  if (r.failure || r.in_collective || r.pc >= r.program->main.size()) return false;
+  const dag::Action& action = r.program->main[r.pc];
+  if (const auto* w = std::get_if<dag::WaitToReadAction>(&action)) {
+    return r.engine->can_read(r.executor->handle(w->var));
+  }
+  if (std::holds_alternative<dag::WaitForAllAction>(action)) return r.engine->all_done();
+  return true;
+}
+
+std::vector<Step> ControlledRun::legal_steps() const {
+  std::vector<Step> steps;
+  if (world_->aborted()) return steps;
+  for (const auto& r : ranks_) {
+    if (r->failure) continue;
+    if (main_enabled(*r)) steps.push_back(Step{Step::Kind::main, r->rank, 0, std::nullopt});
+    for (const engine::Decision& d : r->scheduler->legal_decisions()) {
+      if (const auto* s = std::get_if<engine::Start>(&d)) {
+        steps.push_back(Step{Step::Kind::start, r->rank, r->op_of.at(key_of(s->op)), s->thread});
+      } else {
+        const auto& c = std::get<engine::Complete>(d);
+        steps.push_back(Step{Step::Kind::complete, r->rank, r->op_of.at(key_of(c.op)),
+                             std::nullopt});
+      }
+    }
+  }
+  return steps;
+}
+
+void ControlledRun::step(const Step& s) {
+  if (s.rank >= ranks_.size()) {
+    throw engine::ScheduleError("no rank " + std::to_string(s.rank) + " in this run");
+  }
+  RankRun& r = *ranks_[s.rank];
+  if (s.kind == Step::Kind::main) {
+    if (!main_enabled(r)) {
+      throw engine::ScheduleError("rank " + std::to_string(r.rank) +
+                                  ": the main thread cannot act now (" + describe(s) + ")");
+    }
+    step_main(r);
+  } else {
+    if (s.op >= r.handles.size() || !r.handles[s.op]) {
+      throw engine::ScheduleError("rank " + std::to_string(r.rank) + ": op " +
+                                  std::to_string(s.op) + " has not been pushed");
+    }
+    const engine::OpHandle h = *r.handles[s.op];
+    if (s.kind == Step::Kind::start) {
+      r.scheduler->step(engine::Start{r.program->ops[s.op].pool, h, s.thread});
+    } else {
+      r.scheduler->step(engine::Complete{h});
+    }
+  }
+  trace_.push_back(s);
+}
+
+void ControlledRun::step_main(RankRun& r) {
+  const dag::Action& action = r.program->main[r.pc];
+  try {
+    if (const auto* p = std::get_if<dag::PushAction>(&action)) {
+      r.executor->push(r.program->ops.at(p->op));
+      const engine::OpHandle h = r.executor->last_pushed();
+      r.handles[p->op] = h;
+      r.op_of[key_of(h)] = p->op;
+      ++r.pc;
+    } else if (const auto* w = std::get_if<dag::WaitToReadAction>(&action)) {
+      ++r.pc;
+      r.engine->wait_to_read(r.executor->handle(w->var));
+    } else if (std::holds_alternative<dag::WaitForAllAction>(action)) {
+      ++r.pc;
+      r.engine->wait_for_all();
+    } else {
+      r.in_collective = true;
+      RankRun* run = &r;
+      r.executor->issue_collective(std::get<dag::CollectiveAction>(action),
+                                   [run](std::exception_ptr error) {
+                                     run->in_collective = false;
+                                     ++run->pc;
+                                     if (error) run->failure = "main collective: " + what_of(error);
+                                   });
+    }
+  } catch (const engine::ScheduleError&) {
+    throw;
+  } catch (...) {
+    r.failure = "main thread at action " + std::to_string(r.pc) + ": " +
+                what_of(std::current_exception());
+  }
+}
+
+bool ControlledRun::finished() const {
+  for (const auto& r : ranks_) {
+    if (r->failure || r->in_collective || r->pc < r->program->main.size() ||
+        !r->engine->all_done()) {
+      return false;
+    }
+  }
+  return true;
+}
+
+Buffers& ControlledRun::buffers(dag::Rank rank) { return ranks_.at(rank)->executor->buffers(); }
+
+const dag::Program& ControlledRun::program(dag::Rank rank) const {
+  return *ranks_.at(rank)->program;
+}
+
+}  // namespace ordo::exec

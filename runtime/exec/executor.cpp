@@ -1,0 +1,172 @@
+#include "runtime/exec/executor.hpp"
+
+#include <cassert>
+#include <condition_variable>
+#include <memory>
+#include <stdexcept>
+
+#include "runtime/comm/call_check.hpp"
+#include "runtime/comm/sim/issuer.hpp"
+
+namespace ordo::exec {
+
+namespace {
+
+engine::OpDesc desc_of(const dag::Op& op, const std::vector<engine::VarHandle>& vars) {
+  engine::OpDesc d;
+  d.name = op.name;
+  for (dag::VarId v : op.reads) d.reads.push_back(vars.at(v));
+  for (dag::VarId v : op.writes) d.writes.push_back(vars.at(v));
+  d.pool = op.pool;
+  d.priority = op.priority;
+  d.kind = op.kind;
+  d.cost_us = op.cost_us;
+  d.collective = op.collective;
+  return d;
+}
+
+}  // namespace
+
+Executor::Executor(engine::Engine& engine, comm::World& world,
+                   const std::vector<dag::Communicator>& comms, BodyOptions options)
+    : engine_(engine), world_(world), options_(std::move(options)) {
+  if (comms.size() != world_.comm_count()) {
+    throw std::invalid_argument("the program names " + std::to_string(comms.size()) +
+                                " communicators but the world has " +
+                                std::to_string(world_.comm_count()));
+  }
+  for (const dag::Communicator& c : comms) engine_.declare_comm(c);
+}
+
+dag::VarId Executor::add_var(const dag::Var& var) {
+  const dag::VarId id = buffers_.add(var);
+  vars_.push_back(engine_.new_var(var));
+  assert(vars_.size() == buffers_.size());
+  return id;
+}
+
+void Executor::push(const dag::Op& op) {
+  const engine::OpDesc desc = desc_of(op, vars_);
+  switch (op.kind) {
+    case dag::OpKind::compute:
+      last_pushed_ = engine_.push(desc, [this, op] { run_compute(op, buffers_, options_); });
+      return;
+    case dag::OpKind::copy:
+      last_pushed_ = engine_.push(desc, [this, op] { run_copy(op, buffers_); });
+      return;
+    case dag::OpKind::collective:
+    case dag::OpKind::async_collective: {
+      if (!op.collective) throw std::invalid_argument("collective op '" + op.name + "' has no spec");
+      comm::Communicator& comm = world_.comm(op.collective->comm);
+      const bool blocking = op.kind == dag::OpKind::collective;
+      last_pushed_ = engine_.push_async(desc, [this, op, &comm,
+                                               blocking](engine::AsyncDone done) {
+        issue_collective(op, buffers_, comm, blocking,
+                         [done](std::exception_ptr error) { done(error); });
+      });
+      return;
+    }
+  }
+  throw std::invalid_argument("op '" + op.name + "' has an unknown kind");
+}
+
+void Executor::wait_to_read(dag::VarId var) {
+  set_main(MainState::waiting_var, var);
+  try {
+    engine_.wait_to_read(vars_.at(var));
+  } catch (...) {
+    set_main(MainState::running);
+    throw;
+  }
+  set_main(MainState::running);
+}
+
+void Executor::wait_for_all() {
+  set_main(MainState::waiting_all);
+  try {
+    engine_.wait_for_all();
+  } catch (...) {
+    set_main(MainState::running);
+    throw;
+  }
+  set_main(MainState::running);
+}
+
+void Executor::issue_collective(const dag::CollectiveAction& action,
+                                comm::Communicator::Done done) {
+  engine_.record_main_collective(action.collective,
+                                 action.buffer ? std::optional(vars_.at(*action.buffer))
+                                               : std::nullopt);
+  comm::Communicator& comm = world_.comm(action.collective.comm);
+  void* buffer = action.buffer ? buffers_.bytes(*action.buffer).data() : nullptr;
+  const comm::sim::IssuerScope issuer("main");
+  comm.call_then(call_of(action.collective), buffer, std::move(done));
+}
+
+void Executor::collective(const dag::CollectiveAction& action) {
+  std::mutex mutex;
+  std::condition_variable changed;
+  bool finished = false;
+  std::exception_ptr error;
+  set_main(MainState::in_collective, std::nullopt,
+           comm::describe(call_of(action.collective),
+                          world_.comm(action.collective.comm).name()));
+  try {
+    issue_collective(action, [&](std::exception_ptr e) {
+      std::lock_guard lock(mutex);
+      finished = true;
+      error = std::move(e);
+      changed.notify_all();
+    });
+  } catch (...) {
+    set_main(MainState::running);
+    throw;
+  }
+  {
+    std::unique_lock lock(mutex);
+    changed.wait(lock, [&] { return finished; });
+  }
+  set_main(MainState::running);
+  if (error) std::rethrow_exception(error);
+}
+
+void Executor::finish() { set_main(MainState::finished); }
+
+void Executor::set_main(MainState state, std::optional<dag::VarId> var, std::string what) {
+  std::lock_guard lock(main_mutex_);
+  main_state_ = state;
+  main_var_ = var;
+  main_what_ = std::move(what);
+}
+
+comm::sim::RankActivity Executor::activity() const {
+  comm::sim::RankActivity a;
+  const engine::Activity engine_now = engine_.activity();
+  std::lock_guard lock(main_mutex_);
+  bool main_blocked = false;
+  switch (main_state_) {
+    case MainState::running:
+      break;
+    case MainState::waiting_var:
+      main_blocked = !engine_.can_read(vars_.at(*main_var_));
+      a.waits.push_back("main waits to read '" + buffers_.var(*main_var_).name + "'");
+      break;
+    case MainState::waiting_all:
+      main_blocked = !engine_.all_done();
+      a.waits.push_back("main waits for all ops");
+      break;
+    case MainState::in_collective:
+      main_blocked = true;
+      a.waits.push_back("main in " + main_what_);
+      break;
+    case MainState::finished:
+      main_blocked = true;
+      a.finished = engine_now.ops_incomplete == 0;
+      break;
+  }
+  for (const std::string& op : engine_now.in_flight) a.waits.push_back("op '" + op + "' in flight");
+  a.quiescent = main_blocked && engine_now.functions_running == 0 && engine_now.ops_startable == 0;
+  return a;
+}
+
+}  // namespace ordo::exec

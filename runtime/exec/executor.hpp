@@ -1,0 +1,66 @@
+// Runs one rank's program live: the MainThread that designs and the step emitter talk to, which
+// records each action into the engine's program and carries it out at once on the engine and the
+// rank's communicators. What runs is therefore exactly what `recorded_job()` and the checker see.
+#pragma once
+
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "runtime/comm/communicator.hpp"
+#include "runtime/comm/sim/sim_world.hpp"
+#include "runtime/dag/program.hpp"
+#include "runtime/engine/engine.hpp"
+#include "runtime/exec/buffers.hpp"
+#include "runtime/exec/op_bodies.hpp"
+#include "runtime/kvstore/main_thread.hpp"
+
+namespace ordo::exec {
+
+class Executor final : public kvstore::MainThread {
+ public:
+  // Declares `comms` (the job's communicator table) to the engine for recording. The world must
+  // have the same communicators, by index.
+  Executor(engine::Engine& engine, comm::World& world, const std::vector<dag::Communicator>& comms,
+           BodyOptions options);
+
+  dag::VarId add_var(const dag::Var& var) override;
+  const dag::Var& var(dag::VarId id) const override { return buffers_.var(id); }
+  void push(const dag::Op& op) override;
+  void wait_to_read(dag::VarId var) override;
+  void wait_for_all() override;
+  void collective(const dag::CollectiveAction& action) override;
+  // The main thread's collective without blocking: `done` runs when it completes. What a
+  // controlled driver uses, since one thread drives every rank there.
+  void issue_collective(const dag::CollectiveAction& action, comm::Communicator::Done done);
+  // The engine handle of the op pushed last.
+  engine::OpHandle last_pushed() const { return last_pushed_; }
+
+  // The main thread has nothing more to do; deadlock detection counts it as finished.
+  void finish();
+  // For the simulated world's deadlock detection (SimWorld::set_probe).
+  comm::sim::RankActivity activity() const;
+
+  Buffers& buffers() { return buffers_; }
+  engine::Engine& engine() { return engine_; }
+  engine::VarHandle handle(dag::VarId id) const { return vars_.at(id); }
+
+ private:
+  enum class MainState { running, waiting_var, waiting_all, in_collective, finished };
+  void set_main(MainState state, std::optional<dag::VarId> var = std::nullopt,
+                std::string what = {});
+
+  engine::Engine& engine_;
+  comm::World& world_;
+  BodyOptions options_;
+  Buffers buffers_;
+  std::vector<engine::VarHandle> vars_;
+  engine::OpHandle last_pushed_;
+  mutable std::mutex main_mutex_;  // guards the three fields below; never held across a call
+  MainState main_state_ = MainState::running;
+  std::optional<dag::VarId> main_var_;
+  std::string main_what_;
+};
+
+}  // namespace ordo::exec

@@ -1,0 +1,86 @@
+#include "runtime/exec/op_bodies.hpp"
+
+#include <cassert>
+#include <chrono>
+#include <cstring>
+#include <stdexcept>
+#include <thread>
+
+#include "runtime/comm/sim/issuer.hpp"
+
+namespace ordo::exec {
+
+namespace {
+
+std::optional<dag::VarId> first_data_var(const std::vector<dag::VarId>& vars,
+                                         const Buffers& buffers) {
+  for (dag::VarId v : vars) {
+    if (buffers.var(v).kind != dag::VarKind::token) return v;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+comm::Call call_of(const dag::Collective& c) {
+  return comm::Call{c.kind, c.key, c.count, c.dtype, c.reduction, c.root};
+}
+
+CollectiveBuffers collective_buffers(const dag::Op& op, const Buffers& buffers) {
+  CollectiveBuffers b;
+  b.buffer = first_data_var(op.writes, buffers);
+  const std::optional<dag::VarId> read = first_data_var(op.reads, buffers);
+  if (b.buffer) {
+    b.source = read;
+  } else {
+    b.buffer = read;
+  }
+  return b;
+}
+
+void run_compute(const dag::Op& op, Buffers& buffers, const BodyOptions& options) {
+  assert(op.kind == dag::OpKind::compute);
+  if (options.compute) options.compute(op, buffers);
+  if (options.compute_time_scale > 0.0 && op.cost_us > 0.0) {
+    std::this_thread::sleep_for(
+        std::chrono::duration<double, std::micro>(op.cost_us * options.compute_time_scale));
+  }
+}
+
+void run_copy(const dag::Op& op, Buffers& buffers) {
+  if (op.reads.size() != 1 || op.writes.size() != 1) {
+    throw std::invalid_argument("copy op '" + op.name + "' must read one var and write one");
+  }
+  const std::span<const std::byte> from = std::as_const(buffers).bytes(op.reads[0]);
+  const std::span<std::byte> to = buffers.bytes(op.writes[0]);
+  std::memcpy(to.data(), from.data(), std::min(from.size(), to.size()));
+}
+
+void issue_collective(const dag::Op& op, Buffers& buffers, comm::Communicator& comm,
+                      bool blocking, comm::Communicator::Done done) {
+  assert(op.collective.has_value());
+  const comm::Call call = call_of(*op.collective);
+  const CollectiveBuffers where = collective_buffers(op, buffers);
+  void* buffer = where.buffer ? buffers.bytes(*where.buffer).data() : nullptr;
+  if (where.buffer) {
+    const std::uint64_t need = call.count * dag::dtype_bytes(call.dtype);
+    if (need > buffers.var(*where.buffer).bytes) {
+      throw std::invalid_argument("collective op '" + op.name + "' moves " + std::to_string(need) +
+                                  " bytes but its buffer '" + buffers.var(*where.buffer).name +
+                                  "' holds " + std::to_string(buffers.var(*where.buffer).bytes));
+    }
+  }
+  if (where.source) {
+    const std::span<const std::byte> from = std::as_const(buffers).bytes(*where.source);
+    const std::span<std::byte> to = buffers.bytes(*where.buffer);
+    std::memcpy(to.data(), from.data(), std::min(from.size(), to.size()));
+  }
+  const comm::sim::IssuerScope issuer(op.name);
+  if (blocking) {
+    comm.call_then(call, buffer, std::move(done));
+  } else {
+    comm.start_then(call, buffer, std::move(done));
+  }
+}
+
+}  // namespace ordo::exec

@@ -1,0 +1,44 @@
+// What each kind of IR op does when the runtime runs it, the one place where the program's
+// declarative ops become behaviour:
+// - compute: the kernel hook, if any, then `cost_us` of simulated device time (a sleep, since a
+//   device kernel does not occupy the host thread's core), scaled;
+// - copy: its one read var's bytes into its one written var;
+// - collective: on its communicator, in place on its buffer, which is the first written var that
+//   is not a token, or else the first read var that is not a token (the paper's Fig. 4 declares
+//   the broadcast weight as read); when a written buffer and a read var both exist, the read var
+//   is copied into the buffer first (an out-of-place allreduce, as naive's push).
+#pragma once
+
+#include <functional>
+#include <optional>
+
+#include "runtime/comm/communicator.hpp"
+#include "runtime/dag/program.hpp"
+#include "runtime/exec/buffers.hpp"
+
+namespace ordo::exec {
+
+// Called for every compute op, before its simulated time; may read and write the op's vars.
+using ComputeHook = std::function<void(const dag::Op& op, Buffers& buffers)>;
+
+struct BodyOptions {
+  double compute_time_scale = 0.0;  // seconds of sleep per second of cost_us; 0: no sleep
+  ComputeHook compute;
+};
+
+// Where a collective op reads and writes.
+struct CollectiveBuffers {
+  std::optional<dag::VarId> buffer;
+  std::optional<dag::VarId> source;
+};
+CollectiveBuffers collective_buffers(const dag::Op& op, const Buffers& buffers);
+
+void run_compute(const dag::Op& op, Buffers& buffers, const BodyOptions& options);
+void run_copy(const dag::Op& op, Buffers& buffers);
+// Issues the collective; `done` runs once when it completes. `blocking` selects call_then (the
+// issuing thread is held) or start_then.
+void issue_collective(const dag::Op& op, Buffers& buffers, comm::Communicator& comm,
+                      bool blocking, comm::Communicator::Done done);
+comm::Call call_of(const dag::Collective& collective);
+
+}  // namespace ordo::exec

@@ -1,0 +1,64 @@
+#include "runtime/kvstore/kvstore.hpp"
+
+#include <stdexcept>
+#include <string>
+
+namespace ordo::kvstore {
+
+std::unique_ptr<KVStore> KVStore::create(std::string_view name, exec::Executor& executor,
+                                         comm::World& world, DesignConfig config) {
+  config.kind = parse_design(name);
+  return std::unique_ptr<KVStore>(new KVStore(executor, world, config));
+}
+
+KVStore::KVStore(exec::Executor& executor, comm::World& world, const DesignConfig& config)
+    : executor_(executor), world_(world), design_(Design::create(config, executor)) {
+  if (world_.comm_count() != step_comms(config).size()) {
+    throw std::invalid_argument("design " + describe(config) + " needs " +
+                                std::to_string(step_comms(config).size()) +
+                                " communicators; the world has " +
+                                std::to_string(world_.comm_count()));
+  }
+}
+
+KeyVars& KVStore::key_vars(std::int64_t key, dag::VarId var) {
+  const dag::Var& v = executor_.var(var);
+  if (v.kind == dag::VarKind::token || v.bytes % dag::dtype_bytes(v.dtype) != 0) {
+    throw std::invalid_argument("key " + std::to_string(key) + ": var '" + v.name +
+                                "' is not a whole number of " + "elements");
+  }
+  const std::uint64_t count = v.bytes / dag::dtype_bytes(v.dtype);
+  auto [it, fresh] = keys_.try_emplace(key);
+  KeyVars& k = it->second;
+  if (fresh) {
+    k.key = key;
+    k.name = "k" + std::to_string(key);
+    k.count = count;
+    k.dtype = v.dtype;
+    k.buf = executor_.add_var({"buf." + k.name, dag::VarKind::buffer, v.bytes, v.dtype});
+  } else if (k.count != count || k.dtype != v.dtype) {
+    throw std::invalid_argument("key " + std::to_string(key) + ": var '" + v.name +
+                                "' differs in size or type from the key's first var");
+  }
+  return k;
+}
+
+void KVStore::init(std::int64_t key, dag::VarId weight) {
+  KeyVars& k = key_vars(key, weight);
+  k.weight = weight;
+  design_->init(k);
+}
+
+void KVStore::push(std::int64_t key, dag::VarId grad) {
+  KeyVars& k = key_vars(key, grad);
+  k.grad = grad;
+  design_->push(k);
+}
+
+void KVStore::pull(std::int64_t key, dag::VarId out) {
+  KeyVars& k = key_vars(key, out);
+  k.grad = out;
+  design_->pull(k);
+}
+
+}  // namespace ordo::kvstore

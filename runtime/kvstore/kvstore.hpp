@@ -1,0 +1,51 @@
+// The KVStore API of a data-parallel trainer (MXNet's, as in the paper): init, push, pull,
+// pushpull and barrier on integer keys, with the design chosen by name. Each call puts the
+// design's actions on the executor's main thread at once, so the engine records (and the
+// checker can verify) exactly what ran.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string_view>
+
+#include "runtime/comm/communicator.hpp"
+#include "runtime/exec/executor.hpp"
+#include "runtime/kvstore/design.hpp"
+
+namespace ordo::kvstore {
+
+class KVStore {
+ public:
+  // `name` is one of naive, funnel, concom, depcha; `config` gives the other knobs (its kind is
+  // replaced by `name`). The executor's engine must have step_pools(config), and its world
+  // step_comms(config). Throws std::invalid_argument for an unknown name or bad configuration.
+  static std::unique_ptr<KVStore> create(std::string_view name, exec::Executor& executor,
+                                         comm::World& world, DesignConfig config = {});
+
+  // Broadcast `weight` from rank 0. The key's size and type are taken from the var here or at
+  // its first push; later calls must agree.
+  void init(std::int64_t key, dag::VarId weight);
+  // Sum `grad` over all ranks (into the key's buffer).
+  void push(std::int64_t key, dag::VarId grad);
+  // Copy the key's summed buffer into `out`.
+  void pull(std::int64_t key, dag::VarId out);
+  void pushpull(std::int64_t key, dag::VarId grad) {
+    push(key, grad);
+    pull(key, grad);
+  }
+  void barrier() { design_->barrier(); }
+  dag::Rank rank() const { return world_.rank(); }
+  std::uint32_t size() const { return world_.size(); }
+
+ private:
+  KVStore(exec::Executor& executor, comm::World& world, const DesignConfig& config);
+  KeyVars& key_vars(std::int64_t key, dag::VarId var);
+
+  exec::Executor& executor_;
+  comm::World& world_;
+  std::unique_ptr<Design> design_;
+  std::map<std::int64_t, KeyVars> keys_;
+};
+
+}  // namespace ordo::kvstore

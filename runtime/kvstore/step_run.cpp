@@ -1,0 +1,109 @@
+#include "runtime/kvstore/step_run.hpp"
+
+#include <chrono>
+#include <memory>
+#include <span>
+#include <string>
+
+#include "runtime/engine/engine.hpp"
+#include "runtime/engine/thread_pool_scheduler.hpp"
+#include "runtime/exec/executor.hpp"
+#include "runtime/kvstore/step_emitter.hpp"
+
+namespace ordo::kvstore {
+
+namespace {
+
+bool starts_with(const std::string& s, const std::string& prefix) {
+  return s.compare(0, prefix.size(), prefix) == 0;
+}
+
+// Writes this rank's gradients from every backward op, and rank-specific weights at init time.
+struct GradientFill {
+  const StepEmitter* emitter = nullptr;
+  dag::Rank rank = 0;
+  std::uint32_t step = 0;
+
+  void operator()(const dag::Op& op, exec::Buffers& buffers) const {
+    if (op.name.find("bwd.") == std::string::npos) return;
+    for (const KeyVars& k : emitter->keys()) {
+      for (dag::VarId w : op.writes) {
+        if (w != k.grad) continue;
+        std::span<float> g = buffers.as<float>(k.grad);
+        for (std::uint64_t i = 0; i < g.size(); ++i) g[i] = gradient_value(rank, k.key, i, step);
+      }
+    }
+  }
+};
+
+std::uint64_t wrong_keys(const StepEmitter& emitter, exec::Buffers& buffers, std::uint32_t ranks,
+                         std::uint32_t step) {
+  std::uint64_t wrong = 0;
+  for (const KeyVars& k : emitter.keys()) {
+    std::span<float> g = buffers.as<float>(k.grad);
+    for (std::uint64_t i = 0; i < g.size(); ++i) {
+      float expected = 0.0f;
+      for (dag::Rank r = 0; r < ranks; ++r) expected += gradient_value(r, k.key, i, step);
+      if (g[i] != expected) {
+        ++wrong;
+        break;
+      }
+    }
+  }
+  return wrong;
+}
+
+}  // namespace
+
+float gradient_value(dag::Rank rank, std::int64_t key, std::uint64_t i, std::uint32_t step) {
+  return static_cast<float>((rank + 1) * static_cast<std::uint64_t>(key % 7 + 1) + i % 5 + step);
+}
+
+StepRunResult run_steps(const Network& network, const DesignConfig& config, comm::World& world,
+                        const StepRunOptions& options) {
+  for (const Layer& l : network.layers) {
+    for (const Param& p : l.params) {
+      if (p.dtype != dag::DType::f32) throw std::invalid_argument("run_steps checks f32 keys only");
+    }
+  }
+  engine::EngineConfig engine_config;
+  engine_config.pools = step_pools(config);
+  engine::Engine engine(std::move(engine_config), std::make_unique<engine::ThreadPoolScheduler>());
+  auto fill = std::make_shared<GradientFill>();
+  exec::BodyOptions body;
+  body.compute_time_scale = options.compute_time_scale;
+  body.compute = [fill](const dag::Op& op, exec::Buffers& b) { (*fill)(op, b); };
+  exec::Executor executor(engine, world, step_comms(config), body);
+  StepEmitter emitter(network, config, executor);
+  fill->emitter = &emitter;
+  fill->rank = world.rank();
+
+  StepRunResult result;
+  if (options.include_init) {
+    for (const KeyVars& k : emitter.keys()) {
+      std::span<float> w = executor.buffers().as<float>(k.weight);
+      for (float& x : w) x = static_cast<float>(world.rank() == 0 ? k.key : -1);
+    }
+    emitter.emit_init();
+    result.weights_initialised = true;
+    for (const KeyVars& k : emitter.keys()) {
+      for (float x : executor.buffers().as<float>(k.weight)) {
+        result.weights_initialised = result.weights_initialised && x == static_cast<float>(k.key);
+      }
+    }
+  }
+  for (std::uint32_t s = 0; s < options.steps; ++s) {
+    fill->step = s;
+    const auto start = std::chrono::steady_clock::now();
+    emitter.emit_step("s" + std::to_string(s + 1) + ".");
+    result.step_ms.push_back(
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+            .count());
+    result.keys_checked += emitter.keys().size();
+    result.keys_wrong += wrong_keys(emitter, executor.buffers(), world.size(), s);
+  }
+  executor.finish();
+  return result;
+}
+
+}  // namespace ordo::kvstore

@@ -1,0 +1,38 @@
+// Data-parallel training steps of a network on one rank, live: the step emitter drives a design
+// on an executor, backward writes known gradients, and after every step each key's pulled
+// gradient is compared, bit for bit, with the sum over ranks that the values were chosen to make
+// exact. The demo and the MPI tests run this on every rank, simulated or real.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "runtime/comm/communicator.hpp"
+#include "runtime/kvstore/design_config.hpp"
+#include "runtime/kvstore/network.hpp"
+
+namespace ordo::kvstore {
+
+struct StepRunOptions {
+  std::uint32_t steps = 3;
+  bool include_init = true;
+  double compute_time_scale = 1.0;  // simulated device time per second of cost_us
+};
+
+struct StepRunResult {
+  std::vector<double> step_ms;      // wall time of each step on this rank
+  std::uint64_t keys_checked = 0;   // key-steps compared against the reference
+  std::uint64_t keys_wrong = 0;     // key-steps whose pulled gradient differed
+  bool weights_initialised = false; // every key's weight equals rank 0's after init
+};
+
+// The gradient element `i` of `key` on `rank` in `step`: small integers, so float sums over up
+// to thousands of ranks are exact whatever the order.
+float gradient_value(dag::Rank rank, std::int64_t key, std::uint64_t i, std::uint32_t step);
+
+// Runs on the calling thread as this rank's main thread; every rank of `world` must call it with
+// the same arguments. Throws what the runtime throws (a violation, a poisoned wait).
+StepRunResult run_steps(const Network& network, const DesignConfig& config, comm::World& world,
+                        const StepRunOptions& options);
+
+}  // namespace ordo::kvstore
