@@ -1,0 +1,62 @@
+// A scheduler without threads: a driver (a test, the checker's counterexample replay) takes every
+// decision. Start runs the op's function synchronously on the driver's thread; a sync op then
+// holds its pool thread until the driver completes it, which it may do at any later step, as any
+// running op may finish at any moment. Waits and full-engine pushes never block: they throw
+// WouldBlock. The same pushes and the same decisions give the same trace and the same effects.
+// One driver thread; completion handles may still be invoked from any thread.
+#pragma once
+
+#include <cstdint>
+#include <exception>
+#include <string>
+#include <vector>
+
+#include "runtime/engine/decision.hpp"
+#include "runtime/engine/scheduler.hpp"
+
+namespace ordo::engine {
+
+class ControlledScheduler final : public Scheduler {
+ public:
+  // Every decision legal now: for each pool with a ready op and a free thread, Start of its next
+  // op on the lowest free thread (pool order); then Complete of each running op whose completion
+  // can be applied (start order).
+  std::vector<Decision> legal_decisions() const;
+  // Applies one decision or throws ScheduleError saying why it is illegal; state is unchanged then.
+  void step(const Decision& decision);
+  // The decisions applied so far, with Start's thread always filled in.
+  const std::vector<Decision>& trace() const { return trace_; }
+  // "start 'b' on pool 'io' thread 0", for logs and reports.
+  std::string describe(const Decision& decision) const;
+
+  void attach(EngineCore& core) override;
+  void on_ready(std::span<const OpHandle> ready) override;
+  void on_progress() override;
+  void on_async_signal(Lock& lock, OpHandle op, std::exception_ptr error) override;
+  void wait(Lock& lock, const std::function<bool()>& done, const std::string& what) override;
+  void drain() override;
+
+ private:
+  struct Running {
+    OpHandle op;
+    bool async = false;
+    bool completable = false;  // sync: always; async: once its handle fired
+    std::exception_ptr error;  // what the function threw, or what the handle carried
+  };
+
+  void start(Lock& lock, const Start& decision);
+  void complete(const Complete& decision);
+  std::uint32_t check_start(const Start& decision) const;
+  std::string op_name(OpHandle op) const;
+  std::string pool_name(dag::PoolId pool) const;
+  std::string why_not_running(OpHandle op) const;
+  Running* find_running(OpHandle op);
+  Running& running_of(OpHandle op);
+
+  EngineCore* core_ = nullptr;
+  // Under the core mutex: the started ops not completed yet, in start order.
+  std::vector<Running> running_;
+  std::vector<Decision> trace_;
+};
+
+}  // namespace ordo::engine

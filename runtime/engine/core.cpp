@@ -1,0 +1,142 @@
+#include "runtime/engine/core.hpp"
+
+#include <cassert>
+#include <string>
+#include <utility>
+
+#include "runtime/engine/errors.hpp"
+
+namespace ordo::engine {
+namespace {
+
+// The core whose op function the current thread is running, if any. Set around every function
+// call so that a push or wait from inside an op can be told apart from one on a caller thread.
+thread_local const EngineCore* running_core = nullptr;
+
+class RunningMarker {
+ public:
+  explicit RunningMarker(const EngineCore* core) : previous_(running_core) { running_core = core; }
+  RunningMarker(const RunningMarker&) = delete;
+  RunningMarker& operator=(const RunningMarker&) = delete;
+  ~RunningMarker() { running_core = previous_; }
+
+ private:
+  const EngineCore* previous_;
+};
+
+}  // namespace
+
+EngineCore::EngineCore(std::vector<dag::Pool> pools, Limits limits, Scheduler& scheduler)
+    : rules_(std::move(pools), limits),
+      scheduler_(scheduler),
+      link_(std::make_shared<CompletionLink>(*this)) {
+  assert(rules_.pools() > 0);
+  assert(link_ != nullptr);
+}
+
+bool EngineCore::in_op() const { return running_core == this; }
+
+void EngineCore::admit(Lock& lock, const OpDesc& desc, bool async) {
+  assert(lock.owns_lock());
+  if (stopping_) throw EngineStopped("op '" + desc.name + "' pushed after engine shutdown");
+  if (rules_.has_room()) return;
+  rules_.check(desc, async);  // a malformed op is reported as such, not as a wait
+  wait_for_room(lock, desc);
+}
+
+OpHandle EngineCore::push(const OpDesc& desc, Task& task) {
+  assert(!task.empty() && !stopping_);
+  const OpHandle op = rules_.push(desc, static_cast<bool>(task.async));
+  if (tasks_.size() <= op.slot) tasks_.resize(op.slot + 1);
+  assert(tasks_[op.slot].empty());
+  tasks_[op.slot] = std::move(task);
+  scheduler_.on_ready(rules_.last_ready());
+  return op;
+}
+
+// Back-pressure: a caller thread blocks until an op retires. An op's own function must not block
+// here, since the op that would make room may need its thread, so it gets a CapacityError.
+void EngineCore::wait_for_room(Lock& lock, const OpDesc& desc) {
+  const std::string bound =
+      "limits.ops_pending_max (" + std::to_string(rules_.limits().ops_pending_max) + ")";
+  if (in_op()) {
+    throw CapacityError("op '" + desc.name + "' pushed from inside an op would exceed " + bound);
+  }
+  const auto room_or_stopping = [this] { return rules_.has_room() || stopping_; };
+  scheduler_.wait(lock, room_or_stopping, "push of op '" + desc.name + "' at " + bound);
+  if (stopping_) throw EngineStopped("op '" + desc.name + "' pushed during engine shutdown");
+  assert(rules_.has_room());
+}
+
+std::vector<Task> EngineCore::stop() {
+  stopping_ = true;
+  const std::vector<OpHandle> discarded = rules_.discard_unstarted();
+  std::vector<Task> tasks;
+  tasks.reserve(discarded.size());
+  for (const OpHandle op : discarded) {
+    assert(!tasks_.at(op.slot).empty());
+    tasks.push_back(std::exchange(tasks_[op.slot], Task{}));
+  }
+  scheduler_.on_progress();
+  return tasks;
+}
+
+std::optional<Claim> EngineCore::claim(dag::PoolId pool, std::uint32_t thread) {
+  const std::optional<OpHandle> next = rules_.peek_next(pool);
+  if (!next) return std::nullopt;
+  const OpSlot& slot = rules_.slot(next->slot);
+  Claim claim{Started{}, std::exchange(tasks_[next->slot], Task{}),
+              slot.async ? slot.desc.name : std::string()};
+  claim.started = rules_.start_next(pool, thread);
+  assert(claim.started.op == *next && !claim.task.empty());
+  if (claim.started.skipped) {
+    scheduler_.on_ready(rules_.last_ready());
+    scheduler_.on_progress();
+  }
+  return claim;
+}
+
+std::exception_ptr EngineCore::execute(Claim& claim) {
+  assert(!claim.started.skipped && !claim.task.empty());
+  const RunningMarker marker(this);
+  if (claim.task.sync) {
+    try {
+      claim.task.sync();
+    } catch (...) {
+      return std::current_exception();
+    }
+    return nullptr;
+  }
+  // Our copy of the handle dies on return: if the function kept none and did not invoke it, the
+  // op completes with AsyncHandleDropped right here.
+  const AsyncDone done(link_, claim.started.op, std::move(claim.async_name));
+  try {
+    claim.task.async(done);
+  } catch (...) {
+    // A throw before the handle fired fails the op; after, the op already completed and the
+    // exception has nowhere to go (docs/engine.md).
+    done.complete_once(std::current_exception());
+  }
+  return nullptr;
+}
+
+void EngineCore::finish(OpHandle op, std::exception_ptr error) {
+  rules_.finish(op, std::move(error));
+  scheduler_.on_ready(rules_.last_ready());
+  scheduler_.on_progress();
+}
+
+void EngineCore::thread_returned(OpHandle op) {
+  rules_.thread_returned(op);
+  assert(rules_.last_ready().empty());
+  // An async op that already completed retires only now, which is room a blocked push awaits.
+  scheduler_.on_progress();
+}
+
+void EngineCore::async_signal(OpHandle op, std::exception_ptr error) {
+  Lock lock(mutex_);
+  assert(rules_.find(op) != nullptr && rules_.find(op)->async);
+  scheduler_.on_async_signal(lock, op, std::move(error));
+}
+
+}  // namespace ordo::engine

@@ -1,0 +1,78 @@
+// The engine state behind its one mutex: the rules, the op functions waiting to run, and the link
+// completion handles report through. Engine drives it from the caller's side (push, waits,
+// shutdown); a Scheduler drives it from the execution side (claim, execute, finish). Keeping both
+// sides here is what makes the production pool and the controlled scheduler run the same logic.
+#pragma once
+
+#include <cstdint>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "runtime/engine/async_done.hpp"
+#include "runtime/engine/rules/rules.hpp"
+#include "runtime/engine/scheduler.hpp"
+#include "runtime/engine/task.hpp"
+
+namespace ordo::engine {
+
+// An op taken off its pool's run queue, with the function the scheduler must now run (none when
+// the op was skipped because of poison; it already completed).
+struct Claim {
+  Started started;
+  Task task;
+  std::string async_name;  // async ops only: named in the completion handle's errors
+};
+
+class EngineCore {
+ public:
+  using Lock = std::unique_lock<std::mutex>;
+
+  EngineCore(std::vector<dag::Pool> pools, Limits limits, Scheduler& scheduler);
+  EngineCore(const EngineCore&) = delete;
+  EngineCore& operator=(const EngineCore&) = delete;
+
+  std::mutex& mutex() { return mutex_; }
+  // Under the lock.
+  Rules& rules() { return rules_; }
+  const Rules& rules() const { return rules_; }
+  bool stopping() const { return stopping_; }
+  // Whether the calling thread is inside a function of an op of this engine.
+  bool in_op() const;
+
+  // Caller side, under the lock. admit refuses pushes after shutdown and, at ops_pending_max,
+  // waits for room through the scheduler (or throws, from inside an op). push then validates and
+  // appends; `task` is moved from only when it succeeds.
+  void admit(Lock& lock, const OpDesc& desc, bool async);
+  OpHandle push(const OpDesc& desc, Task& task);
+  // Refuses new pushes, discards every unstarted op and returns their functions, to be destroyed
+  // after the lock is released (a function's captures may hold completion handles).
+  std::vector<Task> stop();
+  // Without the lock: completion handles stop reaching this core.
+  void sever_link() { link_->sever(); }
+
+  // Scheduler side. claim and finish/thread_returned under the lock, execute without it.
+  std::optional<Claim> claim(dag::PoolId pool, std::uint32_t thread);
+  // Runs the claimed function. For a sync op returns what it threw; an async op's failure goes
+  // through its completion handle instead.
+  std::exception_ptr execute(Claim& claim);
+  void finish(OpHandle op, std::exception_ptr error);
+  void thread_returned(OpHandle op);
+  // Without the lock, from a completion handle.
+  void async_signal(OpHandle op, std::exception_ptr error);
+
+ private:
+  void wait_for_room(Lock& lock, const OpDesc& desc);
+
+  std::mutex mutex_;
+  Rules rules_;
+  std::vector<Task> tasks_;  // by op slot
+  Scheduler& scheduler_;
+  std::shared_ptr<CompletionLink> link_;
+  bool stopping_ = false;
+};
+
+}  // namespace ordo::engine

@@ -1,0 +1,97 @@
+// The dependency engine (design.md §2): ops declare the vars they read and write, and run on
+// fixed thread pools as soon as the per-var FIFO rules allow. One mutex guards the whole state;
+// the Scheduler given at construction decides how ready ops get threads and how waits block, so
+// the same engine runs on real threads or under a step-by-step controlled schedule.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "runtime/dag/program.hpp"
+#include "runtime/engine/recorder.hpp"
+#include "runtime/engine/rules/handles.hpp"
+#include "runtime/engine/rules/limits.hpp"
+#include "runtime/engine/rules/op_desc.hpp"
+#include "runtime/engine/scheduler.hpp"
+#include "runtime/engine/task.hpp"
+
+namespace ordo::engine {
+
+class EngineCore;
+
+struct EngineConfig {
+  std::vector<dag::Pool> pools{};  // PoolId i is pools[i]; names unique
+  Limits limits{};
+  bool record = false;  // keep the pushed program for recorded_job()
+  std::string program_name = "step";
+};
+
+struct ShutdownReport {
+  std::uint64_t ops_discarded = 0;  // never started; their functions were destroyed unrun
+  std::uint64_t ops_abandoned = 0;  // started but not completed when the engine stopped waiting
+  friend bool operator==(const ShutdownReport&, const ShutdownReport&) = default;
+};
+
+class Engine {
+ public:
+  Engine(EngineConfig config, std::unique_ptr<Scheduler> scheduler);
+  Engine(const Engine&) = delete;
+  Engine& operator=(const Engine&) = delete;
+  ~Engine();  // shutdown()
+
+  VarHandle new_var(dag::Var desc);
+  // Communicators are only recorded; collectives name them by the returned id.
+  dag::CommId declare_comm(dag::Communicator comm);
+
+  // Appends the op to its vars' queues. At limits.ops_pending_max a caller thread blocks until an
+  // op retires; a push from inside an op throws CapacityError instead. Throws UsageError on a bad
+  // desc and EngineStopped after shutdown began.
+  OpHandle push(const OpDesc& desc, SyncFn fn);
+  // desc.kind must be async_collective; the op completes when its handle is invoked.
+  OpHandle push_async(const OpDesc& desc, AsyncFn fn);
+
+  // Blocks until every write pushed to `var` so far completed, then rethrows the var's poison
+  // (clearing it). Under the controlled scheduler throws WouldBlock instead of blocking.
+  void wait_to_read(VarHandle var);
+  // Blocks until every pushed op completed, then rethrows the earliest failure not yet surfaced
+  // (clearing every failure).
+  void wait_for_all();
+  // Whether every write pushed to `var` / every pushed op completed, so that the matching wait
+  // returns (or rethrows the poison) at once. Ops discarded at shutdown never complete.
+  bool can_read(VarHandle var) const;
+  bool all_done() const;
+
+  // A collective the caller thread issues itself, recorded as a main action; no effect otherwise.
+  void record_main_collective(const dag::Collective& collective, std::optional<VarHandle> buffer);
+  // The program pushed so far: one SPMD program, ranks absent, the declared communicators.
+  dag::Job recorded_job() const;
+
+  // Discards unstarted ops (their functions destroyed unrun), waits for started ones, stops the
+  // scheduler. Idempotent; later pushes throw EngineStopped.
+  ShutdownReport shutdown();
+
+  Scheduler& scheduler() { return *scheduler_; }
+
+ private:
+  OpHandle push_task(const OpDesc& desc, Task& task);
+  void check_collective(const dag::Collective& collective, const std::string& user) const;
+  std::string describe_var(VarHandle var) const;
+  void refuse_in_op(const char* call) const;
+
+  std::unique_ptr<EngineCore> core_;
+  std::unique_ptr<Scheduler> scheduler_;  // declared after core_: destroyed first
+  std::string program_name_;
+  // Under the core mutex.
+  std::vector<dag::Var> vars_;
+  std::vector<dag::Communicator> comms_;
+  std::optional<Recorder> recorder_;
+  // Serialises shutdown so concurrent callers all return the one report.
+  std::mutex shutdown_mutex_;
+  std::optional<ShutdownReport> shutdown_report_;
+};
+
+}  // namespace ordo::engine

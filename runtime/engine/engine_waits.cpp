@@ -1,0 +1,68 @@
+// The caller-side waits. Each one checks its condition under the core mutex and only asks the
+// scheduler to wait when it is false, so under the controlled scheduler a satisfied wait never
+// throws WouldBlock and under the thread pool a satisfied wait never sleeps.
+#include <cassert>
+#include <exception>
+
+#include "runtime/engine/core.hpp"
+#include "runtime/engine/engine.hpp"
+#include "runtime/engine/errors.hpp"
+
+namespace ordo::engine {
+
+void Engine::wait_to_read(VarHandle var) {
+  refuse_in_op("wait_to_read");
+  EngineCore::Lock lock(core_->mutex());
+  Rules& rules = core_->rules();
+  const std::uint64_t writes_target = rules.writes_pushed(var);  // throws on an unknown var
+  if (recorder_) recorder_->check_room_for_action("wait_to_read");
+  const auto done = [&] { return rules.writes_completed(var) >= writes_target; };
+  if (!done()) {
+    const std::string what = "wait_to_read(" + describe_var(var) +
+                             "): " + std::to_string(rules.writes_completed(var)) + " of the " +
+                             std::to_string(writes_target) + " writes pushed to it completed";
+    const auto done_or_stopping = [&] { return done() || core_->stopping(); };
+    if (!core_->stopping()) scheduler_->wait(lock, done_or_stopping, what);
+    if (!done()) throw EngineStopped(what + " when the engine shut down");
+  }
+  if (recorder_) recorder_->record_wait_to_read(var);
+  const std::exception_ptr error = rules.surface_var(var);
+  assert(!rules.poisoned(var));
+  lock.unlock();
+  if (error) std::rethrow_exception(error);
+}
+
+void Engine::wait_for_all() {
+  refuse_in_op("wait_for_all");
+  EngineCore::Lock lock(core_->mutex());
+  Rules& rules = core_->rules();
+  if (recorder_) recorder_->check_room_for_action("wait_for_all");
+  // Discarded ops never complete, so after a discarding shutdown this wait cannot be satisfied.
+  const auto done = [&] { return rules.ops_incomplete() == 0 && rules.ops_discarded() == 0; };
+  if (!done()) {
+    const std::string what = "wait_for_all(): " + std::to_string(rules.ops_incomplete()) +
+                             " ops not complete, " + std::to_string(rules.ops_discarded()) +
+                             " discarded";
+    const auto done_or_stopping = [&] { return done() || core_->stopping(); };
+    if (!core_->stopping()) scheduler_->wait(lock, done_or_stopping, what);
+    if (!done()) throw EngineStopped(what + " when the engine shut down");
+  }
+  if (recorder_) recorder_->record_wait_for_all();
+  const std::exception_ptr error = rules.surface_all();
+  lock.unlock();
+  if (error) std::rethrow_exception(error);
+}
+
+bool Engine::can_read(VarHandle var) const {
+  const std::lock_guard<std::mutex> lock(core_->mutex());
+  const Rules& rules = core_->rules();
+  return rules.writes_completed(var) >= rules.writes_pushed(var);
+}
+
+bool Engine::all_done() const {
+  const std::lock_guard<std::mutex> lock(core_->mutex());
+  const Rules& rules = core_->rules();
+  return rules.ops_incomplete() == 0 && rules.ops_discarded() == 0;
+}
+
+}  // namespace ordo::engine

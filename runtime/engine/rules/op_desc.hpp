@@ -1,0 +1,28 @@
+// What the engine needs to know about an op, mirroring dag::Op field for field so that recording
+// the program is a plain translation (var handles become var ids).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "runtime/dag/program.hpp"
+#include "runtime/engine/rules/handles.hpp"
+
+namespace ordo::engine {
+
+// Every member has a default so that aggregate initialisation may stop after any field.
+struct OpDesc {
+  std::string name{};
+  std::vector<VarHandle> reads{};
+  std::vector<VarHandle> writes{};
+  dag::PoolId pool = 0;
+  std::int32_t priority = 0;  // used by priority pools only; higher runs first
+  // async_collective exactly for ops pushed with push_async; the IR has no other async kind.
+  dag::OpKind kind = dag::OpKind::compute;
+  double cost_us = 0.0;  // recorded for simulators, never read by the semantics
+  std::optional<dag::Collective> collective{};  // present exactly for collective kinds
+};
+
+}  // namespace ordo::engine

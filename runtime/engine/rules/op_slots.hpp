@@ -1,0 +1,52 @@
+// The table of live ops. Slots are recycled through a free list so an engine that runs millions
+// of ops holds memory only for the ops pending at once; retiring a slot bumps its generation so
+// handles to the retired op become detectably stale.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "runtime/engine/rules/handles.hpp"
+#include "runtime/engine/rules/op_desc.hpp"
+
+namespace ordo::engine {
+
+enum class OpState : std::uint8_t {
+  free,     // no op; the slot is on the free list
+  waiting,  // some var has not granted its access yet
+  ready,    // every access granted; in its pool's run queue
+  running,  // started: a sync op until it finishes, an async op until it completes and returns
+};
+
+struct OpSlot {
+  std::uint32_t generation = 0;
+  OpState state = OpState::free;
+  bool async = false;
+  bool holds_thread = false;  // occupies `thread` of its pool
+  bool completed = false;     // its vars are released (async: the handle fired)
+  std::uint32_t pending = 0;  // accesses not granted yet
+  std::uint32_t thread = 0;
+  std::uint64_t push_seq = 0;
+  OpDesc desc;
+};
+
+class OpSlots {
+ public:
+  // A slot in state free with a generation no live handle carries.
+  std::uint32_t allocate();
+  void retire(std::uint32_t slot);
+  OpSlot& at(std::uint32_t slot);
+  const OpSlot& at(std::uint32_t slot) const;
+  // nullptr when the handle is out of range, retired or recycled.
+  const OpSlot* find(OpHandle op) const;
+  OpHandle handle(std::uint32_t slot) const { return OpHandle{slot, at(slot).generation}; }
+  std::uint32_t live() const { return live_; }
+  std::uint32_t capacity() const { return static_cast<std::uint32_t>(slots_.size()); }
+
+ private:
+  std::vector<OpSlot> slots_;
+  std::vector<std::uint32_t> free_;
+  std::uint32_t live_ = 0;
+};
+
+}  // namespace ordo::engine

@@ -1,0 +1,113 @@
+// The engine semantics of design.md §2 as a deterministic value type: var queues, op slots,
+// pending counters, the pools' run queues and thread occupancy, and poison. No threads, no locks,
+// no clocks: the production scheduler drives it under one mutex, the controlled scheduler drives
+// it step by step, and the checker can copy it to branch. docs/engine.md states every rule.
+#pragma once
+
+#include <cstdint>
+#include <exception>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "runtime/dag/program.hpp"
+#include "runtime/engine/rules/access_queue.hpp"
+#include "runtime/engine/rules/failures.hpp"
+#include "runtime/engine/rules/handles.hpp"
+#include "runtime/engine/rules/limits.hpp"
+#include "runtime/engine/rules/op_desc.hpp"
+#include "runtime/engine/rules/op_slots.hpp"
+#include "runtime/engine/rules/pool_threads.hpp"
+#include "runtime/engine/rules/run_queue.hpp"
+#include "runtime/engine/rules/var_state.hpp"
+
+namespace ordo::engine {
+
+// The result of taking a pool's next op. A skipped op read or wrote a poisoned var: it already
+// completed (its writes now carry the poison) and its function must not run.
+struct Started {
+  OpHandle op;
+  std::uint32_t thread = 0;
+  bool skipped = false;
+};
+
+class Rules {
+ public:
+  Rules(std::vector<dag::Pool> pools, Limits limits);
+
+  VarHandle add_var();
+  std::uint32_t vars() const { return static_cast<std::uint32_t>(vars_.size()); }
+  std::uint32_t pools() const { return static_cast<std::uint32_t>(pools_.size()); }
+  const dag::Pool& pool(dag::PoolId pool) const;
+  const Limits& limits() const { return limits_; }
+
+  // Throws UsageError naming the op and the fault; push() calls it before mutating anything.
+  void check(const OpDesc& desc, bool async) const;
+  bool has_room() const { return slots_.live() < limits_.ops_pending_max; }
+  // Appends the op to its vars' queues. Requires has_room(); throws UsageError on a bad desc.
+  OpHandle push(const OpDesc& desc, bool async);
+  // The op the pool would start next, if any.
+  std::optional<OpHandle> peek_next(dag::PoolId pool) const;
+  std::optional<std::uint32_t> lowest_free_thread(dag::PoolId pool) const;
+  // Pops the pool's next op onto `thread`. Requires a non-empty run queue and `thread` free.
+  Started start_next(dag::PoolId pool, std::uint32_t thread);
+  // An async op's function returned: its thread is free; the op stays in flight until finish().
+  void thread_returned(OpHandle op);
+  // The op completed, failed if `error` is set: releases its vars (and a sync op's thread).
+  void finish(OpHandle op, std::exception_ptr error);
+  // Drops every op not started yet and returns them; started ops keep their grants.
+  std::vector<OpHandle> discard_unstarted();
+
+  // Ops that became ready in the latest push, start_next or finish, in push order.
+  std::span<const OpHandle> last_ready() const { return ready_batch_; }
+
+  const OpSlot* find(OpHandle op) const { return slots_.find(op); }
+  const OpSlot& slot(std::uint32_t slot) const { return slots_.at(slot); }
+  OpHandle handle(std::uint32_t slot) const { return slots_.handle(slot); }
+  const PoolThreads& threads(dag::PoolId pool) const;
+  std::uint32_t ops_live() const { return slots_.live(); }
+  std::uint32_t op_slots_allocated() const { return slots_.capacity(); }
+  std::uint64_t ops_incomplete() const { return ops_incomplete_; }
+  // Ops dropped by discard_unstarted: pushed, never to complete.
+  std::uint64_t ops_discarded() const { return ops_discarded_; }
+  std::uint64_t writes_pushed(VarHandle var) const { return var_at(var).writes_pushed; }
+  std::uint64_t writes_completed(VarHandle var) const { return var_at(var).writes_completed; }
+  bool poisoned(VarHandle var) const { return var_at(var).poison.active(); }
+
+  // wait_to_read's epilogue: the var's poison, cleared here and at every var of the same failure.
+  std::exception_ptr surface_var(VarHandle var);
+  // wait_for_all's epilogue: the earliest failure not yet surfaced; clears every failure.
+  std::exception_ptr surface_all();
+
+ private:
+  struct Pool {
+    dag::Pool desc;
+    RunQueue queue;
+    PoolThreads threads;
+  };
+
+  const Pool& pool_at(dag::PoolId pool) const;
+  Pool& pool_at(dag::PoolId pool);
+  const VarState& var_at(VarHandle var) const;
+  void check_vars(const OpDesc& desc) const;
+  Poison poison_at_start(const OpSlot& op) const;
+  void complete(std::uint32_t slot, const Poison& poison);
+  void granted(std::uint32_t slot);
+  void enqueue_ready_batch();
+  void clear_failure(std::uint64_t failure_id);
+  void regrant_started();
+
+  Limits limits_;
+  std::vector<Pool> pools_;
+  std::vector<VarState> vars_;
+  AccessNodes nodes_;
+  OpSlots slots_;
+  Failures failures_;
+  std::vector<OpHandle> ready_batch_;
+  std::uint64_t push_seq_next_ = 0;
+  std::uint64_t ready_seq_next_ = 0;
+  std::uint64_t ops_incomplete_ = 0;
+  std::uint64_t ops_discarded_ = 0;
+};
+
+}  // namespace ordo::engine

@@ -1,0 +1,44 @@
+// How ready ops get threads and how callers block. The engine logic (rules, functions, poison,
+// recording) lives in EngineCore once; a scheduler only decides when a pool's next op starts and
+// what a caller does while a wait condition is false. ThreadPoolScheduler runs real threads;
+// ControlledScheduler lets a driver take every decision, for tests and counterexample replay.
+#pragma once
+
+#include <exception>
+#include <functional>
+#include <mutex>
+#include <span>
+#include <string>
+
+#include "runtime/engine/rules/handles.hpp"
+
+namespace ordo::engine {
+
+class EngineCore;
+
+class Scheduler {
+ public:
+  using Lock = std::unique_lock<std::mutex>;
+
+  Scheduler() = default;
+  Scheduler(const Scheduler&) = delete;
+  Scheduler& operator=(const Scheduler&) = delete;
+  virtual ~Scheduler() = default;
+
+  // Once, from the engine's constructor, before any push; the core outlives the scheduler's use.
+  virtual void attach(EngineCore& core) = 0;
+  // Under the core lock: these ops just joined their pools' run queues.
+  virtual void on_ready(std::span<const OpHandle> ready) = 0;
+  // Under the core lock: some op completed or the engine began stopping; waiters may proceed.
+  virtual void on_progress() = 0;
+  // Under the core lock: an async op's handle fired.
+  virtual void on_async_signal(Lock& lock, OpHandle op, std::exception_ptr error) = 0;
+  // Under the core lock, called only while `done()` is false: returns once it holds, or throws.
+  // `what` describes the wait for error messages.
+  virtual void wait(Lock& lock, const std::function<bool()>& done, const std::string& what) = 0;
+  // Without the lock, once, at shutdown after unstarted ops were discarded: lets started ops end
+  // (within the scheduler's own bound) and stops any threads.
+  virtual void drain() = 0;
+};
+
+}  // namespace ordo::engine
