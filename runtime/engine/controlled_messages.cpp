@@ -91,4 +91,18 @@ std::string ControlledScheduler::describe(const Decision& decision) const {
   return "complete " + op_name(std::get<Complete>(decision).op);
 }
 
+std::vector<std::string> ControlledScheduler::running_ops() const {
+  const std::lock_guard<std::mutex> lock(core_->mutex());
+  std::vector<std::string> lines;
+  for (const Running& r : running_) {
+    const OpSlot* slot = core_->rules().find(r.op);
+    if (slot == nullptr) continue;
+    std::string line = op_name(r.op) + " running on pool " + pool_name(slot->desc.pool) +
+                       " thread " + std::to_string(slot->thread);
+    if (r.async && !r.completable) line += " (waiting for its completion)";
+    lines.push_back(std::move(line));
+  }
+  return lines;
+}
+
 }  // namespace ordo::engine

@@ -28,6 +28,9 @@ class ControlledScheduler final : public Scheduler {
   const std::vector<Decision>& trace() const { return trace_; }
   // "start 'b' on pool 'io' thread 0", for logs and reports.
   std::string describe(const Decision& decision) const;
+  // One line per started op not completed yet, in start order, e.g. "'ar' running on pool 'comm'
+  // thread 0 (async, waiting for its completion handle)".
+  std::vector<std::string> running_ops() const;
 
   void attach(EngineCore& core) override;
   void on_ready(std::span<const OpHandle> ready) override;

@@ -82,6 +82,8 @@ std::vector<Task> EngineCore::stop() {
 }
 
 std::optional<Claim> EngineCore::claim(dag::PoolId pool, std::uint32_t thread) {
+  // A blocking async op may keep this thread index after its function returned.
+  if (!rules_.threads(pool).is_free(thread)) return std::nullopt;
   const std::optional<OpHandle> next = rules_.peek_next(pool);
   if (!next) return std::nullopt;
   const OpSlot& slot = rules_.slot(next->slot);
@@ -92,6 +94,8 @@ std::optional<Claim> EngineCore::claim(dag::PoolId pool, std::uint32_t thread) {
   if (claim.started.skipped) {
     scheduler_.on_ready(rules_.last_ready());
     scheduler_.on_progress();
+  } else {
+    ++functions_running_;
   }
   return claim;
 }
@@ -121,12 +125,23 @@ std::exception_ptr EngineCore::execute(Claim& claim) {
 }
 
 void EngineCore::finish(OpHandle op, std::exception_ptr error) {
+  const OpSlot* slot = rules_.find(op);
+  const bool sync = slot != nullptr && !slot->async;
+  const bool frees_thread = slot != nullptr && slot->blocking && slot->returned;
+  const dag::PoolId pool = slot != nullptr ? slot->desc.pool : 0;
   rules_.finish(op, std::move(error));
+  if (sync) {
+    assert(functions_running_ > 0);
+    --functions_running_;
+  }
+  if (frees_thread) scheduler_.on_thread_freed(pool);
   scheduler_.on_ready(rules_.last_ready());
   scheduler_.on_progress();
 }
 
 void EngineCore::thread_returned(OpHandle op) {
+  assert(functions_running_ > 0);
+  --functions_running_;
   rules_.thread_returned(op);
   assert(rules_.last_ready().empty());
   // An async op that already completed retires only now, which is room a blocked push awaits.

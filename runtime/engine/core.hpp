@@ -61,6 +61,9 @@ class EngineCore {
   std::exception_ptr execute(Claim& claim);
   void finish(OpHandle op, std::exception_ptr error);
   void thread_returned(OpHandle op);
+  // Under the lock: claimed sync ops not finished and async ops whose function has not
+  // returned; what deadlock detection must see at zero before it calls a rank stuck.
+  std::uint32_t functions_running() const { return functions_running_; }
   // Without the lock, from a completion handle.
   void async_signal(OpHandle op, std::exception_ptr error);
 
@@ -73,6 +76,7 @@ class EngineCore {
   Scheduler& scheduler_;
   std::shared_ptr<CompletionLink> link_;
   bool stopping_ = false;
+  std::uint32_t functions_running_ = 0;  // claimed ops whose function has not returned
 };
 
 }  // namespace ordo::engine

@@ -30,6 +30,15 @@ struct EngineConfig {
   std::string program_name = "step";
 };
 
+// A consistent snapshot of what an engine is doing, for deadlock detection: with no function
+// running and no op startable, nothing in the engine moves until an in-flight async op completes.
+struct Activity {
+  std::uint32_t functions_running = 0;  // op functions executing now
+  std::uint32_t ops_startable = 0;      // pools with a ready op and a free thread
+  std::uint64_t ops_incomplete = 0;     // pushed and not completed
+  friend bool operator==(const Activity&, const Activity&) = default;
+};
+
 struct ShutdownReport {
   std::uint64_t ops_discarded = 0;  // never started; their functions were destroyed unrun
   std::uint64_t ops_abandoned = 0;  // started but not completed when the engine stopped waiting
@@ -64,6 +73,7 @@ class Engine {
   // returns (or rethrows the poison) at once. Ops discarded at shutdown never complete.
   bool can_read(VarHandle var) const;
   bool all_done() const;
+  Activity activity() const;
 
   // A collective the caller thread issues itself, recorded as a main action; no effect otherwise.
   void record_main_collective(const dag::Collective& collective, std::optional<VarHandle> buffer);

@@ -65,4 +65,16 @@ bool Engine::all_done() const {
   return rules.ops_incomplete() == 0 && rules.ops_discarded() == 0;
 }
 
+Activity Engine::activity() const {
+  const std::lock_guard<std::mutex> lock(core_->mutex());
+  const Rules& rules = core_->rules();
+  Activity a;
+  a.functions_running = core_->functions_running();
+  for (dag::PoolId pool = 0; pool < rules.pools(); ++pool) {
+    if (rules.peek_next(pool) && rules.lowest_free_thread(pool)) ++a.ops_startable;
+  }
+  a.ops_incomplete = rules.ops_incomplete();
+  return a;
+}
+
 }  // namespace ordo::engine

@@ -10,6 +10,7 @@
 #include <span>
 #include <string>
 
+#include "runtime/dag/program.hpp"
 #include "runtime/engine/rules/handles.hpp"
 
 namespace ordo::engine {
@@ -31,6 +32,9 @@ class Scheduler {
   virtual void on_ready(std::span<const OpHandle> ready) = 0;
   // Under the core lock: some op completed or the engine began stopping; waiters may proceed.
   virtual void on_progress() = 0;
+  // Under the core lock: a blocking async op completed after its function returned, so the
+  // pool thread it kept is free again.
+  virtual void on_thread_freed(dag::PoolId /*pool*/) {}
   // Under the core lock: an async op's handle fired.
   virtual void on_async_signal(Lock& lock, OpHandle op, std::exception_ptr error) = 0;
   // Under the core lock, called only while `done()` is false: returns once it holds, or throws.

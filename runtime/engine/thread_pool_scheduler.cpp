@@ -73,6 +73,12 @@ void ThreadPoolScheduler::on_ready(std::span<const OpHandle> ready) {
   }
 }
 
+// Only the worker with the freed index can use it, and notify_one might pick another sleeper.
+void ThreadPoolScheduler::on_thread_freed(dag::PoolId pool) {
+  PoolWorkers& workers = *pools_[pool];
+  if (workers.sleepers > 0) workers.wake.notify_all();
+}
+
 void ThreadPoolScheduler::on_progress() {
   for (const std::function<bool()>* done : waiting_) {
     if ((*done)()) {

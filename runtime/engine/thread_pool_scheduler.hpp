@@ -34,6 +34,7 @@ class ThreadPoolScheduler final : public Scheduler {
   void attach(EngineCore& core) override;
   void on_ready(std::span<const OpHandle> ready) override;
   void on_progress() override;
+  void on_thread_freed(dag::PoolId pool) override;
   void on_async_signal(Lock& lock, OpHandle op, std::exception_ptr error) override;
   void wait(Lock& lock, const std::function<bool()>& done, const std::string& what) override;
   void drain() override;

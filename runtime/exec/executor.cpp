@@ -61,7 +61,7 @@ void Executor::push(const dag::Op& op) {
       const bool blocking = op.kind == dag::OpKind::collective;
       last_pushed_ = engine_.push_async(desc, [this, op, &comm,
                                                blocking](engine::AsyncDone done) {
-        issue_collective(op, buffers_, comm, blocking,
+        exec::issue_collective(op, buffers_, comm, blocking,
                          [done](std::exception_ptr error) { done(error); });
       });
       return;
@@ -164,7 +164,6 @@ comm::sim::RankActivity Executor::activity() const {
       a.finished = engine_now.ops_incomplete == 0;
       break;
   }
-  for (const std::string& op : engine_now.in_flight) a.waits.push_back("op '" + op + "' in flight");
   a.quiescent = main_blocked && engine_now.functions_running == 0 && engine_now.ops_startable == 0;
   return a;
 }

@@ -14,10 +14,6 @@ namespace ordo::kvstore {
 
 namespace {
 
-bool starts_with(const std::string& s, const std::string& prefix) {
-  return s.compare(0, prefix.size(), prefix) == 0;
-}
-
 // Writes this rank's gradients from every backward op, and rank-specific weights at init time.
 struct GradientFill {
   const StepEmitter* emitter = nullptr;
@@ -59,8 +55,33 @@ float gradient_value(dag::Rank rank, std::int64_t key, std::uint64_t i, std::uin
   return static_cast<float>((rank + 1) * static_cast<std::uint64_t>(key % 7 + 1) + i % 5 + step);
 }
 
+namespace {
+
+// Keeps the simulated world's probe on this rank's executor while it lives, and leaves a
+// finished rank behind, so the watchdog never calls into a destroyed executor.
+class ProbeScope {
+ public:
+  ProbeScope(comm::sim::SimWorld* sim, dag::Rank rank, const exec::Executor& executor)
+      : sim_(sim), rank_(rank) {
+    if (sim_ != nullptr) sim_->set_probe(rank_, [&executor] { return executor.activity(); });
+  }
+  ~ProbeScope() {
+    if (sim_ != nullptr) {
+      sim_->set_probe(rank_, [] { return comm::sim::RankActivity{true, true, {"finished"}}; });
+    }
+  }
+  ProbeScope(const ProbeScope&) = delete;
+  ProbeScope& operator=(const ProbeScope&) = delete;
+
+ private:
+  comm::sim::SimWorld* sim_;
+  dag::Rank rank_;
+};
+
+}  // namespace
+
 StepRunResult run_steps(const Network& network, const DesignConfig& config, comm::World& world,
-                        const StepRunOptions& options) {
+                        const StepRunOptions& options, comm::sim::SimWorld* sim) {
   for (const Layer& l : network.layers) {
     for (const Param& p : l.params) {
       if (p.dtype != dag::DType::f32) throw std::invalid_argument("run_steps checks f32 keys only");
@@ -74,6 +95,7 @@ StepRunResult run_steps(const Network& network, const DesignConfig& config, comm
   body.compute_time_scale = options.compute_time_scale;
   body.compute = [fill](const dag::Op& op, exec::Buffers& b) { (*fill)(op, b); };
   exec::Executor executor(engine, world, step_comms(config), body);
+  const ProbeScope probe(sim, world.rank(), executor);
   StepEmitter emitter(network, config, executor);
   fill->emitter = &emitter;
   fill->rank = world.rank();

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "runtime/comm/communicator.hpp"
+#include "runtime/comm/sim/sim_world.hpp"
 #include "runtime/kvstore/design_config.hpp"
 #include "runtime/kvstore/network.hpp"
 
@@ -31,8 +32,9 @@ struct StepRunResult {
 float gradient_value(dag::Rank rank, std::int64_t key, std::uint64_t i, std::uint32_t step);
 
 // Runs on the calling thread as this rank's main thread; every rank of `world` must call it with
-// the same arguments. Throws what the runtime throws (a violation, a poisoned wait).
+// the same arguments. When `world` is a rank of `sim`, the rank's executor is registered for
+// deadlock detection while it runs. Throws what the runtime throws (a violation, a poisoned wait).
 StepRunResult run_steps(const Network& network, const DesignConfig& config, comm::World& world,
-                        const StepRunOptions& options);
+                        const StepRunOptions& options, comm::sim::SimWorld* sim = nullptr);
 
 }  // namespace ordo::kvstore

@@ -65,7 +65,7 @@ TEST(EngineUsageError, SyncKindPushedAsync) {
   ControlledRig rig;
   const std::string message = message_of<UsageError>(
       [&] { rig.engine.push_async(desc_of({}, {}), [](const AsyncDone&) {}); });
-  EXPECT_EQ(message, "op 'bad' is pushed async but its kind is not async_collective");
+  EXPECT_EQ(message, "op 'bad' is pushed async but its kind is not a collective kind");
 }
 
 TEST(EngineUsageError, CollectiveKindWithoutCollective) {

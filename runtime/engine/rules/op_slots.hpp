@@ -24,6 +24,10 @@ struct OpSlot {
   bool async = false;
   bool holds_thread = false;  // occupies `thread` of its pool
   bool completed = false;     // its vars are released (async: the handle fired)
+  // An async op of kind collective: it keeps its thread after its function returns, until it
+  // completes, as a thread blocked in the collective would.
+  bool blocking = false;
+  bool returned = false;  // a blocking op's function has returned
   std::uint32_t pending = 0;  // accesses not granted yet
   std::uint32_t thread = 0;
   std::uint64_t push_seq = 0;

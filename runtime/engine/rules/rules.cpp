@@ -76,6 +76,8 @@ OpHandle Rules::push(const OpDesc& desc, bool async) {
   OpSlot& op = slots_.at(index);
   op.desc = desc;  // copy-assignment reuses the recycled slot's buffers
   op.async = async;
+  op.blocking = async && desc.kind == dag::OpKind::collective;
+  op.returned = false;
   op.push_seq = push_seq_next_++;
   op.pending = static_cast<std::uint32_t>(desc.reads.size() + desc.writes.size());
   op.state = OpState::waiting;
@@ -143,6 +145,12 @@ void Rules::thread_returned(OpHandle handle) {
   }
   OpSlot& op = slots_.at(handle.slot);
   assert(op.state == OpState::running);
+  if (op.blocking && !op.completed) {
+    // The collective is still in flight: its thread stays taken until complete() frees it.
+    op.returned = true;
+    ready_batch_.clear();
+    return;
+  }
   pools_[op.desc.pool].threads.release(op.thread, handle.slot);
   op.holds_thread = false;
   ready_batch_.clear();
@@ -188,7 +196,7 @@ void Rules::complete(std::uint32_t index, const Poison& poison) {
   }
   op.completed = true;
   --ops_incomplete_;
-  if (op.holds_thread && !op.async) {
+  if (op.holds_thread && (!op.async || op.returned)) {
     pools_[op.desc.pool].threads.release(op.thread, index);
     op.holds_thread = false;
   }

@@ -33,8 +33,10 @@ void Rules::check(const OpDesc& desc, bool async) const {
     reject(desc, "names pool " + std::to_string(desc.pool) + " but the engine has " +
                      std::to_string(pools_.size()) + " pools");
   }
-  if (async != (desc.kind == dag::OpKind::async_collective)) {
-    reject(desc, async ? "is pushed async but its kind is not async_collective"
+  // An async op of kind collective is a blocking collective whose completion arrives by handle:
+  // it holds its thread until then, exactly like a sync op that blocks in the call.
+  if (async ? !dag::is_collective(desc.kind) : desc.kind == dag::OpKind::async_collective) {
+    reject(desc, async ? "is pushed async but its kind is not a collective kind"
                        : "has kind async_collective but is pushed as a sync op; use push_async");
   }
   if (desc.collective.has_value() != dag::is_collective(desc.kind)) {
