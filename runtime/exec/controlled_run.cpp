@@ -27,7 +27,9 @@ std::string what_of(std::exception_ptr error) {
 }  // namespace
 
 
-ControlledRun::ControlledRun(const dag::Job& job, std::uint32_t ranks, BodyOptions options) {
+ControlledRun::ControlledRun(const dag::Job& job_in, std::uint32_t ranks, BodyOptions options)
+    : job_(job_in) {
+  const dag::Job& job = job_;
   if (job.ranks && *job.ranks != ranks) {
     throw std::invalid_argument("the job is for " + std::to_string(*job.ranks) +
                                 " ranks, not " + std::to_string(ranks));

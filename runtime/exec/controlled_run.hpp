@@ -40,6 +40,7 @@ struct RunOutcome {
 class ControlledRun {
  public:
   // `ranks` must match job.ranks when the job fixes it. Throws std::invalid_argument otherwise.
+  // The run keeps its own copy of the job.
   ControlledRun(const dag::Job& job, std::uint32_t ranks, BodyOptions options = {});
   ~ControlledRun();
 
@@ -68,6 +69,7 @@ class ControlledRun {
   bool main_enabled(const RankRun& r) const;
   void step_main(RankRun& r);
 
+  dag::Job job_;  // a copy: the ranks point into its programs
   std::unique_ptr<comm::sim::SimWorld> world_;
   std::vector<std::unique_ptr<RankRun>> ranks_;
   std::vector<Step> trace_;

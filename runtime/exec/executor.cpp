@@ -49,7 +49,9 @@ void Executor::push(const dag::Op& op) {
   const engine::OpDesc desc = desc_of(op, vars_);
   switch (op.kind) {
     case dag::OpKind::compute:
-      last_pushed_ = engine_.push(desc, [this, op] { run_compute(op, buffers_, options_); });
+      last_pushed_ = engine_.push(desc, [this, op] {
+        run_compute(world_.rank(), op, buffers_, options_);
+      });
       return;
     case dag::OpKind::copy:
       last_pushed_ = engine_.push(desc, [this, op] { run_copy(op, buffers_); });

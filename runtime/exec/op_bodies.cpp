@@ -39,9 +39,10 @@ CollectiveBuffers collective_buffers(const dag::Op& op, const Buffers& buffers) 
   return b;
 }
 
-void run_compute(const dag::Op& op, Buffers& buffers, const BodyOptions& options) {
+void run_compute(dag::Rank rank, const dag::Op& op, Buffers& buffers,
+                 const BodyOptions& options) {
   assert(op.kind == dag::OpKind::compute);
-  if (options.compute) options.compute(op, buffers);
+  if (options.compute) options.compute(rank, op, buffers);
   if (options.compute_time_scale > 0.0 && op.cost_us > 0.0) {
     std::this_thread::sleep_for(
         std::chrono::duration<double, std::micro>(op.cost_us * options.compute_time_scale));

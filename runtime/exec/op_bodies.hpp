@@ -18,8 +18,9 @@
 
 namespace ordo::exec {
 
-// Called for every compute op, before its simulated time; may read and write the op's vars.
-using ComputeHook = std::function<void(const dag::Op& op, Buffers& buffers)>;
+// Called for every compute op, before its simulated time, with the world rank running it; may
+// read and write the op's vars.
+using ComputeHook = std::function<void(dag::Rank rank, const dag::Op& op, Buffers& buffers)>;
 
 struct BodyOptions {
   double compute_time_scale = 0.0;  // seconds of sleep per second of cost_us; 0: no sleep
@@ -33,7 +34,7 @@ struct CollectiveBuffers {
 };
 CollectiveBuffers collective_buffers(const dag::Op& op, const Buffers& buffers);
 
-void run_compute(const dag::Op& op, Buffers& buffers, const BodyOptions& options);
+void run_compute(dag::Rank rank, const dag::Op& op, Buffers& buffers, const BodyOptions& options);
 void run_copy(const dag::Op& op, Buffers& buffers);
 // Issues the collective; `done` runs once when it completes. `blocking` selects call_then (the
 // issuing thread is held) or start_then.

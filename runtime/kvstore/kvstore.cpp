@@ -47,6 +47,12 @@ void KVStore::init(std::int64_t key, dag::VarId weight) {
   KeyVars& k = key_vars(key, weight);
   k.weight = weight;
   design_->init(k);
+  executor_.wait_to_read(weight);
+}
+
+void KVStore::barrier() {
+  executor_.wait_for_all();
+  design_->barrier();
 }
 
 void KVStore::push(std::int64_t key, dag::VarId grad) {

@@ -23,8 +23,9 @@ class KVStore {
   static std::unique_ptr<KVStore> create(std::string_view name, exec::Executor& executor,
                                          comm::World& world, DesignConfig config = {});
 
-  // Broadcast `weight` from rank 0. The key's size and type are taken from the var here or at
-  // its first push; later calls must agree.
+  // Broadcast `weight` from rank 0 and wait for it, as MXNet's init does: a later main-thread
+  // collective on the world (a barrier) must not overtake it. The key's size and type are taken
+  // from the var here or at its first push; later calls must agree.
   void init(std::int64_t key, dag::VarId weight);
   // Sum `grad` over all ranks (into the key's buffer).
   void push(std::int64_t key, dag::VarId grad);
@@ -34,7 +35,10 @@ class KVStore {
     push(key, grad);
     pull(key, grad);
   }
-  void barrier() { design_->barrier(); }
+  // Waits for every pushed op, then a world barrier from the main thread. The wait comes first
+  // because engine ops may still have collectives on the world to issue; a barrier issued ahead
+  // of them on one rank and behind them on another would mismatch.
+  void barrier();
   dag::Rank rank() const { return world_.rank(); }
   std::uint32_t size() const { return world_.size(); }
 

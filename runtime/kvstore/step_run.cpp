@@ -93,7 +93,7 @@ StepRunResult run_steps(const Network& network, const DesignConfig& config, comm
   auto fill = std::make_shared<GradientFill>();
   exec::BodyOptions body;
   body.compute_time_scale = options.compute_time_scale;
-  body.compute = [fill](const dag::Op& op, exec::Buffers& b) { (*fill)(op, b); };
+  body.compute = [fill](dag::Rank, const dag::Op& op, exec::Buffers& b) { (*fill)(op, b); };
   exec::Executor executor(engine, world, step_comms(config), body);
   const ProbeScope probe(sim, world.rank(), executor);
   StepEmitter emitter(network, config, executor);

@@ -1,0 +1,39 @@
+#include "tests/exec/schedules.hpp"
+
+#include <gtest/gtest.h>
+
+namespace ordo::exec::testing {
+
+std::size_t run_while(ControlledRun& run, const StepFilter& hold, std::size_t steps_max) {
+  std::size_t taken = 0;
+  for (; taken < steps_max; ++taken) {
+    bool stepped = false;
+    for (const Step& s : run.legal_steps()) {
+      if (hold && hold(run, s)) continue;
+      run.step(s);
+      stepped = true;
+      break;
+    }
+    if (!stepped) return taken;
+  }
+  ADD_FAILURE() << "schedule still running after " << steps_max << " steps";
+  return taken;
+}
+
+dag::OpId op_id(const ControlledRun& run, dag::Rank rank, const std::string& name) {
+  const dag::Program& p = run.program(rank);
+  for (dag::OpId id = 0; id < p.ops.size(); ++id) {
+    if (p.ops[id].name == name) return id;
+  }
+  ADD_FAILURE() << "no op '" << name << "' on rank " << rank;
+  return 0;
+}
+
+StepFilter hold_completion_of(std::string fragment) {
+  return [fragment](const ControlledRun& run, const Step& s) {
+    return s.kind == Step::Kind::complete &&
+           run.program(s.rank).ops.at(s.op).name.find(fragment) != std::string::npos;
+  };
+}
+
+}  // namespace ordo::exec::testing
