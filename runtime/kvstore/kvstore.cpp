@@ -58,12 +58,14 @@ void KVStore::barrier() {
 void KVStore::push(std::int64_t key, dag::VarId grad) {
   KeyVars& k = key_vars(key, grad);
   k.grad = grad;
+  design_->set_prefix("n" + std::to_string(++pushes_[key]) + ".");
   design_->push(k);
 }
 
 void KVStore::pull(std::int64_t key, dag::VarId out) {
   KeyVars& k = key_vars(key, out);
   k.grad = out;
+  design_->set_prefix("n" + std::to_string(pushes_[key]) + ".");
   design_->pull(k);
 }
 

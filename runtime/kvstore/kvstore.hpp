@@ -50,6 +50,9 @@ class KVStore {
   comm::World& world_;
   std::unique_ptr<Design> design_;
   std::map<std::int64_t, KeyVars> keys_;
+  // Pushes per key so far: the n-th push of a key names its ops "n<N>.", so the program the
+  // engine records keeps unique op names however many steps run.
+  std::map<std::int64_t, std::uint64_t> pushes_;
 };
 
 }  // namespace ordo::kvstore

@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "runtime/comm/sim/sim_world.hpp"
+#include "runtime/dag/validate.hpp"
 #include "runtime/engine/engine.hpp"
 #include "runtime/engine/thread_pool_scheduler.hpp"
 #include "runtime/exec/executor.hpp"
@@ -115,6 +116,28 @@ TEST(KvstoreApi, InitBroadcastsAndPushpullSums) {
   for (dag::Rank r = 0; r < ranks; ++r) {
     EXPECT_EQ(weights[r], (std::vector<float>{0, 2, 3, 4}));
     EXPECT_EQ(grads[r], (std::vector<float>{3, 6, 1.5f, -3}));
+  }
+}
+
+TEST(KvstoreApi, RepeatedPushesRecordAValidProgram) {
+  for (const char* design : {"naive", "funnel", "concom", "depcha"}) {
+    DesignConfig c;
+    c.kind = parse_design(design);
+    comm::sim::SimWorld world(1, step_comms(c));
+    engine::EngineConfig config;
+    config.pools = step_pools(c);
+    config.record = true;
+    engine::Engine eng(std::move(config), std::make_unique<engine::ThreadPoolScheduler>());
+    exec::Executor ex(eng, world.rank(0), step_comms(c), {});
+    const dag::VarId w = ex.add_var({"w", dag::VarKind::tensor, 8, dag::DType::f32});
+    const dag::VarId g = ex.add_var({"g", dag::VarKind::tensor, 8, dag::DType::f32});
+    auto kv = KVStore::create(design, ex, world.rank(0), c);
+    kv->init(0, w);
+    for (int step = 0; step < 3; ++step) kv->pushpull(0, g);
+    kv->barrier();
+    const std::vector<dag::Diagnostic> problems = dag::validate(eng.recorded_job());
+    EXPECT_TRUE(problems.empty()) << design << ": " << problems.front().where << ": "
+                                  << problems.front().message;
   }
 }
 

@@ -1,0 +1,34 @@
+// The design configurations the MPI tests run on real ranks, each one safe for every network:
+// a run that issued collectives in different orders on different ranks would corrupt data or
+// hang instead of failing cleanly, so only configurations whose order is forced belong here.
+//
+// naive is not in this list: its allreduces are unordered engine ops, and a network whose
+// gradients become ready in a different order on different ranks (branches, several comm
+// threads) makes it issue them out of step. It is tested only on a network with a single key
+// (run_steps_test.cpp), where each step has exactly one collective and steps are separated by a
+// wait for all ops, so there is no second collective to reorder.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "runtime/kvstore/design_config.hpp"
+
+namespace ordo::kvstore::mpi_test {
+
+// funnel: the main thread issues every allreduce, in key order.
+DesignConfig funnel_config();
+// concom with one comm thread: its FIFO pool runs the allreduces in push order, at most one at a
+// time, and the main thread's barriers come after it waited for every allreduce in flight.
+DesignConfig concom_config();
+// depcha: every allreduce writes one chain var, so they run in push order on any number of comm
+// threads; `comm_threads` above one checks that the chain, not the pool, orders them.
+DesignConfig depcha_config(std::uint32_t comm_threads);
+
+// funnel, concom, depcha with 2 comm threads and depcha with 4.
+std::vector<DesignConfig> safe_designs();
+
+// A gtest parameter name: "funnel", "concom_ncomm2_outstanding2", "depcha_threads4".
+std::string test_name(const DesignConfig& config);
+
+}  // namespace ordo::kvstore::mpi_test
