@@ -33,7 +33,8 @@ void StepRig::Gradients::write(dag::Rank rank, const dag::Op& op,
     const auto it = key_of_grad.find(var);
     if (it == key_of_grad.end()) continue;
     std::span<float> g = buffers.as<float>(var);
-    for (std::uint64_t i = 0; i < g.size(); ++i) g[i] = gradient_value(rank, it->second, i, s);
+    const std::int64_t key = it->second;
+    for (std::uint64_t i = 0; i < g.size(); ++i) g[i] = gradient_value(rank, key, i, s);
   }
 }
 

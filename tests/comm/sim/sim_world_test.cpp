@@ -112,8 +112,9 @@ TEST(SimWorld, SecondBlockingCallOnOneCommunicatorBreaksTheThreadRule) {
   auto count = [&](std::exception_ptr e) { errors += e ? 1 : 0; };
   world.rank(0).comm(0).call_then(allreduce_call(1, 4), a.data(), count);
   world.rank(0).comm(0).call_then(allreduce_call(2, 4), b.data(), count);
-  ASSERT_TRUE(world.violation());
-  const auto& t = std::get<ThreadRuleBreak>(*world.violation());
+  const std::optional<Violation> v = world.violation();
+  ASSERT_TRUE(v);
+  const auto& t = std::get<ThreadRuleBreak>(*v);
   EXPECT_EQ(t.in_flight.call.key, 1);
   EXPECT_EQ(t.second.call.key, 2);
   EXPECT_EQ(errors, 2);
