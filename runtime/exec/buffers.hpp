@@ -1,10 +1,14 @@
 // The memory behind one rank's vars: tensors and buffers get their bytes, ordering tokens none.
-// Sizes come from the program, so an op never touches memory its var did not declare.
+// Sizes come from the program, so an op never touches memory its var did not declare. The main
+// thread may add vars (a design declaring a token mid-step) while op functions on pool threads
+// read others, so the table is guarded and each var's entry never moves once added.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <memory>
+#include <shared_mutex>
 #include <span>
 #include <vector>
 
@@ -15,8 +19,9 @@ namespace ordo::exec {
 class Buffers {
  public:
   dag::VarId add(const dag::Var& var);
-  std::uint32_t size() const { return static_cast<std::uint32_t>(vars_.size()); }
-  const dag::Var& var(dag::VarId id) const { return vars_.at(id); }
+  std::uint32_t size() const;
+  // The reference stays valid for the life of the Buffers.
+  const dag::Var& var(dag::VarId id) const { return entry(id).var; }
   std::span<std::byte> bytes(dag::VarId id);
   std::span<const std::byte> bytes(dag::VarId id) const;
 
@@ -33,9 +38,16 @@ class Buffers {
   }
 
  private:
-  std::vector<dag::Var> vars_;
-  // Storage aligned for any scalar type, so every dtype can be viewed in place.
-  std::vector<std::vector<std::max_align_t>> storage_;
+  struct Entry {
+    dag::Var var;
+    // Storage aligned for any scalar type, so every dtype can be viewed in place.
+    std::vector<std::max_align_t> storage;
+  };
+  // Entries are owned through pointers, so a var's memory is writable even from a const table.
+  Entry& entry(dag::VarId id) const;
+
+  mutable std::shared_mutex mutex_;
+  std::vector<std::unique_ptr<Entry>> entries_;
 };
 
 }  // namespace ordo::exec

@@ -110,19 +110,34 @@ void Executor::collective(const dag::CollectiveAction& action) {
   std::condition_variable changed;
   bool finished = false;
   std::exception_ptr error;
-  set_main(MainState::in_collective, std::nullopt,
-           comm::describe(call_of(action.collective),
-                          world_.comm(action.collective.comm).name()));
-  try {
-    issue_collective(action, [&](std::exception_ptr e) {
-      std::lock_guard lock(mutex);
-      finished = true;
-      error = std::move(e);
-      changed.notify_all();
-    });
-  } catch (...) {
-    set_main(MainState::running);
-    throw;
+  const std::string what = comm::describe(call_of(action.collective),
+                                          world_.comm(action.collective.comm).name());
+  {
+    std::lock_guard lock(main_mutex_);
+    main_collective_done_ = false;
+  }
+  issue_collective(action, [&](std::exception_ptr e) {
+    // The main thread counts as running again before this callback returns: deadlock detection
+    // trusts that a delivered completion leaves no rank looking blocked.
+    {
+      std::lock_guard lock(main_mutex_);
+      main_collective_done_ = true;
+      main_state_ = MainState::running;
+    }
+    std::lock_guard lock(mutex);
+    finished = true;
+    error = std::move(e);
+    changed.notify_all();
+  });
+  {
+    // Blocked only once the call is posted and not yet complete; until then the main thread
+    // counts as running, so a detector can never see it blocked on a call the world lacks.
+    std::lock_guard lock(main_mutex_);
+    if (!main_collective_done_) {
+      main_state_ = MainState::in_collective;
+      main_var_.reset();
+      main_what_ = what;
+    }
   }
   {
     std::unique_lock lock(mutex);

@@ -57,10 +57,11 @@ class Executor final : public kvstore::MainThread {
   Buffers buffers_;
   std::vector<engine::VarHandle> vars_;
   engine::OpHandle last_pushed_;
-  mutable std::mutex main_mutex_;  // guards the three fields below; never held across a call
+  mutable std::mutex main_mutex_;  // guards the fields below; never held across a call
   MainState main_state_ = MainState::running;
   std::optional<dag::VarId> main_var_;
   std::string main_what_;
+  bool main_collective_done_ = false;  // the main thread's current collective has completed
 };
 
 }  // namespace ordo::exec
