@@ -4,6 +4,8 @@
 #include <iomanip>
 #include <memory>
 #include <ostream>
+#include <sstream>
+#include <string>
 #include <thread>
 
 #include "runtime/comm/sim/sim_world.hpp"
@@ -93,9 +95,11 @@ DesignRow run_design_on(comm::World& world, const kvstore::DesignConfig& config,
 void print_rows(std::ostream& out, const std::string& title, const std::vector<DesignRow>& rows) {
   out << title << '\n';
   for (const DesignRow& r : rows) {
-    out << "  " << std::left << std::setw(44) << kvstore::describe(r.config);
+    out << "  " << std::left << std::setw(50) << kvstore::describe(r.config);
     if (!r.failure.empty()) {
-      out << "FAILED\n    " << r.failure << '\n';
+      out << "FAILED\n";
+      std::istringstream lines(r.failure);
+      for (std::string line; std::getline(lines, line);) out << "    " << line << '\n';
       continue;
     }
     out << std::fixed << std::setprecision(1) << std::right << std::setw(8) << r.step_ms_mean
