@@ -1,0 +1,92 @@
+#include "checker/deadlock.hpp"
+
+#include <string>
+
+namespace ordo::checker {
+
+namespace {
+
+std::string waiting_for(const Model& model, const State& state, dag::CommId comm,
+                        const Issuer& issuer) {
+  const CommState& c = state.comms.at(comm);
+  const std::string name = "'" + model.job().comms.at(comm).name + "'";
+  const std::optional<std::uint64_t> seq = seq_of(c, issuer);
+  if (!seq) return " on " + name;
+  std::string s = " on " + name + " call " + std::to_string(*seq) + ", waiting for rank(s)";
+  for (std::size_t m : missing_members(c, *seq)) s += " " + std::to_string(model.members(comm)[m]);
+  return s;
+}
+
+std::string main_line(const Model& model, const State& state, dag::Rank rank) {
+  const RankState& r = state.ranks[rank];
+  const dag::Program& p = model.program(rank);
+  const std::string who = "rank " + std::to_string(rank) + " main: ";
+  if (r.pc >= p.main.size()) return who + "finished its actions";
+  const dag::Action& a = p.main[r.pc];
+  const std::string at = who + "action " + std::to_string(r.pc) + ": ";
+  if (const auto* w = std::get_if<dag::WaitToReadAction>(&a)) {
+    const engine::VarHandle v{w->var};
+    return at + "wait to read '" + p.vars.at(w->var).name + "' (" +
+           std::to_string(r.rules.writes_completed(v)) + " of " +
+           std::to_string(r.rules.writes_pushed(v)) + " writes completed)";
+  }
+  if (std::holds_alternative<dag::WaitForAllAction>(a)) {
+    return at + "wait for all (" + std::to_string(r.rules.ops_incomplete()) + " ops incomplete)";
+  }
+  if (const auto* c = std::get_if<dag::CollectiveAction>(&a)) {
+    return at + "in " + describe(c->collective) +
+           waiting_for(model, state, c->collective.comm, Issuer{rank, std::nullopt, r.pc});
+  }
+  return at + "push (always possible)";
+}
+
+std::string op_line(const Model& model, const State& state, dag::Rank rank, dag::OpId op) {
+  const RankState& r = state.ranks[rank];
+  const dag::Program& p = model.program(rank);
+  const dag::Op& o = p.ops[op];
+  const engine::OpSlot* slot = r.rules.find(r.handle[op]);
+  std::string s = "rank " + std::to_string(rank) + " op '" + o.name + "'";
+  if (slot != nullptr && slot->holds_thread) {
+    s += " on pool '" + p.pools[o.pool].name + "' thread " + std::to_string(slot->thread);
+  }
+  switch (r.phase[op]) {
+    case OpPhase::issued:
+      return s + ": in " + describe(*o.collective) +
+             waiting_for(model, state, o.collective->comm, Issuer{rank, op, 0});
+    case OpPhase::pushed:
+      if (slot != nullptr && slot->state == engine::OpState::ready) {
+        return s + ": ready, no free thread in pool '" + p.pools[o.pool].name + "'";
+      }
+      return s + ": waiting for " + std::to_string(slot == nullptr ? 0 : slot->pending) +
+             " var grant(s)";
+    default:
+      return s + ": running";
+  }
+}
+
+}  // namespace
+
+bool collective_pending(const State& state) {
+  for (const CommState& c : state.comms) {
+    if (!c.slots.empty()) return true;
+  }
+  return false;
+}
+
+Deadlock describe_deadlock(const Model& model, const State& state) {
+  Deadlock d;
+  for (dag::Rank rank = 0; rank < model.ranks(); ++rank) {
+    if (rank_finished(model, state, rank)) continue;
+    d.ranks_blocked.push_back(rank);
+    d.waits.push_back(main_line(model, state, rank));
+    const RankState& r = state.ranks[rank];
+    for (dag::OpId op = 0; op < r.phase.size(); ++op) {
+      if (r.phase[op] != OpPhase::unpushed && r.phase[op] != OpPhase::completed) {
+        d.waits.push_back(op_line(model, state, rank, op));
+      }
+    }
+  }
+  return d;
+}
+
+}  // namespace ordo::checker

@@ -1,0 +1,146 @@
+#include "checker/explore.hpp"
+
+#include <chrono>
+#include <string>
+#include <unordered_set>
+
+#include "checker/deadlock.hpp"
+#include "checker/transitions.hpp"
+
+namespace ordo::checker {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct Frame {
+  State state;
+  std::vector<Step> steps;
+  std::size_t next = 0;
+};
+
+// The steps taken from the initial state to the top frame's latest child.
+std::vector<Step> path_of(const std::vector<Frame>& stack) {
+  std::vector<Step> path;
+  for (const Frame& f : stack) path.push_back(f.steps[f.next - 1]);
+  return path;
+}
+
+Property property_of(const Violation& v, bool collective_involved) {
+  if (std::holds_alternative<Mismatch>(v)) return Property::p1_order;
+  if (std::holds_alternative<ThreadRuleBreak>(v)) return Property::p2_thread_rule;
+  return collective_involved ? Property::p3_deadlock : Property::p4_termination;
+}
+
+class Search {
+ public:
+  Search(const Model& model, const ExploreLimits& limits)
+      : model_(model), limits_(limits), begin_(Clock::now()) {
+    result_.ranks = model.ranks();
+  }
+
+  Result run() {
+    State init = initial_state(model_);
+    visited_.insert(encode(model_, init));
+    ++result_.stats.states;
+    std::vector<Step> steps = enabled_steps(model_, init);
+    if (stuck(init, steps, {})) return finish();
+    stack_.push_back(Frame{std::move(init), std::move(steps), 0});
+    while (!stack_.empty()) {
+      Frame& top = stack_.back();
+      if (top.next == top.steps.size()) {
+        stack_.pop_back();
+        continue;
+      }
+      if (time_is_up()) return unknown(Bound::seconds_max, seconds_bound());
+      const Step step = top.steps[top.next++];
+      State child = top.state;
+      ++result_.stats.transitions;
+      if (std::optional<Violation> v = apply(model_, child, step)) {
+        return unsafe(std::move(*v), false, path_of(stack_));
+      }
+      if (!visited_.insert(encode(model_, child)).second) continue;
+      ++result_.stats.states;
+      const std::uint64_t depth = stack_.size();
+      if (depth > result_.stats.depth_max) result_.stats.depth_max = depth;
+      std::vector<Step> next = enabled_steps(model_, child);
+      if (stuck(child, next, path_of(stack_))) return finish();
+      if (result_.stats.states >= limits_.states_max) {
+        return unknown(Bound::states_max, limits_.states_max);
+      }
+      stack_.push_back(Frame{std::move(child), std::move(next), 0});
+    }
+    result_.verdict = Verdict::safe;
+    return finish();
+  }
+
+ private:
+  // A state with no enabled step that is not the end of every rank is a deadlock. Sets the
+  // result and returns true in that case.
+  bool stuck(const State& state, const std::vector<Step>& enabled, std::vector<Step> path) {
+    if (!enabled.empty() || finished(model_, state)) return false;
+    unsafe(describe_deadlock(model_, state), collective_pending(state) || main_in_collective(state),
+           std::move(path));
+    return true;
+  }
+
+  static bool main_in_collective(const State& state) {
+    for (const RankState& r : state.ranks) {
+      if (r.main_blocked) return true;
+    }
+    return false;
+  }
+
+  Result unsafe(Violation v, bool collective_involved, std::vector<Step> witness) {
+    result_.verdict = Verdict::unsafe;
+    result_.property = property_of(v, collective_involved);
+    result_.violation = std::move(v);
+    result_.witness = std::move(witness);
+    return finish();
+  }
+
+  Result unknown(Bound bound, std::uint64_t value) {
+    result_.verdict = Verdict::unknown;
+    result_.bound = bound;
+    result_.bound_value = value;
+    return finish();
+  }
+
+  // Reading the clock on every transition would cost more than the transition itself.
+  bool time_is_up() {
+    if (++clock_countdown_ < 1024) return false;
+    clock_countdown_ = 0;
+    return seconds_since_begin() >= limits_.seconds_max;
+  }
+
+  std::uint64_t seconds_bound() const { return static_cast<std::uint64_t>(limits_.seconds_max); }
+
+  double seconds_since_begin() const {
+    return std::chrono::duration<double>(Clock::now() - begin_).count();
+  }
+
+  Result finish() {
+    result_.stats.seconds = seconds_since_begin();
+    result_.stats.states_per_second =
+        result_.stats.seconds > 0.0
+            ? static_cast<double>(result_.stats.states) / result_.stats.seconds
+            : 0.0;
+    return result_;
+  }
+
+  const Model& model_;
+  ExploreLimits limits_;
+  Clock::time_point begin_;
+  std::vector<Frame> stack_;
+  std::unordered_set<std::string> visited_;
+  std::uint32_t clock_countdown_ = 0;
+  Result result_;
+};
+
+}  // namespace
+
+Result explore(const Model& model, const ExploreLimits& limits) {
+  return Search(model, limits).run();
+}
+
+}  // namespace ordo::checker

@@ -1,0 +1,24 @@
+// Stateful depth-first exploration of every interleaving of a job's ranks, main threads and
+// engine pools, with a visited set of canonical state encodings. Every bound is explicit and
+// reaching one ends the search with `unknown`, never with `safe`.
+#pragma once
+
+#include <cstdint>
+
+#include "checker/model.hpp"
+#include "checker/verdict.hpp"
+
+namespace ordo::checker {
+
+struct ExploreLimits {
+  std::uint64_t states_max = 1'000'000;  // distinct states kept in the visited set
+  double seconds_max = 60.0;             // wall-clock time of the search
+};
+
+// Explores `model` until a violation (unsafe, with the witness), the end of the reachable states
+// (safe) or a limit (unknown). The search depth needs no bound of its own: every step advances a
+// main pc or an op's phase, which only grow, so every path is at most a few steps per action and
+// op long.
+Result explore(const Model& model, const ExploreLimits& limits);
+
+}  // namespace ordo::checker

@@ -1,0 +1,35 @@
+// The fixed part of a verification problem: the job, the rank count, each rank's program and each
+// communicator's members. States refer to it and never copy it.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "runtime/dag/program.hpp"
+
+namespace ordo::checker {
+
+class Model {
+ public:
+  // Validates the job (dag::validate_or_throw) and resolves every rank's program and every
+  // communicator's members. Throws std::invalid_argument when `ranks` disagrees with job.ranks,
+  // is zero, or leaves a rank without a program.
+  Model(dag::Job job, std::uint32_t ranks);
+
+  const dag::Job& job() const { return job_; }
+  std::uint32_t ranks() const { return ranks_; }
+  const dag::Program& program(dag::Rank rank) const { return *programs_.at(rank); }
+  // World ranks in communicator-rank order.
+  const std::vector<dag::Rank>& members(dag::CommId comm) const { return members_.at(comm); }
+  // The communicator rank of `rank`, or -1 when it is not a member.
+  std::int64_t member_of(dag::CommId comm, dag::Rank rank) const;
+  std::uint32_t comms() const { return static_cast<std::uint32_t>(members_.size()); }
+
+ private:
+  dag::Job job_;
+  std::uint32_t ranks_ = 0;
+  std::vector<const dag::Program*> programs_;
+  std::vector<std::vector<dag::Rank>> members_;
+};
+
+}  // namespace ordo::checker

@@ -1,0 +1,108 @@
+#include "checker/state.hpp"
+
+#include <cassert>
+#include <optional>
+
+namespace ordo::checker {
+
+RankState::RankState(const dag::Program& program)
+    : rules(program.pools, engine::Limits{}),
+      phase(program.ops.size(), OpPhase::unpushed),
+      handle(program.ops.size()),
+      ready(program.pools.size()) {
+  for (std::size_t v = 0; v < program.vars.size(); ++v) {
+    [[maybe_unused]] const engine::VarHandle h = rules.add_var();
+    assert(h.id == v);
+  }
+}
+
+State initial_state(const Model& model) {
+  State s;
+  for (dag::Rank r = 0; r < model.ranks(); ++r) s.ranks.emplace_back(model.program(r));
+  for (dag::CommId c = 0; c < model.comms(); ++c) s.comms.emplace_back(model.members(c).size());
+  return s;
+}
+
+bool rank_finished(const Model& model, const State& state, dag::Rank rank) {
+  const RankState& r = state.ranks.at(rank);
+  return r.pc >= model.program(rank).main.size() && !r.main_blocked &&
+         r.rules.ops_incomplete() == 0;
+}
+
+bool finished(const Model& model, const State& state) {
+  for (dag::Rank r = 0; r < model.ranks(); ++r) {
+    if (!rank_finished(model, state, r)) return false;
+  }
+  return true;
+}
+
+namespace {
+
+// LEB128: seven bits a byte, high bit set on every byte but the last. Prefix-free, so the
+// concatenation of values decodes uniquely, and the small values states hold take one byte: the
+// visited set stores every encoding, so its size is the checker's memory.
+void put(std::string& out, std::uint64_t value) {
+  while (value >= 0x80) {
+    out.push_back(static_cast<char>(static_cast<unsigned char>((value & 0x7f) | 0x80)));
+    value >>= 7;
+  }
+  out.push_back(static_cast<char>(static_cast<unsigned char>(value)));
+}
+
+// An optional value: 0 when absent, the value plus one when present.
+void put_optional(std::string& out, std::optional<std::uint64_t> value) {
+  put(out, value ? *value + 1 : 0);
+}
+
+void put_issuer(std::string& out, const Issuer& issuer) {
+  put(out, std::uint64_t{issuer.rank} + 1);
+  put_optional(out, issuer.op);
+  put(out, issuer.main_action);
+}
+
+}  // namespace
+
+std::string encode(const Model& model, const State& state) {
+  std::string out;
+  for (dag::Rank rank = 0; rank < model.ranks(); ++rank) {
+    const RankState& r = state.ranks[rank];
+    put(out, r.pc);
+    put(out, r.main_blocked ? 1u : 0u);
+    for (std::size_t op = 0; op < r.phase.size(); ++op) {
+      const OpPhase phase = r.phase[op];
+      put(out, static_cast<std::uint64_t>(phase));
+      if (phase == OpPhase::unpushed || phase == OpPhase::completed) continue;
+      const engine::OpSlot* slot = r.rules.find(r.handle[op]);
+      assert(slot != nullptr);
+      put(out, static_cast<std::uint64_t>(slot->state));
+      put(out, slot->pending);
+      put_optional(out, slot->holds_thread ? std::optional<std::uint64_t>(slot->thread)
+                                           : std::nullopt);
+    }
+    for (const std::vector<dag::OpId>& queue : r.ready) {
+      put(out, queue.size());
+      for (dag::OpId op : queue) put(out, op);
+    }
+  }
+  for (const CommState& c : state.comms) {
+    for (std::uint64_t n : c.next_seq) put(out, n);
+    for (const auto& flight : c.in_flight) {
+      put(out, flight.size());
+      for (std::uint64_t seq : flight) put(out, seq);
+    }
+    put(out, c.slots.size());
+    for (const auto& [seq, slot] : c.slots) {
+      put(out, seq);
+      for (const auto& p : slot) {
+        if (p) {
+          put_issuer(out, p->call.issuer);
+        } else {
+          put(out, 0);  // an issuer's encoding starts with its rank plus one
+        }
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace ordo::checker

@@ -1,0 +1,59 @@
+// The global state of a job under exploration: per rank the engine's rules (a copyable
+// engine::Rules value, the one definition of readiness and dispatch), the main thread's position,
+// and each program op's phase; per communicator the calls issued and not yet matched.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "checker/comm_state.hpp"
+#include "checker/model.hpp"
+#include "runtime/engine/rules/rules.hpp"
+
+namespace ordo::checker {
+
+enum class OpPhase : std::uint8_t {
+  unpushed,
+  pushed,     // in the rules, waiting for its vars or ready in its pool's run queue
+  running,    // a sync op on its thread; it may complete at any moment
+  issued,     // a collective op started and issued its call; not yet matched
+  fired,      // its collective matched: the op may complete
+  completed,
+};
+
+struct RankState {
+  explicit RankState(const dag::Program& program);
+
+  engine::Rules rules;
+  std::uint32_t pc = 0;       // the main thread's next action
+  bool main_blocked = false;  // the action at pc is a collective issued and not yet matched
+  std::vector<OpPhase> phase;              // by op id
+  std::vector<engine::OpHandle> handle;    // by op id, meaningful from push to completion
+  std::vector<dag::OpId> op_of_slot;       // by rules op slot
+  // Per pool, the ready ops in the order they joined the run queue (as the rules report them
+  // through last_ready()): the state's canonical form needs the queue order, and op slots and
+  // ready sequence numbers are history, not state.
+  std::vector<std::vector<dag::OpId>> ready;
+};
+
+struct State {
+  std::vector<RankState> ranks;
+  std::vector<CommState> comms;
+};
+
+State initial_state(const Model& model);
+
+// Every rank's main thread is past its last action and every op it pushed completed.
+bool rank_finished(const Model& model, const State& state, dag::Rank rank);
+bool finished(const Model& model, const State& state);
+
+// A byte string that is equal for two states exactly when they have the same future: it names
+// ops by program op id (never by rules slot) and run queues by order (never by sequence number).
+// Why that suffices: a var's grants are a function of the accesses pushed to it (fixed by the
+// main pc, since each rank pushes in program order) and of which of them completed, because the
+// grant rule is a greedy prefix of the var's queue that a completion can only extend; everything
+// else the rules hold (thread occupancy, pending counts, op states) is encoded explicitly.
+std::string encode(const Model& model, const State& state);
+
+}  // namespace ordo::checker

@@ -1,0 +1,182 @@
+#include "checker/transitions.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+namespace ordo::checker {
+
+namespace {
+
+bool main_enabled(const Model& model, const RankState& r, dag::Rank rank) {
+  const dag::Program& p = model.program(rank);
+  if (r.main_blocked || r.pc >= p.main.size()) return false;
+  const dag::Action& action = p.main[r.pc];
+  if (const auto* w = std::get_if<dag::WaitToReadAction>(&action)) {
+    const engine::VarHandle v{w->var};
+    return r.rules.writes_completed(v) >= r.rules.writes_pushed(v);
+  }
+  if (std::holds_alternative<dag::WaitForAllAction>(action)) return r.rules.ops_incomplete() == 0;
+  return true;  // a push (the rules' bound of 65536 live ops is far above any program explored)
+                // or the issue of a main-thread collective
+}
+
+engine::OpDesc desc_of(const dag::Op& op) {
+  engine::OpDesc d;
+  d.name = op.name;
+  for (dag::VarId v : op.reads) d.reads.push_back(engine::VarHandle{v});
+  for (dag::VarId v : op.writes) d.writes.push_back(engine::VarHandle{v});
+  d.pool = op.pool;
+  d.priority = op.priority;
+  d.kind = op.kind;
+  d.cost_us = op.cost_us;
+  d.collective = op.collective;
+  return d;
+}
+
+// Records the ops the rules' latest transition made ready, in the order they joined.
+void note_ready(const Model& model, RankState& r, dag::Rank rank) {
+  for (const engine::OpHandle h : r.rules.last_ready()) {
+    const dag::OpId op = r.op_of_slot.at(h.slot);
+    r.ready.at(model.program(rank).ops[op].pool).push_back(op);
+  }
+}
+
+void deliver(State& state, const Matched& matched) {
+  for (const Issuer& issuer : matched.issuers) {
+    RankState& r = state.ranks.at(issuer.rank);
+    if (issuer.op) {
+      r.phase.at(*issuer.op) = OpPhase::fired;
+    } else {
+      r.main_blocked = false;
+      ++r.pc;
+    }
+  }
+}
+
+std::optional<Violation> issue_call(const Model& model, State& state, CallRecord call) {
+  const dag::CommId comm = call.collective.comm;
+  const std::int64_t member = model.member_of(comm, call.issuer.rank);
+  if (member < 0) {
+    throw std::invalid_argument("rank " + std::to_string(call.issuer.rank) +
+                                " issues a collective on '" + model.job().comms.at(comm).name +
+                                "', which it is not a member of");
+  }
+  IssueResult result = issue(state.comms.at(comm), comm, model.job().comms.at(comm).name,
+                             static_cast<std::size_t>(member), std::move(call));
+  if (auto* v = std::get_if<Violation>(&result)) return std::move(*v);
+  if (const auto* m = std::get_if<Matched>(&result)) deliver(state, *m);
+  return std::nullopt;
+}
+
+std::logic_error not_enabled(const Step& step, const std::string& why) {
+  return std::logic_error("rank " + std::to_string(step.rank) + ": step on op " +
+                          std::to_string(step.op) + " is not enabled: " + why);
+}
+
+std::optional<Violation> apply_main(const Model& model, State& state, const Step& step) {
+  RankState& r = state.ranks.at(step.rank);
+  if (!main_enabled(model, r, step.rank)) throw not_enabled(step, "the main thread cannot act");
+  const dag::Program& p = model.program(step.rank);
+  const dag::Action& action = p.main[r.pc];
+  if (const auto* push = std::get_if<dag::PushAction>(&action)) {
+    const dag::Op& op = p.ops.at(push->op);
+    const engine::OpHandle h = r.rules.push(desc_of(op), dag::is_collective(op.kind));
+    if (r.op_of_slot.size() <= h.slot) r.op_of_slot.resize(h.slot + 1);
+    r.op_of_slot[h.slot] = push->op;
+    r.handle.at(push->op) = h;
+    r.phase.at(push->op) = OpPhase::pushed;
+    note_ready(model, r, step.rank);
+    ++r.pc;
+    return std::nullopt;
+  }
+  if (const auto* c = std::get_if<dag::CollectiveAction>(&action)) {
+    r.main_blocked = true;
+    CallRecord call{Issuer{step.rank, std::nullopt, r.pc}, "main", c->collective, true};
+    return issue_call(model, state, std::move(call));
+  }
+  ++r.pc;  // a wait whose condition holds returns at once
+  return std::nullopt;
+}
+
+std::optional<Violation> apply_start(const Model& model, State& state, const Step& step) {
+  RankState& r = state.ranks.at(step.rank);
+  const dag::Program& p = model.program(step.rank);
+  if (step.op >= p.ops.size() || r.phase[step.op] != OpPhase::pushed) {
+    throw not_enabled(step, "not pushed and waiting");
+  }
+  const dag::Op& op = p.ops[step.op];
+  const std::optional<engine::OpHandle> next = r.rules.peek_next(op.pool);
+  if (!next || !(*next == r.handle[step.op])) throw not_enabled(step, "not next in its pool");
+  const std::uint32_t thread = step.thread ? *step.thread : 0;
+  if (!step.thread || thread >= r.rules.threads(op.pool).threads() ||
+      !r.rules.threads(op.pool).is_free(thread)) {
+    throw not_enabled(step, "no such free thread");
+  }
+  const engine::OpHandle h = r.handle[step.op];
+  r.rules.start_next(op.pool, thread);
+  std::vector<dag::OpId>& queue = r.ready.at(op.pool);
+  queue.erase(std::find(queue.begin(), queue.end(), step.op));
+  note_ready(model, r, step.rank);
+  if (!dag::is_collective(op.kind)) {
+    r.phase[step.op] = OpPhase::running;
+    return std::nullopt;
+  }
+  // The op's function issues its call and returns; a blocking collective keeps its thread until
+  // it completes (the rules know this from its kind).
+  r.phase[step.op] = OpPhase::issued;
+  r.rules.thread_returned(h);
+  CallRecord call{Issuer{step.rank, step.op, 0}, op.name, *op.collective,
+                  op.kind == dag::OpKind::collective};
+  return issue_call(model, state, std::move(call));
+}
+
+void apply_complete(const Model& model, State& state, const Step& step) {
+  RankState& r = state.ranks.at(step.rank);
+  if (step.op >= r.phase.size() ||
+      (r.phase[step.op] != OpPhase::running && r.phase[step.op] != OpPhase::fired)) {
+    throw not_enabled(step, "not running, or its collective has not matched");
+  }
+  r.rules.finish(r.handle[step.op], nullptr);
+  r.phase[step.op] = OpPhase::completed;
+  note_ready(model, r, step.rank);
+}
+
+}  // namespace
+
+std::vector<Step> enabled_steps(const Model& model, const State& state) {
+  std::vector<Step> steps;
+  for (dag::Rank rank = 0; rank < model.ranks(); ++rank) {
+    const RankState& r = state.ranks[rank];
+    if (main_enabled(model, r, rank)) steps.push_back(Step{Step::Kind::main, rank, 0, std::nullopt});
+    for (dag::PoolId pool = 0; pool < r.rules.pools(); ++pool) {
+      const std::optional<engine::OpHandle> next = r.rules.peek_next(pool);
+      const std::optional<std::uint32_t> thread = r.rules.lowest_free_thread(pool);
+      if (next && thread) {
+        steps.push_back(Step{Step::Kind::start, rank, r.op_of_slot.at(next->slot), thread});
+      }
+    }
+    for (dag::OpId op = 0; op < r.phase.size(); ++op) {
+      if (r.phase[op] == OpPhase::running || r.phase[op] == OpPhase::fired) {
+        steps.push_back(Step{Step::Kind::complete, rank, op, std::nullopt});
+      }
+    }
+  }
+  return steps;
+}
+
+std::optional<Violation> apply(const Model& model, State& state, const Step& step) {
+  if (step.rank >= model.ranks()) throw not_enabled(step, "no such rank");
+  switch (step.kind) {
+    case Step::Kind::main:
+      return apply_main(model, state, step);
+    case Step::Kind::start:
+      return apply_start(model, state, step);
+    case Step::Kind::complete:
+      apply_complete(model, state, step);
+      return std::nullopt;
+  }
+  throw not_enabled(step, "unknown step kind");
+}
+
+}  // namespace ordo::checker

@@ -1,0 +1,27 @@
+// The steps enabled in a state and the effect of taking one. Readiness and dispatch are the
+// engine rules' (peek_next, lowest_free_thread, start_next, finish); this file adds only what the
+// rules leave to their driver: the main thread's actions and the collectives' matching.
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "checker/model.hpp"
+#include "checker/state.hpp"
+#include "checker/step.hpp"
+
+namespace ordo::checker {
+
+// Per rank in rank order: the main thread's action if enabled, then per pool in id order the
+// start of the op its run queue pops next on the lowest free thread, then the completion of every
+// op that may complete, in op id order. Threads of one pool are interchangeable, so starting on
+// the lowest free one is a naming choice, not a loss of schedules (the runtime's controlled
+// scheduler offers the same choice).
+std::vector<Step> enabled_steps(const Model& model, const State& state);
+
+// Takes one enabled step. Returns the violation the step causes (a mismatch or a thread-rule
+// break at the moment a collective is issued), if any; the state is then not meaningful beyond
+// it. Throws std::logic_error for a step that is not enabled.
+std::optional<Violation> apply(const Model& model, State& state, const Step& step);
+
+}  // namespace ordo::checker

@@ -1,0 +1,81 @@
+#include "checker/verdict.hpp"
+
+#include <cstdio>
+
+namespace ordo::checker {
+
+std::string_view to_string(Verdict verdict) {
+  switch (verdict) {
+    case Verdict::safe:
+      return "safe";
+    case Verdict::unsafe:
+      return "unsafe";
+    case Verdict::unknown:
+      return "unknown";
+  }
+  return "?";
+}
+
+std::string_view to_string(Property property) {
+  switch (property) {
+    case Property::p1_order:
+      return "P1 order consistency";
+    case Property::p2_thread_rule:
+      return "P2 thread rule";
+    case Property::p3_deadlock:
+      return "P3 deadlock freedom";
+    case Property::p4_termination:
+      return "P4 termination";
+  }
+  return "?";
+}
+
+std::string_view to_string(Bound bound) {
+  switch (bound) {
+    case Bound::states_max:
+      return "states_max";
+    case Bound::seconds_max:
+      return "seconds_max";
+  }
+  return "?";
+}
+
+std::string describe(const Model& model, const Step& step) {
+  const std::string rank = "rank " + std::to_string(step.rank) + ": ";
+  if (step.rank >= model.ranks()) return rank + "(no such rank)";
+  const dag::Program& p = model.program(step.rank);
+  if (step.kind == Step::Kind::main) return rank + "main action";
+  const std::string op =
+      step.op < p.ops.size() ? "'" + p.ops[step.op].name + "'" : "op " + std::to_string(step.op);
+  if (step.kind == Step::Kind::complete) return rank + "complete " + op;
+  std::string line = rank + "start " + op;
+  if (step.thread) line += " thread " + std::to_string(*step.thread);
+  return line;
+}
+
+std::string report(const Model& model, const Result& result) {
+  std::string s = std::string(to_string(result.verdict)) + " at " + std::to_string(result.ranks) +
+                  " rank(s)";
+  if (result.verdict == Verdict::unsafe && result.property && result.violation) {
+    s += ": " + std::string(to_string(*result.property)) + "\n" + describe(*result.violation);
+    s += "\nwitness (" + std::to_string(result.witness.size()) + " steps from the initial state):";
+    for (std::size_t i = 0; i < result.witness.size(); ++i) {
+      s += "\n  " + std::to_string(i + 1) + ". " + describe(model, result.witness[i]);
+    }
+  } else if (result.verdict == Verdict::unknown && result.bound) {
+    s += ": bound " + std::string(to_string(*result.bound)) + " = " +
+         std::to_string(result.bound_value) + " reached before the exploration ended";
+  } else if (result.verdict == Verdict::safe) {
+    s += ": P1-P4 hold in every reachable state";
+  }
+  char figures[160];
+  std::snprintf(figures, sizeof figures,
+                "\n%llu states, %llu transitions, depth %llu, %.3f s, %.0f states/s",
+                static_cast<unsigned long long>(result.stats.states),
+                static_cast<unsigned long long>(result.stats.transitions),
+                static_cast<unsigned long long>(result.stats.depth_max), result.stats.seconds,
+                result.stats.states_per_second);
+  return s + figures;
+}
+
+}  // namespace ordo::checker

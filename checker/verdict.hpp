@@ -1,0 +1,56 @@
+// The checker's answer. `safe` is a proof for the rank count explored (every reachable state was
+// visited); `unsafe` always carries a witness, the steps from the initial state that reach the
+// violation; `unknown` names the bound that stopped the exploration and the figures reached.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "checker/model.hpp"
+#include "checker/step.hpp"
+#include "checker/violation.hpp"
+
+namespace ordo::checker {
+
+enum class Verdict : std::uint8_t { safe, unsafe, unknown };
+enum class Property : std::uint8_t {
+  p1_order,        // the n-th collectives on a communicator match
+  p2_thread_rule,  // no two collectives of one rank in flight on one communicator, one blocking
+  p3_deadlock,     // every execution can finish
+  p4_termination,  // each rank finishes alone
+};
+enum class Bound : std::uint8_t { states_max, seconds_max };
+
+struct Stats {
+  std::uint64_t states = 0;       // distinct states visited
+  std::uint64_t transitions = 0;  // steps taken, revisits included
+  std::uint64_t depth_max = 0;    // longest path explored, in steps
+  double seconds = 0.0;
+  double states_per_second = 0.0;
+};
+
+struct Result {
+  Verdict verdict = Verdict::unknown;
+  std::uint32_t ranks = 0;
+  std::optional<Property> property;    // unsafe only
+  std::optional<Violation> violation;  // unsafe only
+  std::vector<Step> witness;           // unsafe only; the last step causes the violation, or
+                                       // leads to the stuck state of a deadlock
+  std::optional<Bound> bound;          // unknown only
+  std::uint64_t bound_value = 0;       // the limit that was reached
+  Stats stats;
+};
+
+std::string_view to_string(Verdict verdict);
+std::string_view to_string(Property property);  // "P1 order consistency", ...
+std::string_view to_string(Bound bound);         // "states_max", "seconds_max"
+
+// "rank 1: start 'allreduce.a.w' thread 0": one witness step in words.
+std::string describe(const Model& model, const Step& step);
+// The whole answer in words: verdict and rank count, then the violation and the numbered
+// witness, or the bound hit, then the figures.
+std::string report(const Model& model, const Result& result);
+
+}  // namespace ordo::checker

@@ -1,0 +1,80 @@
+// Deadlocks: ranks that issue different numbers of collectives, and main threads whose
+// collectives on three pairwise communicators close a cycle. Each witness must end, on the
+// runtime, in a state where no step is legal.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "checker/explore.hpp"
+#include "tests/checker/jobs.hpp"
+#include "tests/checker/replay.hpp"
+
+namespace ordo::checker::testing {
+namespace {
+
+constexpr ExploreLimits limits{100'000, 60.0};
+
+bool mentions(const Deadlock& d, const std::string& text) {
+  return std::any_of(d.waits.begin(), d.waits.end(),
+                     [&](const std::string& w) { return w.find(text) != std::string::npos; });
+}
+
+TEST(CheckerDeadlock, OneAllreduceMoreOnRankZeroDeadlocksNamingRankZero) {
+  const dag::Job job = allreduce_counts(2, 1);
+  const Model model(job, 2);
+  const Result result = explore(model, limits);
+  ASSERT_EQ(result.verdict, Verdict::unsafe) << report(model, result);
+  ASSERT_EQ(result.property, Property::p3_deadlock);
+  const auto& d = std::get<Deadlock>(*result.violation);
+  EXPECT_EQ(d.ranks_blocked, std::vector<dag::Rank>{0});
+  EXPECT_TRUE(mentions(d, "rank 0 main: action 2: wait for all (1 ops incomplete)"))
+      << report(model, result);
+  EXPECT_TRUE(mentions(d, "rank 0 op 'ar1' on pool 'comm' thread 0: in allreduce key 1"))
+      << report(model, result);
+  EXPECT_TRUE(mentions(d, "waiting for rank(s) 1")) << report(model, result);
+
+  exec::ControlledRun run(job, 2);
+  const std::optional<exec::RunOutcome> end = replay(run, result.witness);
+  ASSERT_TRUE(end);
+  EXPECT_EQ(end->end, exec::RunEnd::deadlock) << end->report;
+}
+
+TEST(CheckerDeadlock, EqualAllreduceCountsAreSafe) {
+  const Model model(allreduce_counts(2, 2), 2);
+  const Result result = explore(model, limits);
+  EXPECT_EQ(result.verdict, Verdict::safe) << report(model, result);
+}
+
+TEST(CheckerDeadlock, CrossCommunicatorCycleDeadlocksEveryRank) {
+  const dag::Job job = barrier_cycle();
+  const Model model(job, 3);
+  const Result result = explore(model, limits);
+  ASSERT_EQ(result.verdict, Verdict::unsafe) << report(model, result);
+  ASSERT_EQ(result.property, Property::p3_deadlock);
+  const auto& d = std::get<Deadlock>(*result.violation);
+  EXPECT_EQ(d.ranks_blocked, (std::vector<dag::Rank>{0, 1, 2}));
+  EXPECT_TRUE(mentions(d, "rank 0 main: action 0: in barrier key 0 on 'c01' call 0, waiting for "
+                          "rank(s) 1"))
+      << report(model, result);
+  EXPECT_TRUE(mentions(d, "rank 1 main: action 0: in barrier key 0 on 'c12' call 0, waiting for "
+                          "rank(s) 2"))
+      << report(model, result);
+  EXPECT_TRUE(mentions(d, "rank 2 main: action 0: in barrier key 0 on 'c20' call 0, waiting for "
+                          "rank(s) 0"))
+      << report(model, result);
+  EXPECT_EQ(result.witness.size(), 3u);
+
+  exec::ControlledRun run(job, 3);
+  const std::optional<exec::RunOutcome> end = replay(run, result.witness);
+  ASSERT_TRUE(end);
+  EXPECT_EQ(end->end, exec::RunEnd::deadlock) << end->report;
+}
+
+TEST(CheckerDeadlock, TheSameCommunicatorsInAConsistentOrderAreSafe) {
+  const Model model(barrier_chain(), 3);
+  const Result result = explore(model, limits);
+  EXPECT_EQ(result.verdict, Verdict::safe) << report(model, result);
+}
+
+}  // namespace
+}  // namespace ordo::checker::testing

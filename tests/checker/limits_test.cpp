@@ -1,0 +1,41 @@
+// Bounds end the search with `unknown` naming the bound, never with `safe`; the model refuses
+// jobs it cannot run.
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+
+#include "checker/explore.hpp"
+#include "tests/checker/jobs.hpp"
+
+namespace ordo::checker::testing {
+namespace {
+
+TEST(CheckerLimits, TooFewStatesGiveUnknownWithTheBoundNamed) {
+  const Model model(step_job(kvstore::mlp(1, 2, 1.0), config(kvstore::DesignKind::depcha, 2)), 2);
+  const Result result = explore(model, ExploreLimits{50, 60.0});
+  ASSERT_EQ(result.verdict, Verdict::unknown) << report(model, result);
+  EXPECT_EQ(result.bound, Bound::states_max);
+  EXPECT_EQ(result.bound_value, 50u);
+  EXPECT_EQ(result.stats.states, 50u);
+  EXPECT_FALSE(result.property);
+  EXPECT_TRUE(result.witness.empty());
+  const std::string text = report(model, result);
+  EXPECT_NE(text.find("unknown at 2 rank(s): bound states_max = 50 reached"), std::string::npos)
+      << text;
+}
+
+TEST(CheckerLimits, NoTimeGivesUnknownWithTheTimeBoundNamed) {
+  const Model model(step_job(kvstore::mlp(1, 2, 1.0), config(kvstore::DesignKind::depcha, 2)), 3);
+  const Result result = explore(model, ExploreLimits{1'000'000, 0.0});
+  ASSERT_EQ(result.verdict, Verdict::unknown) << report(model, result);
+  EXPECT_EQ(result.bound, Bound::seconds_max);
+}
+
+TEST(CheckerLimits, ARankCountTheJobDoesNotHaveIsRefused) {
+  EXPECT_THROW(Model(allreduce_counts(1, 1), 3), std::invalid_argument);
+  EXPECT_THROW(Model(step_job(kvstore::mlp(1, 2, 1.0), config(kvstore::DesignKind::depcha, 2)), 0),
+               std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace ordo::checker::testing
