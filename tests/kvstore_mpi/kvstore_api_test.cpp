@@ -97,22 +97,21 @@ TEST_P(KVStoreApi, InitBroadcastsRankZerosWeightsBitForBit) {
 TEST_P(KVStoreApi, PushPullSumsEveryKeyRoundAfterRound) {
   StoreRig rig(GetParam());
   std::vector<dag::VarId> grads;
-  for (const KeySize& k : api_keys) grads.push_back(rig.tensor("grad." + std::to_string(k.key),
-                                                               k.count));
+  for (const KeySize& k : api_keys)
+    grads.push_back(rig.tensor("grad." + std::to_string(k.key), k.count));
   // Rounds reuse each key's buffer; a barrier between them is the API's own.
   for (std::uint32_t round = 0; round < 3; ++round) {
     for (std::size_t i = 0; i < api_keys.size(); ++i) {
       rig.write_gradient(grads[i], api_keys[i].key, round);
     }
-    for (std::size_t i = 0; i < api_keys.size(); ++i) rig.store().pushpull(api_keys[i].key,
-                                                                           grads[i]);
+    for (std::size_t i = 0; i < api_keys.size(); ++i)
+      rig.store().pushpull(api_keys[i].key, grads[i]);
     rig.executor().wait_for_all();
     for (std::size_t i = 0; i < api_keys.size(); ++i) {
       const KeySize& k = api_keys[i];
-      EXPECT_EQ(f32_difference(rig.bytes(grads[i]),
-                               bytes_of(expected_sum(rig.size(), k.key, k.count, round)),
-                               label(rig, "gradient", k.key) + " in round " +
-                                   std::to_string(round)),
+      EXPECT_EQ(f32_difference(
+                    rig.bytes(grads[i]), bytes_of(expected_sum(rig.size(), k.key, k.count, round)),
+                    label(rig, "gradient", k.key) + " in round " + std::to_string(round)),
                 "");
       EXPECT_TRUE(same_on_every_rank(rig.bytes(grads[i]))) << label(rig, "gradient", k.key);
     }

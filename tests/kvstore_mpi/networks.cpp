@@ -20,8 +20,8 @@ Network keys_network(const std::string& name, const std::vector<std::uint64_t>& 
   Network net{name, {}};
   for (std::size_t i = 0; i < counts.size(); ++i) {
     const std::string layer = "layer" + std::to_string(i);
-    net.layers.push_back(Layer{layer, {{layer + ".param", counts[i], dag::DType::f32}}, 0.0, 0.0,
-                               {}});
+    net.layers.push_back(
+        Layer{layer, {{layer + ".param", counts[i], dag::DType::f32}}, 0.0, 0.0, {}});
     if (i > 0) net.layers.back().inputs = {static_cast<std::uint32_t>(i - 1)};
   }
   check_network(net);
@@ -42,8 +42,8 @@ Network branching_network() {
     ends.push_back(static_cast<std::uint32_t>(net.layers.size() - 1));
   }
   net.layers.push_back(dense("join", 2048, 7, ends));
-  net.layers.push_back(dense("head", 10 * 1024, 10,
-                             {static_cast<std::uint32_t>(net.layers.size() - 1)}));
+  net.layers.push_back(
+      dense("head", 10 * 1024, 10, {static_cast<std::uint32_t>(net.layers.size() - 1)}));
   check_network(net);
   return net;
 }

@@ -62,11 +62,10 @@ std::string f32_difference(std::span<const std::byte> got, std::span<const std::
   const auto at = static_cast<std::size_t>(
       std::mismatch(got.begin(), got.end(), want.begin()).first - got.begin());
   const std::size_t element = at / sizeof(std::uint32_t);
-  out << what << ": element " << element << " of " << got.size() / sizeof(std::uint32_t)
-      << " is " << std::bit_cast<float>(f32_bits(got, element)) << " (0x" << std::hex
-      << f32_bits(got, element) << "), expected "
-      << std::bit_cast<float>(f32_bits(want, element)) << " (0x" << f32_bits(want, element)
-      << ")";
+  out << what << ": element " << element << " of " << got.size() / sizeof(std::uint32_t) << " is "
+      << std::bit_cast<float>(f32_bits(got, element)) << " (0x" << std::hex
+      << f32_bits(got, element) << "), expected " << std::bit_cast<float>(f32_bits(want, element))
+      << " (0x" << f32_bits(want, element) << ")";
   return out.str();
 }
 
@@ -89,9 +88,9 @@ bool same_on_every_rank(std::span<const std::byte> bytes) {
   const std::uint64_t h = hash_bytes(bytes);
   std::array<std::uint64_t, 2> local{h, ~h};
   std::array<std::uint64_t, 2> lowest{};
-  comm::check_mpi(MPI_Allreduce(local.data(), lowest.data(), 2, MPI_UINT64_T, MPI_MIN,
-                                MPI_COMM_WORLD),
-                  "MPI_Allreduce");
+  comm::check_mpi(
+      MPI_Allreduce(local.data(), lowest.data(), 2, MPI_UINT64_T, MPI_MIN, MPI_COMM_WORLD),
+      "MPI_Allreduce");
   return lowest[0] == ~lowest[1];
 }
 

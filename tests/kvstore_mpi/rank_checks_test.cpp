@@ -1,8 +1,9 @@
 // The checks the other tests rely on must themselves be able to fail: a difference on one rank
 // only, or in one bit, is reported.
+#include "rank_checks.hpp"
+
 #include <gtest/gtest.h>
 
-#include "rank_checks.hpp"
 #include "tests/comm/mpi_env.hpp"
 
 namespace ordo::kvstore::mpi_test {
@@ -26,8 +27,7 @@ TEST(RankChecks, DifferenceNamesTheFirstDifferingElement) {
   const std::string report = f32_difference(bytes_of(got), bytes_of(want), "w");
   EXPECT_NE(report.find("w: element 9 of 64"), std::string::npos) << report;
   got.resize(8);
-  EXPECT_NE(f32_difference(bytes_of(got), bytes_of(want), "w").find("8 bytes"),
-            std::string::npos);
+  EXPECT_NE(f32_difference(bytes_of(got), bytes_of(want), "w").find("8 bytes"), std::string::npos);
 }
 
 TEST(RankChecks, RankPatternsDifferAndSumsAreExact) {

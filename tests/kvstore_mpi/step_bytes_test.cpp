@@ -43,8 +43,7 @@ void expect_summed_gradients(StepRig& rig, const DesignConfig& config, std::uint
   for (const KeyVars& k : rig.keys()) {
     const std::span<const std::byte> g = rig.bytes(k.grad);
     EXPECT_EQ(f32_difference(g, bytes_of(expected_sum(ranks, k.key, k.count, step)),
-                             key_label(config, k, "gradient") + " in step " +
-                                 std::to_string(step)),
+                             key_label(config, k, "gradient") + " in step " + std::to_string(step)),
               "");
     EXPECT_TRUE(same_on_every_rank(g)) << key_label(config, k, "gradient");
   }

@@ -26,8 +26,7 @@ exec::BodyOptions bodies(exec::ComputeHook hook) {
 
 }  // namespace
 
-void StepRig::Gradients::write(dag::Rank rank, const dag::Op& op,
-                               exec::Buffers& buffers) const {
+void StepRig::Gradients::write(dag::Rank rank, const dag::Op& op, exec::Buffers& buffers) const {
   const std::uint32_t s = step.load(std::memory_order_relaxed);
   for (dag::VarId var : op.writes) {
     const auto it = key_of_grad.find(var);

@@ -10,6 +10,7 @@
 #include <span>
 #include <unordered_map>
 #include <utility>
+#include <vector>
 
 #include "runtime/comm/communicator.hpp"
 #include "runtime/engine/engine.hpp"

@@ -1,0 +1,38 @@
+#include "bench/designs/device_steps.hpp"
+
+#include <memory>
+#include <string>
+
+#include "runtime/engine/thread_pool_scheduler.hpp"
+
+namespace ordo::bench {
+
+namespace {
+
+engine::EngineConfig engine_config(const kvstore::DesignConfig& config) {
+  engine::EngineConfig c;
+  c.pools = kvstore::step_pools(config);
+  return c;
+}
+
+exec::BodyOptions device_bodies() {
+  exec::BodyOptions bodies;
+  bodies.compute_time_scale = 1.0;  // one simulated microsecond of cost is one of sleep
+  return bodies;
+}
+
+}  // namespace
+
+DeviceSteps::DeviceSteps(const kvstore::Network& network, const kvstore::DesignConfig& config,
+                         comm::World& world)
+    : engine_(engine_config(config), std::make_unique<engine::ThreadPoolScheduler>()),
+      executor_(engine_, world, kvstore::step_comms(config), device_bodies()),
+      emitter_(network, config, executor_) {
+  emitter_.emit_init();
+}
+
+DeviceSteps::~DeviceSteps() { executor_.finish(); }
+
+void DeviceSteps::step() { emitter_.emit_step("s" + std::to_string(++steps_) + "."); }
+
+}  // namespace ordo::bench

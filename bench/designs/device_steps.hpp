@@ -1,0 +1,41 @@
+// Training steps timed as on an accelerator node: compute ops take their simulated device time
+// (sleeps, which leave the host cores to communication and copies) and write nothing, so the
+// host does only what a real step asks of it: the design's copies, its waits and the MPI calls.
+// run_steps also writes every gradient element on the host to check the sums, which on this
+// benchmark's networks costs more CPU time than the allreduces themselves and would hide the
+// overlap being measured; the sums are checked separately (OverlapRow::keys_wrong).
+#pragma once
+
+#include <cstdint>
+
+#include "runtime/comm/communicator.hpp"
+#include "runtime/engine/engine.hpp"
+#include "runtime/exec/executor.hpp"
+#include "runtime/kvstore/design_config.hpp"
+#include "runtime/kvstore/network.hpp"
+#include "runtime/kvstore/step_emitter.hpp"
+
+namespace ordo::bench {
+
+class DeviceSteps {
+ public:
+  // Collective over `world` (every rank constructs alike; `world` may be an AloneWorld, to run
+  // the step without communication): broadcasts the weights. `world` must have
+  // step_comms(config) and outlive this object.
+  DeviceSteps(const kvstore::Network& network, const kvstore::DesignConfig& config,
+              comm::World& world);
+  ~DeviceSteps();
+  DeviceSteps(const DeviceSteps&) = delete;
+  DeviceSteps& operator=(const DeviceSteps&) = delete;
+
+  // One training step; returns when every op of it completed on this rank.
+  void step();
+
+ private:
+  engine::Engine engine_;
+  exec::Executor executor_;
+  kvstore::StepEmitter emitter_;
+  std::uint32_t steps_ = 0;
+};
+
+}  // namespace ordo::bench

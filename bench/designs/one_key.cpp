@@ -1,0 +1,155 @@
+#include "bench/designs/one_key.hpp"
+
+#include <cstring>
+#include <memory>
+#include <string>
+
+#include "runtime/comm/mpi/error.hpp"
+#include "runtime/comm/mpi/world.hpp"
+#include "runtime/engine/thread_pool_scheduler.hpp"
+#include "runtime/exec/executor.hpp"
+#include "runtime/kvstore/kvstore.hpp"
+
+namespace ordo::bench {
+
+namespace {
+
+// One design's KVStore with one key of `count` f32 elements, on a world of its own that has
+// exactly the communicators the design needs.
+class OneKeyStore {
+ public:
+  OneKeyStore(const comm::MpiRuntime& runtime, const kvstore::DesignConfig& config,
+              std::uint64_t count)
+      : world_(runtime, kvstore::step_comms(config)),
+        engine_(engine_config(config), std::make_unique<engine::ThreadPoolScheduler>()),
+        executor_(engine_, world_, kvstore::step_comms(config), exec::BodyOptions{}),
+        store_(
+            kvstore::KVStore::create(kvstore::to_string(config.kind), executor_, world_, config)),
+        grad_(executor_.add_var(
+            {"grad", dag::VarKind::tensor, count * sizeof(float), dag::DType::f32})) {}
+
+  // The gradient is all zeros, so its sum stays zero however often it is pushed.
+  void push_pull() {
+    store_->push(0, grad_);
+    store_->pull(0, grad_);
+    executor_.wait_for_all();
+  }
+
+ private:
+  static engine::EngineConfig engine_config(const kvstore::DesignConfig& config) {
+    engine::EngineConfig c;
+    c.pools = kvstore::step_pools(config);
+    return c;
+  }
+
+  comm::MpiWorld world_;
+  engine::Engine engine_;
+  exec::Executor executor_;
+  std::unique_ptr<kvstore::KVStore> store_;
+  dag::VarId grad_;
+};
+
+std::string size_label(std::uint64_t bytes) {
+  if (bytes >= (1u << 20)) return std::to_string(bytes >> 20) + " MiB";
+  return std::to_string(bytes >> 10) + " KiB";
+}
+
+double gb_per_s(std::uint64_t bytes, double seconds) {
+  return static_cast<double>(bytes) / seconds / 1e9;
+}
+
+}  // namespace
+
+std::vector<kvstore::DesignConfig> one_key_designs() {
+  std::vector<kvstore::DesignConfig> designs;
+  for (kvstore::DesignKind kind : {kvstore::DesignKind::naive, kvstore::DesignKind::funnel,
+                                   kvstore::DesignKind::concom, kvstore::DesignKind::depcha}) {
+    kvstore::DesignConfig c;
+    c.kind = kind;
+    if (kind == kvstore::DesignKind::concom) {
+      c.comm_threads = 1;
+      c.ncomm = 2;
+      c.outstanding = 2;
+    }
+    designs.push_back(c);
+  }
+  return designs;
+}
+
+Repeats one_key_repeats(std::uint64_t bytes) {
+  if (bytes <= (64u << 10)) return {20, 201};
+  if (bytes <= (1u << 20)) return {5, 51};
+  if (bytes <= (16u << 20)) return {3, 21};
+  return {2, 11};
+}
+
+std::vector<OneKeyRow> run_one_key(const comm::MpiRuntime& runtime,
+                                   const std::vector<std::uint64_t>& sizes) {
+  std::vector<OneKeyRow> rows;
+  for (std::uint64_t bytes : sizes) {
+    const std::uint64_t count = bytes / sizeof(float);
+    const int mpi_count = static_cast<int>(count);
+    comm::MpiWorld raw_world(runtime, {dag::Communicator{"raw", std::nullopt}});
+    const MPI_Comm raw_comm = raw_world.comm(0).handle();
+    std::vector<float> raw(count, 0.0f);
+    std::vector<float> grad(count, 0.0f);
+    std::vector<std::unique_ptr<OneKeyStore>> stores;
+    for (const kvstore::DesignConfig& config : one_key_designs()) {
+      stores.push_back(std::make_unique<OneKeyStore>(runtime, config, count));
+    }
+
+    std::vector<std::function<void()>> variants;
+    variants.emplace_back([&] {
+      comm::check_mpi(
+          MPI_Allreduce(MPI_IN_PLACE, raw.data(), mpi_count, MPI_FLOAT, MPI_SUM, raw_comm),
+          "MPI_Allreduce");
+    });
+    variants.emplace_back([&] {
+      std::memcpy(raw.data(), grad.data(), bytes);
+      comm::check_mpi(
+          MPI_Allreduce(MPI_IN_PLACE, raw.data(), mpi_count, MPI_FLOAT, MPI_SUM, raw_comm),
+          "MPI_Allreduce");
+      std::memcpy(grad.data(), raw.data(), bytes);
+    });
+    for (const std::unique_ptr<OneKeyStore>& store : stores) {
+      variants.emplace_back([s = store.get()] { s->push_pull(); });
+    }
+
+    const Repeats repeats = one_key_repeats(bytes);
+    std::vector<std::vector<double>> samples(variants.size());
+    for (std::uint32_t i = 0; i < repeats.warmup + repeats.timed; ++i) {
+      for (std::size_t v = 0; v < variants.size(); ++v) {
+        const double s = slowest_rank_seconds(MPI_COMM_WORLD, variants[v]);
+        if (i >= repeats.warmup) samples[v].push_back(s);
+      }
+    }
+    OneKeyRow row;
+    row.bytes = bytes;
+    row.raw_s = median(samples[0]);
+    row.raw_copies_s = median(samples[1]);
+    for (std::size_t v = 2; v < variants.size(); ++v) row.design_s.push_back(median(samples[v]));
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+void print_one_key(std::FILE* out, const std::vector<OneKeyRow>& rows) {
+  std::fprintf(out, "| size | raw MPI_Allreduce | raw + 2 memcpy |");
+  for (const kvstore::DesignConfig& c : one_key_designs()) {
+    std::fprintf(out, " %s |", std::string(kvstore::to_string(c.kind)).c_str());
+  }
+  std::fprintf(out, "\n|---|---:|---:|");
+  for (std::size_t d = 0; d < one_key_designs().size(); ++d) std::fprintf(out, "---:|");
+  std::fprintf(out, "\n");
+  for (const OneKeyRow& r : rows) {
+    std::fprintf(out, "| %s | %.1f us, %.2f GB/s | %.2f GB/s (%.2f) |", size_label(r.bytes).c_str(),
+                 r.raw_s * 1e6, gb_per_s(r.bytes, r.raw_s), gb_per_s(r.bytes, r.raw_copies_s),
+                 r.raw_s / r.raw_copies_s);
+    for (double s : r.design_s) {
+      std::fprintf(out, " %.2f GB/s (%.2f) |", gb_per_s(r.bytes, s), r.raw_s / s);
+    }
+    std::fprintf(out, "\n");
+  }
+}
+
+}  // namespace ordo::bench

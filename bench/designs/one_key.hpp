@@ -1,0 +1,41 @@
+// One key's push and pull through each KVStore design, against a raw in-place MPI_Allreduce of
+// the same bytes on the same kind of communicator (a duplicate of the world).
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <vector>
+
+#include "bench/designs/sync_timer.hpp"
+#include "runtime/comm/mpi/runtime.hpp"
+#include "runtime/kvstore/design_config.hpp"
+
+namespace ordo::bench {
+
+struct OneKeyRow {
+  std::uint64_t bytes = 0;
+  double raw_s = 0.0;            // MPI_Allreduce(MPI_IN_PLACE) of the buffer
+  double raw_copies_s = 0.0;     // memcpy in, the same allreduce, memcpy out: what a design that
+                                 // copies the gradient into its buffer and back cannot beat
+  std::vector<double> design_s;  // per entry of one_key_designs(), in order
+};
+
+// naive, funnel, concom (one comm thread, 2 communicators, a barrier every 2 keys) and depcha
+// (2 comm threads). naive is safe here: each measured push+pull is the only collective until
+// the wait for all ops that ends it.
+std::vector<kvstore::DesignConfig> one_key_designs();
+
+// Warm-up and timed iterations for a buffer of `bytes`: more for small buffers, whose times are
+// short and noisier.
+Repeats one_key_repeats(std::uint64_t bytes);
+
+// Collective over every rank of the job. Each iteration runs every variant once, in turn, so
+// that a change in the machine's load during the run affects all of them alike.
+std::vector<OneKeyRow> run_one_key(const comm::MpiRuntime& runtime,
+                                   const std::vector<std::uint64_t>& sizes);
+
+// A markdown table: per size the raw time and throughput, then each variant's throughput and
+// its ratio to raw (raw time / variant time).
+void print_one_key(std::FILE* out, const std::vector<OneKeyRow>& rows);
+
+}  // namespace ordo::bench

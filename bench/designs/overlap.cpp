@@ -1,0 +1,193 @@
+#include "bench/designs/overlap.hpp"
+
+#include <algorithm>
+#include <functional>
+#include <memory>
+#include <stdexcept>
+
+#include "bench/designs/alone_world.hpp"
+#include "bench/designs/device_steps.hpp"
+#include "bench/designs/sync_timer.hpp"
+#include "runtime/comm/mpi/error.hpp"
+#include "runtime/comm/mpi/world.hpp"
+#include "runtime/kvstore/step_run.hpp"
+
+namespace ordo::bench {
+
+namespace {
+
+// Calibrating the compute cost: a few back-to-back allreduces of every key.
+constexpr Repeats calibration_repeats{1, 7};
+constexpr std::uint32_t mlp_layers = 8;
+constexpr std::uint32_t mlp_width = 1024;
+
+// Element counts of every key, in the order the step pushes them (backward order).
+std::vector<std::uint64_t> push_order_counts(const kvstore::Network& network) {
+  std::vector<std::uint64_t> counts;
+  for (auto layer = network.layers.rbegin(); layer != network.layers.rend(); ++layer) {
+    for (const kvstore::Param& p : layer->params) counts.push_back(p.count);
+  }
+  return counts;
+}
+
+// The allreduces a step needs, issued back to back on one duplicate of the world, without the
+// engine: the communication half of the lower bound.
+class RawAllreduces {
+ public:
+  RawAllreduces(const comm::MpiRuntime& runtime, const kvstore::Network& network)
+      : counts_(push_order_counts(network)),
+        world_(runtime, {dag::Communicator{"raw", std::nullopt}}) {
+    std::uint64_t total = 0;
+    for (std::uint64_t c : counts_) total += c;
+    grads_.assign(total, 0.0f);
+  }
+
+  void run() {
+    float* key = grads_.data();
+    for (std::uint64_t c : counts_) {
+      comm::check_mpi(MPI_Allreduce(MPI_IN_PLACE, key, static_cast<int>(c), MPI_FLOAT, MPI_SUM,
+                                    world_.comm(0).handle()),
+                      "MPI_Allreduce");
+      key += c;
+    }
+  }
+
+ private:
+  std::vector<std::uint64_t> counts_;
+  comm::MpiWorld world_;
+  std::vector<float> grads_;
+};
+
+double median_seconds(Repeats repeats, const std::function<void()>& body) {
+  std::vector<double> samples;
+  for (std::uint32_t i = 0; i < repeats.warmup + repeats.timed; ++i) {
+    const double s = slowest_rank_seconds(MPI_COMM_WORLD, body);
+    if (i >= repeats.warmup) samples.push_back(s);
+  }
+  return median(samples);
+}
+
+// run_steps with no simulated time, to check that every design's sums are exact in this job.
+kvstore::StepRunOptions checked_steps() {
+  kvstore::StepRunOptions o;
+  o.steps = 2;
+  o.include_init = true;
+  o.compute_time_scale = 0.0;
+  return o;
+}
+
+std::string mib(std::uint64_t bytes) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f MiB", static_cast<double>(bytes) / (1 << 20));
+  return text;
+}
+
+}  // namespace
+
+std::vector<Workload> overlap_workloads() {
+  return {
+      {"resnet50", [](double forward_us) { return kvstore::resnet50(forward_us); }},
+      {"mlp8x1024",
+       [](double forward_us) {
+         return kvstore::mlp(mlp_layers, mlp_width, forward_us / mlp_layers);
+       }},
+  };
+}
+
+std::vector<kvstore::DesignConfig> overlap_designs() {
+  kvstore::DesignConfig funnel;
+  funnel.kind = kvstore::DesignKind::funnel;
+  kvstore::DesignConfig concom;
+  concom.kind = kvstore::DesignKind::concom;
+  concom.comm_threads = 1;
+  concom.ncomm = 2;
+  concom.outstanding = 2;
+  kvstore::DesignConfig depcha;
+  depcha.kind = kvstore::DesignKind::depcha;
+  return {funnel, concom, depcha};
+}
+
+OverlapResult run_overlap(const comm::MpiRuntime& runtime, const Workload& workload,
+                          std::uint32_t steps) {
+  if (steps < 2) throw std::invalid_argument("the overlap needs a warm-up round and a timed one");
+  OverlapResult result;
+  result.workload = workload.name;
+  const kvstore::Network shape = workload.make(0.0);
+  result.keys = kvstore::param_count(shape);
+  result.bytes = kvstore::param_bytes(shape);
+  RawAllreduces raw(runtime, shape);
+  // Forward plus backward (twice the forward) take as long as the allreduces.
+  result.forward_us_total = median_seconds(calibration_repeats, [&] { raw.run(); }) / 3.0 * 1e6;
+  const kvstore::Network network = workload.make(result.forward_us_total);
+
+  // The step without communication, on a world of one rank whose collectives do nothing.
+  // depcha, whose main thread never waits, so that nothing but the engine orders the ops.
+  kvstore::DesignConfig alone_config;
+  alone_config.kind = kvstore::DesignKind::depcha;
+  AloneWorld alone_world(kvstore::step_comms(alone_config));
+  DeviceSteps alone(network, alone_config, alone_world);
+  std::vector<std::unique_ptr<comm::MpiWorld>> worlds;
+  std::vector<std::unique_ptr<DeviceSteps>> designs;
+  for (const kvstore::DesignConfig& config : overlap_designs()) {
+    worlds.push_back(std::make_unique<comm::MpiWorld>(runtime, kvstore::step_comms(config)));
+    designs.push_back(std::make_unique<DeviceSteps>(network, config, *worlds.back()));
+  }
+
+  // Every variant runs once per round, in turn, so that a change in the machine's load affects
+  // all of them alike; the first round is a warm-up. Every rank runs the one-rank step at the
+  // same time, so the ranks' copies compete for the cores as they do in the real steps.
+  std::vector<std::function<void()>> variants = {[&] { raw.run(); }, [&] { alone.step(); }};
+  for (const std::unique_ptr<DeviceSteps>& d : designs) variants.emplace_back([&d] { d->step(); });
+  std::vector<std::vector<double>> samples(variants.size());
+  for (std::uint32_t round = 0; round < steps; ++round) {
+    for (std::size_t v = 0; v < variants.size(); ++v) {
+      const double s = slowest_rank_seconds(MPI_COMM_WORLD, variants[v]);
+      if (round > 0) samples[v].push_back(s);
+    }
+  }
+  result.comm_s = median(samples[0]);
+  result.compute_s = median(samples[1]);
+  for (std::size_t d = 0; d < designs.size(); ++d) {
+    OverlapRow row;
+    row.config = overlap_designs()[d];
+    row.step_s = median(samples[2 + d]);
+    const kvstore::StepRunResult checked =
+        kvstore::run_steps(shape, row.config, *worlds[d], checked_steps());
+    row.keys_wrong = sum_over_ranks(MPI_COMM_WORLD, checked.keys_wrong);
+    row.keys_checked = sum_over_ranks(MPI_COMM_WORLD, checked.keys_checked);
+    result.rows.push_back(row);
+  }
+  return result;
+}
+
+void print_overlap(std::FILE* out, const OverlapResult& r) {
+  const double bound = std::max(r.compute_s, r.comm_s);
+  const double smaller = std::min(r.compute_s, r.comm_s);
+  std::fprintf(out,
+               "%s: %llu keys, %s of f32 gradients; simulated forward %.1f ms and backward "
+               "%.1f ms, together as long as the communication\n\n",
+               r.workload.c_str(), static_cast<unsigned long long>(r.keys), mib(r.bytes).c_str(),
+               r.forward_us_total / 1e3, 2.0 * r.forward_us_total / 1e3);
+  std::fprintf(out, "- M, communication: raw MPI_Allreduce of every key in push order: %.1f ms\n",
+               r.comm_s * 1e3);
+  std::fprintf(out,
+               "- C, compute: the step on a world of one rank whose collectives do nothing "
+               "(simulated compute, copies, updates, engine): %.1f ms\n",
+               r.compute_s * 1e3);
+  std::fprintf(out, "- lower bound max(C, M): %.1f ms; no overlap, C + M: %.1f ms\n\n", bound * 1e3,
+               (r.compute_s + r.comm_s) * 1e3);
+  std::fprintf(out,
+               "| design | median step T | T / max(C, M) | hidden (C + M - T) / min(C, M) | "
+               "funnel T / T | sums wrong (run_steps) |\n");
+  std::fprintf(out, "|---|---:|---:|---:|---:|---:|\n");
+  const double funnel_s = r.rows.front().step_s;
+  for (const OverlapRow& row : r.rows) {
+    std::fprintf(out, "| %s | %.1f ms | %.2f | %.2f | %.2f | %llu of %llu |\n",
+                 kvstore::describe(row.config).c_str(), row.step_s * 1e3, row.step_s / bound,
+                 (r.compute_s + r.comm_s - row.step_s) / smaller, funnel_s / row.step_s,
+                 static_cast<unsigned long long>(row.keys_wrong),
+                 static_cast<unsigned long long>(row.keys_checked));
+  }
+}
+
+}  // namespace ordo::bench

@@ -1,0 +1,63 @@
+// Overlap of computation and communication in whole training steps: a network whose simulated
+// compute time is made comparable to the time its gradients take to allreduce, run under each
+// design, against the lower bound max(compute, communication).
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "runtime/comm/mpi/runtime.hpp"
+#include "runtime/kvstore/design_config.hpp"
+#include "runtime/kvstore/network.hpp"
+
+namespace ordo::bench {
+
+struct Workload {
+  std::string name;
+  // The network with a forward pass of `forward_us_total` simulated microseconds (backward
+  // costs twice the forward, as in kvstore::mlp and kvstore::resnet50).
+  std::function<kvstore::Network(double forward_us_total)> make;
+};
+
+// ResNet-50 (161 keys, 97.5 MiB of f32) and an 8-layer MLP of width 1024 (16 keys, 32 MiB).
+std::vector<Workload> overlap_workloads();
+
+// funnel, concom (one comm thread, 2 communicators, a barrier every 2 keys), depcha (2 comm
+// threads): the designs safe on any network.
+std::vector<kvstore::DesignConfig> overlap_designs();
+
+struct OverlapRow {
+  kvstore::DesignConfig config;
+  double step_s = 0.0;  // median step, slowest rank
+  // A separate run_steps of the same design and network shape, which writes known gradients:
+  // key-steps whose sum was wrong, summed over ranks (must be 0), and key-steps checked.
+  std::uint64_t keys_wrong = 0;
+  std::uint64_t keys_checked = 0;
+};
+
+struct OverlapResult {
+  std::string workload;
+  std::uint64_t keys = 0;
+  std::uint64_t bytes = 0;
+  double forward_us_total = 0.0;  // the simulated forward cost the calibration chose
+  double comm_s = 0.0;            // raw MPI_Allreduce of every key in push order, back to back
+  // The step on a world of one rank whose collectives do nothing (alone_world.hpp): simulated
+  // compute, copies, updates, engine; no communication.
+  double compute_s = 0.0;
+  std::vector<OverlapRow> rows;  // per entry of overlap_designs(), in order
+};
+
+// Collective over every rank of the job: chooses the forward cost so that forward and backward
+// take as long as the allreduces of every key, then runs `steps` rounds (at least 2; the first
+// is a warm-up) in which the raw allreduces, the step without communication and each design's
+// step (device_steps.hpp) run once each, in turn, and reports the medians; finally checks each
+// design's sums with run_steps.
+OverlapResult run_overlap(const comm::MpiRuntime& runtime, const Workload& workload,
+                          std::uint32_t steps);
+
+void print_overlap(std::FILE* out, const OverlapResult& result);
+
+}  // namespace ordo::bench
