@@ -64,6 +64,17 @@ std::string op_line(const Model& model, const State& state, dag::Rank rank, dag:
   }
 }
 
+void add_edges(const Model& model, const State& state, dag::CommId comm, const Issuer& issuer,
+               const std::string& party, std::vector<WaitEdge>& edges) {
+  const CommState& c = state.comms.at(comm);
+  const std::optional<std::uint64_t> seq = seq_of(c, issuer);
+  if (!seq) return;
+  for (std::size_t m : missing_members(c, *seq)) {
+    edges.push_back(WaitEdge{issuer.rank, party, model.job().comms.at(comm).name, *seq,
+                             model.members(comm)[m]});
+  }
+}
+
 }  // namespace
 
 bool collective_pending(const State& state) {
@@ -80,9 +91,18 @@ Deadlock describe_deadlock(const Model& model, const State& state) {
     d.ranks_blocked.push_back(rank);
     d.waits.push_back(main_line(model, state, rank));
     const RankState& r = state.ranks[rank];
+    const dag::Program& p = model.program(rank);
+    if (r.main_blocked) {
+      const auto& c = std::get<dag::CollectiveAction>(p.main.at(r.pc));
+      add_edges(model, state, c.collective.comm, Issuer{rank, std::nullopt, r.pc}, "main", d.edges);
+    }
     for (dag::OpId op = 0; op < r.phase.size(); ++op) {
       if (r.phase[op] != OpPhase::unpushed && r.phase[op] != OpPhase::completed) {
         d.waits.push_back(op_line(model, state, rank, op));
+      }
+      if (r.phase[op] == OpPhase::issued) {
+        add_edges(model, state, p.ops[op].collective->comm, Issuer{rank, op, 0}, p.ops[op].name,
+                  d.edges);
       }
     }
   }

@@ -5,6 +5,7 @@
 #include <unordered_set>
 
 #include "checker/deadlock.hpp"
+#include "checker/reduction.hpp"
 #include "checker/transitions.hpp"
 
 namespace ordo::checker {
@@ -34,17 +35,24 @@ Property property_of(const Violation& v, bool collective_involved) {
 
 class Search {
  public:
-  Search(const Model& model, const ExploreLimits& limits)
-      : model_(model), limits_(limits), begin_(Clock::now()) {
+  Search(const Model& model, const ExploreLimits& limits, const Reductions& reductions)
+      : model_(model),
+        limits_(limits),
+        partial_order_(reductions.partial_order),
+        symmetry_(reductions.symmetry && model.ranks_interchangeable()),
+        begin_(Clock::now()) {
     result_.ranks = model.ranks();
+    result_.stats.partial_order = partial_order_;
+    result_.stats.symmetry = symmetry_;
   }
 
   Result run() {
     State init = initial_state(model_);
-    visited_.insert(encode(model_, init));
+    visited_.insert(key(init));
     ++result_.stats.states;
     std::vector<Step> steps = enabled_steps(model_, init);
     if (stuck(init, steps, {})) return finish();
+    steps = reduce(init, std::move(steps));
     stack_.push_back(Frame{std::move(init), std::move(steps), 0});
     while (!stack_.empty()) {
       Frame& top = stack_.back();
@@ -59,12 +67,14 @@ class Search {
       if (std::optional<Violation> v = apply(model_, child, step)) {
         return unsafe(std::move(*v), false, path_of(stack_));
       }
-      if (!visited_.insert(encode(model_, child)).second) continue;
+      if (!visited_.insert(key(child)).second) continue;
       ++result_.stats.states;
       const std::uint64_t depth = stack_.size();
       if (depth > result_.stats.depth_max) result_.stats.depth_max = depth;
       std::vector<Step> next = enabled_steps(model_, child);
       if (stuck(child, next, path_of(stack_))) return finish();
+      if (next.empty()) ++result_.stats.finals;
+      next = reduce(child, std::move(next));
       if (result_.stats.states >= limits_.states_max) {
         return unknown(Bound::states_max, limits_.states_max);
       }
@@ -75,6 +85,17 @@ class Search {
   }
 
  private:
+  std::string key(const State& state) const {
+    return symmetry_ ? encode_up_to_rank_renaming(model_, state) : encode(model_, state);
+  }
+
+  std::vector<Step> reduce(const State& state, std::vector<Step> enabled) {
+    if (!partial_order_) return enabled;
+    std::vector<Step> ample = ample_steps(model_, state, enabled);
+    result_.stats.steps_deferred += enabled.size() - ample.size();
+    return ample;
+  }
+
   // A state with no enabled step that is not the end of every rank is a deadlock. Sets the
   // result and returns true in that case.
   bool stuck(const State& state, const std::vector<Step>& enabled, std::vector<Step> path) {
@@ -130,6 +151,8 @@ class Search {
 
   const Model& model_;
   ExploreLimits limits_;
+  bool partial_order_;
+  bool symmetry_;
   Clock::time_point begin_;
   std::vector<Frame> stack_;
   std::unordered_set<std::string> visited_;
@@ -139,8 +162,8 @@ class Search {
 
 }  // namespace
 
-Result explore(const Model& model, const ExploreLimits& limits) {
-  return Search(model, limits).run();
+Result explore(const Model& model, const ExploreLimits& limits, const Reductions& reductions) {
+  return Search(model, limits, reductions).run();
 }
 
 }  // namespace ordo::checker

@@ -15,10 +15,17 @@ struct ExploreLimits {
   double seconds_max = 60.0;             // wall-clock time of the search
 };
 
+// The reductions are on by default; turning one off gives the same verdicts on more states (the
+// tests compare both ways).
+struct Reductions {
+  bool partial_order = true;  // reduction.hpp
+  bool symmetry = true;       // when model.ranks_interchangeable()
+};
+
 // Explores `model` until a violation (unsafe, with the witness), the end of the reachable states
 // (safe) or a limit (unknown). The search depth needs no bound of its own: every step advances a
 // main pc or an op's phase, which only grow, so every path is at most a few steps per action and
 // op long.
-Result explore(const Model& model, const ExploreLimits& limits);
+Result explore(const Model& model, const ExploreLimits& limits, const Reductions& reductions = {});
 
 }  // namespace ordo::checker

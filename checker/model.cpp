@@ -1,6 +1,5 @@
 #include "checker/model.hpp"
 
-#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -34,14 +33,25 @@ Model::Model(dag::Job job, std::uint32_t ranks) : job_(std::move(job)), ranks_(r
                                     "-rank job");
       }
     }
+    std::vector<std::int64_t> index(ranks_, -1);
+    for (std::size_t i = 0; i < m.size(); ++i) index[m[i]] = static_cast<std::int64_t>(i);
     members_.push_back(std::move(m));
+    member_index_.push_back(std::move(index));
+  }
+  interchangeable_ = true;
+  for (dag::Rank r = 0; r < ranks_; ++r) {
+    if (programs_[r] != programs_[0]) interchangeable_ = false;
+  }
+  for (const std::vector<dag::Rank>& m : members_) {
+    if (m.size() != ranks_) interchangeable_ = false;
+    for (std::size_t i = 0; i < m.size() && interchangeable_; ++i) {
+      if (m[i] != i) interchangeable_ = false;
+    }
   }
 }
 
 std::int64_t Model::member_of(dag::CommId comm, dag::Rank rank) const {
-  const std::vector<dag::Rank>& m = members_.at(comm);
-  const auto it = std::find(m.begin(), m.end(), rank);
-  return it == m.end() ? -1 : static_cast<std::int64_t>(it - m.begin());
+  return member_index_.at(comm).at(rank);
 }
 
 }  // namespace ordo::checker

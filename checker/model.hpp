@@ -24,12 +24,17 @@ class Model {
   // The communicator rank of `rank`, or -1 when it is not a member.
   std::int64_t member_of(dag::CommId comm, dag::Rank rank) const;
   std::uint32_t comms() const { return static_cast<std::uint32_t>(members_.size()); }
+  // Every rank runs the same program and every communicator spans every rank in rank order, so
+  // renaming ranks maps executions to executions (the symmetry reduction's precondition).
+  bool ranks_interchangeable() const { return interchangeable_; }
 
  private:
   dag::Job job_;
   std::uint32_t ranks_ = 0;
   std::vector<const dag::Program*> programs_;
   std::vector<std::vector<dag::Rank>> members_;
+  std::vector<std::vector<std::int64_t>> member_index_;  // per comm, per world rank
+  bool interchangeable_ = false;
 };
 
 }  // namespace ordo::checker

@@ -1,5 +1,6 @@
 #include "checker/state.hpp"
 
+#include <algorithm>
 #include <cassert>
 #include <optional>
 
@@ -60,30 +61,49 @@ void put_issuer(std::string& out, const Issuer& issuer) {
   put(out, issuer.main_action);
 }
 
+void encode_rank(const State& state, dag::Rank rank, std::string& out) {
+  const RankState& r = state.ranks[rank];
+  put(out, r.pc);
+  put(out, r.main_blocked ? 1u : 0u);
+  for (std::size_t op = 0; op < r.phase.size(); ++op) {
+    const OpPhase phase = r.phase[op];
+    put(out, static_cast<std::uint64_t>(phase));
+    if (phase == OpPhase::unpushed || phase == OpPhase::completed) continue;
+    const engine::OpSlot* slot = r.rules.find(r.handle[op]);
+    assert(slot != nullptr);
+    put(out, static_cast<std::uint64_t>(slot->state));
+    put(out, slot->pending);
+    // Whether it holds a thread, not which: threads of one pool are interchangeable, so states
+    // that differ only in thread names have the same futures up to that renaming.
+    put(out, slot->holds_thread ? 1u : 0u);
+  }
+  for (const std::vector<dag::OpId>& queue : r.ready) {
+    put(out, queue.size());
+    for (dag::OpId op : queue) put(out, op);
+  }
+}
+
+void encode_member_view(const CommState& c, std::size_t member, std::string& out) {
+  put(out, c.next_seq[member]);
+  put(out, c.in_flight[member].size());
+  for (std::uint64_t seq : c.in_flight[member]) put(out, seq);
+  for (const auto& [seq, slot] : c.slots) {
+    const std::optional<Posted>& p = slot[member];
+    if (!p) {
+      put(out, 0);
+      continue;
+    }
+    put(out, 1);
+    put_optional(out, p->call.issuer.op);
+    put(out, p->call.issuer.main_action);
+  }
+}
+
 }  // namespace
 
 std::string encode(const Model& model, const State& state) {
   std::string out;
-  for (dag::Rank rank = 0; rank < model.ranks(); ++rank) {
-    const RankState& r = state.ranks[rank];
-    put(out, r.pc);
-    put(out, r.main_blocked ? 1u : 0u);
-    for (std::size_t op = 0; op < r.phase.size(); ++op) {
-      const OpPhase phase = r.phase[op];
-      put(out, static_cast<std::uint64_t>(phase));
-      if (phase == OpPhase::unpushed || phase == OpPhase::completed) continue;
-      const engine::OpSlot* slot = r.rules.find(r.handle[op]);
-      assert(slot != nullptr);
-      put(out, static_cast<std::uint64_t>(slot->state));
-      put(out, slot->pending);
-      put_optional(out, slot->holds_thread ? std::optional<std::uint64_t>(slot->thread)
-                                           : std::nullopt);
-    }
-    for (const std::vector<dag::OpId>& queue : r.ready) {
-      put(out, queue.size());
-      for (dag::OpId op : queue) put(out, op);
-    }
-  }
+  for (dag::Rank rank = 0; rank < model.ranks(); ++rank) encode_rank(state, rank, out);
   for (const CommState& c : state.comms) {
     for (std::uint64_t n : c.next_seq) put(out, n);
     for (const auto& flight : c.in_flight) {
@@ -101,6 +121,27 @@ std::string encode(const Model& model, const State& state) {
         }
       }
     }
+  }
+  return out;
+}
+
+std::string encode_up_to_rank_renaming(const Model& model, const State& state) {
+  // One key per rank: its own state and its view of every communicator (communicator rank ==
+  // world rank under the precondition). Sorting the keys forgets which rank holds which.
+  std::vector<std::string> keys(model.ranks());
+  for (dag::Rank rank = 0; rank < model.ranks(); ++rank) {
+    encode_rank(state, rank, keys[rank]);
+    for (const CommState& c : state.comms) encode_member_view(c, rank, keys[rank]);
+  }
+  std::sort(keys.begin(), keys.end());
+  std::string out;
+  for (const CommState& c : state.comms) {
+    put(out, c.slots.size());
+    for (const auto& entry : c.slots) put(out, entry.first);
+  }
+  for (const std::string& key : keys) {
+    put(out, key.size());  // length-prefixed, so the concatenation decodes uniquely
+    out += key;
   }
   return out;
 }

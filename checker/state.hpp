@@ -15,10 +15,10 @@ namespace ordo::checker {
 
 enum class OpPhase : std::uint8_t {
   unpushed,
-  pushed,     // in the rules, waiting for its vars or ready in its pool's run queue
-  running,    // a sync op on its thread; it may complete at any moment
-  issued,     // a collective op started and issued its call; not yet matched
-  fired,      // its collective matched: the op may complete
+  pushed,   // in the rules, waiting for its vars or ready in its pool's run queue
+  running,  // a sync op on its thread; it may complete at any moment
+  issued,   // a collective op started and issued its call; not yet matched
+  fired,    // its collective matched: the op may complete
   completed,
 };
 
@@ -26,11 +26,11 @@ struct RankState {
   explicit RankState(const dag::Program& program);
 
   engine::Rules rules;
-  std::uint32_t pc = 0;       // the main thread's next action
-  bool main_blocked = false;  // the action at pc is a collective issued and not yet matched
-  std::vector<OpPhase> phase;              // by op id
-  std::vector<engine::OpHandle> handle;    // by op id, meaningful from push to completion
-  std::vector<dag::OpId> op_of_slot;       // by rules op slot
+  std::uint32_t pc = 0;        // the main thread's next action
+  bool main_blocked = false;   // the action at pc is a collective issued and not yet matched
+  std::vector<OpPhase> phase;  // by op id
+  std::vector<engine::OpHandle> handle;  // by op id, meaningful from push to completion
+  std::vector<dag::OpId> op_of_slot;     // by rules op slot
   // Per pool, the ready ops in the order they joined the run queue (as the rules report them
   // through last_ready()): the state's canonical form needs the queue order, and op slots and
   // ready sequence numbers are history, not state.
@@ -55,5 +55,11 @@ bool finished(const Model& model, const State& state);
 // grant rule is a greedy prefix of the var's queue that a completion can only extend; everything
 // else the rules hold (thread occupancy, pending counts, op states) is encoded explicitly.
 std::string encode(const Model& model, const State& state);
+
+// Equal for two states exactly when one is the other with ranks renamed. Requires
+// model.ranks_interchangeable(): then renamed states have renamed futures, so one of them
+// stands for all (symmetry reduction); the search still walks real states, so a witness is a
+// real schedule.
+std::string encode_up_to_rank_renaming(const Model& model, const State& state);
 
 }  // namespace ordo::checker

@@ -40,11 +40,27 @@ std::string_view to_string(Bound bound) {
   return "?";
 }
 
-std::string describe(const Model& model, const Step& step) {
+std::string describe_action(const dag::Program& p, std::uint32_t pc) {
+  if (pc >= p.main.size()) return "main: no action " + std::to_string(pc);
+  const dag::Action& a = p.main[pc];
+  const std::string at = "main action " + std::to_string(pc) + ": ";
+  if (const auto* push = std::get_if<dag::PushAction>(&a)) {
+    return at + "push '" + p.ops.at(push->op).name + "'";
+  }
+  if (const auto* w = std::get_if<dag::WaitToReadAction>(&a)) {
+    return at + "wait to read '" + p.vars.at(w->var).name + "'";
+  }
+  if (std::holds_alternative<dag::WaitForAllAction>(a)) return at + "wait for all";
+  return at + "call " + describe(std::get<dag::CollectiveAction>(a).collective);
+}
+
+std::string describe(const Model& model, const Step& step, std::optional<std::uint32_t> pc) {
   const std::string rank = "rank " + std::to_string(step.rank) + ": ";
   if (step.rank >= model.ranks()) return rank + "(no such rank)";
   const dag::Program& p = model.program(step.rank);
-  if (step.kind == Step::Kind::main) return rank + "main action";
+  if (step.kind == Step::Kind::main) {
+    return rank + (pc ? describe_action(p, *pc) : std::string("main action"));
+  }
   const std::string op =
       step.op < p.ops.size() ? "'" + p.ops[step.op].name + "'" : "op " + std::to_string(step.op);
   if (step.kind == Step::Kind::complete) return rank + "complete " + op;
@@ -54,13 +70,17 @@ std::string describe(const Model& model, const Step& step) {
 }
 
 std::string report(const Model& model, const Result& result) {
-  std::string s = std::string(to_string(result.verdict)) + " at " + std::to_string(result.ranks) +
-                  " rank(s)";
+  std::string s =
+      std::string(to_string(result.verdict)) + " at " + std::to_string(result.ranks) + " rank(s)";
   if (result.verdict == Verdict::unsafe && result.property && result.violation) {
     s += ": " + std::string(to_string(*result.property)) + "\n" + describe(*result.violation);
     s += "\nwitness (" + std::to_string(result.witness.size()) + " steps from the initial state):";
+    std::vector<std::uint32_t> pc(model.ranks(), 0);
     for (std::size_t i = 0; i < result.witness.size(); ++i) {
-      s += "\n  " + std::to_string(i + 1) + ". " + describe(model, result.witness[i]);
+      const Step& step = result.witness[i];
+      std::optional<std::uint32_t> at;
+      if (step.kind == Step::Kind::main && step.rank < model.ranks()) at = pc[step.rank]++;
+      s += "\n  " + std::to_string(i + 1) + ". " + describe(model, step, at);
     }
   } else if (result.verdict == Verdict::unknown && result.bound) {
     s += ": bound " + std::string(to_string(*result.bound)) + " = " +

@@ -24,9 +24,13 @@ enum class Property : std::uint8_t {
 enum class Bound : std::uint8_t { states_max, seconds_max };
 
 struct Stats {
-  std::uint64_t states = 0;       // distinct states visited
-  std::uint64_t transitions = 0;  // steps taken, revisits included
-  std::uint64_t depth_max = 0;    // longest path explored, in steps
+  std::uint64_t states = 0;          // distinct states visited
+  std::uint64_t transitions = 0;     // steps taken, revisits included
+  std::uint64_t depth_max = 0;       // longest path explored, in steps
+  std::uint64_t finals = 0;          // distinct states where every rank finished
+  std::uint64_t steps_deferred = 0;  // enabled steps left out by partial-order reduction
+  bool partial_order = false;        // the reductions the search used
+  bool symmetry = false;
   double seconds = 0.0;
   double states_per_second = 0.0;
 };
@@ -45,10 +49,14 @@ struct Result {
 
 std::string_view to_string(Verdict verdict);
 std::string_view to_string(Property property);  // "P1 order consistency", ...
-std::string_view to_string(Bound bound);         // "states_max", "seconds_max"
+std::string_view to_string(Bound bound);        // "states_max", "seconds_max"
 
-// "rank 1: start 'allreduce.a.w' thread 0": one witness step in words.
-std::string describe(const Model& model, const Step& step);
+// "rank 1: start 'allreduce.a.w' thread 0": one witness step in words. A main step names its
+// action when `pc`, the rank's main position before the step, is given.
+std::string describe(const Model& model, const Step& step,
+                     std::optional<std::uint32_t> pc = std::nullopt);
+// "main action 3: push 'copy.a.w'".
+std::string describe_action(const dag::Program& program, std::uint32_t pc);
 // The whole answer in words: verdict and rank count, then the violation and the numbered
 // witness, or the bound hit, then the figures.
 std::string report(const Model& model, const Result& result);

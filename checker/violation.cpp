@@ -10,7 +10,8 @@ std::string describe(const dag::Collective& c) {
   if (c.kind != dag::CollectiveKind::barrier) {
     s += " of " + std::to_string(c.count) + " x " + std::string(dag::to_string(c.dtype));
   }
-  if (c.reduction != dag::Reduction::none) s += " (" + std::string(dag::to_string(c.reduction)) + ")";
+  if (c.reduction != dag::Reduction::none)
+    s += " (" + std::string(dag::to_string(c.reduction)) + ")";
   if (c.root) s += " root " + std::to_string(*c.root);
   return s;
 }
@@ -32,8 +33,8 @@ std::string describe(const Violation& violation) {
     return s;
   }
   if (const auto* t = std::get_if<ThreadRuleBreak>(&violation)) {
-    return "P2 thread rule broken on communicator '" + t->comm_name + "':\n  in flight: " +
-           call_line(t->in_flight) + "\n  issued:    " + call_line(t->second);
+    return "P2 thread rule broken on communicator '" + t->comm_name +
+           "':\n  in flight: " + call_line(t->in_flight) + "\n  issued:    " + call_line(t->second);
   }
   const auto& d = std::get<Deadlock>(violation);
   std::string s = "deadlock: no step is possible and " + std::to_string(d.ranks_blocked.size()) +

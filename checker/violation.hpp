@@ -47,10 +47,21 @@ struct ThreadRuleBreak {
   CallRecord second;
 };
 
+// One edge of a deadlock's wait-for graph: a party of rank `from` (its main thread or an op)
+// is in the seq-th call on a communicator that rank `to` has not issued yet.
+struct WaitEdge {
+  dag::Rank from = 0;
+  std::string party;  // "main" or the op's name
+  std::string comm_name;
+  std::uint64_t seq = 0;
+  dag::Rank to = 0;
+};
+
 // P3 (or P4 when no collective is involved): no step is possible and some rank is not finished.
 struct Deadlock {
   std::vector<dag::Rank> ranks_blocked;
   std::vector<std::string> waits;  // one line per blocked party, rank first
+  std::vector<WaitEdge> edges;
 };
 
 using Violation = std::variant<Mismatch, ThreadRuleBreak, Deadlock>;

@@ -8,6 +8,7 @@
 #include "runtime/dag/dump_writer.hpp"
 #include "runtime/kvstore/step_builder.hpp"
 #include "tools/ordo/commands.hpp"
+#include "tools/ordo/job_input.hpp"
 
 namespace ordo::tools {
 
@@ -23,17 +24,11 @@ struct StepDagOptions {
   std::string out_path;
 };
 
-kvstore::Network pick_network(const StepDagOptions& o) {
-  if (o.network == "mlp") return kvstore::mlp(o.layers, 256, 100.0);
-  if (o.network == "resnet50") return kvstore::resnet50(30000.0);
-  throw std::invalid_argument("unknown network '" + o.network + "'; expected mlp or resnet50");
-}
-
 int run_step_dag(StepDagOptions o) {
   o.config.kind = kvstore::parse_design(o.design);
   o.config.init = kvstore::parse_init(o.init);
-  const std::string text = dag::write_dump(kvstore::build_step_job(pick_network(o), o.config,
-                                                                   o.step));
+  const std::string text =
+      dag::write_dump(kvstore::build_step_job(pick_network(o.network, o.layers), o.config, o.step));
   if (o.out_path.empty()) {
     std::cout << text;
     return exit_ok;
@@ -51,8 +46,10 @@ int run_step_dag(StepDagOptions o) {
 
 Command add_step_dag(CLI::App& app) {
   auto o = std::make_shared<StepDagOptions>();
-  CLI::App* sub = app.add_subcommand("step-dag", "Write a design's training-step program as a dump");
-  sub->add_option("--network", o->network, "mlp or resnet50")->capture_default_str();
+  CLI::App* sub =
+      app.add_subcommand("step-dag", "Write a design's training-step program as a dump");
+  sub->add_option("--network", o->network, "mlp, resnet50 or a network description file")
+      ->capture_default_str();
   sub->add_option("--layers", o->layers, "layers of the mlp")->check(CLI::Range(1, 1024));
   sub->add_option("--design", o->design, "naive, funnel, concom or depcha")->capture_default_str();
   sub->add_option("--init", o->init, "safe or fig4")->capture_default_str();

@@ -2,9 +2,8 @@
 // function that runs it; all real work happens in the libraries.
 #pragma once
 
-#include <functional>
-
 #include <CLI/CLI.hpp>
+#include <functional>
 
 namespace ordo::tools {
 
@@ -14,9 +13,15 @@ using Command = std::function<int()>;
 Command add_demo(CLI::App& app);
 Command add_validate(CLI::App& app);
 Command add_step_dag(CLI::App& app);
+Command add_verify(CLI::App& app);
+Command add_replay(CLI::App& app);
 
 // Exit codes shared by every subcommand (docs/cli.md).
 inline constexpr int exit_ok = 0;
+// verify: a property fails; replay: the run did not end as the trace says.
+inline constexpr int exit_unsafe = 1;
 inline constexpr int exit_bad_input = 2;
+// verify: a bound was hit before an answer.
+inline constexpr int exit_unknown = 3;
 
 }  // namespace ordo::tools

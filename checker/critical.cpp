@@ -1,0 +1,94 @@
+#include "checker/critical.hpp"
+
+#include <chrono>
+#include <string>
+#include <unordered_set>
+
+#include "checker/reduction.hpp"
+#include "checker/transitions.hpp"
+
+namespace ordo::checker {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::string key(const Model& model, const State& state) {
+  return model.ranks_interchangeable() ? encode_up_to_rank_renaming(model, state)
+                                       : encode(model, state);
+}
+
+}  // namespace
+
+Reach can_finish(const Model& model, const State& from, const ExploreLimits& limits) {
+  // Depth-first over the reduced graph: partial-order reduction keeps every terminal state and
+  // never reorders collective issues, so a violation-free path to the end survives it.
+  const Clock::time_point begin = Clock::now();
+  std::unordered_set<std::string> visited{key(model, from)};
+  struct Frame {
+    State state;
+    std::vector<Step> steps;
+    std::size_t next = 0;
+  };
+  std::vector<Frame> stack;
+  auto push = [&](State s) -> bool {  // true: `s` is a finished state
+    std::vector<Step> enabled = enabled_steps(model, s);
+    if (enabled.empty()) return finished(model, s);
+    std::vector<Step> ample = ample_steps(model, s, enabled);
+    stack.push_back(Frame{std::move(s), std::move(ample), 0});
+    return false;
+  };
+  if (push(from)) return Reach::yes;
+  std::uint32_t countdown = 0;
+  while (!stack.empty()) {
+    Frame& top = stack.back();
+    if (top.next == top.steps.size()) {
+      stack.pop_back();
+      continue;
+    }
+    if (++countdown == 1024) {
+      countdown = 0;
+      if (std::chrono::duration<double>(Clock::now() - begin).count() >= limits.seconds_max) {
+        return Reach::unknown;
+      }
+    }
+    State child = top.state;
+    if (apply(model, child, top.steps[top.next++])) continue;  // a violation: not a way out
+    if (!visited.insert(key(model, child)).second) continue;
+    if (visited.size() >= limits.states_max) return Reach::unknown;
+    if (push(std::move(child))) return Reach::yes;
+  }
+  return Reach::no;
+}
+
+std::optional<std::size_t> critical_step(const Model& model, const std::vector<Step>& witness,
+                                         const ExploreLimits& limits) {
+  // States along the witness; the last step may itself be the violation and is not applied.
+  std::vector<State> states{initial_state(model)};
+  for (const Step& step : witness) {
+    State next = states.back();
+    if (apply(model, next, step)) break;
+    states.push_back(std::move(next));
+  }
+  // Doomed is monotone along the witness (a doomed state's successors are doomed), so the
+  // first doomed state is found by bisection.
+  std::size_t lo = 0;
+  std::size_t hi = states.size() - 1;
+  const Reach last = can_finish(model, states[hi], limits);
+  // The state before a violating step can still finish: the step itself is the decision.
+  if (last == Reach::yes) return witness.size();
+  if (last == Reach::unknown) return std::nullopt;
+  while (lo < hi) {
+    const std::size_t mid = lo + (hi - lo) / 2;
+    const Reach r = can_finish(model, states[mid], limits);
+    if (r == Reach::unknown) return std::nullopt;
+    if (r == Reach::no) {
+      hi = mid;
+    } else {
+      lo = mid + 1;
+    }
+  }
+  return lo;
+}
+
+}  // namespace ordo::checker

@@ -1,0 +1,26 @@
+// Partial-order reduction: from a state, explore only an ample subset of the enabled steps when
+// that provably loses no violation and no deadlock. Ranks interact only through collectives, so
+// a rank whose enabled steps are all rank-local (none issues a collective) and that has no call
+// in flight (nothing another rank does can change it) can take its steps first: every other
+// rank's steps commute with them, and no step of that rank can appear or vanish before one of
+// them is taken. docs/checker.md gives the argument in full.
+#pragma once
+
+#include <vector>
+
+#include "checker/model.hpp"
+#include "checker/state.hpp"
+#include "checker/step.hpp"
+
+namespace ordo::checker {
+
+// Whether taking `step` issues a collective: a main-thread collective action, or the start of a
+// collective op. These are the only steps that touch another rank's state or can violate P1/P2.
+bool issues_collective(const Model& model, const State& state, const Step& step);
+
+// The ample steps: all enabled steps of the lowest rank that qualifies as above, or `enabled`
+// unchanged when no rank does. Never empty when `enabled` is not.
+std::vector<Step> ample_steps(const Model& model, const State& state,
+                              const std::vector<Step>& enabled);
+
+}  // namespace ordo::checker

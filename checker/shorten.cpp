@@ -1,0 +1,86 @@
+#include "checker/shorten.hpp"
+
+#include <chrono>
+#include <stdexcept>
+
+#include "checker/deadlock.hpp"
+#include "checker/transitions.hpp"
+
+namespace ordo::checker {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+bool main_in_collective(const State& state) {
+  for (const RankState& r : state.ranks) {
+    if (r.main_blocked) return true;
+  }
+  return false;
+}
+
+// Runs `steps` from the initial state. Returns the violation of `property` they reach, if they
+// are a legal schedule that reaches one; a violation of another property, an illegal step or a
+// run that ends anywhere else gives nullopt.
+std::optional<Violation> reaches(const Model& model, const std::vector<Step>& steps,
+                                 Property property, std::size_t& used) {
+  State state = initial_state(model);
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    std::optional<Violation> v;
+    try {
+      v = apply(model, state, steps[i]);
+    } catch (const std::logic_error&) {
+      return std::nullopt;
+    }
+    if (!v) continue;
+    const bool p1 = std::holds_alternative<Mismatch>(*v);
+    if ((p1 && property == Property::p1_order) || (!p1 && property == Property::p2_thread_rule)) {
+      used = i + 1;
+      return v;
+    }
+    return std::nullopt;
+  }
+  if (property != Property::p3_deadlock && property != Property::p4_termination) {
+    return std::nullopt;
+  }
+  if (!enabled_steps(model, state).empty() || finished(model, state)) return std::nullopt;
+  const bool collective = collective_pending(state) || main_in_collective(state);
+  if (collective != (property == Property::p3_deadlock)) return std::nullopt;
+  used = steps.size();
+  return describe_deadlock(model, state);
+}
+
+}  // namespace
+
+Result shorten(const Model& model, Result result, double seconds_max) {
+  if (result.verdict != Verdict::unsafe || !result.property) return result;
+  const Clock::time_point begin = Clock::now();
+  const auto out_of_time = [&] {
+    return std::chrono::duration<double>(Clock::now() - begin).count() >= seconds_max;
+  };
+  std::vector<Step> best = result.witness;
+  for (std::size_t chunk = best.size() / 2; chunk >= 1; chunk /= 2) {
+    // Back to front: late steps are the likeliest to be unrelated leftovers, and removing them
+    // first keeps earlier chunk positions valid.
+    for (std::size_t end = best.size(); end >= chunk && !out_of_time();) {
+      std::vector<Step> candidate(best.begin(),
+                                  best.begin() + static_cast<std::ptrdiff_t>(end - chunk));
+      candidate.insert(candidate.end(), best.begin() + static_cast<std::ptrdiff_t>(end),
+                       best.end());
+      std::size_t used = 0;
+      if (std::optional<Violation> v = reaches(model, candidate, *result.property, used)) {
+        candidate.resize(used);
+        best = std::move(candidate);
+        result.violation = std::move(*v);
+        end = std::min(end - chunk, best.size());
+      } else {
+        end -= 1;
+      }
+    }
+    if (out_of_time()) break;
+  }
+  result.witness = std::move(best);
+  return result;
+}
+
+}  // namespace ordo::checker

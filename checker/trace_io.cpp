@@ -1,0 +1,212 @@
+#include "checker/trace_io.hpp"
+
+#include <array>
+#include <limits>
+#include <nlohmann/json.hpp>
+
+#include "runtime/dag/detail/json_node.hpp"
+#include "runtime/dag/detail/json_parse.hpp"
+#include "runtime/dag/dump_error.hpp"
+#include "runtime/dag/limits.hpp"
+
+namespace ordo::checker {
+
+namespace {
+
+using dag::detail::Node;
+using dag::detail::ObjectNode;
+using dag::detail::ObjectSpec;
+
+constexpr std::string_view format_name = "ordo-trace";
+constexpr std::uint64_t format_version = 1;
+// Far above any witness the checker writes (a few steps per op and rank), low enough that a
+// hostile file cannot make the reader allocate without bound.
+constexpr std::size_t steps_max = std::size_t{1} << 24;
+
+constexpr std::array<std::string_view, 4> trace_required = {"format", "version", "ranks", "steps"};
+constexpr std::array<std::string_view, 3> trace_optional = {"verdict", "property", "violation"};
+constexpr ObjectSpec trace_spec = {"an ordo-trace file", trace_required, trace_optional};
+
+constexpr std::array<std::string_view, 2> step_required = {"rank", "event"};
+constexpr std::array<std::string_view, 5> step_optional = {"op", "op_name", "thread", "action",
+                                                           "what"};
+constexpr ObjectSpec step_spec = {"a trace step", step_required, step_optional};
+
+constexpr std::array<std::string_view, 3> event_names = {"main", "start", "complete"};
+constexpr std::array<std::string_view, 4> property_names = {"P1", "P2", "P3", "P4"};
+
+nlohmann::json step_json(const Model& model, const Step& step, std::uint32_t action) {
+  nlohmann::json j;
+  j["rank"] = step.rank;
+  j["event"] = event_names[static_cast<std::size_t>(step.kind)];
+  if (step.kind == Step::Kind::main) {
+    j["action"] = action;
+  } else {
+    j["op"] = step.op;
+    j["op_name"] = model.program(step.rank).ops.at(step.op).name;
+  }
+  if (step.thread) j["thread"] = *step.thread;
+  j["what"] = step.kind == Step::Kind::main ? describe(model, step, action) : describe(model, step);
+  return j;
+}
+
+Step read_step(const Node& node, std::optional<std::string>& op_name) {
+  const ObjectNode object(node, step_spec);
+  object.reject_unknown_fields();
+  Step step;
+  step.rank = static_cast<dag::Rank>(
+      dag::detail::read_unsigned(object.required("rank"), dag::limits::ranks_max - 1));
+  step.kind = static_cast<Step::Kind>(
+      dag::detail::read_choice(object.required("event"), event_names, "step event"));
+  const std::optional<Node> op = object.optional("op");
+  const std::optional<Node> thread = object.optional("thread");
+  if (step.kind == Step::Kind::main) {
+    if (op) op->fail("a main-thread step names an op", "no \"op\" field on a \"main\" step");
+    if (thread) thread->fail("a main-thread step names a pool thread", "no \"thread\" field");
+  } else {
+    if (!op)
+      node.fail("missing field \"op\" in a " +
+                    std::string(step.kind == Step::Kind::start ? "start" : "complete") + " step",
+                "the op id the step starts or completes");
+    step.op = static_cast<dag::OpId>(dag::detail::read_unsigned(*op, dag::limits::ops_max - 1));
+  }
+  if (step.kind == Step::Kind::start) {
+    if (!thread) node.fail("missing field \"thread\" in a start step", "the pool thread it uses");
+    step.thread = static_cast<std::uint32_t>(
+        dag::detail::read_unsigned(*thread, dag::limits::pool_threads_max - 1));
+  } else if (step.kind == Step::Kind::complete && thread) {
+    thread->fail("a complete step names a thread", "no \"thread\" field on a \"complete\" step");
+  }
+  if (const std::optional<Node> name = object.optional("op_name")) {
+    if (step.kind == Step::Kind::main) {
+      name->fail("a main-thread step names an op", "no \"op_name\" on a \"main\" step");
+    }
+    op_name = dag::detail::read_string(*name, "the op's name");
+  }
+  if (const std::optional<Node> action = object.optional("action")) {
+    dag::detail::read_unsigned(*action, dag::limits::actions_max - 1);
+  }
+  if (const std::optional<Node> what = object.optional("what")) {
+    dag::detail::read_string(*what, "a description of the step");
+  }
+  return step;
+}
+
+void check_format(const ObjectNode& object) {
+  const Node format = object.required("format");
+  const std::string& name = dag::detail::read_string(format, "the string \"ordo-trace\"");
+  if (name != format_name) {
+    format.fail("unknown format \"" + name + "\"", "the string \"ordo-trace\"");
+  }
+  const Node version = object.required("version");
+  const std::uint64_t number =
+      dag::detail::read_unsigned(version, std::numeric_limits<std::uint64_t>::max());
+  if (number != format_version) {
+    version.fail("unsupported version " + std::to_string(number),
+                 "version " + std::to_string(format_version));
+  }
+}
+
+}  // namespace
+
+std::string_view short_name(Property property) {
+  return property_names[static_cast<std::size_t>(property)];
+}
+
+std::optional<Property> parse_property(std::string_view name) {
+  for (std::size_t i = 0; i < property_names.size(); ++i) {
+    if (property_names[i] == name) return static_cast<Property>(i);
+  }
+  return std::nullopt;
+}
+
+std::string write_trace(const Model& model, const Result& result) {
+  nlohmann::json j;
+  j["format"] = format_name;
+  j["version"] = format_version;
+  j["ranks"] = model.ranks();
+  j["verdict"] = to_string(result.verdict);
+  if (result.property) j["property"] = short_name(*result.property);
+  if (result.violation) j["violation"] = describe(*result.violation);
+  nlohmann::json steps = nlohmann::json::array();
+  std::vector<std::uint32_t> pc(model.ranks(), 0);
+  for (const Step& step : result.witness) {
+    steps.push_back(step_json(model, step, step.kind == Step::Kind::main ? pc.at(step.rank)++ : 0));
+  }
+  j["steps"] = std::move(steps);
+  return j.dump(1) + "\n";
+}
+
+Trace read_trace(std::string_view text) {
+  if (text.size() > dag::limits::dump_bytes_max) {
+    throw dag::DumpError("/", "trace of " + std::to_string(text.size()) + " bytes is too large",
+                         "at most " + std::to_string(dag::limits::dump_bytes_max) + " bytes");
+  }
+  const nlohmann::json document = dag::detail::parse_json(text);
+  const Node root(document, "");
+  const ObjectNode object(root, trace_spec);
+  check_format(object);
+  object.reject_unknown_fields();
+  Trace trace;
+  trace.ranks = static_cast<std::uint32_t>(
+      dag::detail::read_unsigned(object.required("ranks"), dag::limits::ranks_max));
+  if (trace.ranks == 0) object.required("ranks").fail("zero ranks", "at least 1 rank");
+  if (const std::optional<Node> verdict = object.optional("verdict")) {
+    dag::detail::read_string(*verdict, "the verdict the trace witnesses");
+  }
+  if (const std::optional<Node> violation = object.optional("violation")) {
+    dag::detail::read_string(*violation, "the violation in words");
+  }
+  if (const std::optional<Node> property = object.optional("property")) {
+    trace.property = std::string(
+        property_names[dag::detail::read_choice(*property, property_names, "property")]);
+  }
+  const Node steps = object.required("steps");
+  const std::size_t count = dag::detail::read_array(steps, steps_max, "steps");
+  trace.steps.reserve(count);
+  trace.op_names.reserve(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    std::optional<std::string> name;
+    const Node element = steps.element(i);
+    Step step = read_step(element, name);
+    if (step.rank >= trace.ranks) {
+      element.fail("rank " + std::to_string(step.rank) + " in a trace of " +
+                       std::to_string(trace.ranks) + " ranks",
+                   "a rank below " + std::to_string(trace.ranks));
+    }
+    trace.steps.push_back(step);
+    trace.op_names.push_back(std::move(name));
+  }
+  return trace;
+}
+
+std::optional<std::string> trace_mismatch(const Model& model, const Trace& trace) {
+  if (trace.ranks != model.ranks()) {
+    return "the trace is for " + std::to_string(trace.ranks) + " ranks, the job runs on " +
+           std::to_string(model.ranks());
+  }
+  for (std::size_t i = 0; i < trace.steps.size(); ++i) {
+    const Step& step = trace.steps[i];
+    if (step.kind == Step::Kind::main) continue;
+    const dag::Program& program = model.program(step.rank);
+    const std::string where =
+        "step " + std::to_string(i) + " (rank " + std::to_string(step.rank) + "): ";
+    if (step.op >= program.ops.size()) {
+      return where + "op " + std::to_string(step.op) + " does not exist; program '" + program.name +
+             "' has " + std::to_string(program.ops.size()) + " ops";
+    }
+    const dag::Op& op = program.ops[step.op];
+    if (trace.op_names[i] && *trace.op_names[i] != op.name) {
+      return where + "op " + std::to_string(step.op) + " is '" + op.name + "' in the job but '" +
+             *trace.op_names[i] + "' in the trace";
+    }
+    if (step.thread && *step.thread >= program.pools.at(op.pool).threads) {
+      return where + "thread " + std::to_string(*step.thread) + " of pool '" +
+             program.pools[op.pool].name + "', which has " +
+             std::to_string(program.pools[op.pool].threads) + " threads";
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace ordo::checker

@@ -1,0 +1,43 @@
+// A schedule saved as JSON (format "ordo-trace", docs/checker.md): the witness of an unsafe
+// verdict, one object per step with its rank, event, op and thread, so that `ordo replay` can run
+// it on the runtime's controlled run and a user can read it. Reading checks structure only; the
+// step's meaning against a job (does the op exist, is the step legal) is checked by replaying it.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "checker/model.hpp"
+#include "checker/step.hpp"
+#include "checker/verdict.hpp"
+
+namespace ordo::checker {
+
+struct Trace {
+  std::uint32_t ranks = 0;
+  std::optional<std::string> property;  // "P1".."P4", when the trace is a witness
+  std::vector<Step> steps;
+  // Per step, the op's name when the file gives one; replay checks it against the job so that a
+  // trace is never silently run against a different program.
+  std::vector<std::optional<std::string>> op_names;
+};
+
+// "P1".."P4", and back (nullopt for anything else).
+std::string_view short_name(Property property);
+std::optional<Property> parse_property(std::string_view name);
+
+// The witness of an unsafe result (or an empty schedule otherwise) with op names and a line of
+// words per step.
+std::string write_trace(const Model& model, const Result& result);
+
+// Throws dag::DumpError (where, problem, expected) for any text that is not a well-formed trace.
+Trace read_trace(std::string_view text);
+
+// The first step of `trace` that names a rank, op or thread the model does not have, or an op
+// name that differs from the model's, in words; nullopt when every step fits.
+std::optional<std::string> trace_mismatch(const Model& model, const Trace& trace);
+
+}  // namespace ordo::checker

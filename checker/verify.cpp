@@ -1,0 +1,80 @@
+#include "checker/verify.hpp"
+
+#include <algorithm>
+#include <chrono>
+
+#include "checker/critical.hpp"
+#include "checker/shorten.hpp"
+#include "checker/verify_symbolic.hpp"
+
+namespace ordo::checker {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double since(Clock::time_point begin) {
+  return std::chrono::duration<double>(Clock::now() - begin).count();
+}
+
+// What is left of the budget after `spent` seconds, never below a sliver so that a search can
+// at least start and report `unknown` honestly.
+ExploreLimits remaining(const ExploreLimits& limits, double spent) {
+  ExploreLimits left = limits;
+  left.seconds_max = std::max(limits.seconds_max - spent, 0.001);
+  return left;
+}
+
+}  // namespace
+
+std::string_view to_string(Method method) {
+  switch (method) {
+    case Method::automatic:
+      return "auto";
+    case Method::explicit_search:
+      return "explicit";
+    case Method::symbolic:
+      return "symbolic";
+  }
+  return "?";
+}
+
+Verification verify(const Model& model, const VerifyOptions& options) {
+  const Clock::time_point begin = Clock::now();
+  Verification v;
+  bool decided = false;
+  if (options.method != Method::explicit_search) {
+    SymbolicStage stage = symbolic_stage(model, options.limits.seconds_max);
+    if (stage.decided) {
+      v = std::move(*stage.decided);
+      v.decided_by = Method::symbolic;
+      decided = true;
+    } else {
+      v.facts = std::move(stage.facts);
+      v.symbolic_note = std::move(stage.note);
+    }
+  }
+  if (!decided && options.method != Method::symbolic) {
+    v.result = explore(model, remaining(options.limits, since(begin)));
+    v.decided_by = Method::explicit_search;
+    decided = true;
+  }
+  if (!decided) {  // symbolic only, and it did not decide: no bound was hit, nothing proven
+    v.result.verdict = Verdict::unknown;
+    v.result.ranks = model.ranks();
+    v.decided_by = Method::symbolic;
+  }
+  if (v.result.verdict == Verdict::unsafe) {
+    v.result = shorten(model, std::move(v.result), options.limits.seconds_max / 4.0);
+  }
+  if (options.critical_step && v.result.verdict == Verdict::unsafe) {
+    // Each bisection probe gets a slice of what is left; failing to find it is reported as such.
+    ExploreLimits probe = remaining(options.limits, since(begin));
+    probe.seconds_max /= 8.0;
+    v.critical_step = critical_step(model, v.result.witness, probe);
+  }
+  v.seconds = since(begin);
+  return v;
+}
+
+}  // namespace ordo::checker

@@ -1,0 +1,47 @@
+// `ordo verify` as a library: decide P1-P4 for a job at a rank count, first symbolically (Z3 on
+// the happens-before order of one rank's program, which can cover every rank count at once),
+// then, where that does not decide, by explicit search with reductions. The answer says which
+// method decided and what it covers; `unsafe` always carries a witness that the explicit
+// transition system took step by step.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "checker/explore.hpp"
+#include "checker/model.hpp"
+#include "checker/verdict.hpp"
+
+namespace ordo::checker {
+
+enum class Method : std::uint8_t { automatic, explicit_search, symbolic };
+
+struct VerifyOptions {
+  Method method = Method::automatic;
+  ExploreLimits limits{5'000'000, 60.0};  // the whole verification's budget
+  bool critical_step = true;              // look for the witness's critical step
+};
+
+struct Verification {
+  Result result;
+  Method decided_by = Method::explicit_search;
+  bool every_rank_count = false;             // a `safe` that holds at any number of ranks
+  std::vector<std::string> facts;            // what the symbolic stage proved, in words
+  std::optional<std::string> symbolic_note;  // why the symbolic stage did not decide
+  std::optional<std::size_t> critical_step;  // witness steps after which the job is doomed
+  double seconds = 0.0;
+};
+
+Verification verify(const Model& model, const VerifyOptions& options);
+
+std::string_view to_string(Method method);  // "auto", "explicit", "symbolic"
+
+// The human report: verdict line, what it covers, the violation with the first divergence or
+// the blocked parties, the critical step, the witness, the figures.
+std::string human_report(const Model& model, const Verification& verification);
+// Stable JSON (format "ordo-verify", version 1, docs/checker.md).
+std::string json_report(const Model& model, const Verification& verification);
+
+}  // namespace ordo::checker

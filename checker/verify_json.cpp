@@ -1,0 +1,93 @@
+// The JSON form of a Verification (`ordo verify --json`): field names and meanings are part of
+// the interface (docs/checker.md) and change only with the version.
+#include <nlohmann/json.hpp>
+
+#include "checker/trace_io.hpp"
+#include "checker/verify.hpp"
+#include "runtime/dag/names.hpp"
+
+namespace ordo::checker {
+
+namespace {
+
+using nlohmann::json;
+
+json collective_json(const dag::Collective& c) {
+  json j{{"kind", dag::to_string(c.kind)},
+         {"key", c.key},
+         {"count", c.count},
+         {"dtype", dag::to_string(c.dtype)},
+         {"reduction", dag::to_string(c.reduction)}};
+  if (c.root) j["root"] = *c.root;
+  return j;
+}
+
+json call_json(const CallRecord& call) {
+  json j{{"rank", call.issuer.rank},
+         {"issuer", call.issuer_name},
+         {"blocking", call.blocking},
+         {"collective", collective_json(call.collective)}};
+  if (call.issuer.op) j["op"] = *call.issuer.op;
+  return j;
+}
+
+json violation_json(const Violation& v) {
+  if (const auto* m = std::get_if<Mismatch>(&v)) {
+    json calls = json::array();
+    for (const CallRecord& c : m->calls) calls.push_back(call_json(c));
+    return {{"kind", "mismatch"}, {"comm", m->comm_name}, {"seq", m->seq}, {"calls", calls}};
+  }
+  if (const auto* t = std::get_if<ThreadRuleBreak>(&v)) {
+    return {{"kind", "thread_rule"},
+            {"comm", t->comm_name},
+            {"in_flight", call_json(t->in_flight)},
+            {"second", call_json(t->second)}};
+  }
+  const auto& d = std::get<Deadlock>(v);
+  json edges = json::array();
+  for (const WaitEdge& e : d.edges) {
+    edges.push_back({{"from", e.from},
+                     {"party", e.party},
+                     {"comm", e.comm_name},
+                     {"seq", e.seq},
+                     {"to", e.to}});
+  }
+  return {{"kind", "deadlock"},
+          {"ranks_blocked", d.ranks_blocked},
+          {"waits", d.waits},
+          {"edges", edges}};
+}
+
+}  // namespace
+
+std::string json_report(const Model& model, const Verification& v) {
+  const Result& r = v.result;
+  json j;
+  j["format"] = "ordo-verify";
+  j["version"] = 1;
+  j["verdict"] = to_string(r.verdict);
+  j["ranks"] = model.ranks();
+  j["every_rank_count"] = r.verdict == Verdict::safe && v.every_rank_count;
+  j["method"] = to_string(v.decided_by);
+  j["facts"] = v.facts;
+  j["property"] = r.property ? json(short_name(*r.property)) : json(nullptr);
+  j["violation"] = r.violation ? violation_json(*r.violation) : json(nullptr);
+  j["witness_steps"] = r.witness.size();
+  j["critical_step"] = v.critical_step ? json(*v.critical_step) : json(nullptr);
+  j["bound"] =
+      r.bound ? json{{"name", to_string(*r.bound)}, {"value", r.bound_value}} : json(nullptr);
+  j["symbolic_note"] = v.symbolic_note ? json(*v.symbolic_note) : json(nullptr);
+  j["stats"] = {{"states", r.stats.states},
+                {"transitions", r.stats.transitions},
+                {"depth_max", r.stats.depth_max},
+                {"final_states", r.stats.finals},
+                {"steps_deferred", r.stats.steps_deferred},
+                {"partial_order", r.stats.partial_order},
+                {"symmetry", r.stats.symmetry},
+                {"search_seconds", r.stats.seconds},
+                {"states_per_second", r.stats.states_per_second}};
+  j["seconds"] = v.seconds;
+  return j.dump(2) + "\n";
+}
+
+}  // namespace ordo::checker

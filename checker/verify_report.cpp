@@ -1,0 +1,90 @@
+// The human form of a Verification (`ordo verify` without --json).
+#include <cstdio>
+
+#include "checker/verify.hpp"
+
+namespace ordo::checker {
+
+namespace {
+
+std::string upper(std::string_view word) {
+  std::string s(word);
+  for (char& c : s) c = static_cast<char>(c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c);
+  return s;
+}
+
+std::string method_words(Method method) {
+  return method == Method::symbolic ? "symbolic: Z3 on the happens-before order"
+                                    : "explicit search";
+}
+
+std::string figures(const Stats& s) {
+  char line[256];
+  std::snprintf(
+      line, sizeof line,
+      "%llu states, %llu transitions, depth %llu, %llu final states, %.0f states/s; "
+      "partial-order reduction %s (%llu steps deferred), symmetry %s",
+      static_cast<unsigned long long>(s.states), static_cast<unsigned long long>(s.transitions),
+      static_cast<unsigned long long>(s.depth_max), static_cast<unsigned long long>(s.finals),
+      s.states_per_second, s.partial_order ? "on" : "off",
+      static_cast<unsigned long long>(s.steps_deferred), s.symmetry ? "on" : "off");
+  return line;
+}
+
+std::string witness_lines(const Model& model, const Verification& v) {
+  std::string s;
+  std::vector<std::uint32_t> pc(model.ranks(), 0);
+  const std::vector<Step>& w = v.result.witness;
+  for (std::size_t i = 0; i < w.size(); ++i) {
+    std::optional<std::uint32_t> at;
+    if (w[i].kind == Step::Kind::main) at = pc.at(w[i].rank)++;
+    const bool critical = v.critical_step && *v.critical_step == i + 1;
+    s += (critical ? "  * " : "    ") + std::to_string(i + 1) + ". " + describe(model, w[i], at) +
+         "\n";
+  }
+  return s;
+}
+
+}  // namespace
+
+std::string human_report(const Model& model, const Verification& v) {
+  const Result& r = v.result;
+  std::string s = upper(to_string(r.verdict)) + " at " + std::to_string(r.ranks) + " rank(s)";
+  if (r.verdict == Verdict::safe && v.every_rank_count) s += " and at every rank count";
+  if (r.verdict != Verdict::unknown) s += " (" + method_words(v.decided_by) + ")";
+  s += "\n";
+  if (r.verdict == Verdict::safe) {
+    s += "P1 order consistency, P2 thread rule, P3 deadlock freedom and P4 termination hold in "
+         "every schedule.\n";
+  }
+  if (!v.facts.empty()) {
+    s += "proven:\n";
+    for (const std::string& f : v.facts) s += "  - " + f + "\n";
+  }
+  if (r.verdict == Verdict::unsafe && r.property && r.violation) {
+    s += "violated: " + std::string(to_string(*r.property)) + "\n" + describe(*r.violation) + "\n";
+    if (v.critical_step) {
+      if (*v.critical_step == 0) {
+        s += "critical step: none; no execution of this job can finish\n";
+      } else {
+        s += "critical step: " + std::to_string(*v.critical_step) +
+             " (marked *): after it no execution can finish without a violation\n";
+      }
+    }
+    s += "witness: " + std::to_string(r.witness.size()) +
+         " steps from the initial state (replay with `ordo replay`):\n" + witness_lines(model, v);
+  }
+  if (r.verdict == Verdict::unknown) {
+    if (r.bound) {
+      s += "bound " + std::string(to_string(*r.bound)) + " = " + std::to_string(r.bound_value) +
+           " reached before the search ended; raise --timeout or --states-max\n";
+    }
+    if (v.symbolic_note) s += "symbolic stage: " + *v.symbolic_note + "\n";
+  }
+  if (v.decided_by == Method::explicit_search) s += figures(r.stats) + "\n";
+  char total[64];
+  std::snprintf(total, sizeof total, "time to verdict: %.3f s\n", v.seconds);
+  return s + total;
+}
+
+}  // namespace ordo::checker

@@ -1,0 +1,150 @@
+#include "runtime/kvstore/network_reader.hpp"
+
+#include <array>
+#include <fstream>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <stdexcept>
+
+#include "runtime/dag/detail/json_node.hpp"
+#include "runtime/dag/detail/json_parse.hpp"
+#include "runtime/dag/dump_error.hpp"
+#include "runtime/dag/limits.hpp"
+#include "runtime/dag/names.hpp"
+
+namespace ordo::kvstore {
+
+namespace {
+
+using dag::detail::Node;
+using dag::detail::ObjectNode;
+using dag::detail::ObjectSpec;
+
+constexpr std::string_view format_name = "ordo-network";
+constexpr std::uint64_t format_version = 1;
+constexpr std::size_t layers_max = 1u << 16;
+constexpr std::size_t params_max = 1u << 12;
+
+constexpr std::array<std::string_view, 4> net_required = {"format", "version", "name", "layers"};
+constexpr ObjectSpec net_spec = {"an ordo-network description", net_required, {}};
+constexpr std::array<std::string_view, 1> layer_required = {"name"};
+constexpr std::array<std::string_view, 4> layer_optional = {"params", "forward_us", "backward_us",
+                                                            "inputs"};
+constexpr ObjectSpec layer_spec = {"a layer", layer_required, layer_optional};
+constexpr std::array<std::string_view, 2> param_required = {"name", "count"};
+constexpr std::array<std::string_view, 1> param_optional = {"dtype"};
+constexpr ObjectSpec param_spec = {"a parameter", param_required, param_optional};
+
+Param read_param(const Node& node) {
+  const ObjectNode object(node, param_spec);
+  object.reject_unknown_fields();
+  Param p;
+  p.name = dag::detail::read_name(object.required("name"));
+  p.count = dag::detail::read_unsigned(object.required("count"), std::uint64_t{1} << 40);
+  if (const std::optional<Node> dtype = object.optional("dtype")) {
+    p.dtype = dag::detail::read_enum<dag::DType>(*dtype, "dtype");
+  }
+  return p;
+}
+
+Layer read_layer(const Node& node, std::size_t index) {
+  const ObjectNode object(node, layer_spec);
+  object.reject_unknown_fields();
+  Layer layer;
+  layer.name = dag::detail::read_name(object.required("name"));
+  if (const std::optional<Node> params = object.optional("params")) {
+    const std::size_t n = dag::detail::read_array(*params, params_max, "parameters");
+    for (std::size_t i = 0; i < n; ++i) layer.params.push_back(read_param(params->element(i)));
+  }
+  if (const std::optional<Node> f = object.optional("forward_us")) {
+    layer.forward_us = dag::detail::read_number(*f, 0.0);
+  }
+  if (const std::optional<Node> b = object.optional("backward_us")) {
+    layer.backward_us = dag::detail::read_number(*b, 0.0);
+  }
+  if (const std::optional<Node> inputs = object.optional("inputs")) {
+    const std::size_t n = dag::detail::read_array(*inputs, layers_max, "layer indices");
+    for (std::size_t i = 0; i < n; ++i) {
+      const Node input = inputs->element(i);
+      const std::uint64_t at = dag::detail::read_unsigned(input, layers_max);
+      if (at >= index) {
+        input.fail("layer " + std::to_string(at) + " is not an earlier layer",
+                   "the index of a layer before this one (below " + std::to_string(index) + ")");
+      }
+      layer.inputs.push_back(static_cast<std::uint32_t>(at));
+    }
+  }
+  return layer;
+}
+
+void check_format(const ObjectNode& object) {
+  const Node format = object.required("format");
+  if (dag::detail::read_string(format, "the string \"ordo-network\"") != format_name) {
+    format.fail("unknown format", "the string \"ordo-network\"");
+  }
+  const Node version = object.required("version");
+  const std::uint64_t number =
+      dag::detail::read_unsigned(version, std::numeric_limits<std::uint64_t>::max());
+  if (number != format_version) {
+    version.fail("unsupported version " + std::to_string(number), "version 1");
+  }
+}
+
+}  // namespace
+
+Network read_network(std::string_view text) {
+  if (text.size() > dag::limits::dump_bytes_max) {
+    throw dag::DumpError("/", "description of " + std::to_string(text.size()) + " bytes",
+                         "at most " + std::to_string(dag::limits::dump_bytes_max) + " bytes");
+  }
+  const nlohmann::json document = dag::detail::parse_json(text);
+  const ObjectNode object(Node(document, ""), net_spec);
+  check_format(object);
+  object.reject_unknown_fields();
+  Network network;
+  network.name = dag::detail::read_name(object.required("name"));
+  const Node layers = object.required("layers");
+  const std::size_t n = dag::detail::read_array(layers, layers_max, "layers");
+  for (std::size_t i = 0; i < n; ++i) network.layers.push_back(read_layer(layers.element(i), i));
+  try {
+    check_network(network);
+  } catch (const std::invalid_argument& e) {
+    throw dag::DumpError("/layers", e.what(), "a network the step builder accepts");
+  }
+  return network;
+}
+
+Network read_network_file(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw dag::DumpError(path.string(), "cannot open the file", "a readable file");
+  std::ostringstream text;
+  text << in.rdbuf();
+  try {
+    return read_network(text.str());
+  } catch (const dag::DumpError& e) {
+    throw dag::DumpError(path.string() + ": " + e.where(), e.problem(), e.expected());
+  }
+}
+
+std::string write_network(const Network& network) {
+  nlohmann::json layers = nlohmann::json::array();
+  for (const Layer& l : network.layers) {
+    nlohmann::json params = nlohmann::json::array();
+    for (const Param& p : l.params) {
+      params.push_back({{"name", p.name}, {"count", p.count}, {"dtype", dag::to_string(p.dtype)}});
+    }
+    layers.push_back({{"name", l.name},
+                      {"params", params},
+                      {"forward_us", l.forward_us},
+                      {"backward_us", l.backward_us},
+                      {"inputs", l.inputs}});
+  }
+  const nlohmann::json j{{"format", format_name},
+                         {"version", format_version},
+                         {"name", network.name},
+                         {"layers", layers}};
+  return j.dump(1) + "\n";
+}
+
+}  // namespace ordo::kvstore

@@ -1,0 +1,97 @@
+// `ordo replay`: run a saved schedule (an `ordo verify --trace` witness) on the runtime's
+// controlled scheduler and simulated world, and say whether it ends as the trace claims.
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <sstream>
+#include <string>
+
+#include "checker/trace_io.hpp"
+#include "runtime/dag/dump_error.hpp"
+#include "tools/ordo/commands.hpp"
+#include "tools/ordo/job_input.hpp"
+#include "tools/replay/replay.hpp"
+
+namespace ordo::tools {
+
+namespace {
+
+struct ReplayCli {
+  JobInput input;
+  std::string trace_path;
+};
+
+checker::Trace load_trace(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw dag::DumpError(path, "cannot open the file", "a readable trace file");
+  std::ostringstream text;
+  text << in.rdbuf();
+  try {
+    return checker::read_trace(text.str());
+  } catch (const dag::DumpError& e) {
+    throw dag::DumpError(path + ": " + e.where(), e.problem(), e.expected());
+  }
+}
+
+// A deadlock is what the runtime sees of both P3 and P4.
+bool same(checker::Property claimed, checker::Property seen) {
+  const auto deadlock = [](checker::Property p) {
+    return p == checker::Property::p3_deadlock || p == checker::Property::p4_termination;
+  };
+  return claimed == seen || (deadlock(claimed) && deadlock(seen));
+}
+
+int run_replay(const ReplayCli& o) {
+  dag::Job job;
+  checker::Trace trace;
+  try {
+    job = o.input.load();
+    trace = load_trace(o.trace_path);
+  } catch (const dag::DumpError& e) {
+    std::cerr << "ordo replay: error: " << e.what() << '\n';
+    return exit_bad_input;
+  }
+  const checker::Model model(job, trace.ranks);
+  if (const std::optional<std::string> bad = checker::trace_mismatch(model, trace)) {
+    std::cerr << "ordo replay: error: " << o.trace_path << " does not fit the job: " << *bad
+              << '\n';
+    return exit_bad_input;
+  }
+  exec::ControlledRun run(job, trace.ranks);
+  const Replay r = replay(run, trace.steps);
+  if (r.illegal) {
+    std::cerr << "ordo replay: error: " << *r.illegal << '\n';
+    return exit_bad_input;
+  }
+  std::cout << "replayed " << r.steps_taken << " of " << trace.steps.size() << " steps on "
+            << trace.ranks << " simulated ranks\n";
+  if (r.outcome) {
+    std::cout << "the run ended: " << (r.outcome->report.empty() ? "finished" : r.outcome->report)
+              << '\n';
+  } else {
+    std::cout << "the run has not ended after the last step\n";
+  }
+  if (!trace.property) {
+    const bool done = r.outcome && r.outcome->end == exec::RunEnd::finished;
+    std::cout << (done ? "as the trace says: no violation\n" : "the trace claims no violation\n");
+    return done ? exit_ok : exit_unsafe;
+  }
+  const bool reproduced = r.seen && same(*checker::parse_property(*trace.property), *r.seen);
+  std::cout << (reproduced ? "reproduced: " : "NOT reproduced: ") << *trace.property
+            << " as the trace claims\n";
+  return reproduced ? exit_ok : exit_unsafe;
+}
+
+}  // namespace
+
+Command add_replay(CLI::App& app) {
+  auto o = std::make_shared<ReplayCli>();
+  CLI::App* sub = app.add_subcommand(
+      "replay", "Run a saved schedule on the runtime's controlled scheduler and simulated world");
+  o->input.add_options(sub, "DAG dump the trace was found on");
+  sub->add_option("--trace", o->trace_path, "trace file written by `ordo verify --trace`")
+      ->required();
+  return [o] { return run_replay(*o); };
+}
+
+}  // namespace ordo::tools

@@ -1,0 +1,55 @@
+#include "tools/ordo/job_input.hpp"
+
+#include <stdexcept>
+
+#include "runtime/dag/dump_reader.hpp"
+#include "runtime/kvstore/network_reader.hpp"
+
+namespace ordo::tools {
+
+kvstore::Network pick_network(const std::string& name, std::uint32_t layers) {
+  if (name == "mlp") return kvstore::mlp(layers, 256, 100.0);
+  if (name == "resnet50") return kvstore::resnet50(30000.0);
+  return kvstore::read_network_file(name);
+}
+
+void JobInput::add_options(CLI::App* sub, const std::string& what) {
+  sub->add_option("input", path, what + " (with --design: a network description)");
+  sub->add_option("--design", design,
+                  "check this design's step on a network instead of a dump: "
+                  "naive, funnel, concom or depcha");
+  sub->add_option("--network", network, "with --design: mlp, resnet50 or a description file");
+  sub->add_option("--layers", layers, "layers of the built-in mlp")->check(CLI::Range(1, 1024));
+  sub->add_option("--init", init, "safe or fig4 (with --with-init)")->capture_default_str();
+  sub->add_flag("--with-init", step.include_init, "broadcast the weights first");
+  sub->add_option("--steps", step.steps, "training steps")->check(CLI::Range(1, 1024));
+  sub->add_option("--comm-threads", config.comm_threads, "threads of the comm pool");
+  sub->add_option("--ncomm", config.ncomm, "concom: communicators");
+  sub->add_option("--outstanding", config.outstanding, "concom: keys between barriers");
+}
+
+dag::Job JobInput::load() const {
+  if (design.empty()) {
+    if (path.empty()) throw std::invalid_argument("no input: give a DAG dump, or --design");
+    if (!network.empty()) throw std::invalid_argument("--network needs --design");
+    return dag::read_dump_file(path);
+  }
+  if (!path.empty() && !network.empty()) {
+    throw std::invalid_argument("give the network once: as the input or with --network");
+  }
+  kvstore::DesignConfig c = config;
+  c.kind = kvstore::parse_design(design);
+  c.init = kvstore::parse_init(init);
+  const std::string net = !network.empty() ? network : (!path.empty() ? path : "mlp");
+  return kvstore::build_step_job(pick_network(net, layers), c, step);
+}
+
+std::string JobInput::name() const {
+  if (design.empty()) return path;
+  const std::string net = !network.empty() ? network : (!path.empty() ? path : "mlp");
+  kvstore::DesignConfig c = config;
+  c.kind = kvstore::parse_design(design);
+  return kvstore::describe(c) + " on " + net;
+}
+
+}  // namespace ordo::tools

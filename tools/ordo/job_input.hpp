@@ -1,0 +1,38 @@
+// Where `ordo verify` and `ordo replay` get their job: a DAG dump, or a network description
+// (a file in the "ordo-network" format, or a built-in: mlp, resnet50) turned into one training
+// step of a KVStore design by the step-DAG builder, so a design configuration can be checked
+// before anything is built.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <cstdint>
+#include <string>
+
+#include "runtime/dag/program.hpp"
+#include "runtime/kvstore/design_config.hpp"
+#include "runtime/kvstore/network.hpp"
+#include "runtime/kvstore/step_builder.hpp"
+
+namespace ordo::tools {
+
+struct JobInput {
+  std::string path;     // the dump, or with --design the network description
+  std::string design;   // empty: `path` is a dump
+  std::string network;  // with --design: mlp, resnet50 or a description file (default: path)
+  std::string init = "safe";
+  std::uint32_t layers = 4;
+  kvstore::DesignConfig config;
+  kvstore::StepOptions step;
+
+  // Registers the positional input and the design options on `sub`.
+  void add_options(CLI::App* sub, const std::string& what);
+  // Throws dag::DumpError for a bad file and std::invalid_argument for bad options.
+  dag::Job load() const;
+  // How reports name the input: the path, or "depcha on resnet50".
+  std::string name() const;
+};
+
+// "mlp" and "resnet50" are built in; anything else is read as a description file.
+kvstore::Network pick_network(const std::string& name, std::uint32_t layers);
+
+}  // namespace ordo::tools
