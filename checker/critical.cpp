@@ -1,9 +1,11 @@
 #include "checker/critical.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <string>
 #include <unordered_set>
 
+#include "checker/memory.hpp"
 #include "checker/reduction.hpp"
 #include "checker/transitions.hpp"
 
@@ -24,6 +26,7 @@ Reach can_finish(const Model& model, const State& from, const ExploreLimits& lim
   // Depth-first over the reduced graph: partial-order reduction keeps every terminal state and
   // never reorders collective issues, so a violation-free path to the end survives it.
   const Clock::time_point begin = Clock::now();
+  const std::uint64_t bytes_at_begin = resident_bytes();
   std::unordered_set<std::string> visited{key(model, from)};
   struct Frame {
     State state;
@@ -40,15 +43,20 @@ Reach can_finish(const Model& model, const State& from, const ExploreLimits& lim
   };
   if (push(from)) return Reach::yes;
   std::uint32_t countdown = 0;
+  const std::uint32_t interval = std::max<std::uint32_t>(1, 2048 / model.ranks());
   while (!stack.empty()) {
     Frame& top = stack.back();
     if (top.next == top.steps.size()) {
       stack.pop_back();
       continue;
     }
-    if (++countdown == 1024) {
+    if (++countdown >= interval) {
       countdown = 0;
       if (std::chrono::duration<double>(Clock::now() - begin).count() >= limits.seconds_max) {
+        return Reach::unknown;
+      }
+      const std::uint64_t bytes = resident_bytes();
+      if (bytes > bytes_at_begin && bytes - bytes_at_begin > limits.bytes_max) {
         return Reach::unknown;
       }
     }
@@ -63,24 +71,33 @@ Reach can_finish(const Model& model, const State& from, const ExploreLimits& lim
 
 std::optional<std::size_t> critical_step(const Model& model, const std::vector<Step>& witness,
                                          const ExploreLimits& limits) {
-  // States along the witness; the last step may itself be the violation and is not applied.
-  std::vector<State> states{initial_state(model)};
-  for (const Step& step : witness) {
-    State next = states.back();
-    if (apply(model, next, step)) break;
-    states.push_back(std::move(next));
+  // The state after the first `n` witness steps, rebuilt for each probe: keeping every state
+  // along the witness would take its length times a state's size, too much at many ranks. The
+  // last step may itself be the violation; it is never applied.
+  std::size_t applicable = 0;
+  {
+    State probe = initial_state(model);
+    for (const Step& step : witness) {
+      if (apply(model, probe, step)) break;
+      ++applicable;
+    }
   }
+  const auto state_after = [&](std::size_t n) {
+    State s = initial_state(model);
+    for (std::size_t i = 0; i < n; ++i) apply(model, s, witness[i]);
+    return s;
+  };
   // Doomed is monotone along the witness (a doomed state's successors are doomed), so the
   // first doomed state is found by bisection.
   std::size_t lo = 0;
-  std::size_t hi = states.size() - 1;
-  const Reach last = can_finish(model, states[hi], limits);
+  std::size_t hi = applicable;
+  const Reach last = can_finish(model, state_after(hi), limits);
   // The state before a violating step can still finish: the step itself is the decision.
   if (last == Reach::yes) return witness.size();
   if (last == Reach::unknown) return std::nullopt;
   while (lo < hi) {
     const std::size_t mid = lo + (hi - lo) / 2;
-    const Reach r = can_finish(model, states[mid], limits);
+    const Reach r = can_finish(model, state_after(mid), limits);
     if (r == Reach::unknown) return std::nullopt;
     if (r == Reach::no) {
       hi = mid;

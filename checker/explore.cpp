@@ -1,10 +1,12 @@
 #include "checker/explore.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <string>
 #include <unordered_set>
 
 #include "checker/deadlock.hpp"
+#include "checker/memory.hpp"
 #include "checker/reduction.hpp"
 #include "checker/transitions.hpp"
 
@@ -40,7 +42,8 @@ class Search {
         limits_(limits),
         partial_order_(reductions.partial_order),
         symmetry_(reductions.symmetry && model.ranks_interchangeable()),
-        begin_(Clock::now()) {
+        begin_(Clock::now()),
+        bytes_at_begin_(resident_bytes()) {
     result_.ranks = model.ranks();
     result_.stats.partial_order = partial_order_;
     result_.stats.symmetry = symmetry_;
@@ -60,7 +63,9 @@ class Search {
         stack_.pop_back();
         continue;
       }
-      if (time_is_up()) return unknown(Bound::seconds_max, seconds_bound());
+      if (std::optional<Bound> bound = limit_reached()) {
+        return unknown(*bound, *bound == Bound::seconds_max ? seconds_bound() : limits_.bytes_max);
+      }
       const Step step = top.steps[top.next++];
       State child = top.state;
       ++result_.stats.transitions;
@@ -127,11 +132,16 @@ class Search {
     return finish();
   }
 
-  // Reading the clock on every transition would cost more than the transition itself.
-  bool time_is_up() {
-    if (++clock_countdown_ < 1024) return false;
+  // Reading the clock and the memory on every transition would cost more than the transition
+  // when states are small; with many ranks a state is large and a few transitions can take a lot
+  // of memory, so the interval shrinks with the rank count.
+  std::optional<Bound> limit_reached() {
+    if (++clock_countdown_ < std::max<std::uint32_t>(1, 2048 / model_.ranks())) return std::nullopt;
     clock_countdown_ = 0;
-    return seconds_since_begin() >= limits_.seconds_max;
+    if (seconds_since_begin() >= limits_.seconds_max) return Bound::seconds_max;
+    const std::uint64_t now = resident_bytes();
+    if (now > bytes_at_begin_ && now - bytes_at_begin_ > limits_.bytes_max) return Bound::bytes_max;
+    return std::nullopt;
   }
 
   std::uint64_t seconds_bound() const { return static_cast<std::uint64_t>(limits_.seconds_max); }
@@ -154,6 +164,7 @@ class Search {
   bool partial_order_;
   bool symmetry_;
   Clock::time_point begin_;
+  std::uint64_t bytes_at_begin_;
   std::vector<Frame> stack_;
   std::unordered_set<std::string> visited_;
   std::uint32_t clock_countdown_ = 0;

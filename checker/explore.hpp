@@ -13,6 +13,8 @@ namespace ordo::checker {
 struct ExploreLimits {
   std::uint64_t states_max = 1'000'000;  // distinct states kept in the visited set
   double seconds_max = 60.0;             // wall-clock time of the search
+  // Growth of the process's resident memory during the search (visited set and state stack).
+  std::uint64_t bytes_max = std::uint64_t{4} << 30;
 };
 
 // The reductions are on by default; turning one off gives the same verdicts on more states (the

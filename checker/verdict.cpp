@@ -36,6 +36,8 @@ std::string_view to_string(Bound bound) {
       return "states_max";
     case Bound::seconds_max:
       return "seconds_max";
+    case Bound::bytes_max:
+      return "bytes_max";
   }
   return "?";
 }

@@ -21,7 +21,7 @@ enum class Property : std::uint8_t {
   p3_deadlock,     // every execution can finish
   p4_termination,  // each rank finishes alone
 };
-enum class Bound : std::uint8_t { states_max, seconds_max };
+enum class Bound : std::uint8_t { states_max, seconds_max, bytes_max };
 
 struct Stats {
   std::uint64_t states = 0;          // distinct states visited

@@ -13,6 +13,8 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+constexpr std::uint32_t critical_ranks_max = 16;
+
 double since(Clock::time_point begin) {
   return std::chrono::duration<double>(Clock::now() - begin).count();
 }
@@ -64,13 +66,19 @@ Verification verify(const Model& model, const VerifyOptions& options) {
     v.result.ranks = model.ranks();
     v.decided_by = Method::symbolic;
   }
+  const double polish =
+      std::min(options.witness_seconds, remaining(options.limits, since(begin)).seconds_max);
   if (v.result.verdict == Verdict::unsafe) {
-    v.result = shorten(model, std::move(v.result), options.limits.seconds_max / 4.0);
+    v.result = shorten(model, std::move(v.result), polish / 2.0);
   }
-  if (options.critical_step && v.result.verdict == Verdict::unsafe) {
-    // Each bisection probe gets a slice of what is left; failing to find it is reported as such.
-    ExploreLimits probe = remaining(options.limits, since(begin));
-    probe.seconds_max /= 8.0;
+  // Searching from a state of many ranks for a way to finish is beyond any small budget.
+  if (options.critical_step && v.result.verdict == Verdict::unsafe &&
+      model.ranks() <= critical_ranks_max) {
+    // About ten bisection probes share the other half; one that hits its bound leaves the
+    // critical step unknown, which the report says.
+    ExploreLimits probe = options.limits;
+    probe.seconds_max = polish / 20.0;
+    probe.bytes_max = options.limits.bytes_max / 4;
     v.critical_step = critical_step(model, v.result.witness, probe);
   }
   v.seconds = since(begin);

@@ -22,6 +22,10 @@ struct VerifyOptions {
   Method method = Method::automatic;
   ExploreLimits limits{5'000'000, 60.0};  // the whole verification's budget
   bool critical_step = true;              // look for the witness's critical step
+  // Shortening the witness and finding its critical step make a witness easier to read but are
+  // not needed for the verdict: they get this much time (within the budget), then stop with
+  // what they have.
+  double witness_seconds = 1.0;
 };
 
 struct Verification {

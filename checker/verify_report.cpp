@@ -63,7 +63,9 @@ std::string human_report(const Model& model, const Verification& v) {
   }
   if (r.verdict == Verdict::unsafe && r.property && r.violation) {
     s += "violated: " + std::string(to_string(*r.property)) + "\n" + describe(*r.violation) + "\n";
-    if (v.critical_step) {
+    if (!v.critical_step) {
+      s += "critical step: not found (not searched above 16 ranks, or a search hit its bound)\n";
+    } else {
       if (*v.critical_step == 0) {
         s += "critical step: none; no execution of this job can finish\n";
       } else {

@@ -5,10 +5,10 @@ set -euo pipefail
 
 packages=(
   cmake ninja-build g++ clang libclang-rt-14-dev pkg-config
-  libgtest-dev libgmock-dev libbenchmark-dev
-  nlohmann-json3-dev libcli11-dev
+  libgtest-dev libgmock-dev libbenchmark-dev librapidcheck-dev
+  nlohmann-json3-dev libcli11-dev libz3-dev
   libopenmpi-dev openmpi-bin
-  python3 python3-jsonschema
+  python3 python3-jsonschema spin
 )
 
 missing=()

@@ -13,6 +13,7 @@ using Command = std::function<int()>;
 Command add_demo(CLI::App& app);
 Command add_validate(CLI::App& app);
 Command add_step_dag(CLI::App& app);
+Command add_export_promela(CLI::App& app);
 Command add_verify(CLI::App& app);
 Command add_replay(CLI::App& app);
 

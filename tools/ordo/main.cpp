@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
   add(ordo::tools::add_demo, "demo");
   add(ordo::tools::add_validate, "validate");
   add(ordo::tools::add_step_dag, "step-dag");
+  add(ordo::tools::add_export_promela, "export-promela");
   add(ordo::tools::add_verify, "verify");
   add(ordo::tools::add_replay, "replay");
 

@@ -1,0 +1,129 @@
+#include "checker/promela/bounds.hpp"
+
+#include <algorithm>
+#include <map>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "checker/promela/export.hpp"
+
+namespace ordo::checker::promela {
+
+namespace {
+
+// Every field of the model is a byte. 255 is reserved where a field also says "none" (a free
+// thread's op, the main thread as issuer), hence the lower limit there.
+constexpr std::uint64_t byte_max = 255;
+constexpr std::uint64_t byte_max_with_none = 254;
+// SPIN numbers processes with a byte.
+constexpr std::uint64_t processes_max = 255;
+
+void check(std::uint64_t count, std::uint64_t limit, const std::string& what) {
+  if (count > limit) {
+    throw ExportError(what + " is " + std::to_string(count) + "; the Promela model holds at most " +
+                      std::to_string(limit));
+  }
+}
+
+std::string program_label(const dag::Program& program) { return "program '" + program.name + "'"; }
+
+// Calls per communicator that one run of `program` issues: its collective ops and its
+// main-thread collectives.
+std::map<dag::CommId, std::uint64_t> calls_per_comm(const dag::Program& program) {
+  std::map<dag::CommId, std::uint64_t> calls;
+  for (const dag::Op& op : program.ops) {
+    if (op.collective) ++calls[op.collective->comm];
+  }
+  for (const dag::Action& action : program.main) {
+    if (const auto* call = std::get_if<dag::CollectiveAction>(&action)) {
+      ++calls[call->collective.comm];
+    }
+  }
+  return calls;
+}
+
+void fold_program(const dag::Program& program, Bounds& b) {
+  const std::string label = program_label(program);
+  check(program.ops.size(), byte_max_with_none, "the op count of " + label);
+  check(program.vars.size(), byte_max, "the var count of " + label);
+  check(program.pools.size(), byte_max, "the pool count of " + label);
+  check(program.main.size(), byte_max, "the main action count of " + label);
+  b.ops = std::max(b.ops, static_cast<std::uint32_t>(program.ops.size()));
+  b.vars = std::max(b.vars, static_cast<std::uint32_t>(program.vars.size()));
+  b.pools = std::max(b.pools, static_cast<std::uint32_t>(program.pools.size()));
+  b.actions = std::max(b.actions, static_cast<std::uint32_t>(program.main.size()));
+  for (const dag::Pool& pool : program.pools) {
+    check(pool.threads, byte_max_with_none,
+          "the thread count of pool '" + pool.name + "' in " + label);
+    b.threads = std::max(b.threads, pool.threads);
+  }
+  std::vector<std::uint64_t> per_var(program.vars.size(), 0);
+  std::vector<std::uint64_t> per_pool(program.pools.size(), 0);
+  for (const dag::Op& op : program.ops) {
+    const std::uint64_t accesses = op.reads.size() + op.writes.size();
+    check(accesses, byte_max, "the var count of op '" + op.name + "' in " + label);
+    b.accesses = std::max(b.accesses, static_cast<std::uint32_t>(accesses));
+    for (const dag::VarId v : op.reads) ++per_var.at(v);
+    for (const dag::VarId v : op.writes) ++per_var.at(v);
+    ++per_pool.at(op.pool);
+  }
+  for (std::size_t v = 0; v < per_var.size(); ++v) {
+    check(per_var[v], byte_max,
+          "the number of ops naming var '" + program.vars[v].name + "' in " + label);
+    b.var_queue = std::max(b.var_queue, static_cast<std::uint32_t>(per_var[v]));
+  }
+  for (std::size_t p = 0; p < per_pool.size(); ++p) {
+    check(per_pool[p], byte_max,
+          "the number of ops of pool '" + program.pools[p].name + "' in " + label);
+    b.run_queue = std::max(b.run_queue, static_cast<std::uint32_t>(per_pool[p]));
+  }
+  for (const auto& [comm, calls] : calls_per_comm(program)) {
+    check(calls, byte_max, "the number of calls " + label + " issues on one communicator");
+    b.calls = std::max(b.calls, static_cast<std::uint32_t>(calls));
+  }
+}
+
+// The checker refuses a call on a communicator its rank is not in only when an execution
+// reaches it; the model has no such refusal, so the export refuses it up front.
+void check_membership(const Model& model, dag::Rank rank) {
+  const dag::Program& program = model.program(rank);
+  for (const auto& [comm, calls] : calls_per_comm(program)) {
+    if (model.member_of(comm, rank) < 0) {
+      throw ExportError("rank " + std::to_string(rank) + " runs " + program_label(program) +
+                        ", which issues collectives on communicator '" +
+                        model.job().comms.at(comm).name + "', and is not a member of it");
+    }
+  }
+}
+
+}  // namespace
+
+Bounds compute_bounds(const Model& model) {
+  Bounds b;
+  check(model.ranks(), byte_max, "the rank count");
+  check(model.comms(), byte_max, "the communicator count");
+  b.ranks = model.ranks();
+  b.comms = std::max<std::uint32_t>(1, model.comms());
+  for (dag::CommId c = 0; c < model.comms(); ++c) {
+    b.members = std::max(b.members, static_cast<std::uint32_t>(model.members(c).size()));
+  }
+  std::uint64_t processes = 1;
+  for (dag::Rank r = 0; r < model.ranks(); ++r) {
+    const dag::Program& program = model.program(r);
+    fold_program(program, b);
+    check_membership(model, r);
+    processes += 1;
+    for (const dag::Pool& pool : program.pools) processes += pool.threads;
+    for (const dag::Op& op : program.ops) {
+      if (op.kind == dag::OpKind::async_collective) ++processes;
+    }
+  }
+  check(processes, processes_max,
+        "the number of SPIN processes (init, and per rank its main thread, pool threads and "
+        "async collective ops)");
+  b.processes = static_cast<std::uint32_t>(processes);
+  return b;
+}
+
+}  // namespace ordo::checker::promela

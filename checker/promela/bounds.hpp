@@ -1,0 +1,31 @@
+// The sizes of an export's arrays: the largest table of any rank's program, the longest queue
+// that can form. Computing them is also where every limit of the Promela model is checked, so
+// an instance that does not fit fails here, with the count and the limit, before any text exists.
+#pragma once
+
+#include <cstdint>
+
+#include "checker/model.hpp"
+
+namespace ordo::checker::promela {
+
+struct Bounds {
+  std::uint32_t ranks = 0;
+  std::uint32_t comms = 1;      // at least 1: Promela has no empty arrays
+  std::uint32_t ops = 1;        // per program
+  std::uint32_t vars = 1;       // per program
+  std::uint32_t pools = 1;      // per program
+  std::uint32_t actions = 1;    // main actions per program
+  std::uint32_t accesses = 1;   // vars one op names
+  std::uint32_t threads = 1;    // per pool
+  std::uint32_t var_queue = 1;  // accesses that can wait on one var: the ops naming it
+  std::uint32_t run_queue = 1;  // ops that can be ready in one pool: the ops it runs
+  std::uint32_t members = 1;    // per communicator
+  std::uint32_t calls = 1;      // calls one rank issues on one communicator
+  std::uint32_t processes = 1;  // init, then per rank: main, pool threads, async callbacks
+};
+
+// Throws ExportError naming the first count that does not fit.
+Bounds compute_bounds(const Model& model);
+
+}  // namespace ordo::checker::promela

@@ -1,0 +1,401 @@
+#include "checker/symbolic/decide.hpp"
+
+#include <z3++.h>
+
+#include <algorithm>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "checker/symbolic/budget.hpp"
+#include "checker/symbolic/confirm.hpp"
+#include "checker/symbolic/cut_query.hpp"
+#include "checker/symbolic/order_queries.hpp"
+#include "checker/symbolic/pool_query.hpp"
+#include "checker/symbolic/programs.hpp"
+#include "checker/symbolic/timeline.hpp"
+#include "checker/violation.hpp"
+
+namespace ordo::checker::symbolic {
+
+namespace {
+
+std::string quoted(const std::string& name) { return "'" + name + "'"; }
+
+std::string plural(std::uint64_t n, const std::string& what) {
+  return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
+}
+
+class Decision {
+ public:
+  Decision(const Model& model, const SymbolicLimits& limits)
+      : model_(model), limits_(limits), budget_(limits.seconds_max), programs_(model) {
+    out_.result.ranks = model.ranks();
+    out_.result.verdict = Verdict::unknown;
+  }
+
+  SymbolicResult run() {
+    try {
+      for (std::uint32_t p = 0; p < programs_.size(); ++p) {
+        timelines_.push_back(std::make_unique<Timeline>(ctx_, programs_.hb(p)));
+      }
+      if (orders() && sequences()) progress();
+    } catch (const z3::exception& e) {
+      undecided(std::string("Z3 failed: ") + e.msg());
+    }
+    for (const auto& t : timelines_) out_.queries += t->checks();
+    out_.seconds = budget_.elapsed();
+    out_.result.stats.seconds = out_.seconds;
+    return std::move(out_);
+  }
+
+ private:
+  bool uniform() const { return programs_.size() == 1; }
+
+  std::string program_prefix(std::uint32_t p) const {
+    return uniform() ? "" : "program " + quoted(programs_.program(p).name) + ", ";
+  }
+
+  std::string comm_name(dag::CommId c) const { return quoted(model_.job().comms.at(c).name); }
+
+  std::string call_name(std::uint32_t p, const CallEvents& call) const {
+    const std::string who = call.op ? "op " + quoted(programs_.program(p).ops[*call.op].name)
+                                    : "main action " + std::to_string(call.main_action);
+    return describe(call.collective) + " (" + who + ")";
+  }
+
+  // Whether a check may start; sets `undecided` when the time is up.
+  bool time_left() {
+    if (!budget_.spent()) return true;
+    undecided("the time limit of " + std::to_string(limits_.seconds_max) + " s ran out");
+    out_.result.bound = Bound::seconds_max;
+    out_.result.bound_value = static_cast<std::uint64_t>(limits_.seconds_max);
+    return false;
+  }
+
+  bool answered(Answer a, const std::string& what, const std::string& reason) {
+    if (a != Answer::unknown) return true;
+    if (!time_left()) return false;
+    undecided("Z3 could not answer " + what + ": " + reason);
+    return false;
+  }
+
+  // (a) for every program and communicator.
+  bool orders() {
+    for (std::uint32_t p = 0; p < programs_.size(); ++p) {
+      Timeline& tl = *timelines_[p];
+      for (dag::CommId c = 0; c < model_.comms(); ++c) {
+        const std::vector<std::uint32_t> calls = calls_on(programs_.hb(p), c);
+        if (calls.empty()) continue;
+        if (!time_left()) return false;
+        ChainAnswer a = check_chain(tl, calls, Link::matched_before_issue, budget_.left());
+        if (!answered(a.answer, "the call order on " + comm_name(c), tl.reason())) return false;
+        if (a.answer == Answer::sat) return order_broken(p, c, calls, std::move(a));
+        fact(program_prefix(p) + "comm " + comm_name(c) + ": " + chain_fact(p, calls));
+      }
+    }
+    return true;
+  }
+
+  // What (a) proved about the calls on one communicator.
+  std::string chain_fact(std::uint32_t p, const std::vector<std::uint32_t>& calls) const {
+    if (calls.size() == 1) return "1 collective, nothing to order";
+    bool async_links = false;
+    const std::vector<CallEvents>& all = programs_.hb(p).calls();
+    for (std::size_t i = 0; i + 1 < calls.size(); ++i) {
+      async_links = async_links || (!all[calls[i]].blocking && !all[calls[i + 1]].blocking);
+    }
+    const std::string each = async_links ? "each blocking one matched before the next issues"
+                                         : "each one completing before the next issues";
+    return plural(calls.size(), "collective") + " issued in one order, " + each + " (Z3: unsat)";
+  }
+
+  bool order_broken(std::uint32_t p, dag::CommId c, const std::vector<std::uint32_t>& calls,
+                    ChainAnswer a) {
+    const HappensBefore& hb = programs_.hb(p);
+    const CallEvents& first = hb.calls()[calls[a.link]];
+    const CallEvents& second = hb.calls()[calls[a.link + 1]];
+    const std::string what = program_prefix(p) + "comm " + comm_name(c) + ": " +
+                             call_name(p, second) + " may issue before " + call_name(p, first) +
+                             (first.blocking || second.blocking ? " completes" : " issues") +
+                             " (Z3: sat)";
+    fact(what);
+    OrderCandidate candidate{p, calls, a.link, Link::matched_before_issue, std::move(a.times), {}};
+    if (time_left()) {
+      Timeline& tl = *timelines_[p];
+      std::vector<std::int64_t> kept;
+      if (tl.check(!link_broken(tl, calls, a.link, Link::matched_before_issue), budget_.left(),
+                   &kept) == Answer::sat) {
+        candidate.kept_times = std::move(kept);
+      }
+    }
+    if (std::optional<Result> r =
+            confirm_order(model_, programs_, candidate, budget_, &out_.guided_runs)) {
+      return unsafe(std::move(*r));
+    }
+    if (!time_left()) return false;
+    undecided(what +
+              ", but no guided run reached a violation: the pools' dispatch order or "
+              "thread counts may still order them, which only explicit search can tell");
+    return false;
+  }
+
+  // Jobs whose ranks run different programs: every member of a communicator must issue the same
+  // calls there, in its own proven order.
+  bool sequences() {
+    if (uniform()) return true;
+    for (dag::CommId c = 0; c < model_.comms(); ++c) {
+      const std::vector<dag::Rank>& members = model_.members(c);
+      if (members.empty()) continue;
+      std::optional<std::uint32_t> first_program;
+      std::vector<dag::Collective> reference;
+      std::uint64_t longest = 0;
+      bool same = true;
+      for (dag::Rank m : members) {
+        const std::uint32_t p = programs_.of_rank(m);
+        const HappensBefore& hb = programs_.hb(p);
+        std::vector<dag::Collective> mine;
+        for (std::uint32_t i : calls_on(hb, c)) mine.push_back(hb.calls()[i].collective);
+        longest = std::max<std::uint64_t>(longest, mine.size());
+        if (!first_program) {
+          first_program = p;
+          reference = std::move(mine);
+          continue;
+        }
+        if (p == *first_program || mine == reference) continue;
+        const std::size_t common = std::min(mine.size(), reference.size());
+        for (std::size_t n = 0; n < common; ++n) {
+          if (!(mine[n] == reference[n])) {
+            return sequences_differ(c, n, members.front(), m);
+          }
+        }
+        same = false;
+      }
+      if (longest == 0) continue;
+      if (same) {
+        fact("comm " + comm_name(c) + ": its " + plural(members.size(), "member") +
+             " issue the same " + plural(longest, "collective") + " in the same order");
+      } else {
+        fact("comm " + comm_name(c) +
+             ": some members issue fewer collectives than others "
+             "(the stuck-cut query decides whether that deadlocks)");
+      }
+    }
+    return true;
+  }
+
+  bool sequences_differ(dag::CommId c, std::size_t n, dag::Rank a, dag::Rank b) {
+    const std::string what = "comm " + comm_name(c) + ": ranks " + std::to_string(a) + " and " +
+                             std::to_string(b) + " issue different collectives as call " +
+                             std::to_string(n);
+    fact(what);
+    if (std::optional<Result> r =
+            confirm_in_event_order(model_, programs_, budget_, &out_.guided_runs)) {
+      return unsafe(std::move(*r));
+    }
+    if (!time_left()) return false;
+    undecided(what + ", and a run in event order did not reach them both");
+    return false;
+  }
+
+  // P3: the deadlock theorem, or the stuck-cut query at a fixed rank count.
+  void progress() {
+    if (uniform()) {
+      Timeline& tl = *timelines_[0];
+      const std::vector<std::uint32_t> calls = all_calls(programs_.hb(0));
+      if (!time_left()) return;
+      const ChainAnswer b = check_chain(tl, calls, Link::issue_before_issue, budget_.left());
+      if (!answered(b.answer, "the order of all calls", tl.reason())) return;
+      if (b.answer == Answer::unsat) {
+        fact("all " + plural(calls.size(), "collective") +
+             " of the program, on every communicator, issued in one order (Z3: unsat)");
+        return safe_by_theorem();
+      }
+      const HappensBefore& hb = programs_.hb(0);
+      fact("the calls on different communicators are not in one order: " +
+           call_name(0, hb.calls()[calls[b.link + 1]]) + " may issue before " +
+           call_name(0, hb.calls()[calls[b.link]]) + " (Z3: sat)");
+      if (pools_never_exhausted()) return safe_by_theorem();
+      if (!out_.undecided_reason.empty()) return;
+    }
+    stuck_cuts();
+  }
+
+  // (c) for every pool; false when some pool may be exhausted (or on unknown).
+  bool pools_never_exhausted() {
+    const dag::Program& program = programs_.program(0);
+    bool all = true;
+    for (dag::PoolId pool = 0; pool < program.pools.size(); ++pool) {
+      if (!time_left()) return false;
+      const PoolAnswer a = check_pool(ctx_, programs_.hb(0), program, pool, budget_.left());
+      if (!a.counted) ++out_.queries;
+      const std::string name = "pool " + quoted(program.pools[pool].name) + " (" +
+                               plural(program.pools[pool].threads, "thread") + ")";
+      if (!answered(a.answer, "the exhaustion of " + name, a.reason)) return false;
+      if (a.answer == Answer::sat) {
+        fact(name +
+             ": may have every thread held by a blocking collective while another of "
+             "its ops is ready (Z3: sat)");
+        all = false;
+      } else if (a.counted) {
+        fact(name + ": " + plural(a.blocking_ops, "blocking collective op") + " among " +
+             plural(a.ops, "op") + ", too few to hold every thread with work waiting");
+      } else {
+        fact(name +
+             ": never has every thread held by blocking collectives while another of its "
+             "ops is ready (Z3: unsat over " +
+             plural(a.ops, "op") + ", " + plural(a.ordered_pairs, "ordered pair") + ")");
+      }
+    }
+    return all;
+  }
+
+  void stuck_cuts() {
+    const std::uint32_t n = model_.ranks();
+    std::uint64_t booleans = 0;
+    for (dag::Rank r = 0; r < n; ++r) booleans += programs_.hb_of_rank()[r]->events();
+    if (booleans <= limits_.deadlock_events_max) {
+      CutProblem problem;
+      for (dag::Rank r = 0; r < n; ++r) {
+        problem.ranks.push_back(CutRank{&model_.program(r), programs_.hb_of_rank()[r]});
+      }
+      for (dag::CommId c = 0; c < model_.comms(); ++c) problem.members.push_back(model_.members(c));
+      problem.matchable.assign(model_.comms(), std::numeric_limits<std::uint64_t>::max());
+      std::vector<std::uint32_t> identity(n);
+      for (dag::Rank r = 0; r < n; ++r) identity[r] = r;
+      return cut_query(problem, identity, n);
+    }
+    const std::uint64_t pair = 2 * std::uint64_t{programs_.hb(0).events()};
+    if (uniform() && n >= 2 && pair <= limits_.deadlock_events_max) {
+      // Two ranks in two different states, the rest copying the second: a stuck cut of two ranks
+      // lifts to any rank count, since every call needs the same members either way.
+      CutProblem problem;
+      for (int r = 0; r < 2; ++r)
+        problem.ranks.push_back(CutRank{&programs_.program(0), &programs_.hb(0)});
+      for (dag::CommId c = 0; c < model_.comms(); ++c) problem.members.push_back({0, 1});
+      problem.matchable.assign(model_.comms(), std::numeric_limits<std::uint64_t>::max());
+      std::vector<std::uint32_t> lifted(n, 1);
+      lifted[0] = 0;
+      return cut_query(problem, lifted, 2);
+    }
+    undecided("deadlock freedom needs the stuck-cut query, and " + plural(booleans, "boolean") +
+              " at " + plural(n, "rank") + " is over deadlock_events_max (" +
+              std::to_string(limits_.deadlock_events_max) + ")");
+  }
+
+  void cut_query(const CutProblem& problem, const std::vector<std::uint32_t>& cut_of_rank,
+                 std::uint32_t cut_ranks) {
+    if (!time_left()) return;
+    const CutAnswer a = check_stuck_cut(ctx_, problem, budget_.left());
+    ++out_.queries;
+    const std::string at = plural(cut_ranks, "rank");
+    if (!answered(a.answer, "the stuck-cut query at " + at, a.reason)) return;
+    if (a.answer == Answer::unsat) {
+      if (cut_ranks != model_.ranks()) {
+        undecided("no stuck cut of " + at + " (Z3: unsat), but at " +
+                  plural(model_.ranks(), "rank") +
+                  " more than two distinct rank states could still deadlock, and the query there "
+                  "is over deadlock_events_max");
+        return;
+      }
+      fact("no reachable stuck state at " + at +
+           ": no happens-before cut with every pool, main "
+           "thread and call blocked (Z3: unsat over " +
+           plural(a.booleans, "boolean") + ")");
+      return safe(false);
+    }
+    fact("a stuck cut at " + at + " satisfies every constraint (Z3: sat)");
+    if (std::optional<Result> r =
+            confirm_cut(model_, programs_, a.done, cut_of_rank, budget_, &out_.guided_runs)) {
+      unsafe(std::move(*r));
+      return;
+    }
+    if (!time_left()) return;
+    undecided("a stuck cut at " + at +
+              " satisfies the constraints, but a guided run did not "
+              "reach it: the pools' dispatch order may exclude it");
+  }
+
+  void safe_by_theorem() {
+    fact(
+        "P1 and P2 hold at every rank count: every rank runs this program, so every rank issues "
+        "the same calls on each communicator in the proven order (theorem 1)");
+    fact(
+        "P3 holds at every rank count: a stuck state would need an unmatched call whose missing "
+        "rank waits behind an earlier unmatched call, without end (theorem 2)");
+    safe(!model_.job().ranks.has_value());
+  }
+
+  void safe(bool every_rank_count) {
+    fact(
+        "P4 holds: a rank with no call in flight always has a step, since its happens-before "
+        "graph is acyclic and only collectives wait on other ranks (lemma)");
+    out_.outcome = SymbolicResult::Outcome::safe;
+    out_.every_rank_count = every_rank_count;
+    out_.result.verdict = Verdict::safe;
+  }
+
+  bool unsafe(Result r) {
+    out_.outcome = SymbolicResult::Outcome::unsafe;
+    r.ranks = model_.ranks();
+    fact(std::string(to_string(*r.property)) + " fails: a guided run of " +
+         plural(r.witness.size(), "step") + " reaches it on the explicit transition system");
+    out_.result = std::move(r);
+    return false;
+  }
+
+  void undecided(std::string reason) {
+    out_.outcome = SymbolicResult::Outcome::undecided;
+    out_.result.verdict = Verdict::unknown;
+    if (out_.undecided_reason.empty()) out_.undecided_reason = std::move(reason);
+  }
+
+  void fact(std::string text) { out_.facts.push_back(std::move(text)); }
+
+  const Model& model_;
+  SymbolicLimits limits_;
+  Budget budget_;
+  Programs programs_;
+  z3::context ctx_;
+  std::vector<std::unique_ptr<Timeline>> timelines_;
+  SymbolicResult out_;
+};
+
+}  // namespace
+
+SymbolicResult decide(const Model& model, const SymbolicLimits& limits) {
+  return Decision(model, limits).run();
+}
+
+std::string_view to_string(SymbolicResult::Outcome outcome) {
+  switch (outcome) {
+    case SymbolicResult::Outcome::safe:
+      return "safe";
+    case SymbolicResult::Outcome::unsafe:
+      return "unsafe";
+    case SymbolicResult::Outcome::undecided:
+      return "undecided";
+  }
+  return "?";
+}
+
+std::string report(const Model& model, const SymbolicResult& result) {
+  std::string out = "symbolic: " + std::string(to_string(result.outcome));
+  if (result.outcome == SymbolicResult::Outcome::safe) {
+    out += result.every_rank_count ? " at every rank count"
+                                   : " at " + plural(result.result.ranks, "rank");
+  }
+  out += "\n";
+  for (const std::string& f : result.facts) out += "  - " + f + "\n";
+  if (result.outcome == SymbolicResult::Outcome::unsafe) out += report(model, result.result);
+  if (result.outcome == SymbolicResult::Outcome::undecided) {
+    out += "undecided: " + result.undecided_reason + "\n";
+  }
+  out += std::to_string(result.queries) + (result.queries == 1 ? " Z3 query, " : " Z3 queries, ") +
+         plural(result.guided_runs, "guided run") + ", " + std::to_string(result.seconds) + " s\n";
+  return out;
+}
+
+}  // namespace ordo::checker::symbolic

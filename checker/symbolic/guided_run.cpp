@@ -1,0 +1,242 @@
+#include "checker/symbolic/guided_run.hpp"
+
+#include <chrono>
+#include <map>
+#include <queue>
+#include <stdexcept>
+#include <string>
+#include <tuple>
+#include <utility>
+
+#include "checker/deadlock.hpp"
+#include "checker/state.hpp"
+#include "checker/transitions.hpp"
+
+namespace ordo::checker::symbolic {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// A step that was enabled when offered; it is checked again before it is taken, since later
+// steps may have taken its place (a pool's head changes, a thread fills, the main pc moves).
+struct Candidate {
+  std::uint64_t key = 0;
+  dag::Rank rank = 0;
+  Step::Kind kind = Step::Kind::main;
+  std::uint32_t index = 0;  // the op id; for a main step, the main pc
+  friend bool operator>(const Candidate& a, const Candidate& b) {
+    return std::tie(a.key, a.rank, a.kind, a.index) > std::tie(b.key, b.rank, b.kind, b.index);
+  }
+};
+
+struct Issued {
+  dag::Rank rank = 0;
+  std::optional<dag::OpId> op;  // nullopt: the main thread
+};
+
+Property property_of(const Violation& v, bool collective_involved) {
+  if (std::holds_alternative<Mismatch>(v)) return Property::p1_order;
+  if (std::holds_alternative<ThreadRuleBreak>(v)) return Property::p2_thread_rule;
+  return collective_involved ? Property::p3_deadlock : Property::p4_termination;
+}
+
+class Run {
+ public:
+  Run(const Model& model, const std::vector<const HappensBefore*>& hb_of_rank, const Plan& plan,
+      double seconds)
+      : model_(model),
+        hb_(hb_of_rank),
+        plan_(plan),
+        deadline_(Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                     std::chrono::duration<double>(seconds))),
+        begin_(Clock::now()),
+        state_(initial_state(model)),
+        pending_(model.comms()) {
+    if (hb_.size() != model.ranks() || plan_.profile_of_rank.size() != model.ranks()) {
+      throw std::invalid_argument("guided run: the plan does not cover every rank");
+    }
+    for (dag::Rank r = 0; r < model.ranks(); ++r) {
+      if (hb_[r] == nullptr || plan_.profile_of_rank[r] >= plan_.profiles.size() ||
+          plan_.profiles[plan_.profile_of_rank[r]].size() != hb_[r]->events()) {
+        throw std::invalid_argument("guided run: rank " + std::to_string(r) +
+                                    " has no profile of its program's events");
+      }
+    }
+    result_.result.ranks = model.ranks();
+  }
+
+  GuidedResult go() {
+    for (dag::Rank r = 0; r < model_.ranks(); ++r) offer_rank(r);
+    std::uint32_t countdown = 0;
+    while (!heap_.empty()) {
+      if (++countdown == 4096) {
+        countdown = 0;
+        if (Clock::now() >= deadline_) return end(RunEnd::out_of_time);
+      }
+      const Candidate c = heap_.top();
+      heap_.pop();
+      if (!still_enabled(c)) continue;
+      if (std::optional<Violation> v = take(c)) {
+        return violation(std::move(*v), false);
+      }
+    }
+    if (finished(model_, state_)) return end(RunEnd::finished);
+    if (!enabled_steps(model_, state_).empty()) return end(RunEnd::stopped);
+    bool main_in_call = false;
+    for (const RankState& r : state_.ranks) main_in_call = main_in_call || r.main_blocked;
+    return violation(describe_deadlock(model_, state_), collective_pending(state_) || main_in_call);
+  }
+
+ private:
+  std::uint64_t preference(dag::Rank rank, EventId e) const {
+    return plan_.profiles[plan_.profile_of_rank[rank]][e];
+  }
+
+  void offer(dag::Rank rank, Step::Kind kind, std::uint32_t index, EventId e) {
+    const std::uint64_t key = preference(rank, e);
+    if (key != never) heap_.push(Candidate{key, rank, kind, index});
+  }
+
+  bool main_can_act(dag::Rank rank) const {
+    const RankState& r = state_.ranks[rank];
+    const dag::Program& p = model_.program(rank);
+    if (r.main_blocked || r.pc >= p.main.size()) return false;
+    const dag::Action& action = p.main[r.pc];
+    if (const auto* w = std::get_if<dag::WaitToReadAction>(&action)) {
+      const engine::VarHandle v{w->var};
+      return r.rules.writes_completed(v) >= r.rules.writes_pushed(v);
+    }
+    if (std::holds_alternative<dag::WaitForAllAction>(action)) {
+      return r.rules.ops_incomplete() == 0;
+    }
+    return true;
+  }
+
+  // Offers what the rank's main thread and pools can do now; completions are offered when an op
+  // becomes completable (it starts running, or its call matches).
+  void offer_rank(dag::Rank rank) {
+    const RankState& r = state_.ranks[rank];
+    if (main_can_act(rank)) offer(rank, Step::Kind::main, r.pc, hb_[rank]->main(r.pc));
+    for (dag::PoolId pool = 0; pool < r.rules.pools(); ++pool) {
+      const std::optional<engine::OpHandle> next = r.rules.peek_next(pool);
+      if (next && r.rules.lowest_free_thread(pool)) {
+        const dag::OpId op = r.op_of_slot.at(next->slot);
+        offer(rank, Step::Kind::start, op, hb_[rank]->start(op));
+      }
+    }
+  }
+
+  bool still_enabled(const Candidate& c) const {
+    const RankState& r = state_.ranks[c.rank];
+    switch (c.kind) {
+      case Step::Kind::main:
+        return r.pc == c.index && main_can_act(c.rank);
+      case Step::Kind::start: {
+        if (r.phase[c.index] != OpPhase::pushed) return false;
+        const dag::PoolId pool = model_.program(c.rank).ops[c.index].pool;
+        const std::optional<engine::OpHandle> next = r.rules.peek_next(pool);
+        return next && *next == r.handle[c.index] && r.rules.lowest_free_thread(pool);
+      }
+      case Step::Kind::complete:
+        return r.phase[c.index] == OpPhase::running || r.phase[c.index] == OpPhase::fired;
+    }
+    return false;
+  }
+
+  // The call a step issues, if any: its communicator and the issuer.
+  const dag::Collective* call_of(const Step& step) const {
+    const dag::Program& p = model_.program(step.rank);
+    if (step.kind == Step::Kind::main) {
+      const auto* c = std::get_if<dag::CollectiveAction>(&p.main[state_.ranks[step.rank].pc]);
+      return c == nullptr ? nullptr : &c->collective;
+    }
+    if (step.kind == Step::Kind::start && dag::is_collective(p.ops[step.op].kind)) {
+      return &*p.ops[step.op].collective;
+    }
+    return nullptr;
+  }
+
+  std::optional<Violation> take(const Candidate& c) {
+    RankState& r = state_.ranks[c.rank];
+    Step step{c.kind, c.rank, c.kind == Step::Kind::main ? 0 : c.index, std::nullopt};
+    if (c.kind == Step::Kind::start) {
+      step.thread = r.rules.lowest_free_thread(model_.program(c.rank).ops[c.index].pool);
+    }
+    const dag::Collective* call = call_of(step);
+    std::uint64_t seq = 0;
+    if (call != nullptr) {
+      const std::int64_t member = model_.member_of(call->comm, c.rank);
+      if (member >= 0) {
+        seq = state_.comms.at(call->comm).next_seq.at(static_cast<std::size_t>(member));
+      }
+    }
+    result_.result.witness.push_back(step);
+    if (std::optional<Violation> v = apply(model_, state_, step)) return v;
+    if (call != nullptr) {
+      auto& at_seq = pending_[call->comm][seq];
+      at_seq.push_back(
+          Issued{c.rank, c.kind == Step::Kind::start ? std::optional(c.index) : std::nullopt});
+      if (state_.comms[call->comm].slots.count(seq) == 0) matched(call->comm, seq);
+    }
+    if (c.kind == Step::Kind::start && r.phase[c.index] == OpPhase::running) {
+      offer(c.rank, Step::Kind::complete, c.index, hb_[c.rank]->complete(c.index));
+    }
+    offer_rank(c.rank);
+    return std::nullopt;
+  }
+
+  // Every member issued call `seq`: ops may complete, main threads go on.
+  void matched(dag::CommId comm, std::uint64_t seq) {
+    const auto it = pending_[comm].find(seq);
+    for (const Issued& issued : it->second) {
+      if (issued.op) {
+        offer(issued.rank, Step::Kind::complete, *issued.op,
+              hb_[issued.rank]->complete(*issued.op));
+      } else {
+        offer_rank(issued.rank);
+      }
+    }
+    pending_[comm].erase(it);
+  }
+
+  GuidedResult violation(Violation v, bool collective_involved) {
+    result_.end = RunEnd::violation;
+    result_.result.verdict = Verdict::unsafe;
+    result_.result.property = property_of(v, collective_involved);
+    result_.result.violation = std::move(v);
+    return end(RunEnd::violation);
+  }
+
+  GuidedResult end(RunEnd how) {
+    result_.end = how;
+    result_.steps = result_.result.witness.size();
+    if (how != RunEnd::violation) result_.result.witness.clear();
+    Stats& s = result_.result.stats;
+    s.transitions = result_.steps;
+    s.depth_max = result_.steps;
+    s.states = result_.steps + 1;
+    s.seconds = std::chrono::duration<double>(Clock::now() - begin_).count();
+    s.states_per_second = s.seconds > 0.0 ? static_cast<double>(s.states) / s.seconds : 0.0;
+    return std::move(result_);
+  }
+
+  const Model& model_;
+  const std::vector<const HappensBefore*>& hb_;
+  const Plan& plan_;
+  Clock::time_point deadline_;
+  Clock::time_point begin_;
+  State state_;
+  std::priority_queue<Candidate, std::vector<Candidate>, std::greater<>> heap_;
+  std::vector<std::map<std::uint64_t, std::vector<Issued>>> pending_;  // by comm, by sequence
+  GuidedResult result_;
+};
+
+}  // namespace
+
+GuidedResult guided_run(const Model& model, const std::vector<const HappensBefore*>& hb_of_rank,
+                        const Plan& plan, double seconds) {
+  return Run(model, hb_of_rank, plan, seconds).go();
+}
+
+}  // namespace ordo::checker::symbolic

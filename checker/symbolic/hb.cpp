@@ -1,0 +1,133 @@
+#include "checker/symbolic/hb.hpp"
+
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <variant>
+
+namespace ordo::checker::symbolic {
+
+namespace {
+
+constexpr EventId none = std::numeric_limits<EventId>::max();
+
+// The accesses a var's FIFO queue still orders against a later push: the last write, and the
+// reads pushed after it (a later write waits for all of them; a later read only for the write).
+struct VarQueue {
+  std::optional<dag::OpId> last_write;
+  std::vector<dag::OpId> reads_since;
+};
+
+std::invalid_argument bad(const std::string& what) {
+  return std::invalid_argument("happens-before graph: " + what);
+}
+
+}  // namespace
+
+EventId HappensBefore::add(EventKind kind, std::uint32_t index) {
+  events_.push_back(Event{kind, index});
+  preds_.emplace_back();
+  return static_cast<EventId>(events_.size() - 1);
+}
+
+void HappensBefore::edge(EventId from, EventId to) {
+  // Ids are handed out in a topological order; an edge against it would be a cycle.
+  if (from >= to) throw std::logic_error("happens-before edge against the event order");
+  preds_[to].push_back(from);
+  ++edges_;
+}
+
+HappensBefore::HappensBefore(const dag::Program& program)
+    : start_(program.ops.size(), none), complete_(program.ops.size(), none) {
+  std::vector<VarQueue> vars(program.vars.size());
+  std::vector<dag::OpId> pushed_since_wait_all;  // ops whose completion the next wait_for_all
+                                                 // waits for
+  EventId previous = none;                       // the main thread's latest event
+  const auto var_at = [&](dag::VarId v) -> VarQueue& {
+    if (v >= vars.size()) throw bad("var index " + std::to_string(v) + " out of range");
+    return vars[v];
+  };
+  for (std::uint32_t k = 0; k < program.main.size(); ++k) {
+    const dag::Action& action = program.main[k];
+    const EventId m = add(EventKind::main, k);
+    main_.push_back(m);
+    if (previous != none) edge(previous, m);
+    previous = m;
+    if (const auto* push = std::get_if<dag::PushAction>(&action)) {
+      const dag::OpId o = push->op;
+      if (o >= program.ops.size()) throw bad("op index " + std::to_string(o) + " out of range");
+      if (start_[o] != none) throw bad("op '" + program.ops[o].name + "' is pushed twice");
+      const dag::Op& op = program.ops[o];
+      const EventId s = add(EventKind::start, o);
+      const EventId c = add(EventKind::complete, o);
+      start_[o] = s;
+      complete_[o] = c;
+      edge(m, s);
+      edge(s, c);
+      for (dag::VarId v : op.reads) {
+        VarQueue& q = var_at(v);
+        if (q.last_write) edge(complete_[*q.last_write], s);
+        q.reads_since.push_back(o);
+      }
+      for (dag::VarId v : op.writes) {
+        VarQueue& q = var_at(v);
+        if (!q.reads_since.empty()) {
+          for (dag::OpId r : q.reads_since) edge(complete_[r], s);
+        } else if (q.last_write) {
+          edge(complete_[*q.last_write], s);
+        }
+        q.last_write = o;
+        q.reads_since.clear();
+      }
+      pushed_since_wait_all.push_back(o);
+      if (dag::is_collective(op.kind)) {
+        if (!op.collective) throw bad("collective op '" + op.name + "' has no collective spec");
+        calls_.push_back(
+            CallEvents{s, c, o, k, *op.collective, op.kind == dag::OpKind::collective});
+      }
+    } else if (const auto* w = std::get_if<dag::WaitToReadAction>(&action)) {
+      // Writes to one var complete in push order, so waiting for the last one waits for all.
+      const VarQueue& q = var_at(w->var);
+      if (q.last_write) edge(complete_[*q.last_write], m);
+    } else if (std::holds_alternative<dag::WaitForAllAction>(action)) {
+      // Ops pushed before the previous wait_for_all completed before it, which is before this one.
+      for (dag::OpId o : pushed_since_wait_all) edge(complete_[o], m);
+      pushed_since_wait_all.clear();
+    } else {
+      const auto& c = std::get<dag::CollectiveAction>(action);
+      const EventId r = add(EventKind::returned, k);
+      edge(m, r);
+      previous = r;
+      calls_.push_back(CallEvents{m, r, std::nullopt, k, c.collective, true});
+    }
+  }
+  for (dag::OpId o = 0; o < program.ops.size(); ++o) {
+    if (start_[o] == none) throw bad("op '" + program.ops[o].name + "' is never pushed");
+  }
+}
+
+bool HappensBefore::reaches(EventId from, EventId to) const {
+  if (from >= events() || to >= events()) throw std::out_of_range("no such event");
+  if (from == to) return true;
+  if (from > to) return false;
+  return ancestors(to)[from];
+}
+
+std::vector<bool> HappensBefore::ancestors(EventId target) const {
+  std::vector<bool> seen(events(), false);
+  std::vector<EventId> todo{target};
+  seen.at(target) = true;
+  while (!todo.empty()) {
+    const EventId e = todo.back();
+    todo.pop_back();
+    for (EventId p : preds_[e]) {
+      if (!seen[p]) {
+        seen[p] = true;
+        todo.push_back(p);
+      }
+    }
+  }
+  return seen;
+}
+
+}  // namespace ordo::checker::symbolic

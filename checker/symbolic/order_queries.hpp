@@ -1,0 +1,42 @@
+// Queries (a) and (b) of docs/symbolic.md over one program's timeline. (a): the calls on one
+// communicator, in event order, form a chain: each completes before the next issues (when one
+// of the two blocks) or at least issues before it (when both are non-blocking). (b): all the
+// program's calls, on every communicator, are issued in one order. Each is one satisfiability
+// check of the disjunction of the broken links, so a chain of any length costs one query.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "checker/symbolic/hb.hpp"
+#include "checker/symbolic/timeline.hpp"
+
+namespace ordo::checker::symbolic {
+
+// Indices into hb.calls() of the calls on `comm`, in event order.
+std::vector<std::uint32_t> calls_on(const HappensBefore& hb, dag::CommId comm);
+// Indices of every call, in event order.
+std::vector<std::uint32_t> all_calls(const HappensBefore& hb);
+
+enum class Link : std::uint8_t {
+  matched_before_issue,  // (a): complete(c_i) before issue(c_i+1), or issue before issue when
+                         // neither blocks
+  issue_before_issue,    // (b)
+};
+
+struct ChainAnswer {
+  Answer answer = Answer::unknown;
+  // sat: the first link the model breaks, calls[link] and calls[link + 1]; times of every event.
+  std::size_t link = 0;
+  std::vector<std::int64_t> times;
+};
+
+// Whether some schedule breaks a link of `calls` (unsat: none does).
+ChainAnswer check_chain(Timeline& timeline, const std::vector<std::uint32_t>& calls, Link link,
+                        double seconds);
+
+// The constraint that link `i` of `calls` is broken: calls[i + 1] issues first.
+z3::expr link_broken(Timeline& timeline, const std::vector<std::uint32_t>& calls, std::size_t i,
+                     Link link);
+
+}  // namespace ordo::checker::symbolic

@@ -1,0 +1,94 @@
+/*
+ * ordo's engine and collective semantics in Promela, part 4 of 4: the processes.
+ *
+ * Per rank: its main thread, one process per pool thread, and one process per async collective
+ * op standing for the completion callback that arrives once its call matched. Every step is one
+ * d_step, so the steps SPIN interleaves are exactly the checker's: a main action, a start of the
+ * op a pool pops next on its lowest free thread, or the completion of an op that may complete.
+ * Each d_step ends in `skip`: a loop that closes a d_step would have its exit land outside it,
+ * which SPIN rejects.
+ *
+ * End states: a rank is finished when its main thread is past its last action, not blocked, and
+ * every op it pushed completed; only then does Main terminate. Idle pool threads and callbacks
+ * that will never fire sit at end labels. So SPIN's invalid end state is exactly the checker's
+ * stuck state: no step possible and some rank not finished (P3, or P4 without a collective).
+ * After a violation nothing steps and every process may end: the execution is over, and its end
+ * is not also reported as a deadlock.
+ */
+
+/* Scratch: the op a finishing thread holds, copied before the completion frees the thread. */
+hidden byte t_run;
+/* Scratch: the main action being taken. */
+hidden byte m_act;
+hidden byte m_op;
+
+#define ACT(r) act_kind[ACTX(r, rk[r].pc)]
+#define WAIT_READ_DONE(r) \
+  (rk[r].var[act_arg[ACTX(r, rk[r].pc)]].wdone >= rk[r].var[act_arg[ACTX(r, rk[r].pc)]].wpushed)
+
+/* The main thread can take its next action: a push or a collective at once; wait_to_read(v)
+ * once every write pushed to v completed; wait_for_all once no op is incomplete. */
+#define MAIN_ENABLED(r) \
+  (!rk[r].blocked && rk[r].pc < nact[r] && \
+   (ACT(r) == A_PUSH || ACT(r) == A_COLLECTIVE || \
+    (ACT(r) == A_WAIT_READ && WAIT_READ_DONE(r)) || \
+    (ACT(r) == A_WAIT_ALL && rk[r].incomplete == 0)))
+
+#define RANK_FINISHED(r) (rk[r].pc == nact[r] && !rk[r].blocked && rk[r].incomplete == 0)
+
+inline main_step(r) {
+  m_act = ACTX(r, rk[r].pc);
+  if
+  :: act_kind[m_act] == A_PUSH ->
+       m_op = act_arg[m_act];
+       push_op(r, m_op);
+       rk[r].pc++
+  :: act_kind[m_act] == A_COLLECTIVE ->
+       /* The pc stays here until the call matched; delivery moves it on. */
+       rk[r].blocked = 1;
+       issue(r, act_comm[m_act], act_sig[m_act], MAIN_ISSUER)
+  :: else -> rk[r].pc++  /* a wait whose condition holds returns at once */
+  fi
+}
+
+proctype Main(byte r) {
+  do
+  :: d_step { !violated && MAIN_ENABLED(r) -> main_step(r); skip }
+  :: RANK_FINISHED(r) -> break
+  :: violated -> break
+  od
+}
+
+/* A running compute or copy op may complete at any moment; a blocking collective once its call
+ * matched. An async collective never holds the thread past its start. */
+#define HELD_DONE(r, p, t) \
+  (rk[r].phase[rk[r].pool[p].busy[t] - 1] == RUNNING || \
+   rk[r].phase[rk[r].pool[p].busy[t] - 1] == FIRED)
+
+proctype Thread(byte r; byte p; byte t) {
+end_idle:
+  do
+  :: d_step {
+       !violated && CAN_START(r, p, t) && NEXT_KIND(r, p) != K_ASYNC -> start_next(r, p, t); skip
+     }
+     if
+     :: d_step {
+          !violated && HELD_DONE(r, p, t) ->
+            t_run = rk[r].pool[p].busy[t] - 1;
+            complete_op(r, t_run);
+            skip
+        }
+     :: violated -> break
+     fi
+  :: d_step {
+       !violated && CAN_START(r, p, t) && NEXT_KIND(r, p) == K_ASYNC -> start_next(r, p, t); skip
+     }
+  od
+}
+
+/* The completion callback of async collective op o: it may fire any time after the call
+ * matched. */
+proctype AsyncOp(byte r; byte o) {
+end_wait:
+  d_step { !violated && rk[r].phase[o] == FIRED -> complete_op(r, o); skip }
+}
