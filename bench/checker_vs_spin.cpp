@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "checker/explore.hpp"
+#include "checker/verify.hpp"
 #include "checker/promela/export.hpp"
 #include "checker/promela/spin_run.hpp"
 #include "runtime/kvstore/network.hpp"
@@ -90,6 +91,10 @@ std::string ratio(double a, double b) { return b > 0 ? fixed(a / b, 1) + "x" : "
 bool measure(const Point& point, double seconds) {
   const checker::Model model(point.job, point.ranks);
   const checker::Result ordo = checker::explore(model, {50'000'000, seconds});
+  // What a user gets from `ordo verify`: the symbolic stage first, explicit search after.
+  checker::VerifyOptions verify_options;
+  verify_options.limits = {50'000'000, seconds};
+  const checker::Verification verified = checker::verify(model, verify_options);
   checker::promela::SpinOptions options;
   options.seconds_max = seconds;
   options.hash_bits = 24;
@@ -107,7 +112,11 @@ bool measure(const Point& point, double seconds) {
             << " | " << fixed(spin.search_seconds, 3) << " | " << fixed(spin_rate, 0) << " | "
             << ratio(spin.search_seconds, ordo.stats.seconds) << " | "
             << ratio(spin.compile_seconds + spin.search_seconds, ordo.stats.seconds) << " | "
-            << ratio(ordo.stats.states_per_second, spin_rate) << " |" << std::endl;
+            << ratio(ordo.stats.states_per_second, spin_rate) << " | "
+            << verdict_of(verified.result) << " (" << checker::to_string(verified.decided_by)
+            << ") | " << fixed(verified.seconds, 3) << " | "
+            << ratio(spin.compile_seconds + spin.search_seconds, verified.seconds) << " |"
+            << std::endl;
   return spin_done;
 }
 
@@ -128,16 +137,18 @@ int main(int argc, char** argv) {
     return 2;
   }
   std::cout << "Each search is limited to " << seconds << " s. Ratios: SPIN's time over ordo's "
-            << "(search alone, then with pan's compile), and ordo's states per second over "
-               "SPIN's.\n";
+            << "explicit search (search alone, then with pan's compile), ordo's states per second "
+               "over SPIN's, and SPIN's time with compile over `ordo verify` (symbolic stage, then "
+               "explicit search).\n";
   try {
     for (const Axis& axis : axes()) {
       std::cout << "\n"
                 << axis.name << "\n\n"
                 << "| instance | ordo verdict | ordo states | ordo s | ordo states/s | SPIN "
                    "verdict | SPIN states | SPIN compile s | SPIN search s | SPIN states/s | "
-                   "time SPIN/ordo | with compile | rate ordo/SPIN |\n"
-                << "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
+                   "time SPIN/ordo | with compile | rate ordo/SPIN | verify verdict | verify s | "
+                   "SPIN (with compile)/verify |\n"
+                << "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
       // A bound on the points, should SPIN keep up further than expected.
       for (std::uint32_t n = 1; n <= 12; ++n) {
         if (!measure(axis.make(n), seconds)) break;

@@ -5,10 +5,13 @@
 // that produced them: docs/benchmarks.md.
 #include <mpi.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <exception>
 #include <memory>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "bench/designs/one_key.hpp"
@@ -22,21 +25,82 @@ constexpr std::uint32_t overlap_rounds = 12;  // one warm-up round, then the med
 const std::vector<std::uint64_t> one_key_sizes = {4u << 10, 64u << 10, 1u << 20, 16u << 20,
                                                   64u << 20};
 
-void run(const ordo::comm::MpiRuntime& runtime) {
+// What to run: both parts by default, or only "one-key" or "steps" (the first argument), so
+// that repeated runs of one part fit into the quiet spells of a shared machine. Options after it
+// apply to one-key: --sizes=1M,16M (K or M suffixes) restricts the sizes, --wait-spin-us=N and
+// --help-waits=0|1 set the engines' ThreadPoolOptions (docs/engine.md).
+struct Parts {
+  bool one_key = true;
+  bool steps = true;
+  std::vector<std::uint64_t> sizes = one_key_sizes;
+  ordo::engine::ThreadPoolOptions pool_options;
+};
+
+std::uint64_t parse_size(const std::string& text) {
+  std::size_t end = 0;
+  const std::uint64_t n = std::stoull(text, &end);
+  const std::string unit = text.substr(end);
+  if (unit == "K") return n << 10;
+  if (unit == "M") return n << 20;
+  throw std::invalid_argument("size '" + text + "' needs a K or M suffix");
+}
+
+Parts parse_parts(int argc, char** argv) {
+  Parts parts;
+  if (argc < 2) return parts;
+  const std::string part = argv[1];
+  if (part == "one-key") {
+    parts.steps = false;
+  } else if (part == "steps") {
+    parts.one_key = false;
+  } else {
+    throw std::invalid_argument("unknown part '" + part + "'; expected one-key or steps");
+  }
+  for (int i = 2; i < argc; ++i) {
+    const std::string arg = argv[i];
+    const std::size_t eq = arg.find('=');
+    const std::string key = arg.substr(0, eq);
+    const std::string value = eq == std::string::npos ? std::string() : arg.substr(eq + 1);
+    if (key == "--sizes") {
+      parts.sizes.clear();
+      for (std::size_t from = 0; from <= value.size();) {
+        const std::size_t comma = std::min(value.find(',', from), value.size());
+        parts.sizes.push_back(parse_size(value.substr(from, comma - from)));
+        from = comma + 1;
+      }
+    } else if (key == "--wait-spin-us") {
+      parts.pool_options.wait_spin_us = static_cast<std::uint32_t>(std::stoul(value));
+    } else if (key == "--help-waits") {
+      parts.pool_options.help_waits = value != "0";
+    } else {
+      throw std::invalid_argument("unknown option '" + arg + "'");
+    }
+  }
+  return parts;
+}
+
+void run_one_key(const ordo::comm::MpiRuntime& runtime, const Parts& parts) {
   const bool printer = runtime.world_rank() == 0;
   if (printer) {
-    std::printf("# KVStore designs vs raw MPI_Allreduce, %u ranks\n\n", runtime.world_size());
     std::printf("## One key: push + pull (wait for all) vs MPI_Allreduce(MPI_IN_PLACE)\n\n");
     std::printf(
         "Median over timed iterations of the slowest rank, after a barrier; in brackets "
         "the ratio raw time / variant time.\n\n");
     std::fflush(stdout);
   }
-  const std::vector<ordo::bench::OneKeyRow> rows = ordo::bench::run_one_key(runtime, one_key_sizes);
+  const std::vector<ordo::bench::OneKeyRow> rows = ordo::bench::run_one_key(runtime, parts.sizes, parts.pool_options);
   if (printer) {
     ordo::bench::print_one_key(stdout, rows);
+    std::printf("\n");
+    std::fflush(stdout);
+  }
+}
+
+void run_steps(const ordo::comm::MpiRuntime& runtime) {
+  const bool printer = runtime.world_rank() == 0;
+  if (printer) {
     std::printf(
-        "\n## Steps: compute and communication overlapped (%u rounds of every variant in "
+        "## Steps: compute and communication overlapped (%u rounds of every variant in "
         "turn; median of the rounds after the first, slowest rank)\n\n",
         overlap_rounds);
     std::fflush(stdout);
@@ -51,6 +115,14 @@ void run(const ordo::comm::MpiRuntime& runtime) {
   }
 }
 
+void run(const ordo::comm::MpiRuntime& runtime, const Parts& parts) {
+  if (runtime.world_rank() == 0) {
+    std::printf("# KVStore designs vs raw MPI_Allreduce, %u ranks\n\n", runtime.world_size());
+  }
+  if (parts.one_key) run_one_key(runtime, parts);
+  if (parts.steps) run_steps(runtime);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -62,7 +134,7 @@ int main(int argc, char** argv) {
     return 1;
   }
   try {
-    run(*runtime);
+    run(*runtime, parse_parts(argc, argv));
   } catch (const std::exception& error) {
     // The other ranks are left in a collective this rank abandoned; end the whole job.
     std::fprintf(stderr, "[rank %u] %s\n", runtime->world_rank(), error.what());

@@ -19,9 +19,9 @@ namespace {
 class OneKeyStore {
  public:
   OneKeyStore(const comm::MpiRuntime& runtime, const kvstore::DesignConfig& config,
-              std::uint64_t count)
+              std::uint64_t count, const engine::ThreadPoolOptions& pool_options)
       : world_(runtime, kvstore::step_comms(config)),
-        engine_(engine_config(config), std::make_unique<engine::ThreadPoolScheduler>()),
+        engine_(engine_config(config), std::make_unique<engine::ThreadPoolScheduler>(pool_options)),
         executor_(engine_, world_, kvstore::step_comms(config), exec::BodyOptions{}),
         store_(
             kvstore::KVStore::create(kvstore::to_string(config.kind), executor_, world_, config)),
@@ -62,16 +62,19 @@ double gb_per_s(std::uint64_t bytes, double seconds) {
 
 std::vector<kvstore::DesignConfig> one_key_designs() {
   std::vector<kvstore::DesignConfig> designs;
-  for (kvstore::DesignKind kind : {kvstore::DesignKind::naive, kvstore::DesignKind::funnel,
-                                   kvstore::DesignKind::concom, kvstore::DesignKind::depcha}) {
-    kvstore::DesignConfig c;
-    c.kind = kind;
-    if (kind == kvstore::DesignKind::concom) {
-      c.comm_threads = 1;
-      c.ncomm = 2;
-      c.outstanding = 2;
+  for (kvstore::BufferMode buffers : {kvstore::BufferMode::in_place, kvstore::BufferMode::copy}) {
+    for (kvstore::DesignKind kind : {kvstore::DesignKind::naive, kvstore::DesignKind::funnel,
+                                     kvstore::DesignKind::concom, kvstore::DesignKind::depcha}) {
+      kvstore::DesignConfig c;
+      c.kind = kind;
+      c.buffers = buffers;
+      if (kind == kvstore::DesignKind::concom) {
+        c.comm_threads = 1;
+        c.ncomm = 2;
+        c.outstanding = 2;
+      }
+      designs.push_back(c);
     }
-    designs.push_back(c);
   }
   return designs;
 }
@@ -84,7 +87,8 @@ Repeats one_key_repeats(std::uint64_t bytes) {
 }
 
 std::vector<OneKeyRow> run_one_key(const comm::MpiRuntime& runtime,
-                                   const std::vector<std::uint64_t>& sizes) {
+                                   const std::vector<std::uint64_t>& sizes,
+                                   const engine::ThreadPoolOptions& pool_options) {
   std::vector<OneKeyRow> rows;
   for (std::uint64_t bytes : sizes) {
     const std::uint64_t count = bytes / sizeof(float);
@@ -95,7 +99,7 @@ std::vector<OneKeyRow> run_one_key(const comm::MpiRuntime& runtime,
     std::vector<float> grad(count, 0.0f);
     std::vector<std::unique_ptr<OneKeyStore>> stores;
     for (const kvstore::DesignConfig& config : one_key_designs()) {
-      stores.push_back(std::make_unique<OneKeyStore>(runtime, config, count));
+      stores.push_back(std::make_unique<OneKeyStore>(runtime, config, count, pool_options));
     }
 
     std::vector<std::function<void()>> variants;
@@ -133,23 +137,44 @@ std::vector<OneKeyRow> run_one_key(const comm::MpiRuntime& runtime,
   return rows;
 }
 
-void print_one_key(std::FILE* out, const std::vector<OneKeyRow>& rows) {
-  std::fprintf(out, "| size | raw MPI_Allreduce | raw + 2 memcpy |");
-  for (const kvstore::DesignConfig& c : one_key_designs()) {
+namespace {
+
+void print_table(std::FILE* out, const std::vector<OneKeyRow>& rows, kvstore::BufferMode buffers) {
+  const std::vector<kvstore::DesignConfig> designs = one_key_designs();
+  const bool copy = buffers == kvstore::BufferMode::copy;
+  std::fprintf(out, "| size | raw MPI_Allreduce |%s", copy ? " raw + 2 memcpy |" : "");
+  std::size_t columns = 0;
+  for (const kvstore::DesignConfig& c : designs) {
+    if (c.buffers != buffers) continue;
     std::fprintf(out, " %s |", std::string(kvstore::to_string(c.kind)).c_str());
+    ++columns;
   }
-  std::fprintf(out, "\n|---|---:|---:|");
-  for (std::size_t d = 0; d < one_key_designs().size(); ++d) std::fprintf(out, "---:|");
+  std::fprintf(out, "\n|---|---:|%s", copy ? "---:|" : "");
+  for (std::size_t d = 0; d < columns; ++d) std::fprintf(out, "---:|");
   std::fprintf(out, "\n");
   for (const OneKeyRow& r : rows) {
-    std::fprintf(out, "| %s | %.1f us, %.2f GB/s | %.2f GB/s (%.2f) |", size_label(r.bytes).c_str(),
-                 r.raw_s * 1e6, gb_per_s(r.bytes, r.raw_s), gb_per_s(r.bytes, r.raw_copies_s),
-                 r.raw_s / r.raw_copies_s);
-    for (double s : r.design_s) {
+    std::fprintf(out, "| %s | %.1f us, %.2f GB/s |", size_label(r.bytes).c_str(), r.raw_s * 1e6,
+                 gb_per_s(r.bytes, r.raw_s));
+    if (copy) {
+      std::fprintf(out, " %.2f GB/s (%.2f) |", gb_per_s(r.bytes, r.raw_copies_s),
+                   r.raw_s / r.raw_copies_s);
+    }
+    for (std::size_t d = 0; d < designs.size(); ++d) {
+      if (designs[d].buffers != buffers) continue;
+      const double s = r.design_s[d];
       std::fprintf(out, " %.2f GB/s (%.2f) |", gb_per_s(r.bytes, s), r.raw_s / s);
     }
     std::fprintf(out, "\n");
   }
+}
+
+}  // namespace
+
+void print_one_key(std::FILE* out, const std::vector<OneKeyRow>& rows) {
+  std::fprintf(out, "In place (the default buffer mode):\n\n");
+  print_table(out, rows, kvstore::BufferMode::in_place);
+  std::fprintf(out, "\nCopy buffers (the paper's form):\n\n");
+  print_table(out, rows, kvstore::BufferMode::copy);
 }
 
 }  // namespace ordo::bench

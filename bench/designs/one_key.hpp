@@ -8,6 +8,7 @@
 
 #include "bench/designs/sync_timer.hpp"
 #include "runtime/comm/mpi/runtime.hpp"
+#include "runtime/engine/thread_pool_scheduler.hpp"
 #include "runtime/kvstore/design_config.hpp"
 
 namespace ordo::bench {
@@ -21,8 +22,8 @@ struct OneKeyRow {
 };
 
 // naive, funnel, concom (one comm thread, 2 communicators, a barrier every 2 keys) and depcha
-// (2 comm threads). naive is safe here: each measured push+pull is the only collective until
-// the wait for all ops that ends it.
+// (2 comm threads), first reducing in place, then with the paper's copy buffers. naive is safe
+// here: each measured push+pull is the only collective until the wait for all ops that ends it.
 std::vector<kvstore::DesignConfig> one_key_designs();
 
 // Warm-up and timed iterations for a buffer of `bytes`: more for small buffers, whose times are
@@ -30,12 +31,14 @@ std::vector<kvstore::DesignConfig> one_key_designs();
 Repeats one_key_repeats(std::uint64_t bytes);
 
 // Collective over every rank of the job. Each iteration runs every variant once, in turn, so
-// that a change in the machine's load during the run affects all of them alike.
+// that a change in the machine's load during the run affects all of them alike. Every design's
+// engine gets `pool_options` (the engine's wait tuning is measured through it).
 std::vector<OneKeyRow> run_one_key(const comm::MpiRuntime& runtime,
-                                   const std::vector<std::uint64_t>& sizes);
+                                   const std::vector<std::uint64_t>& sizes,
+                                   const engine::ThreadPoolOptions& pool_options);
 
-// A markdown table: per size the raw time and throughput, then each variant's throughput and
-// its ratio to raw (raw time / variant time).
+// Two markdown tables, in place and with copy buffers: per size the raw time and throughput,
+// then each variant's throughput and its ratio to raw (raw time / variant time).
 void print_one_key(std::FILE* out, const std::vector<OneKeyRow>& rows);
 
 }  // namespace ordo::bench

@@ -95,16 +95,23 @@ std::vector<Workload> overlap_workloads() {
 }
 
 std::vector<kvstore::DesignConfig> overlap_designs() {
-  kvstore::DesignConfig funnel;
-  funnel.kind = kvstore::DesignKind::funnel;
-  kvstore::DesignConfig concom;
-  concom.kind = kvstore::DesignKind::concom;
-  concom.comm_threads = 1;
-  concom.ncomm = 2;
-  concom.outstanding = 2;
-  kvstore::DesignConfig depcha;
-  depcha.kind = kvstore::DesignKind::depcha;
-  return {funnel, concom, depcha};
+  std::vector<kvstore::DesignConfig> designs;
+  for (kvstore::BufferMode buffers : {kvstore::BufferMode::in_place, kvstore::BufferMode::copy}) {
+    kvstore::DesignConfig funnel;
+    funnel.kind = kvstore::DesignKind::funnel;
+    kvstore::DesignConfig concom;
+    concom.kind = kvstore::DesignKind::concom;
+    concom.comm_threads = 1;
+    concom.ncomm = 2;
+    concom.outstanding = 2;
+    kvstore::DesignConfig depcha;
+    depcha.kind = kvstore::DesignKind::depcha;
+    for (kvstore::DesignConfig c : {funnel, concom, depcha}) {
+      c.buffers = buffers;
+      designs.push_back(c);
+    }
+  }
+  return designs;
 }
 
 OverlapResult run_overlap(const comm::MpiRuntime& runtime, const Workload& workload,
@@ -120,12 +127,15 @@ OverlapResult run_overlap(const comm::MpiRuntime& runtime, const Workload& workl
   result.forward_us_total = median_seconds(calibration_repeats, [&] { raw.run(); }) / 3.0 * 1e6;
   const kvstore::Network network = workload.make(result.forward_us_total);
 
-  // The step without communication, on a world of one rank whose collectives do nothing.
-  // depcha, whose main thread never waits, so that nothing but the engine orders the ops.
+  // The step without communication, on a world of one rank whose collectives do nothing, for
+  // each buffer mode (copy buffers add the copies to it). depcha, whose main thread never
+  // waits, so that nothing but the engine orders the ops.
   kvstore::DesignConfig alone_config;
   alone_config.kind = kvstore::DesignKind::depcha;
   AloneWorld alone_world(kvstore::step_comms(alone_config));
-  DeviceSteps alone(network, alone_config, alone_world);
+  DeviceSteps alone_in_place(network, alone_config, alone_world);
+  alone_config.buffers = kvstore::BufferMode::copy;
+  DeviceSteps alone_copy(network, alone_config, alone_world);
   std::vector<std::unique_ptr<comm::MpiWorld>> worlds;
   std::vector<std::unique_ptr<DeviceSteps>> designs;
   for (const kvstore::DesignConfig& config : overlap_designs()) {
@@ -136,7 +146,9 @@ OverlapResult run_overlap(const comm::MpiRuntime& runtime, const Workload& workl
   // Every variant runs once per round, in turn, so that a change in the machine's load affects
   // all of them alike; the first round is a warm-up. Every rank runs the one-rank step at the
   // same time, so the ranks' copies compete for the cores as they do in the real steps.
-  std::vector<std::function<void()>> variants = {[&] { raw.run(); }, [&] { alone.step(); }};
+  std::vector<std::function<void()>> variants = {[&] { raw.run(); }, [&] { alone_in_place.step(); },
+                                                 [&] { alone_copy.step(); }};
+  constexpr std::size_t first_design = 3;
   for (const std::unique_ptr<DeviceSteps>& d : designs) variants.emplace_back([&d] { d->step(); });
   std::vector<std::vector<double>> samples(variants.size());
   for (std::uint32_t round = 0; round < steps; ++round) {
@@ -146,11 +158,12 @@ OverlapResult run_overlap(const comm::MpiRuntime& runtime, const Workload& workl
     }
   }
   result.comm_s = median(samples[0]);
-  result.compute_s = median(samples[1]);
+  result.compute_in_place_s = median(samples[1]);
+  result.compute_copy_s = median(samples[2]);
   for (std::size_t d = 0; d < designs.size(); ++d) {
     OverlapRow row;
     row.config = overlap_designs()[d];
-    row.step_s = median(samples[2 + d]);
+    row.step_s = median(samples[first_design + d]);
     const kvstore::StepRunResult checked =
         kvstore::run_steps(shape, row.config, *worlds[d], checked_steps());
     row.keys_wrong = sum_over_ranks(MPI_COMM_WORLD, checked.keys_wrong);
@@ -160,9 +173,21 @@ OverlapResult run_overlap(const comm::MpiRuntime& runtime, const Workload& workl
   return result;
 }
 
+namespace {
+
+// The funnel step with the same buffer mode as `config`: the paper compares depcha with funnel.
+double funnel_step_s(const OverlapResult& r, const kvstore::DesignConfig& config) {
+  for (const OverlapRow& row : r.rows) {
+    if (row.config.kind == kvstore::DesignKind::funnel && row.config.buffers == config.buffers) {
+      return row.step_s;
+    }
+  }
+  return 0.0;
+}
+
+}  // namespace
+
 void print_overlap(std::FILE* out, const OverlapResult& r) {
-  const double bound = std::max(r.compute_s, r.comm_s);
-  const double smaller = std::min(r.compute_s, r.comm_s);
   std::fprintf(out,
                "%s: %llu keys, %s of f32 gradients; simulated forward %.1f ms and backward "
                "%.1f ms, together as long as the communication\n\n",
@@ -172,19 +197,27 @@ void print_overlap(std::FILE* out, const OverlapResult& r) {
                r.comm_s * 1e3);
   std::fprintf(out,
                "- C, compute: the step on a world of one rank whose collectives do nothing "
-               "(simulated compute, copies, updates, engine): %.1f ms\n",
-               r.compute_s * 1e3);
-  std::fprintf(out, "- lower bound max(C, M): %.1f ms; no overlap, C + M: %.1f ms\n\n", bound * 1e3,
-               (r.compute_s + r.comm_s) * 1e3);
+               "(simulated compute, updates, engine; with copy buffers also the copies): "
+               "%.1f ms in place, %.1f ms with copy buffers\n",
+               r.compute_in_place_s * 1e3, r.compute_copy_s * 1e3);
+  for (kvstore::BufferMode buffers : {kvstore::BufferMode::in_place, kvstore::BufferMode::copy}) {
+    std::fprintf(out, "- %s: lower bound max(C, M) %.1f ms; no overlap, C + M: %.1f ms\n",
+                 std::string(kvstore::to_string(buffers)).c_str(),
+                 std::max(r.compute_s(buffers), r.comm_s) * 1e3,
+                 (r.compute_s(buffers) + r.comm_s) * 1e3);
+  }
   std::fprintf(out,
-               "| design | median step T | T / max(C, M) | hidden (C + M - T) / min(C, M) | "
+               "\n| design | median step T | T / max(C, M) | hidden (C + M - T) / min(C, M) | "
                "funnel T / T | sums wrong (run_steps) |\n");
   std::fprintf(out, "|---|---:|---:|---:|---:|---:|\n");
-  const double funnel_s = r.rows.front().step_s;
   for (const OverlapRow& row : r.rows) {
+    const double compute_s = r.compute_s(row.config.buffers);
+    const double bound = std::max(compute_s, r.comm_s);
+    const double smaller = std::min(compute_s, r.comm_s);
     std::fprintf(out, "| %s | %.1f ms | %.2f | %.2f | %.2f | %llu of %llu |\n",
                  kvstore::describe(row.config).c_str(), row.step_s * 1e3, row.step_s / bound,
-                 (r.compute_s + r.comm_s - row.step_s) / smaller, funnel_s / row.step_s,
+                 (compute_s + r.comm_s - row.step_s) / smaller,
+                 funnel_step_s(r, row.config) / row.step_s,
                  static_cast<unsigned long long>(row.keys_wrong),
                  static_cast<unsigned long long>(row.keys_checked));
   }

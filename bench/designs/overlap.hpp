@@ -26,7 +26,7 @@ struct Workload {
 std::vector<Workload> overlap_workloads();
 
 // funnel, concom (one comm thread, 2 communicators, a barrier every 2 keys), depcha (2 comm
-// threads): the designs safe on any network.
+// threads): the designs safe on any network, first in place, then with copy buffers.
 std::vector<kvstore::DesignConfig> overlap_designs();
 
 struct OverlapRow {
@@ -45,8 +45,13 @@ struct OverlapResult {
   double forward_us_total = 0.0;  // the simulated forward cost the calibration chose
   double comm_s = 0.0;            // raw MPI_Allreduce of every key in push order, back to back
   // The step on a world of one rank whose collectives do nothing (alone_world.hpp): simulated
-  // compute, copies, updates, engine; no communication.
-  double compute_s = 0.0;
+  // compute, updates, engine and, with copy buffers, the copies; no communication. One per
+  // buffer mode, in place first.
+  double compute_in_place_s = 0.0;
+  double compute_copy_s = 0.0;
+  double compute_s(kvstore::BufferMode buffers) const {
+    return buffers == kvstore::BufferMode::copy ? compute_copy_s : compute_in_place_s;
+  }
   std::vector<OverlapRow> rows;  // per entry of overlap_designs(), in order
 };
 

@@ -37,6 +37,39 @@ void Design::push_copy(const std::string& name, dag::VarId from, dag::VarId to) 
   main_.push(op);
 }
 
+void Design::push_fence(const std::string& name, dag::VarId var) {
+  dag::Op op;
+  op.name = name;
+  op.kind = dag::OpKind::compute;
+  // The copy pool, idle in place, rather than behind the backward ops on the compute pool.
+  op.pool = copy_pool;
+  op.writes = {var};
+  op.cost_us = 0.0;
+  main_.push(op);
+}
+
+bool Design::in_place(const KeyVars& k) const {
+  const bool same = k.buf == k.grad;
+  if (same != (config_.buffers == BufferMode::in_place)) {
+    throw std::logic_error(
+        "key '" + k.name + "' has " + (same ? "no buffer of its own" : "a buffer") +
+        " but the design's buffers are " + std::string(to_string(config_.buffers)));
+  }
+  return same;
+}
+
+void Design::push_into_buffer(const KeyVars& k, bool main_waits) {
+  if (!in_place(k)) {
+    push_copy(op_name("push", k), k.grad, k.buf);
+  } else if (main_waits) {
+    push_fence(op_name("fence", k), k.buf);
+  }
+}
+
+void Design::pull(const KeyVars& k) {
+  if (k.buf != k.grad) push_copy(op_name("pull", k), k.buf, k.grad);
+}
+
 dag::Collective Design::allreduce(const KeyVars& k, dag::CommId comm) const {
   return dag::Collective{dag::CollectiveKind::allreduce, comm,          k.key, k.count,
                          k.dtype,                        dag::Reduction::sum, std::nullopt};

@@ -15,7 +15,8 @@
 namespace ordo::kvstore {
 
 // The vars of one key: the gradient the backward pass writes, the communication buffer, the
-// weight the update writes. All three hold `count` elements of `dtype`.
+// weight the update writes. All three hold `count` elements of `dtype`. With in-place buffers
+// (BufferMode::in_place) `buf` is the same var as `grad`: the sum is formed in the gradient.
 struct KeyVars {
   std::int64_t key = 0;
   std::string name;
@@ -35,8 +36,8 @@ class Design {
   void init(const KeyVars& k);
   // Sum the key's gradient over all ranks into its buffer.
   virtual void push(const KeyVars& k) = 0;
-  // Copy the summed buffer back into the gradient.
-  virtual void pull(const KeyVars& k) = 0;
+  // Bring the summed buffer into the gradient: a copy, or nothing when they are one var.
+  void pull(const KeyVars& k);
   // A barrier of every rank on the world communicator, issued by the main thread.
   void barrier();
   // Prefix for the names of the ops pushed from now on (the step they belong to).
@@ -54,6 +55,17 @@ class Design {
     return prefix_ + what + "." + k.name;
   }
   void push_copy(const std::string& name, dag::VarId from, dag::VarId to);
+  // An op that writes `var` and does nothing (a compute op of no cost on the copy pool): it runs
+  // only after every op pushed before it that reads or writes `var`.
+  void push_fence(const std::string& name, dag::VarId var);
+  // Whether the key's buffer is its gradient; throws std::logic_error when that disagrees with
+  // the configured buffer mode (the key's vars were declared for the other mode).
+  bool in_place(const KeyVars& k) const;
+  // The start of every push but naive's: the paper's copy of the gradient into the buffer. In
+  // place there is nothing to copy; but where the main thread then waits for the buffer
+  // (`main_waits`), a fence on the gradient stands in for the copy, so the wait is for an op the
+  // design pushed (and, for funnel's main-thread allreduce, for every earlier reader too).
+  void push_into_buffer(const KeyVars& k, bool main_waits);
   dag::Collective allreduce(const KeyVars& k, dag::CommId comm) const;
   dag::Op collective_op(const std::string& name, const dag::Collective& c,
                         std::vector<dag::VarId> reads, std::vector<dag::VarId> writes) const;

@@ -31,6 +31,10 @@ std::string_view to_string(DesignKind kind) {
 
 std::string_view to_string(InitKind kind) { return kind == InitKind::safe ? "safe" : "fig4"; }
 
+std::string_view to_string(BufferMode mode) {
+  return mode == BufferMode::in_place ? "in_place" : "copy";
+}
+
 DesignKind parse_design(std::string_view name) {
   for (DesignKind k : {DesignKind::naive, DesignKind::funnel, DesignKind::concom,
                        DesignKind::depcha}) {
@@ -45,6 +49,13 @@ InitKind parse_init(std::string_view name) {
   if (name == "fig4") return InitKind::fig4;
   throw std::invalid_argument("unknown init '" + std::string(name) +
                               "'; expected one of: safe, fig4");
+}
+
+BufferMode parse_buffers(std::string_view name) {
+  if (name == "in_place") return BufferMode::in_place;
+  if (name == "copy") return BufferMode::copy;
+  throw std::invalid_argument("unknown buffer mode '" + std::string(name) +
+                              "'; expected one of: in_place, copy");
 }
 
 void check_config(const DesignConfig& config) {
@@ -79,6 +90,7 @@ std::string describe(const DesignConfig& config) {
          ", outstanding=" + std::to_string(config.outstanding);
   }
   if (config.init == InitKind::fig4) s += ", init=fig4";
+  if (config.buffers == BufferMode::copy) s += ", buffers=copy";
   return s + ")";
 }
 

@@ -15,10 +15,20 @@ enum class DesignKind : std::uint8_t { naive, funnel, concom, depcha };
 // "safe": weights broadcast by ops chained through one token var. "fig4": the paper's Fig. 4,
 // broadcast ops that write nothing, which may run in different orders on different ranks.
 enum class InitKind : std::uint8_t { safe, fig4 };
+// Where a key's allreduce runs. "in_place": on the gradient itself, so a push and pull cost one
+// allreduce; the gradient var doubles as the key's buffer and the designs push no copies.
+// "copy": the paper's design as printed, a buffer per key that push copies the gradient into and
+// pull copies the sum out of (MXNet copies because it merges several devices' gradients there).
+// The ordering (vars each op writes, main-thread waits and calls, chains, comms, barriers) is the
+// same in both; docs/kvstore.md says why in-place is as safe.
+enum class BufferMode : std::uint8_t { in_place, copy };
 
 struct DesignConfig {
   DesignKind kind = DesignKind::depcha;
   InitKind init = InitKind::safe;
+  // In place by default: the runtime's keys have one gradient per rank, so the copies buy nothing
+  // and cost as much as the allreduce itself on a host whose memory the transfers share.
+  BufferMode buffers = BufferMode::in_place;
   std::uint32_t compute_threads = 2;
   std::uint32_t copy_threads = 1;
   std::uint32_t comm_threads = 2;  // threads of the pool that runs collective ops
@@ -36,15 +46,18 @@ inline constexpr dag::CommId world_comm = 0;
 
 std::string_view to_string(DesignKind kind);
 std::string_view to_string(InitKind kind);
+std::string_view to_string(BufferMode mode);
 // Throws std::invalid_argument listing the known names.
 DesignKind parse_design(std::string_view name);
 InitKind parse_init(std::string_view name);
+BufferMode parse_buffers(std::string_view name);
 // Throws std::invalid_argument when a thread count or concom knob is zero or out of bounds.
 void check_config(const DesignConfig& config);
 
 std::vector<dag::Pool> step_pools(const DesignConfig& config);
 std::vector<dag::Communicator> step_comms(const DesignConfig& config);
-// "concom(ncomm=2, outstanding=4, comm_threads=2)": how reports name a configuration.
+// "concom(comm_threads=2, ncomm=2, outstanding=4)": how reports name a configuration; the
+// non-default buffer mode is named too ("depcha(comm_threads=2, buffers=copy)").
 std::string describe(const DesignConfig& config);
 
 }  // namespace ordo::kvstore

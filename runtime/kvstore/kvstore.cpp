@@ -12,7 +12,10 @@ std::unique_ptr<KVStore> KVStore::create(std::string_view name, exec::Executor& 
 }
 
 KVStore::KVStore(exec::Executor& executor, comm::World& world, const DesignConfig& config)
-    : executor_(executor), world_(world), design_(Design::create(config, executor)) {
+    : executor_(executor),
+      world_(world),
+      buffers_(config.buffers),
+      design_(Design::create(config, executor)) {
   if (world_.comm_count() != step_comms(config).size()) {
     throw std::invalid_argument("design " + describe(config) + " needs " +
                                 std::to_string(step_comms(config).size()) +
@@ -35,7 +38,9 @@ KeyVars& KVStore::key_vars(std::int64_t key, dag::VarId var) {
     k.name = "k" + std::to_string(key);
     k.count = count;
     k.dtype = v.dtype;
-    k.buf = executor_.add_var({"buf." + k.name, dag::VarKind::buffer, v.bytes, v.dtype});
+    if (buffers_ == BufferMode::copy) {
+      k.buf = executor_.add_var({"buf." + k.name, dag::VarKind::buffer, v.bytes, v.dtype});
+    }
   } else if (k.count != count || k.dtype != v.dtype) {
     throw std::invalid_argument("key " + std::to_string(key) + ": var '" + v.name +
                                 "' differs in size or type from the key's first var");
@@ -58,12 +63,19 @@ void KVStore::barrier() {
 void KVStore::push(std::int64_t key, dag::VarId grad) {
   KeyVars& k = key_vars(key, grad);
   k.grad = grad;
+  // In place the sum is formed in the pushed var, and a later pull reads it from there.
+  if (buffers_ == BufferMode::in_place) k.buf = grad;
   design_->set_prefix("n" + std::to_string(++pushes_[key]) + ".");
   design_->push(k);
 }
 
 void KVStore::pull(std::int64_t key, dag::VarId out) {
   KeyVars& k = key_vars(key, out);
+  if (buffers_ == BufferMode::in_place && pushes_[key] == 0) {
+    // Every rank refuses alike, before anything is pushed, so the ranks stay in step.
+    throw std::invalid_argument("key " + std::to_string(key) +
+                                ": pull before any push; in place the sum lives in the pushed var");
+  }
   k.grad = out;
   design_->set_prefix("n" + std::to_string(pushes_[key]) + ".");
   design_->pull(k);

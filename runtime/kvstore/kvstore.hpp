@@ -27,9 +27,13 @@ class KVStore {
   // collective on the world (a barrier) must not overtake it. The key's size and type are taken
   // from the var here or at its first push; later calls must agree.
   void init(std::int64_t key, dag::VarId weight);
-  // Sum `grad` over all ranks (into the key's buffer).
+  // Sum `grad` over all ranks: in place, into `grad` itself (from the moment the reducing op or
+  // call runs, `grad` holds the sum); with copy buffers, into the key's buffer, leaving `grad`
+  // as it was.
   void push(std::int64_t key, dag::VarId grad);
-  // Copy the key's summed buffer into `out`.
+  // Bring the key's sum into `out`: a copy from the key's buffer, or in place from the var last
+  // pushed (nothing at all when `out` is that var). In place, a pull before the key's first push
+  // throws std::invalid_argument.
   void pull(std::int64_t key, dag::VarId out);
   void pushpull(std::int64_t key, dag::VarId grad) {
     push(key, grad);
@@ -48,6 +52,7 @@ class KVStore {
 
   exec::Executor& executor_;
   comm::World& world_;
+  BufferMode buffers_;
   std::unique_ptr<Design> design_;
   std::map<std::int64_t, KeyVars> keys_;
   // Pushes per key so far: the n-th push of a key names its ops "n<N>.", so the program the

@@ -30,11 +30,11 @@ StepEmitter::StepEmitter(const Network& network, const DesignConfig& config, Mai
     : network_(network), main_(main) {
   check_network(network_);
   check_config(config);
-  declare_vars();
+  declare_vars(config.buffers);
   design_ = Design::create(config, main_);
 }
 
-void StepEmitter::declare_vars() {
+void StepEmitter::declare_vars(BufferMode buffers) {
   data_ = main_.add_var(token("data"));
   layer_keys_.resize(network_.layers.size());
   for (std::size_t l = 0; l < network_.layers.size(); ++l) {
@@ -50,7 +50,9 @@ void StepEmitter::declare_vars() {
       k.dtype = p.dtype;
       k.weight = main_.add_var({"weight." + p.name, dag::VarKind::tensor, bytes, p.dtype});
       k.grad = main_.add_var({"grad." + p.name, dag::VarKind::tensor, bytes, p.dtype});
-      k.buf = main_.add_var({"buf." + p.name, dag::VarKind::buffer, bytes, p.dtype});
+      k.buf = buffers == BufferMode::in_place
+                  ? k.grad
+                  : main_.add_var({"buf." + p.name, dag::VarKind::buffer, bytes, p.dtype});
       layer_keys_[l].push_back(static_cast<std::uint32_t>(keys_.size()));
       keys_.push_back(k);
     }

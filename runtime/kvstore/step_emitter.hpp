@@ -32,7 +32,8 @@ class StepEmitter {
   Design& design() { return *design_; }
 
  private:
-  void declare_vars();
+  // In place, a key's buffer is its gradient and no buffer var is declared.
+  void declare_vars(BufferMode buffers);
   void emit_forward(const std::string& prefix);
   void emit_backward(const std::string& prefix);
 

@@ -33,20 +33,29 @@ std::vector<const dag::CollectiveAction*> main_collectives(const dag::Program& p
 
 const dag::Var& var(const dag::Program& p, dag::VarId id) { return p.vars.at(id); }
 
+DesignConfig copy_buffers() {
+  DesignConfig c;
+  c.buffers = BufferMode::copy;
+  return c;
+}
+
 TEST(KvstoreDesigns, EveryDesignGivesAValidProgram) {
   for (DesignKind kind : {DesignKind::naive, DesignKind::funnel, DesignKind::concom,
                           DesignKind::depcha}) {
-    for (bool init : {false, true}) {
-      const dag::Job job = build(kind, {}, {init, 2});
-      EXPECT_TRUE(dag::validate(job).empty()) << to_string(kind) << " init " << init << ": "
-                                              << dag::validate(job).front().message;
+    for (const DesignConfig& config : {DesignConfig{}, copy_buffers()}) {
+      for (bool init : {false, true}) {
+        const dag::Job job = build(kind, config, {init, 2});
+        EXPECT_TRUE(dag::validate(job).empty())
+            << describe(config) << " " << to_string(kind) << " init " << init << ": "
+            << dag::validate(job).front().message;
+      }
     }
   }
   EXPECT_TRUE(dag::validate(build_step_job(resnet50(1000.0), {}, {true, 1})).empty());
 }
 
 TEST(KvstoreDesigns, NaiveAllreducesAreUnorderedEngineOpsOnTheWorld) {
-  const dag::Job job = build(DesignKind::naive);
+  const dag::Job job = build(DesignKind::naive, copy_buffers());
   const dag::Program& p = job.programs[0];
   const auto ops = collective_ops(p);
   ASSERT_EQ(ops.size(), 6u);  // 3 layers x (weight, bias)
@@ -62,20 +71,22 @@ TEST(KvstoreDesigns, NaiveAllreducesAreUnorderedEngineOpsOnTheWorld) {
 }
 
 TEST(KvstoreDesigns, FunnelCallsEveryAllreduceOnTheMainThreadAfterWaitingForItsBuffer) {
-  const dag::Job job = build(DesignKind::funnel);
-  const dag::Program& p = job.programs[0];
-  EXPECT_TRUE(collective_ops(p).empty());
-  std::size_t calls = 0;
-  for (std::size_t i = 0; i < p.main.size(); ++i) {
-    const auto* c = std::get_if<dag::CollectiveAction>(&p.main[i]);
-    if (c == nullptr) continue;
-    ++calls;
-    ASSERT_GT(i, 0u);
-    const auto* wait = std::get_if<dag::WaitToReadAction>(&p.main[i - 1]);
-    ASSERT_NE(wait, nullptr);
-    EXPECT_EQ(wait->var, c->buffer.value());
+  for (const DesignConfig& config : {DesignConfig{}, copy_buffers()}) {
+    const dag::Job job = build(DesignKind::funnel, config);
+    const dag::Program& p = job.programs[0];
+    EXPECT_TRUE(collective_ops(p).empty());
+    std::size_t calls = 0;
+    for (std::size_t i = 0; i < p.main.size(); ++i) {
+      const auto* c = std::get_if<dag::CollectiveAction>(&p.main[i]);
+      if (c == nullptr) continue;
+      ++calls;
+      ASSERT_GT(i, 0u);
+      const auto* wait = std::get_if<dag::WaitToReadAction>(&p.main[i - 1]);
+      ASSERT_NE(wait, nullptr);
+      EXPECT_EQ(wait->var, c->buffer.value());
+    }
+    EXPECT_EQ(calls, 6u);
   }
-  EXPECT_EQ(calls, 6u);
 }
 
 TEST(KvstoreDesigns, ConcomRotatesCommunicatorsAndBarriersEveryOutstandingKeys) {
@@ -148,6 +159,12 @@ TEST(KvstoreDesigns, ConfigurationsAreCheckedAndNamed) {
   c.ncomm = 1;
   c.outstanding = 4;
   EXPECT_EQ(describe(c), "concom(comm_threads=2, ncomm=1, outstanding=4)");
+  c.buffers = BufferMode::copy;
+  EXPECT_EQ(describe(c), "concom(comm_threads=2, ncomm=1, outstanding=4, buffers=copy)");
+  EXPECT_EQ(parse_buffers("in_place"), BufferMode::in_place);
+  EXPECT_EQ(parse_buffers("copy"), BufferMode::copy);
+  EXPECT_THROW(parse_buffers("inplace"), std::invalid_argument);
+  EXPECT_EQ(DesignConfig{}.buffers, BufferMode::in_place);
 }
 
 TEST(KvstoreNetwork, Resnet50HasTheReferenceKeysAndParameters) {

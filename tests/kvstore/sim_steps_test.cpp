@@ -26,22 +26,26 @@ std::vector<Case> cases() {
   std::vector<Case> out;
   for (DesignKind kind :
        {DesignKind::naive, DesignKind::funnel, DesignKind::concom, DesignKind::depcha}) {
-    for (std::uint32_t ranks : {2u, 3u, 5u, 8u}) {
-      DesignConfig c;
-      c.kind = kind;
-      // One comm thread makes naive's order the backward order on this chain
-      // network, and keeps concom within the thread rule whatever ncomm and
-      // outstanding are.
-      if (kind == DesignKind::naive || kind == DesignKind::concom) c.comm_threads = 1;
-      out.push_back({c, ranks});
+    for (BufferMode buffers : {BufferMode::in_place, BufferMode::copy}) {
+      for (std::uint32_t ranks : {2u, 3u, 5u, 8u}) {
+        DesignConfig c;
+        c.kind = kind;
+        c.buffers = buffers;
+        // One comm thread makes naive's order the backward order on this chain
+        // network, and keeps concom within the thread rule whatever ncomm and
+        // outstanding are.
+        if (kind == DesignKind::naive || kind == DesignKind::concom) c.comm_threads = 1;
+        out.push_back({c, ranks});
+      }
     }
   }
   return out;
 }
 
 std::string name_of(const ::testing::TestParamInfo<Case>& info) {
-  return std::string(to_string(info.param.config.kind)) + "_" + std::to_string(info.param.ranks) +
-         "ranks";
+  return std::string(to_string(info.param.config.kind)) + "_" +
+         std::string(to_string(info.param.config.buffers)) + "_" +
+         std::to_string(info.param.ranks) + "ranks";
 }
 
 class SimSteps : public ::testing::TestWithParam<Case> {};
@@ -121,23 +125,26 @@ TEST(KvstoreApi, InitBroadcastsAndPushpullSums) {
 
 TEST(KvstoreApi, RepeatedPushesRecordAValidProgram) {
   for (const char* design : {"naive", "funnel", "concom", "depcha"}) {
-    DesignConfig c;
-    c.kind = parse_design(design);
-    comm::sim::SimWorld world(1, step_comms(c));
-    engine::EngineConfig config;
-    config.pools = step_pools(c);
-    config.record = true;
-    engine::Engine eng(std::move(config), std::make_unique<engine::ThreadPoolScheduler>());
-    exec::Executor ex(eng, world.rank(0), step_comms(c), {});
-    const dag::VarId w = ex.add_var({"w", dag::VarKind::tensor, 8, dag::DType::f32});
-    const dag::VarId g = ex.add_var({"g", dag::VarKind::tensor, 8, dag::DType::f32});
-    auto kv = KVStore::create(design, ex, world.rank(0), c);
-    kv->init(0, w);
-    for (int step = 0; step < 3; ++step) kv->pushpull(0, g);
-    kv->barrier();
-    const std::vector<dag::Diagnostic> problems = dag::validate(eng.recorded_job());
-    EXPECT_TRUE(problems.empty()) << design << ": " << problems.front().where << ": "
-                                  << problems.front().message;
+    for (BufferMode buffers : {BufferMode::in_place, BufferMode::copy}) {
+      DesignConfig c;
+      c.kind = parse_design(design);
+      c.buffers = buffers;
+      comm::sim::SimWorld world(1, step_comms(c));
+      engine::EngineConfig config;
+      config.pools = step_pools(c);
+      config.record = true;
+      engine::Engine eng(std::move(config), std::make_unique<engine::ThreadPoolScheduler>());
+      exec::Executor ex(eng, world.rank(0), step_comms(c), {});
+      const dag::VarId w = ex.add_var({"w", dag::VarKind::tensor, 8, dag::DType::f32});
+      const dag::VarId g = ex.add_var({"g", dag::VarKind::tensor, 8, dag::DType::f32});
+      auto kv = KVStore::create(design, ex, world.rank(0), c);
+      kv->init(0, w);
+      for (int step = 0; step < 3; ++step) kv->pushpull(0, g);
+      kv->barrier();
+      const std::vector<dag::Diagnostic> problems = dag::validate(eng.recorded_job());
+      EXPECT_TRUE(problems.empty())
+          << describe(c) << ": " << problems.front().where << ": " << problems.front().message;
+    }
   }
 }
 

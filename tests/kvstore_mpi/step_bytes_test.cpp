@@ -76,14 +76,22 @@ TEST_P(StepBytes, BranchingNetworkIsTheExactSumOnEveryRank) {
 
 INSTANTIATE_TEST_SUITE_P(SafeDesigns, StepBytes, ::testing::ValuesIn(safe_designs()),
                          [](const auto& p) { return test_name(p.param); });
+INSTANTIATE_TEST_SUITE_P(CopyBuffers, StepBytes, ::testing::ValuesIn(copy_designs()),
+                         [](const auto& p) { return test_name(p.param); });
 
-// The one test with a 64 MiB key (three copies per rank: weight, gradient, buffer), so that the
-// largest size is covered once per design without making every test pay for it.
+// The tests with a 64 MiB key (weight and gradient per rank, and a buffer with copy buffers), so
+// that the largest size is covered once per design without making every test pay for it.
 TEST(StepBytesLargest, SixtyFourMiBKeyUnderEveryDesign) {
   const Network network = keys_network("largest", {largest_key_count});
   for (const DesignConfig& config : {funnel_config(), concom_config(), depcha_config(2)}) {
     run_and_check(network, config, 2);
   }
+}
+
+// The paper's copies at the largest size: one design suffices, since the copy ops are the same
+// in all three and the smaller keys above run every design with them.
+TEST(StepBytesLargest, SixtyFourMiBKeyWithCopyBuffers) {
+  run_and_check(keys_network("largest", {largest_key_count}), with_copy(depcha_config(2)), 2);
 }
 
 }  // namespace

@@ -27,6 +27,8 @@ exec::BodyOptions bodies(exec::ComputeHook hook) {
 }  // namespace
 
 void StepRig::Gradients::write(dag::Rank rank, const dag::Op& op, exec::Buffers& buffers) const {
+  // Backward ops only: in place, funnel's fence op also writes the gradient, and does nothing.
+  if (op.name.find("bwd.") == std::string::npos) return;
   const std::uint32_t s = step.load(std::memory_order_relaxed);
   for (dag::VarId var : op.writes) {
     const auto it = key_of_grad.find(var);

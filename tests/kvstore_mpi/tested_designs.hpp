@@ -25,10 +25,17 @@ DesignConfig concom_config();
 // threads; `comm_threads` above one checks that the chain, not the pool, orders them.
 DesignConfig depcha_config(std::uint32_t comm_threads);
 
-// funnel, concom, depcha with 2 comm threads and depcha with 4.
+// funnel, concom, depcha with 2 comm threads and depcha with 4, all reducing in place (the
+// default buffer mode).
 std::vector<DesignConfig> safe_designs();
+// The paper's form of funnel, concom and depcha with 2 comm threads: a buffer per key that push
+// copies into and pull copies out of.
+std::vector<DesignConfig> copy_designs();
+// `config` with copy buffers.
+DesignConfig with_copy(DesignConfig config);
 
-// A gtest parameter name: "funnel", "concom_ncomm2_outstanding2", "depcha_threads4".
+// A gtest parameter name: "funnel", "concom_ncomm2_outstanding2", "depcha_threads4", with
+// "_copy" after it for copy buffers.
 std::string test_name(const DesignConfig& config);
 
 }  // namespace ordo::kvstore::mpi_test

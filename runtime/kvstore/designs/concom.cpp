@@ -14,7 +14,7 @@ class ConCom final : public Design {
  public:
   using Design::Design;
   void push(const KeyVars& k) override {
-    push_copy(op_name("push", k), k.grad, k.buf);
+    push_into_buffer(k, /*main_waits=*/true);
     main().wait_to_read(k.buf);
     const auto rotation = static_cast<dag::CommId>(static_cast<std::uint64_t>(k.key) %
                                                    config().ncomm);
@@ -26,7 +26,6 @@ class ConCom final : public Design {
       barrier();
     }
   }
-  void pull(const KeyVars& k) override { push_copy(op_name("pull", k), k.buf, k.grad); }
 
  private:
   std::vector<dag::VarId> in_flight_;  // buffers of allreduces pushed since the last barrier

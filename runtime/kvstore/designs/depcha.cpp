@@ -1,6 +1,6 @@
 // depcha (paper Fig. 10-12): every allreduce op also writes one shared token var, so the engine
-// runs them in push order on every rank, whatever the pools, while the copies and the rest of the
-// step overlap freely. The main thread never waits.
+// runs them in push order on every rank, whatever the pools, while the copies (if any) and the
+// rest of the step overlap freely. The main thread never waits.
 #include <optional>
 
 #include "runtime/kvstore/designs/designs.hpp"
@@ -14,11 +14,10 @@ class DepCha final : public Design {
   using Design::Design;
   void push(const KeyVars& k) override {
     if (!chain_) chain_ = add_token("allreduce.chain");
-    push_copy(op_name("push", k), k.grad, k.buf);
+    push_into_buffer(k, /*main_waits=*/false);
     main().push(collective_op(op_name("allreduce", k), allreduce(k, world_comm), {},
                               {k.buf, *chain_}));
   }
-  void pull(const KeyVars& k) override { push_copy(op_name("pull", k), k.buf, k.grad); }
 
  private:
   std::optional<dag::VarId> chain_;

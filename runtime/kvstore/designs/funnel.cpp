@@ -1,5 +1,5 @@
-// funnel (paper Fig. 5-7): the engine only copies the gradient into the buffer; the main thread
-// waits for the copy and calls the allreduce itself, so every rank issues them in key order.
+// funnel (paper Fig. 5-7): the engine only prepares the buffer; the main thread waits for it and
+// calls the allreduce itself, so every rank issues them in key order.
 #include "runtime/kvstore/designs/designs.hpp"
 
 namespace ordo::kvstore {
@@ -10,11 +10,14 @@ class Funnel final : public Design {
  public:
   using Design::Design;
   void push(const KeyVars& k) override {
-    push_copy(op_name("push", k), k.grad, k.buf);
+    // In place the main thread writes the gradient outside the engine, so every op pushed before
+    // that still reads it must be done, not only its writers (all that wait_to_read covers): the
+    // fence push_into_buffer puts there runs only after them, and the wait is for the fence.
+    // This is MXNet's WaitToWrite; in the paper's form the copy into the buffer is that write.
+    push_into_buffer(k, /*main_waits=*/true);
     main().wait_to_read(k.buf);
     main().collective(dag::CollectiveAction{allreduce(k, world_comm), k.buf});
   }
-  void pull(const KeyVars& k) override { push_copy(op_name("pull", k), k.buf, k.grad); }
 };
 
 }  // namespace

@@ -1,6 +1,8 @@
 // naive: the allreduce is an ordinary engine op. Two keys' allreduces are unordered, so a comm
 // pool with several threads (or one FIFO thread and different backward timings) can issue them in
 // different orders on different ranks. Kept as the design the checker must refute.
+#include <vector>
+
 #include "runtime/kvstore/designs/designs.hpp"
 
 namespace ordo::kvstore {
@@ -11,9 +13,12 @@ class Naive final : public Design {
  public:
   using Design::Design;
   void push(const KeyVars& k) override {
-    main().push(collective_op(op_name("allreduce", k), allreduce(k, world_comm), {k.grad}, {k.buf}));
+    // Out of place from the gradient into the buffer, or in place on the gradient.
+    std::vector<dag::VarId> reads;
+    if (!in_place(k)) reads.push_back(k.grad);
+    main().push(collective_op(op_name("allreduce", k), allreduce(k, world_comm), std::move(reads),
+                              {k.buf}));
   }
-  void pull(const KeyVars& k) override { push_copy(op_name("pull", k), k.buf, k.grad); }
 };
 
 }  // namespace

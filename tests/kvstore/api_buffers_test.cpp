@@ -1,0 +1,106 @@
+// What the buffer mode means to a KVStore user, on simulated ranks: in place, push leaves the sum
+// in the pushed var and pull copies it out of there; with copy buffers the pushed var keeps this
+// rank's gradient. Either way the pulled var holds the exact sum.
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <memory>
+#include <thread>
+
+#include "runtime/comm/sim/sim_world.hpp"
+#include "runtime/engine/engine.hpp"
+#include "runtime/engine/thread_pool_scheduler.hpp"
+#include "runtime/exec/executor.hpp"
+#include "runtime/kvstore/kvstore.hpp"
+
+namespace ordo::kvstore {
+namespace {
+
+constexpr std::uint32_t ranks = 3;
+
+// Runs `body` as every rank's main thread, each with its own engine, executor and store.
+void on_every_rank(const DesignConfig& config,
+                   const std::function<void(dag::Rank, exec::Executor&, KVStore&)>& body) {
+  comm::sim::SimWorld world(ranks, step_comms(config));
+  std::vector<std::string> errors(ranks);
+  std::vector<std::thread> threads;
+  for (dag::Rank r = 0; r < ranks; ++r) {
+    threads.emplace_back([&, r] {
+      try {
+        engine::EngineConfig engine_config;
+        engine_config.pools = step_pools(config);
+        engine::Engine engine(std::move(engine_config),
+                              std::make_unique<engine::ThreadPoolScheduler>());
+        exec::Executor executor(engine, world.rank(r), step_comms(config), {});
+        auto store = KVStore::create(to_string(config.kind), executor, world.rank(r), config);
+        body(r, executor, *store);
+        executor.wait_for_all();
+      } catch (const std::exception& e) {
+        errors[r] = e.what();
+      }
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  ASSERT_FALSE(world.violation()) << comm::sim::describe(*world.violation());
+  for (const std::string& e : errors) EXPECT_EQ(e, "");
+}
+
+std::vector<DesignConfig> safe_configs(BufferMode buffers) {
+  std::vector<DesignConfig> out;
+  for (DesignKind kind : {DesignKind::funnel, DesignKind::concom, DesignKind::depcha}) {
+    DesignConfig c;
+    c.kind = kind;
+    c.buffers = buffers;
+    if (kind == DesignKind::concom) c.comm_threads = 1;
+    out.push_back(c);
+  }
+  return out;
+}
+
+// Rank r's gradient {r, 2r, 3r, 1}: the sum over three ranks is {3, 6, 9, 3}.
+std::vector<float> gradient(dag::Rank r) {
+  const auto x = static_cast<float>(r);
+  return {x, 2 * x, 3 * x, 1};
+}
+const std::vector<float> sum = {3, 6, 9, 3};
+
+std::vector<float> values(exec::Executor& executor, dag::VarId var) {
+  const std::span<float> v = executor.buffers().as<float>(var);
+  return {v.begin(), v.end()};
+}
+
+TEST(KvstoreBuffers, PullIntoAnotherVarGetsTheSumInBothModes) {
+  for (BufferMode buffers : {BufferMode::in_place, BufferMode::copy}) {
+    for (const DesignConfig& config : safe_configs(buffers)) {
+      on_every_rank(config, [&](dag::Rank r, exec::Executor& ex, KVStore& kv) {
+        const dag::VarId g = ex.add_var({"g", dag::VarKind::tensor, 16, dag::DType::f32});
+        const dag::VarId out = ex.add_var({"out", dag::VarKind::tensor, 16, dag::DType::f32});
+        ex.buffers().fill<float>(g, gradient(r));
+        kv.push(9, g);
+        kv.pull(9, out);
+        ex.wait_for_all();
+        EXPECT_EQ(values(ex, out), sum) << describe(config);
+        // In place the sum was formed in the pushed var; a copy buffer left it alone.
+        EXPECT_EQ(values(ex, g), buffers == BufferMode::in_place ? sum : gradient(r))
+            << describe(config);
+      });
+    }
+  }
+}
+
+TEST(KvstoreBuffers, InPlacePullBeforeAnyPushIsRefusedOnEveryRank) {
+  for (const DesignConfig& config : safe_configs(BufferMode::in_place)) {
+    on_every_rank(config, [&](dag::Rank r, exec::Executor& ex, KVStore& kv) {
+      const dag::VarId g = ex.add_var({"g", dag::VarKind::tensor, 16, dag::DType::f32});
+      EXPECT_THROW(kv.pull(4, g), std::invalid_argument);
+      // The refusal issued nothing, so the ranks are still in step for a real pushpull.
+      ex.buffers().fill<float>(g, gradient(r));
+      kv.pushpull(4, g);
+      ex.wait_for_all();
+      EXPECT_EQ(values(ex, g), sum) << describe(config);
+    });
+  }
+}
+
+}  // namespace
+}  // namespace ordo::kvstore

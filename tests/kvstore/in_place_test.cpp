@@ -1,0 +1,137 @@
+// In-place buffers change where the sum is formed, not the ordering the checker reasons about:
+// each design's in-place program is its paper program with every buffer renamed to its
+// gradient, the copies gone, and a fence where the main thread waits for the buffer.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "runtime/kvstore/network.hpp"
+#include "runtime/kvstore/step_builder.hpp"
+
+namespace ordo::kvstore {
+namespace {
+
+// "buf.<param>" and "grad.<param>" name one var once the buffer is the gradient.
+std::string renamed(const dag::Program& p, dag::VarId id) {
+  const std::string& name = p.vars.at(id).name;
+  return name.rfind("buf.", 0) == 0 ? "grad." + name.substr(4) : name;
+}
+
+// A var list after renaming, without the vars of `minus` (naive's out-of-place allreduce reads
+// the gradient it then writes: in place, the write alone orders it).
+std::string var_list(const dag::Program& p, const std::vector<dag::VarId>& vars,
+                     const std::vector<dag::VarId>& minus = {}) {
+  std::string out = "{";
+  for (dag::VarId v : vars) {
+    bool dropped = false;
+    for (dag::VarId m : minus) dropped = dropped || renamed(p, m) == renamed(p, v);
+    if (!dropped) out += renamed(p, v) + " ";
+  }
+  return out + "}";
+}
+
+std::string collective_text(const dag::Collective& c) {
+  return "kind " + std::to_string(static_cast<int>(c.kind)) + " comm " + std::to_string(c.comm) +
+         " key " + std::to_string(c.key) + " count " + std::to_string(c.count);
+}
+
+// What the checker's rules see of a program, in main-thread order, with buffers renamed. A
+// stage is the op that puts the gradient into the buffer: the paper's push copy or, in place,
+// its fence. Pull copies are left out: in place they are copies of a var onto itself.
+std::vector<std::string> skeleton(const dag::Program& p, bool keep_stages) {
+  std::vector<std::string> out;
+  for (const dag::Action& a : p.main) {
+    if (const auto* push = std::get_if<dag::PushAction>(&a)) {
+      const dag::Op& op = p.ops.at(push->op);
+      const bool copy = op.kind == dag::OpKind::copy;
+      const bool fence = op.name.find("fence.") != std::string::npos;
+      if (copy && op.name.find("pull.") != std::string::npos) continue;
+      if (copy || fence) {
+        if (keep_stages) {
+          out.push_back("stage " + var_list(p, op.writes) + " pool " + std::to_string(op.pool));
+        }
+        continue;
+      }
+      std::string text = "op " + var_list(p, op.reads, op.writes) + " -> " +
+                         var_list(p, op.writes) + " pool " + std::to_string(op.pool);
+      if (op.collective) text += " " + collective_text(*op.collective);
+      out.push_back(text);
+    } else if (const auto* wait = std::get_if<dag::WaitToReadAction>(&a)) {
+      out.push_back("wait " + renamed(p, wait->var));
+    } else if (std::holds_alternative<dag::WaitForAllAction>(a)) {
+      out.push_back("wait for all");
+    } else if (const auto* c = std::get_if<dag::CollectiveAction>(&a)) {
+      out.push_back("main " + collective_text(c->collective) + " on " +
+                    (c->buffer ? renamed(p, *c->buffer) : std::string("-")));
+    }
+  }
+  return out;
+}
+
+dag::Program program(const Network& network, DesignConfig config, BufferMode buffers) {
+  config.buffers = buffers;
+  return build_step_job(network, config, {true, 2}).programs.at(0);
+}
+
+std::vector<DesignConfig> configs() {
+  std::vector<DesignConfig> out;
+  for (DesignKind kind :
+       {DesignKind::naive, DesignKind::funnel, DesignKind::concom, DesignKind::depcha}) {
+    DesignConfig c;
+    c.kind = kind;
+    c.ncomm = 2;
+    c.outstanding = 3;
+    out.push_back(c);
+  }
+  return out;
+}
+
+TEST(KvstoreInPlace, EachDesignIsItsPaperProgramWithBuffersRenamedToGradients) {
+  for (const Network& network : {mlp(3, 4, 10.0), resnet50(1000.0)}) {
+    for (const DesignConfig& config : configs()) {
+      const dag::Program in_place = program(network, config, BufferMode::in_place);
+      const dag::Program copy = program(network, config, BufferMode::copy);
+      // funnel and concom wait for the buffer, so in place their stage is a fence; depcha's
+      // and naive's main thread never waits for it, and in place they have no stage at all.
+      const bool stages = config.kind == DesignKind::funnel || config.kind == DesignKind::concom;
+      EXPECT_EQ(skeleton(in_place, true), skeleton(copy, stages))
+          << network.name << " " << describe(config);
+    }
+  }
+}
+
+TEST(KvstoreInPlace, NoBufferVarsNoCopiesAndEveryReductionWritesItsGradient) {
+  for (const DesignConfig& config : configs()) {
+    const dag::Program p = program(mlp(3, 4, 10.0), config, BufferMode::in_place);
+    for (const dag::Var& v : p.vars) EXPECT_NE(v.kind, dag::VarKind::buffer) << v.name;
+    std::size_t fences = 0;
+    std::size_t allreduces = 0;
+    for (const dag::Op& op : p.ops) {
+      EXPECT_NE(op.kind, dag::OpKind::copy) << op.name;
+      if (op.name.find("fence.") != std::string::npos) {
+        ++fences;
+        ASSERT_EQ(op.writes.size(), 1u);
+        EXPECT_TRUE(op.reads.empty());
+        EXPECT_EQ(op.cost_us, 0.0);
+      }
+      if (!op.collective || op.collective->kind != dag::CollectiveKind::allreduce) continue;
+      ++allreduces;
+      ASSERT_FALSE(op.writes.empty());
+      EXPECT_EQ(p.vars.at(op.writes[0]).name.rfind("grad.", 0), 0u) << op.name;
+      EXPECT_TRUE(op.reads.empty()) << op.name;
+    }
+    for (const dag::Action& a : p.main) {
+      const auto* c = std::get_if<dag::CollectiveAction>(&a);
+      if (c == nullptr || c->collective.kind != dag::CollectiveKind::allreduce) continue;
+      ++allreduces;
+      EXPECT_EQ(p.vars.at(c->buffer.value()).name.rfind("grad.", 0), 0u);
+    }
+    EXPECT_EQ(allreduces, 2u * 6u) << describe(config);  // 2 steps x 6 keys
+    const bool stages = config.kind == DesignKind::funnel || config.kind == DesignKind::concom;
+    EXPECT_EQ(fences, stages ? 2u * 6u : 0u) << describe(config);
+  }
+}
+
+}  // namespace
+}  // namespace ordo::kvstore
