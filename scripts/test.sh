@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Every test: the release build with all suites (MPI jobs under mpirun included), then the
-# concurrency suites under ThreadSanitizer and every non-MPI suite under AddressSanitizer +
-# UndefinedBehaviorSanitizer.
+# concurrency suites under ThreadSanitizer, every non-MPI suite under AddressSanitizer +
+# UndefinedBehaviorSanitizer, and a short run of every parser's libFuzzer harness.
 # Prints one closing line "tests: N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -42,8 +42,19 @@ run_preset release
 # Concurrency code under ThreadSanitizer: the engine, the simulated world, the controlled runs.
 run_preset tsan -L 'engine|sim|exec'
 # Memory code under ASan/UBSan. Open MPI's own allocations are not ordo's to fix, and
-# LeakSanitizer reports them, so the MPI jobs run in the other presets only.
-run_preset asan -LE mpi
+# LeakSanitizer reports them, so the MPI jobs run in the other presets only; SPIN's agreement
+# runs SPIN natively and only slows the explicit search here, so it runs in release only.
+run_preset asan -LE 'mpi|spin'
+
+# Parser fuzzing: every libFuzzer harness for a short time from its seed corpus (clang,
+# ASan + UBSan); docs/testing.md has the long-campaign command.
+echo "== fuzz smoke =="
+if ORDO_JOBS=$jobs scripts/fuzz_smoke.sh; then
+  passed=$((passed + 1))
+else
+  echo "ordo tests: fuzz smoke failed" >&2
+  failed=$((failed + 1))
+fi
 
 echo "tests: $passed passed, $failed failed"
 [[ $failed -eq 0 ]]

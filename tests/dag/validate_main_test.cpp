@@ -93,9 +93,13 @@ TEST(DagValidateMain, CollectiveCallBufferTooSmall) {
                         "4096 bytes");
 }
 
-TEST(DagValidateMain, CollectiveCallWithoutBufferHasNoSizeCheck) {
+// The runtime has nothing to reduce without a buffer, so the call is rejected, not run.
+TEST(DagValidateMain, CollectiveCallMovingDataNeedsABuffer) {
   Job job = valid_job();
   main_of(job).push_back(allreduce_call(1u << 30, std::nullopt));
+  expect_one_diagnostic(job, "/programs/0/main/6",
+                        "the main thread's allreduce moves 1073741824 elements but has no buffer");
+  main_of(job).back() = allreduce_call(0, std::nullopt);
   EXPECT_TRUE(validate(job).empty()) << testing::describe(validate(job));
 }
 

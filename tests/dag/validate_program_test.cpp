@@ -90,22 +90,35 @@ TEST(DagValidateProgram, OpVarOutOfRange) {
   expect_one_diagnostic(job, "/programs/0/ops/1/reads/0", "var index 9 is out of range");
 }
 
+// Op 1 is made a compute op: the list rules hold for every op, and a copy has its own rule on how
+// many vars it names (CopyReadsOneVarAndWritesOne).
 TEST(DagValidateProgram, VarListedTwice) {
   Job job = valid_job();
+  step(job).ops[1].kind = OpKind::compute;
   step(job).ops[1].reads = {0, 0};
   expect_one_diagnostic(job, "/programs/0/ops/1/reads/1",
                         "var 'g0' is listed twice in reads (first at /programs/0/ops/1/reads/0)");
   job = valid_job();
+  step(job).ops[1].kind = OpKind::compute;
   step(job).ops[1].writes = {1, 1};
   expect_one_diagnostic(job, "/programs/0/ops/1/writes/1", "var 'buf0' is listed twice in writes");
 }
 
 TEST(DagValidateProgram, VarBothReadAndWritten) {
   Job job = valid_job();
+  step(job).ops[1].kind = OpKind::compute;
   step(job).ops[1].reads = {0, 1};
   expect_one_diagnostic(job, "/programs/0/ops/1/writes/0",
                         "var 'buf0' is both read and written by op 'cp0' (read at "
                         "/programs/0/ops/1/reads/1)");
+}
+
+TEST(DagValidateProgram, CopyReadsOneVarAndWritesOne) {
+  Job job = valid_job();
+  step(job).ops[1].reads.clear();
+  expect_one_diagnostic(job, "/programs/0/ops/1",
+                        "copy op 'cp0' reads 0 var(s) and writes 1; expected a copy reads exactly "
+                        "one var and writes exactly one");
 }
 
 TEST(DagValidateProgram, CollectiveKindsNeedASpec) {

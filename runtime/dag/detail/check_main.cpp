@@ -69,6 +69,14 @@ void check_call(ProgramScope& scope, const CollectiveAction& call, const std::st
       buffer = nullptr;
     }
   }
+  if (!call.buffer.has_value() && call.collective.kind != CollectiveKind::barrier &&
+      call.collective.count > 0) {
+    findings.push_back({where,
+                        "the main thread's " + std::string(to_string(call.collective.kind)) +
+                            " moves " + std::to_string(call.collective.count) +
+                            " elements but has no buffer",
+                        "a 'buffer' var holding the data"});
+  }
   check_collective(call.collective, pointer_child(where, "collective"), buffer, scope, findings);
 }
 

@@ -116,10 +116,34 @@ void check_op_collective(ProgramScope& scope, const Op& op, const std::string& o
          "a 'collective' field on collective and async_collective ops"});
     return;
   }
+  // The var the collective fills is the one the runtime picks: the first data (non-token) var
+  // the op writes, else the first one it reads (a bcast or allreduce that only sends).
   const std::vector<Var>& vars = scope.program().vars;
-  const bool one_buffer = op.writes.size() == 1 && op.writes[0] < vars.size();
-  check_collective(*op.collective, pointer_child(op_where, "collective"),
-                   one_buffer ? &vars[op.writes[0]] : nullptr, scope, findings);
+  const auto first_data = [&](const std::vector<VarId>& list) -> const Var* {
+    for (VarId v : list) {
+      if (v < vars.size() && vars[v].kind != VarKind::token) return &vars[v];
+    }
+    return nullptr;
+  };
+  const Var* buffer = first_data(op.writes);
+  if (buffer == nullptr) buffer = first_data(op.reads);
+  const Collective& c = *op.collective;
+  if (buffer == nullptr && c.kind != CollectiveKind::barrier && c.count > 0) {
+    findings.push_back({op_where,
+                        std::string(to_string(op.kind)) + " op " + quote(op.name) + " moves " +
+                            std::to_string(c.count) + " elements but reads and writes no data var",
+                        "a tensor or buffer var among its writes (or reads) to hold the data"});
+  }
+  check_collective(c, pointer_child(op_where, "collective"), buffer, scope, findings);
+}
+
+// The runtime's copy op moves one var's bytes into another.
+void check_copy(const Op& op, const std::string& op_where, Findings& findings) {
+  if (op.kind != OpKind::copy || (op.reads.size() == 1 && op.writes.size() == 1)) return;
+  findings.push_back({op_where,
+                      "copy op " + quote(op.name) + " reads " + std::to_string(op.reads.size()) +
+                          " var(s) and writes " + std::to_string(op.writes.size()),
+                      "a copy reads exactly one var and writes exactly one"});
 }
 
 void check_op(ProgramScope& scope, std::size_t index, std::vector<VarUse>& uses,
@@ -136,6 +160,7 @@ void check_op(ProgramScope& scope, std::size_t index, std::vector<VarUse>& uses,
   }
   if (check_enum(op.kind, Location(where, "kind"), "op kind", findings)) {
     check_op_collective(scope, op, where, findings);
+    check_copy(op, where, findings);
   }
 }
 

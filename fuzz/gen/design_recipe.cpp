@@ -1,0 +1,72 @@
+#include "fuzz/gen/design_recipe.hpp"
+
+#include "fuzz/gen/bounds.hpp"
+#include "fuzz/gen/uniform.hpp"
+
+namespace ordo::fuzz {
+
+namespace {
+
+rc::Gen<std::uint32_t> threads() { return uniform<std::uint32_t>(1, bounds::threads_max + 1); }
+
+kvstore::DesignConfig make_config(kvstore::DesignKind kind, kvstore::InitKind init,
+                                  kvstore::BufferMode buffers, std::uint32_t compute,
+                                  std::uint32_t copy, std::uint32_t comm, std::uint32_t ncomm,
+                                  std::uint32_t outstanding) {
+  kvstore::DesignConfig c;
+  c.kind = kind;
+  c.init = init;
+  c.buffers = buffers;
+  c.compute_threads = compute;
+  c.copy_threads = copy;
+  c.comm_threads = comm;
+  c.ncomm = ncomm;
+  c.outstanding = outstanding;
+  return c;
+}
+
+}  // namespace
+
+rc::Gen<DesignRecipe> design_recipes() {
+  const auto configs = rc::gen::apply(
+      make_config,
+      rc::gen::element(kvstore::DesignKind::depcha, kvstore::DesignKind::funnel,
+                       kvstore::DesignKind::concom, kvstore::DesignKind::naive),
+      rc::gen::element(kvstore::InitKind::safe, kvstore::InitKind::fig4),
+      rc::gen::element(kvstore::BufferMode::in_place, kvstore::BufferMode::copy), threads(),
+      threads(), threads(), uniform<std::uint32_t>(1, bounds::ncomm_max + 1),
+      uniform<std::uint32_t>(1, bounds::outstanding_max + 1));
+  return rc::gen::apply(
+      [](const kvstore::DesignConfig& config, bool include_init) {
+        return DesignRecipe{config, kvstore::StepOptions{include_init, 1}};
+      },
+      configs, rc::gen::arbitrary<bool>());
+}
+
+rc::Gen<RankVariation> rank_variations() {
+  // Mostly no departure, so that heterogeneous jobs are not all trivially unsafe.
+  const auto some = rc::gen::build<RankVariation>(
+      rc::gen::set(&RankVariation::design, uniform<std::uint32_t>(0, 5)),
+      rc::gen::set(&RankVariation::comm_threads,
+                   uniform<std::uint32_t>(0, bounds::threads_max + 1)),
+      rc::gen::set(&RankVariation::compute_threads,
+                   uniform<std::uint32_t>(0, bounds::threads_max + 1)),
+      rc::gen::set(&RankVariation::flip_init,
+                   rc::gen::weightedElement<bool>({{4, false}, {1, true}})),
+      rc::gen::set(&RankVariation::count_delta,
+                   rc::gen::weightedElement<std::uint64_t>({{4, 0}, {1, 1}})));
+  return rc::gen::weightedOneOf<RankVariation>({{1, rc::gen::just(RankVariation{})}, {2, some}});
+}
+
+DesignRecipe vary(const DesignRecipe& base, const RankVariation& variation) {
+  DesignRecipe r = base;
+  if (variation.design > 0) {
+    r.config.kind = static_cast<kvstore::DesignKind>((variation.design - 1) % 4);
+  }
+  if (variation.comm_threads > 0) r.config.comm_threads = variation.comm_threads;
+  if (variation.compute_threads > 0) r.config.compute_threads = variation.compute_threads;
+  if (variation.flip_init) r.step.include_init = !r.step.include_init;
+  return r;
+}
+
+}  // namespace ordo::fuzz

@@ -1,0 +1,21 @@
+#include "fuzz/gen/instance.hpp"
+
+#include "runtime/dag/dump_writer.hpp"
+
+namespace ordo::fuzz {
+
+std::uint64_t finished_run_steps(const Instance& instance) {
+  std::uint64_t steps = 0;
+  for (dag::Rank r = 0; r < instance.ranks; ++r) {
+    const dag::Program* program = dag::program_of(instance.job, r);
+    if (program == nullptr) continue;
+    steps += program->main.size() + 2 * program->ops.size();
+  }
+  return steps;
+}
+
+void showValue(const Instance& instance, std::ostream& os) {
+  os << instance.origin << " at " << instance.ranks << " ranks\n" << dag::write_dump(instance.job);
+}
+
+}  // namespace ordo::fuzz

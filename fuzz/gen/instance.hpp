@@ -1,0 +1,28 @@
+// One generated verification problem: a job and the rank count it runs at, with the family it
+// came from. Its printed form is the job's dump, so a failing property shows a program that
+// `ordo validate` (and the checker) read as they are.
+#pragma once
+
+#include <cstdint>
+#include <ostream>
+#include <string>
+
+#include "runtime/dag/program.hpp"
+
+namespace ordo::fuzz {
+
+struct Instance {
+  std::string origin;  // the family and its knobs, e.g. "design concom(comm_threads=2, ...)"
+  dag::Job job;
+  std::uint32_t ranks = 2;
+};
+
+// The number of steps every finished controlled run of `instance` takes: one per main action
+// and two per op (start, complete) on every rank. Schedulers use it to place PCT's priority
+// change points and to bound a run.
+std::uint64_t finished_run_steps(const Instance& instance);
+
+// rapidcheck prints counterexamples through this: the origin, the rank count, then the dump.
+void showValue(const Instance& instance, std::ostream& os);
+
+}  // namespace ordo::fuzz

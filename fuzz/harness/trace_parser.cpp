@@ -1,0 +1,52 @@
+// libFuzzer harness for the counterexample trace reader (checker/trace_io.hpp). Any text must be
+// rejected with DumpError or read as a trace whose per-step op names line up with its steps; a
+// trace that reads is then checked against a fixed two-rank job with trace_mismatch, which must
+// answer for any steps at all, since `ordo replay` runs it on user files before anything else.
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <string_view>
+
+#include "checker/model.hpp"
+#include "checker/trace_io.hpp"
+#include "runtime/dag/dump_error.hpp"
+#include "runtime/kvstore/step_builder.hpp"
+
+namespace {
+
+// Naive on two concurrent branches: two keys, collective ops on a two-thread pool, main-thread
+// pushes and waits, so traces can name every kind of step, op and thread that exists.
+const ordo::checker::Model& model() {
+  static const ordo::checker::Model m = [] {
+    using ordo::kvstore::Layer;
+    const ordo::kvstore::Network net{"branches",
+                                     {Layer{"a", {{"a.w", 4, ordo::dag::DType::f32}}, 1, 1, {}},
+                                      Layer{"b", {{"b.w", 4, ordo::dag::DType::f32}}, 1, 1, {}},
+                                      Layer{"join", {}, 1, 1, {0, 1}}}};
+    ordo::kvstore::DesignConfig config;
+    config.kind = ordo::kvstore::DesignKind::naive;
+    return ordo::checker::Model(ordo::kvstore::build_step_job(net, config, {}), 2);
+  }();
+  return m;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const std::string_view text(reinterpret_cast<const char*>(data), size);
+  ordo::checker::Trace trace;
+  try {
+    trace = ordo::checker::read_trace(text);
+  } catch (const ordo::dag::DumpError&) {
+    return 0;
+  }
+  if (trace.op_names.size() != trace.steps.size()) {
+    std::fprintf(stderr, "trace_parser: %zu steps but %zu op names\n", trace.steps.size(),
+                 trace.op_names.size());
+    std::abort();
+  }
+  (void)ordo::checker::trace_mismatch(model(), trace);
+  return 0;
+}

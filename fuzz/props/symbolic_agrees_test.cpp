@@ -1,0 +1,69 @@
+// Property 3: the symbolic checker (happens-before graphs and Z3, checker/symbolic/decide.hpp)
+// and explicit search never contradict each other. When both decide, they give the same verdict;
+// an unsafe answer from the symbolic side carries a witness that replays on the runtime into the
+// violation it names; a safe answer from it holds on the runtime under random and PCT schedules,
+// which checks it even where explicit search runs out of states. Undecided answers on either
+// side are tagged and counted.
+#include <gtest/gtest.h>
+// rapidcheck/gtest.h needs GoogleTest declared first.
+#include <rapidcheck/gtest.h>
+
+#include <string>
+
+#include "checker/symbolic/decide.hpp"
+#include "fuzz/gen/design_jobs.hpp"
+#include "fuzz/gen/raw_program.hpp"
+#include "fuzz/props/budget.hpp"
+#include "fuzz/props/schedule_tally.hpp"
+#include "fuzz/props/verdicts.hpp"
+#include "fuzz/props/witness_replay.hpp"
+#include "fuzz/sched/schedules.hpp"
+
+namespace ordo::fuzz {
+namespace {
+
+using Outcome = checker::symbolic::SymbolicResult::Outcome;
+
+void check_symbolic_agrees(const rc::Gen<Instance>& family) {
+  const Instance instance = *family;
+  const std::uint64_t seed = *rc::gen::noShrink(rc::gen::arbitrary<std::uint64_t>());
+  const Decision explicit_search = decide(instance);
+  const checker::Model& model = *explicit_search.model;
+  const checker::symbolic::SymbolicResult symbolic =
+      checker::symbolic::decide(model, {explore_limits().seconds_max, 20'000});
+  RC_TAG("explicit " + verdict_tag(explicit_search.result),
+         "symbolic " + std::string(checker::symbolic::to_string(symbolic.outcome)));
+  if (symbolic.outcome == Outcome::undecided) return;
+  const std::string both = "symbolic:\n" + checker::symbolic::report(model, symbolic) +
+                           "\nexplicit:\n" + checker::report(model, explicit_search.result);
+  const checker::Verdict verdict = explicit_search.result.verdict;
+  if (symbolic.outcome == Outcome::safe && verdict == checker::Verdict::unsafe) {
+    RC_FAIL("the symbolic checker proves safe what explicit search refutes\n" + both);
+  }
+  if (symbolic.outcome == Outcome::unsafe && verdict == checker::Verdict::safe) {
+    RC_FAIL("the symbolic checker refutes what explicit search proves safe\n" + both);
+  }
+  if (symbolic.outcome == Outcome::unsafe) {
+    if (auto problem = replay_problem(instance, model, symbolic.result)) {
+      RC_FAIL("the symbolic witness does not replay: " + *problem);
+    }
+    return;
+  }
+  const ScheduleSummary summary = run_schedules(instance, seed, schedule_budget());
+  tally(summary);
+  if (summary.first_bad) {
+    const ScheduleRun& bad = *summary.first_bad;
+    RC_FAIL("the symbolic checker says safe, but the " + bad.scheduler + " schedule ended in " +
+            std::string(to_string(bad.outcome.end)) + ":\n" + bad.outcome.report + "\nschedule:\n" +
+            bad.trace + "\n" + both);
+  }
+}
+
+RC_GTEST_PROP(SymbolicAgrees, DesignJobs, ()) { check_symbolic_agrees(design_jobs()); }
+RC_GTEST_PROP(SymbolicAgrees, HeterogeneousJobs, ()) {
+  check_symbolic_agrees(heterogeneous_jobs());
+}
+RC_GTEST_PROP(SymbolicAgrees, RawPrograms, ()) { check_symbolic_agrees(raw_jobs()); }
+
+}  // namespace
+}  // namespace ordo::fuzz

@@ -1,0 +1,28 @@
+#include "fuzz/props/verdicts.hpp"
+
+#include "checker/explore.hpp"
+#include "fuzz/props/budget.hpp"
+
+namespace ordo::fuzz {
+
+Decision decide(const Instance& instance) {
+  auto model = std::make_unique<const checker::Model>(instance.job, instance.ranks);
+  checker::Result result = checker::explore(*model, explore_limits());
+  return {std::move(model), std::move(result)};
+}
+
+std::string verdict_tag(const checker::Result& result) {
+  switch (result.verdict) {
+    case checker::Verdict::safe:
+      return "safe";
+    case checker::Verdict::unsafe:
+      return "unsafe: " +
+             std::string(result.property ? checker::to_string(*result.property) : "no property");
+    case checker::Verdict::unknown:
+      return "unknown: " +
+             std::string(result.bound ? checker::to_string(*result.bound) : "no bound");
+  }
+  return "?";
+}
+
+}  // namespace ordo::fuzz

@@ -1,0 +1,25 @@
+// The checker's answer on a generated instance, and the tag each property files it under, so
+// that every run's distribution says how many instances were safe, unsafe (by property) or
+// unknown (by bound): an unknown establishes nothing and must be visible as such.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "checker/verdict.hpp"
+#include "fuzz/gen/instance.hpp"
+
+namespace ordo::fuzz {
+
+struct Decision {
+  std::unique_ptr<const checker::Model> model;  // the result's states point into it
+  checker::Result result;
+};
+
+// Explores the instance within explore_limits().
+Decision decide(const Instance& instance);
+
+// "safe", "unsafe: P2 thread rule", "unknown: states_max".
+std::string verdict_tag(const checker::Result& result);
+
+}  // namespace ordo::fuzz

@@ -1,0 +1,93 @@
+#include "fuzz/props/witness_replay.hpp"
+
+#include <variant>
+
+#include "runtime/engine/errors.hpp"
+
+namespace ordo::fuzz {
+
+namespace {
+
+// Whether the runtime's end is the violation the checker reported; when not, why not.
+std::optional<std::string> compare(const checker::Violation& expected, const exec::RunOutcome& end,
+                                   const std::optional<comm::sim::Violation>& seen) {
+  if (const auto* m = std::get_if<checker::Mismatch>(&expected)) {
+    const auto* s = seen ? std::get_if<comm::sim::Mismatch>(&*seen) : nullptr;
+    if (s == nullptr) return std::string("the runtime saw no mismatch");
+    if (s->comm != m->comm_name || s->seq != m->seq) {
+      return "the runtime's mismatch is on '" + s->comm + "' call " + std::to_string(s->seq) +
+             ", the checker's on '" + m->comm_name + "' call " + std::to_string(m->seq);
+    }
+    return std::nullopt;
+  }
+  if (const auto* t = std::get_if<checker::ThreadRuleBreak>(&expected)) {
+    const auto* s = seen ? std::get_if<comm::sim::ThreadRuleBreak>(&*seen) : nullptr;
+    if (s == nullptr) return std::string("the runtime saw no thread-rule break");
+    if (s->comm != t->comm_name || s->in_flight.issuer != t->in_flight.issuer_name ||
+        s->second.issuer != t->second.issuer_name) {
+      return "the runtime's break is on '" + s->comm + "' by '" + s->in_flight.issuer + "' and '" +
+             s->second.issuer + "', the checker's on '" + t->comm_name + "' by '" +
+             t->in_flight.issuer_name + "' and '" + t->second.issuer_name + "'";
+    }
+    return std::nullopt;
+  }
+  if (end.end != exec::RunEnd::deadlock) return std::string("the runtime is not deadlocked");
+  return std::nullopt;
+}
+
+std::string steps_text(const exec::ControlledRun& run) {
+  std::string text;
+  for (std::size_t i = 0; i < run.trace().size(); ++i) {
+    text += std::to_string(i + 1) + ". " + run.describe(run.trace()[i]) + "\n";
+  }
+  return text;
+}
+
+}  // namespace
+
+exec::Step to_exec(const checker::Step& step) {
+  exec::Step s;
+  switch (step.kind) {
+    case checker::Step::Kind::main:
+      s.kind = exec::Step::Kind::main;
+      break;
+    case checker::Step::Kind::start:
+      s.kind = exec::Step::Kind::start;
+      break;
+    case checker::Step::Kind::complete:
+      s.kind = exec::Step::Kind::complete;
+      break;
+  }
+  s.rank = step.rank;
+  s.op = step.op;
+  s.thread = step.thread;
+  return s;
+}
+
+std::optional<std::string> replay_problem(const Instance& instance, const checker::Model& model,
+                                          const checker::Result& result) {
+  const std::string checker_report = checker::report(model, result);
+  if (!result.violation) return "an unsafe verdict without a violation:\n" + checker_report;
+  exec::ControlledRun run(instance.job, instance.ranks);
+  for (std::size_t i = 0; i < result.witness.size(); ++i) {
+    if (const auto end = run.outcome()) {
+      return "the runtime's run ended after " + std::to_string(i) + " of the witness's " +
+             std::to_string(result.witness.size()) + " steps:\n" + end->report + "\nchecker:\n" +
+             checker_report;
+    }
+    try {
+      run.step(to_exec(result.witness[i]));
+    } catch (const engine::ScheduleError& e) {
+      return "witness step " + std::to_string(i + 1) + " is illegal on the runtime: " + e.what() +
+             "\nruntime steps so far:\n" + steps_text(run) + "checker:\n" + checker_report;
+    }
+  }
+  const std::optional<exec::RunOutcome> end = run.outcome();
+  if (!end) return "the runtime's run has not ended after the witness\nchecker:\n" + checker_report;
+  if (auto problem = compare(*result.violation, *end, run.violation())) {
+    return *problem + "\nruntime (" + end->report + ")\nchecker:\n" + checker_report;
+  }
+  return std::nullopt;
+}
+
+}  // namespace ordo::fuzz

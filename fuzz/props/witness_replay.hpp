@@ -1,0 +1,24 @@
+// Replays an unsafe verdict's witness on the runtime's controlled run and compares where it ends
+// with what the checker reported. The checker and the runtime name steps the same way (rank,
+// main / start / complete, program op id, pool thread), so the witness replays as written.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "checker/model.hpp"
+#include "checker/verdict.hpp"
+#include "fuzz/gen/instance.hpp"
+#include "runtime/exec/controlled_run.hpp"
+
+namespace ordo::fuzz {
+
+exec::Step to_exec(const checker::Step& step);
+
+// nullopt when the witness of `result` (an unsafe answer on `model`, from the explicit or the
+// symbolic checker) replays and ends in the reported violation; otherwise what went wrong, with
+// the checker's report and the runtime's steps.
+std::optional<std::string> replay_problem(const Instance& instance, const checker::Model& model,
+                                          const checker::Result& result);
+
+}  // namespace ordo::fuzz
