@@ -8,19 +8,6 @@ namespace ordo::checker {
 
 namespace {
 
-bool main_enabled(const Model& model, const RankState& r, dag::Rank rank) {
-  const dag::Program& p = model.program(rank);
-  if (r.main_blocked || r.pc >= p.main.size()) return false;
-  const dag::Action& action = p.main[r.pc];
-  if (const auto* w = std::get_if<dag::WaitToReadAction>(&action)) {
-    const engine::VarHandle v{w->var};
-    return r.rules.writes_completed(v) >= r.rules.writes_pushed(v);
-  }
-  if (std::holds_alternative<dag::WaitForAllAction>(action)) return r.rules.ops_incomplete() == 0;
-  return true;  // a push (the rules' bound of 65536 live ops is far above any program explored)
-                // or the issue of a main-thread collective
-}
-
 engine::OpDesc desc_of(const dag::Op& op) {
   engine::OpDesc d;
   d.name = op.name;
@@ -144,11 +131,25 @@ void apply_complete(const Model& model, State& state, const Step& step) {
 
 }  // namespace
 
+bool main_enabled(const Model& model, const RankState& r, dag::Rank rank) {
+  const dag::Program& p = model.program(rank);
+  if (r.main_blocked || r.pc >= p.main.size()) return false;
+  const dag::Action& action = p.main[r.pc];
+  if (const auto* w = std::get_if<dag::WaitToReadAction>(&action)) {
+    const engine::VarHandle v{w->var};
+    return r.rules.writes_completed(v) >= r.rules.writes_pushed(v);
+  }
+  if (std::holds_alternative<dag::WaitForAllAction>(action)) return r.rules.ops_incomplete() == 0;
+  return true;  // a push (the rules' bound of 65536 live ops is far above any program explored)
+                // or the issue of a main-thread collective
+}
+
 std::vector<Step> enabled_steps(const Model& model, const State& state) {
   std::vector<Step> steps;
   for (dag::Rank rank = 0; rank < model.ranks(); ++rank) {
     const RankState& r = state.ranks[rank];
-    if (main_enabled(model, r, rank)) steps.push_back(Step{Step::Kind::main, rank, 0, std::nullopt});
+    if (main_enabled(model, r, rank))
+      steps.push_back(Step{Step::Kind::main, rank, 0, std::nullopt});
     for (dag::PoolId pool = 0; pool < r.rules.pools(); ++pool) {
       const std::optional<engine::OpHandle> next = r.rules.peek_next(pool);
       const std::optional<std::uint32_t> thread = r.rules.lowest_free_thread(pool);

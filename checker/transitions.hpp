@@ -19,6 +19,10 @@ namespace ordo::checker {
 // scheduler offers the same choice).
 std::vector<Step> enabled_steps(const Model& model, const State& state);
 
+// Whether the rank's main thread can take its next action: not blocked in a collective, not past
+// its last action, and a wait's condition holds.
+bool main_enabled(const Model& model, const RankState& r, dag::Rank rank);
+
 // Takes one enabled step. Returns the violation the step causes (a mismatch or a thread-rule
 // break at the moment a collective is issued), if any; the state is then not meaningful beyond
 // it. Throws std::logic_error for a step that is not enabled.

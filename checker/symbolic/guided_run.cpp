@@ -98,20 +98,7 @@ class Run {
     if (key != never) heap_.push(Candidate{key, rank, kind, index});
   }
 
-  bool main_can_act(dag::Rank rank) const {
-    const RankState& r = state_.ranks[rank];
-    const dag::Program& p = model_.program(rank);
-    if (r.main_blocked || r.pc >= p.main.size()) return false;
-    const dag::Action& action = p.main[r.pc];
-    if (const auto* w = std::get_if<dag::WaitToReadAction>(&action)) {
-      const engine::VarHandle v{w->var};
-      return r.rules.writes_completed(v) >= r.rules.writes_pushed(v);
-    }
-    if (std::holds_alternative<dag::WaitForAllAction>(action)) {
-      return r.rules.ops_incomplete() == 0;
-    }
-    return true;
-  }
+  bool main_can_act(dag::Rank rank) const { return main_enabled(model_, state_.ranks[rank], rank); }
 
   // Offers what the rank's main thread and pools can do now; completions are offered when an op
   // becomes completable (it starts running, or its call matches).

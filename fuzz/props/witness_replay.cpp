@@ -3,6 +3,7 @@
 #include <variant>
 
 #include "runtime/engine/errors.hpp"
+#include "tools/replay/replay.hpp"
 
 namespace ordo::fuzz {
 
@@ -45,25 +46,6 @@ std::string steps_text(const exec::ControlledRun& run) {
 
 }  // namespace
 
-exec::Step to_exec(const checker::Step& step) {
-  exec::Step s;
-  switch (step.kind) {
-    case checker::Step::Kind::main:
-      s.kind = exec::Step::Kind::main;
-      break;
-    case checker::Step::Kind::start:
-      s.kind = exec::Step::Kind::start;
-      break;
-    case checker::Step::Kind::complete:
-      s.kind = exec::Step::Kind::complete;
-      break;
-  }
-  s.rank = step.rank;
-  s.op = step.op;
-  s.thread = step.thread;
-  return s;
-}
-
 std::optional<std::string> replay_problem(const Instance& instance, const checker::Model& model,
                                           const checker::Result& result) {
   const std::string checker_report = checker::report(model, result);
@@ -76,7 +58,7 @@ std::optional<std::string> replay_problem(const Instance& instance, const checke
              checker_report;
     }
     try {
-      run.step(to_exec(result.witness[i]));
+      run.step(tools::to_exec(result.witness[i]));
     } catch (const engine::ScheduleError& e) {
       return "witness step " + std::to_string(i + 1) + " is illegal on the runtime: " + e.what() +
              "\nruntime steps so far:\n" + steps_text(run) + "checker:\n" + checker_report;

@@ -13,8 +13,6 @@
 
 namespace ordo::fuzz {
 
-exec::Step to_exec(const checker::Step& step);
-
 // nullopt when the witness of `result` (an unsafe answer on `model`, from the explicit or the
 // symbolic checker) replays and ends in the reported violation; otherwise what went wrong, with
 // the checker's report and the runtime's steps.

@@ -11,8 +11,6 @@
 
 namespace ordo::checker::testing {
 
-exec::Step to_exec(const Step& step);
-
 // The runtime's outcome after the witness; nullopt when the run has not ended there.
 std::optional<exec::RunOutcome> replay(exec::ControlledRun& run, const std::vector<Step>& witness);
 

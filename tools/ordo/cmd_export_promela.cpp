@@ -1,7 +1,6 @@
 // `ordo export-promela DUMP [--ranks N] [-o FILE]`: write the Promela model of a DAG dump, one
 // self-contained file that SPIN checks for the properties `ordo verify` decides
 // (docs/promela.md), so that its verdicts can be confirmed by an independent model checker.
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -14,6 +13,7 @@
 #include "runtime/dag/dump_reader.hpp"
 #include "runtime/dag/validate.hpp"
 #include "tools/ordo/commands.hpp"
+#include "tools/ordo/output.hpp"
 
 namespace ordo::tools {
 
@@ -78,16 +78,8 @@ int run_export_promela(const ExportPromelaOptions& o) {
     std::cerr << o.dump_path << ": error: " << e.what() << '\n';
     return exit_bad_input;
   }
-  if (o.out_path.empty()) {
-    std::cout << text;
-    return exit_ok;
-  }
-  std::ofstream out(o.out_path);
-  out << text;
-  if (!out) {
-    std::cerr << "ordo export-promela: cannot write " << o.out_path << '\n';
-    return exit_bad_input;
-  }
+  if (!write_output(o.out_path, text, "export-promela")) return exit_bad_input;
+  if (o.out_path.empty()) return exit_ok;
   std::cerr << "wrote " << o.out_path << "; check it with:\n  spin -a " << o.out_path
             << " && cc -O2 -DSAFETY -DVECTORSZ=" << hints.vector_bytes
             << " -o pan pan.c && ./pan -m" << hints.depth_max << '\n';

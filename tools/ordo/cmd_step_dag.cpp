@@ -1,6 +1,5 @@
 // `ordo step-dag`: write the step program a KVStore design gives for a built-in network, as a
 // dump that `ordo validate` (and later `ordo verify`) reads.
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -9,6 +8,7 @@
 #include "runtime/kvstore/step_builder.hpp"
 #include "tools/ordo/commands.hpp"
 #include "tools/ordo/job_input.hpp"
+#include "tools/ordo/output.hpp"
 
 namespace ordo::tools {
 
@@ -29,17 +29,7 @@ int run_step_dag(StepDagOptions o) {
   o.config.init = kvstore::parse_init(o.init);
   const std::string text =
       dag::write_dump(kvstore::build_step_job(pick_network(o.network, o.layers), o.config, o.step));
-  if (o.out_path.empty()) {
-    std::cout << text;
-    return exit_ok;
-  }
-  std::ofstream out(o.out_path);
-  out << text;
-  if (!out) {
-    std::cerr << "ordo step-dag: cannot write " << o.out_path << '\n';
-    return exit_bad_input;
-  }
-  return exit_ok;
+  return write_output(o.out_path, text, "step-dag") ? exit_ok : exit_bad_input;
 }
 
 }  // namespace

@@ -1,7 +1,6 @@
 // `ordo verify`: decide order consistency, the thread rule, deadlock freedom and termination for
 // a job (a dump, or a design's step on a network) and say so in words or JSON, with the witness
 // as a trace file and the violation as a Graphviz picture on request.
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -12,6 +11,7 @@
 #include "runtime/dag/dump_error.hpp"
 #include "tools/ordo/commands.hpp"
 #include "tools/ordo/job_input.hpp"
+#include "tools/ordo/output.hpp"
 
 namespace ordo::tools {
 
@@ -27,14 +27,6 @@ struct VerifyCli {
   std::uint64_t states_max = 5'000'000;
   std::string method = "auto";
 };
-
-bool write_file(const std::string& path, const std::string& text) {
-  std::ofstream out(path);
-  out << text;
-  if (out) return true;
-  std::cerr << "ordo verify: cannot write " << path << '\n';
-  return false;
-}
 
 checker::Method parse_method(const std::string& name) {
   if (name == "auto") return checker::Method::automatic;
@@ -67,14 +59,15 @@ int run_verify(const VerifyCli& o) {
   bool written = true;
   if (!o.trace_path.empty()) {
     if (v.result.verdict == checker::Verdict::unsafe) {
-      written = write_file(o.trace_path, checker::write_trace(model, v.result)) && written;
+      written =
+          write_output(o.trace_path, checker::write_trace(model, v.result), "verify") && written;
     } else {
       std::cerr << "ordo verify: no witness to write to " << o.trace_path << " (verdict "
                 << checker::to_string(v.result.verdict) << ")\n";
     }
   }
   if (!o.dot_path.empty()) {
-    written = write_file(o.dot_path, checker::to_dot(model, v.result)) && written;
+    written = write_output(o.dot_path, checker::to_dot(model, v.result), "verify") && written;
   }
   if (!written) return exit_bad_input;
   switch (v.result.verdict) {
