@@ -68,10 +68,6 @@ Parts parse_parts(int argc, char** argv) {
         parts.sizes.push_back(parse_size(value.substr(from, comma - from)));
         from = comma + 1;
       }
-    } else if (key == "--wait-spin-us") {
-      parts.pool_options.wait_spin_us = static_cast<std::uint32_t>(std::stoul(value));
-    } else if (key == "--help-waits") {
-      parts.pool_options.help_waits = value != "0";
     } else {
       throw std::invalid_argument("unknown option '" + arg + "'");
     }
