@@ -59,7 +59,13 @@ dag::Op random_op(Draw& d, std::uint32_t index, std::uint32_t vars, std::uint32_
     if (use == 0) op.reads.push_back(v);
     if (use == 1 && op.writes.empty()) op.writes.push_back(v);
   }
-  if (dag::is_collective(op.kind)) op.collective = random_collective(d, comms);
+  if (dag::is_collective(op.kind)) {
+    op.collective = random_collective(d, comms);
+    // A collective that moves data needs a var to hold it (the validator's rule, because the
+    // runtime needs one); var 0 is free when the op names no var at all.
+    const bool moves_data = op.collective->kind != dag::CollectiveKind::barrier;
+    if (moves_data && op.reads.empty() && op.writes.empty()) op.writes.push_back(0);
+  }
   return op;
 }
 
