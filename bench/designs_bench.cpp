@@ -68,6 +68,10 @@ Parts parse_parts(int argc, char** argv) {
         parts.sizes.push_back(parse_size(value.substr(from, comma - from)));
         from = comma + 1;
       }
+    } else if (key == "--wait-spin-us") {
+      parts.pool_options.wait_spin_us = static_cast<std::uint32_t>(std::stoul(value));
+    } else if (key == "--help-waits") {
+      parts.pool_options.help_waits = value != "0";
     } else {
       throw std::invalid_argument("unknown option '" + arg + "'");
     }
@@ -84,7 +88,8 @@ void run_one_key(const ordo::comm::MpiRuntime& runtime, const Parts& parts) {
         "the ratio raw time / variant time.\n\n");
     std::fflush(stdout);
   }
-  const std::vector<ordo::bench::OneKeyRow> rows = ordo::bench::run_one_key(runtime, parts.sizes, parts.pool_options);
+  const std::vector<ordo::bench::OneKeyRow> rows =
+      ordo::bench::run_one_key(runtime, parts.sizes, parts.pool_options);
   if (printer) {
     ordo::bench::print_one_key(stdout, rows);
     std::printf("\n");

@@ -29,7 +29,7 @@ void ControlledScheduler::on_async_signal([[maybe_unused]] Lock& lock, OpHandle 
 
 void ControlledScheduler::wait([[maybe_unused]] Lock& lock,
                                [[maybe_unused]] const std::function<bool()>& done,
-                               const std::string& what) {
+                               const std::string& what, const WaitNeeds& /*needs*/) {
   assert(lock.owns_lock() && !done());
   throw WouldBlock(what +
                    "; under the controlled scheduler this would block forever: take "

@@ -36,7 +36,8 @@ class ControlledScheduler final : public Scheduler {
   void on_ready(std::span<const OpHandle> ready) override;
   void on_progress() override;
   void on_async_signal(Lock& lock, OpHandle op, std::exception_ptr error) override;
-  void wait(Lock& lock, const std::function<bool()>& done, const std::string& what) override;
+  void wait(Lock& lock, const std::function<bool()>& done, const std::string& what,
+            const WaitNeeds& needs) override;
   void drain() override;
 
  private:

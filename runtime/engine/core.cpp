@@ -63,7 +63,8 @@ void EngineCore::wait_for_room(Lock& lock, const OpDesc& desc) {
     throw CapacityError("op '" + desc.name + "' pushed from inside an op would exceed " + bound);
   }
   const auto room_or_stopping = [this] { return rules_.has_room() || stopping_; };
-  scheduler_.wait(lock, room_or_stopping, "push of op '" + desc.name + "' at " + bound);
+  scheduler_.wait(lock, room_or_stopping, "push of op '" + desc.name + "' at " + bound,
+                  WaitNeeds{});
   if (stopping_) throw EngineStopped("op '" + desc.name + "' pushed during engine shutdown");
   assert(rules_.has_room());
 }

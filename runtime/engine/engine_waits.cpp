@@ -22,7 +22,10 @@ void Engine::wait_to_read(VarHandle var) {
                              "): " + std::to_string(rules.writes_completed(var)) + " of the " +
                              std::to_string(writes_target) + " writes pushed to it completed";
     const auto done_or_stopping = [&] { return done() || core_->stopping(); };
-    if (!core_->stopping()) scheduler_->wait(lock, done_or_stopping, what);
+    if (!core_->stopping()) {
+      scheduler_->wait(lock, done_or_stopping, what,
+                       WaitNeeds{WaitNeeds::Kind::writes_of_var, var});
+    }
     if (!done()) throw EngineStopped(what + " when the engine shut down");
   }
   if (recorder_) recorder_->record_wait_to_read(var);
@@ -44,7 +47,9 @@ void Engine::wait_for_all() {
                              " ops not complete, " + std::to_string(rules.ops_discarded()) +
                              " discarded";
     const auto done_or_stopping = [&] { return done() || core_->stopping(); };
-    if (!core_->stopping()) scheduler_->wait(lock, done_or_stopping, what);
+    if (!core_->stopping()) {
+      scheduler_->wait(lock, done_or_stopping, what, WaitNeeds{WaitNeeds::Kind::every_op, {}});
+    }
     if (!done()) throw EngineStopped(what + " when the engine shut down");
   }
   if (recorder_) recorder_->record_wait_for_all();

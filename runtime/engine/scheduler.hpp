@@ -4,6 +4,7 @@
 // ControlledScheduler lets a driver take every decision, for tests and counterexample replay.
 #pragma once
 
+#include <cstdint>
 #include <exception>
 #include <functional>
 #include <mutex>
@@ -16,6 +17,19 @@
 namespace ordo::engine {
 
 class EngineCore;
+
+// The ops a wait cannot return before: a scheduler may run such an op on the waiting thread
+// itself instead of handing it to a pool thread and sleeping. Running one there cannot delay the
+// wait or anything behind it, since the wait needs that op complete either way.
+struct WaitNeeds {
+  enum class Kind : std::uint8_t {
+    none,           // no particular op (back-pressure: any retirement ends the wait)
+    every_op,       // wait_for_all
+    writes_of_var,  // wait_to_read(var)
+  };
+  Kind kind = Kind::none;
+  VarHandle var{};
+};
 
 class Scheduler {
  public:
@@ -38,8 +52,9 @@ class Scheduler {
   // Under the core lock: an async op's handle fired.
   virtual void on_async_signal(Lock& lock, OpHandle op, std::exception_ptr error) = 0;
   // Under the core lock, called only while `done()` is false: returns once it holds, or throws.
-  // `what` describes the wait for error messages.
-  virtual void wait(Lock& lock, const std::function<bool()>& done, const std::string& what) = 0;
+  // `what` describes the wait for error messages; `needs` says which ops the wait depends on.
+  virtual void wait(Lock& lock, const std::function<bool()>& done, const std::string& what,
+                    const WaitNeeds& needs) = 0;
   // Without the lock, once, at shutdown after unstarted ops were discarded: lets started ops end
   // (within the scheduler's own bound) and stops any threads.
   virtual void drain() = 0;

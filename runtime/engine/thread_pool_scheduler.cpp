@@ -3,10 +3,26 @@
 #include <algorithm>
 #include <cassert>
 #include <chrono>
+#include <optional>
+#include <thread>
+#include <vector>
 
 #include "runtime/engine/core.hpp"
 
 namespace ordo::engine {
+namespace {
+
+// Tells the core this is a spin-wait loop: on x86 it stops the pipeline from speculating ahead
+// and yields execution resources to a sibling hyperthread.
+inline void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield" ::: "memory");
+#endif
+}
+
+}  // namespace
 
 ThreadPoolScheduler::ThreadPoolScheduler(ThreadPoolOptions options) : options_(options) {}
 
@@ -40,7 +56,8 @@ void ThreadPoolScheduler::work(dag::PoolId pool, std::uint32_t thread) {
   EngineCore::Lock lock(core_->mutex());
   assert(thread < core_->rules().pool(pool).threads);
   while (!stop_) {
-    // Worker `thread` runs one op at a time, so its thread index is free whenever it claims.
+    // Worker `thread` runs one op at a time, so its thread index is free whenever it claims,
+    // unless a waiting caller holds it (help) or a blocking async op still does.
     std::optional<Claim> claim = core_->claim(pool, thread);
     assert(!claim || claim->started.thread == thread);
     if (!claim) {
@@ -49,27 +66,76 @@ void ThreadPoolScheduler::work(dag::PoolId pool, std::uint32_t thread) {
       --workers.sleepers;
       continue;
     }
-    const Started started = claim->started;
-    const bool async = static_cast<bool>(claim->task.async);
-    lock.unlock();
-    std::exception_ptr error;
-    if (!started.skipped) error = core_->execute(*claim);
-    claim.reset();  // the function dies outside the lock
-    lock.lock();
-    if (started.skipped) continue;
     // Finishing and claiming the next op happen in one hold of the lock.
-    if (async) {
-      core_->thread_returned(started.op);
-    } else {
-      core_->finish(started.op, std::move(error));
-    }
+    run_claimed(lock, claim);
   }
+}
+
+void ThreadPoolScheduler::run_claimed(Lock& lock, std::optional<Claim>& claim) {
+  assert(lock.owns_lock() && claim);
+  const Started started = claim->started;
+  const bool async = static_cast<bool>(claim->task.async);
+  lock.unlock();
+  std::exception_ptr error;
+  if (!started.skipped) error = core_->execute(*claim);
+  claim.reset();  // the function dies outside the lock
+  lock.lock();
+  if (started.skipped) return;  // claim already completed it
+  if (async) {
+    core_->thread_returned(started.op);
+  } else {
+    core_->finish(started.op, error);
+  }
+}
+
+bool ThreadPoolScheduler::help(Lock& lock, const WaitNeeds& needs, std::uint64_t& helped_pools) {
+  if (!options_.help_waits || needs.kind == WaitNeeds::Kind::none || core_->stopping()) {
+    return false;
+  }
+  const Rules& rules = core_->rules();
+  const dag::PoolId pools = std::min<dag::PoolId>(rules.pools(), 64);
+  for (dag::PoolId pool = 0; pool < pools; ++pool) {
+    // Only a lone ready op of a pool whose workers sleep, once per pool and wait: that is a
+    // hand-off that costs two wake-ups. With more queued, a worker awake, or a chain of ops that
+    // the woken worker can take over, the workers run them back to back, and a caller competing
+    // with them for the lock op after op costs more than it saves.
+    const std::uint64_t bit = std::uint64_t{1} << pool;
+    PoolWorkers& workers = *pools_[pool];
+    if ((helped_pools & bit) != 0 || workers.sleepers == 0 || rules.ready_count(pool) != 1) {
+      continue;
+    }
+    const std::optional<OpHandle> next = rules.peek_next(pool);
+    assert(next);
+    if (needs.kind == WaitNeeds::Kind::writes_of_var) {
+      const std::vector<VarHandle>& writes = rules.slot(next->slot).desc.writes;
+      if (std::find(writes.begin(), writes.end(), needs.var) == writes.end()) continue;
+    }
+    const std::optional<std::uint32_t> thread = rules.lowest_free_thread(pool);
+    if (!thread) continue;
+    std::optional<Claim> claim = core_->claim(pool, *thread);
+    assert(claim);
+    helped_pools |= bit;
+    ++workers.helpers;
+    run_claimed(lock, claim);
+    --workers.helpers;
+    // The index is back (unless a blocking op keeps it until completion, which notifies then).
+    // A worker notified for a queued op while this caller held its index went back to sleep;
+    // only the worker of a free index can take it, so wake them all.
+    if (workers.sleepers > 0 && rules.peek_next(pool)) workers.wake.notify_all();
+    return true;
+  }
+  return false;
 }
 
 void ThreadPoolScheduler::on_ready(std::span<const OpHandle> ready) {
   for (const OpHandle op : ready) {
     PoolWorkers& workers = *pools_[core_->rules().slot(op.slot).desc.pool];
-    if (workers.sleepers > 0) workers.wake.notify_one();
+    if (workers.sleepers == 0) continue;
+    if (workers.helpers > 0) {
+      workers.wake.notify_all();
+    } else {
+      workers.wake.notify_one();
+    }
   }
 }
 
@@ -80,6 +146,8 @@ void ThreadPoolScheduler::on_thread_freed(dag::PoolId pool) {
 }
 
 void ThreadPoolScheduler::on_progress() {
+  // Under the lock, so a plain increment; spinning callers only need to see that it moved.
+  progress_.store(progress_.load(std::memory_order_relaxed) + 1, std::memory_order_release);
   for (const std::function<bool()>* done : waiting_) {
     if ((*done)()) {
       waiters_wake_.notify_all();
@@ -96,10 +164,39 @@ void ThreadPoolScheduler::on_async_signal([[maybe_unused]] Lock& lock, OpHandle 
 
 // `what` only matters to a scheduler that refuses to wait.
 void ThreadPoolScheduler::wait(Lock& lock, const std::function<bool()>& done,
-                               const std::string& /*what*/) {
+                               const std::string& /*what*/, const WaitNeeds& needs) {
   assert(!done());
-  sleep_until(lock, done, std::chrono::steady_clock::time_point::max());
+  const bool spins = options_.wait_spin_us > 0;
+  const auto spin_end =
+      spins ? std::chrono::steady_clock::now() + std::chrono::microseconds(options_.wait_spin_us)
+            : std::chrono::steady_clock::time_point::min();
+  std::uint64_t helped_pools = 0;
+  while (!done()) {
+    if (help(lock, needs, helped_pools)) continue;
+    if (spins && std::chrono::steady_clock::now() < spin_end) {
+      spin(lock, spin_end);
+      continue;
+    }
+    sleep_until(lock, done, std::chrono::steady_clock::time_point::max());
+  }
   assert(done());
+}
+
+void ThreadPoolScheduler::spin(Lock& lock, std::chrono::steady_clock::time_point end) {
+  const std::uint64_t seen = progress_.load(std::memory_order_relaxed);
+  lock.unlock();
+  // Polls in rounds of pauses; between rounds the core is offered to other runnable threads,
+  // which on an oversubscribed machine may be the very thread this caller waits for.
+  constexpr int polls_per_round = 64;
+  bool moved = false;
+  while (!moved && std::chrono::steady_clock::now() < end) {
+    for (int i = 0; i < polls_per_round && !moved; ++i) {
+      cpu_relax();
+      moved = progress_.load(std::memory_order_acquire) != seen;
+    }
+    if (!moved) std::this_thread::yield();
+  }
+  lock.lock();
 }
 
 bool ThreadPoolScheduler::sleep_until(Lock& lock, const std::function<bool()>& done,

@@ -48,6 +48,7 @@ class Rules {
   OpHandle push(const OpDesc& desc, bool async);
   // The op the pool would start next, if any.
   std::optional<OpHandle> peek_next(dag::PoolId pool) const;
+  std::size_t ready_count(dag::PoolId pool) const { return pool_at(pool).queue.size(); }
   std::optional<std::uint32_t> lowest_free_thread(dag::PoolId pool) const;
   // Pops the pool's next op onto `thread`. Requires a non-empty run queue and `thread` free.
   Started start_next(dag::PoolId pool, std::uint32_t thread);
