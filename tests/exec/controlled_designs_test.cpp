@@ -7,6 +7,7 @@
 
 #include "runtime/kvstore/step_builder.hpp"
 #include "runtime/kvstore/step_run.hpp"
+#include "tests/checker/jobs.hpp"
 #include "tests/exec/schedules.hpp"
 
 namespace ordo::exec::testing {
@@ -106,29 +107,8 @@ TEST(ControlledDesigns, ConcomWithFewerCommunicatorsThanOutstandingBreaksTheThre
 }
 
 TEST(ControlledDesigns, HeterogeneousProgramsDeadlockWithEveryWaitNamed) {
-  dag::Job job;
-  job.ranks = 2;
-  job.comms = {{"world", std::nullopt}};
-  auto program = [](std::vector<dag::Rank> ranks, int allreduces) {
-    dag::Program p;
-    p.name = "rank" + std::to_string(ranks[0]);
-    p.ranks = ranks;
-    p.pools = {{"comm", 1, dag::PoolKind::fifo}};
-    p.vars = {{"buf", dag::VarKind::buffer, 16, dag::DType::f32}};
-    for (int k = 0; k < allreduces; ++k) {
-      dag::Op op;
-      op.name = "ar" + std::to_string(k);
-      op.kind = dag::OpKind::collective;
-      op.writes = {0};
-      op.collective = dag::Collective{dag::CollectiveKind::allreduce, 0, k, 4, dag::DType::f32,
-                                      dag::Reduction::sum, std::nullopt};
-      p.ops.push_back(op);
-      p.main.emplace_back(dag::PushAction{static_cast<dag::OpId>(k)});
-    }
-    p.main.emplace_back(dag::WaitForAllAction{});
-    return p;
-  };
-  job.programs = {program({0}, 2), program({1}, 1)};
+  // Rank 0 pushes two allreduce ops on the world, rank 1 one, then each waits for all.
+  const dag::Job job = checker::testing::allreduce_counts(2, 1);
   ControlledRun run(job, 2);
   run_while(run);
   const std::optional<RunOutcome> end = run.outcome();
