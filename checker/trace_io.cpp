@@ -92,21 +92,6 @@ Step read_step(const Node& node, std::optional<std::string>& op_name) {
   return step;
 }
 
-void check_format(const ObjectNode& object) {
-  const Node format = object.required("format");
-  const std::string& name = dag::detail::read_string(format, "the string \"ordo-trace\"");
-  if (name != format_name) {
-    format.fail("unknown format \"" + name + "\"", "the string \"ordo-trace\"");
-  }
-  const Node version = object.required("version");
-  const std::uint64_t number =
-      dag::detail::read_unsigned(version, std::numeric_limits<std::uint64_t>::max());
-  if (number != format_version) {
-    version.fail("unsupported version " + std::to_string(number),
-                 "version " + std::to_string(format_version));
-  }
-}
-
 }  // namespace
 
 std::string_view short_name(Property property) {
@@ -145,7 +130,7 @@ Trace read_trace(std::string_view text) {
   const nlohmann::json document = dag::detail::parse_json(text);
   const Node root(document, "");
   const ObjectNode object(root, trace_spec);
-  check_format(object);
+  dag::detail::check_format(object, format_name, format_version);
   object.reject_unknown_fields();
   Trace trace;
   trace.ranks = static_cast<std::uint32_t>(

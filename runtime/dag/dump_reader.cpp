@@ -34,23 +34,6 @@ constexpr detail::ObjectSpec comm_spec = {"a communicator", comm_required, comm_
 constexpr std::size_t file_chunk_bytes = 1u << 20;
 constexpr std::size_t path_display_bytes_max = 1024;
 
-// Format and version come first, so that another kind of JSON file, or a newer dump, is
-// reported as such instead of as a list of unknown fields.
-void check_format(const ObjectNode& object) {
-  const Node format = object.required("format");
-  const std::string& name = detail::read_string(format, "the string \"ordo-dag\"");
-  if (name != dump_format_name) {
-    format.fail("unknown format " + detail::quote(name), "the string \"ordo-dag\"");
-  }
-  const Node version = object.required("version");
-  const std::uint64_t number =
-      detail::read_unsigned(version, std::numeric_limits<std::uint64_t>::max());
-  if (number != dump_format_version) {
-    version.fail("unsupported version " + std::to_string(number),
-                 "version " + std::to_string(dump_format_version));
-  }
-}
-
 std::vector<Communicator> read_comms(const Node& node, detail::NameTable& names) {
   const std::size_t count = detail::read_array(node, limits::comms_max, "communicators");
   names.reserve(count);
@@ -68,7 +51,7 @@ std::vector<Communicator> read_comms(const Node& node, detail::NameTable& names)
 
 Job read_job(const Node& root) {
   const ObjectNode object(root, job_spec);
-  check_format(object);
+  detail::check_format(object, dump_format_name, dump_format_version);
   object.reject_unknown_fields();
   Job job;
   if (const std::optional<Node> ranks = object.optional("ranks")) {

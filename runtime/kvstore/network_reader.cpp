@@ -78,19 +78,6 @@ Layer read_layer(const Node& node, std::size_t index) {
   return layer;
 }
 
-void check_format(const ObjectNode& object) {
-  const Node format = object.required("format");
-  if (dag::detail::read_string(format, "the string \"ordo-network\"") != format_name) {
-    format.fail("unknown format", "the string \"ordo-network\"");
-  }
-  const Node version = object.required("version");
-  const std::uint64_t number =
-      dag::detail::read_unsigned(version, std::numeric_limits<std::uint64_t>::max());
-  if (number != format_version) {
-    version.fail("unsupported version " + std::to_string(number), "version 1");
-  }
-}
-
 }  // namespace
 
 Network read_network(std::string_view text) {
@@ -100,7 +87,7 @@ Network read_network(std::string_view text) {
   }
   const nlohmann::json document = dag::detail::parse_json(text);
   const ObjectNode object(Node(document, ""), net_spec);
-  check_format(object);
+  dag::detail::check_format(object, format_name, format_version);
   object.reject_unknown_fields();
   Network network;
   network.name = dag::detail::read_name(object.required("name"));

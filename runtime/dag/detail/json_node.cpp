@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cassert>
 #include <cmath>
+#include <limits>
+#include <string>
 #include <utility>
 
 #include "runtime/dag/detail/json_pointer.hpp"
@@ -215,6 +217,20 @@ std::size_t read_choice(const Node& node, std::span<const std::string_view> choi
               expected + did_you_mean(text, choices));
   }
   return static_cast<std::size_t>(found - choices.begin());
+}
+
+void check_format(const ObjectNode& object, std::string_view format, std::uint64_t version) {
+  const std::string expected_format = "the string \"" + std::string(format) + "\"";
+  const Node format_node = object.required("format");
+  const std::string& name = read_string(format_node, expected_format);
+  if (name != format) format_node.fail("unknown format " + quote(name), expected_format);
+  const Node version_node = object.required("version");
+  const std::uint64_t number =
+      read_unsigned(version_node, std::numeric_limits<std::uint64_t>::max());
+  if (number != version) {
+    version_node.fail("unsupported version " + std::to_string(number),
+                      "version " + std::to_string(version));
+  }
 }
 
 }  // namespace ordo::dag::detail

@@ -70,6 +70,10 @@ std::int64_t read_signed(const Node& node, std::int64_t min, std::int64_t max);
 // Any finite JSON number at least `min`.
 double read_number(const Node& node, double min);
 
+// The "format" and "version" fields every ordo JSON file starts with, checked first so that
+// another kind of JSON file, or a newer one, is reported as such and not as unknown fields.
+void check_format(const ObjectNode& object, std::string_view format, std::uint64_t version);
+
 // The index of the node's string in `choices`.
 std::size_t read_choice(const Node& node, std::span<const std::string_view> choices,
                         std::string_view what);
