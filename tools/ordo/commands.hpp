@@ -17,7 +17,7 @@ Command add_export_promela(CLI::App& app);
 Command add_verify(CLI::App& app);
 Command add_replay(CLI::App& app);
 
-// Exit codes shared by every subcommand (docs/cli.md).
+// Exit codes shared by every subcommand (their meaning per subcommand: docs/checker.md).
 inline constexpr int exit_ok = 0;
 // verify: a property fails; replay: the run did not end as the trace says.
 inline constexpr int exit_unsafe = 1;
