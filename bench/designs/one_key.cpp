@@ -2,10 +2,13 @@
 
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <string>
+#include <utility>
 
 #include "runtime/comm/mpi/error.hpp"
 #include "runtime/comm/mpi/world.hpp"
+#include "runtime/engine/push_batch.hpp"
 #include "runtime/engine/thread_pool_scheduler.hpp"
 #include "runtime/exec/executor.hpp"
 #include "runtime/kvstore/kvstore.hpp"
@@ -29,7 +32,9 @@ class OneKeyStore {
             {"grad", dag::VarKind::tensor, count * sizeof(float), dag::DType::f32})) {}
 
   // The gradient is all zeros, so its sum stays zero however often it is pushed.
-  void push_pull() {
+  void push_pull(Calls calls) {
+    std::optional<engine::PushBatch> batch;
+    if (calls == Calls::batched) batch.emplace(executor_.engine());
     store_->push(0, grad_);
     store_->pull(0, grad_);
     executor_.wait_for_all();
@@ -60,9 +65,13 @@ double gb_per_s(std::uint64_t bytes, double seconds) {
 
 }  // namespace
 
-std::vector<kvstore::DesignConfig> one_key_designs() {
-  std::vector<kvstore::DesignConfig> designs;
-  for (kvstore::BufferMode buffers : {kvstore::BufferMode::in_place, kvstore::BufferMode::copy}) {
+std::vector<OneKeyDesign> one_key_designs() {
+  std::vector<OneKeyDesign> designs;
+  const std::pair<kvstore::BufferMode, Calls> groups[] = {
+      {kvstore::BufferMode::in_place, Calls::plain},
+      {kvstore::BufferMode::in_place, Calls::batched},
+      {kvstore::BufferMode::copy, Calls::plain}};
+  for (const auto& [buffers, calls] : groups) {
     for (kvstore::DesignKind kind : {kvstore::DesignKind::naive, kvstore::DesignKind::funnel,
                                      kvstore::DesignKind::concom, kvstore::DesignKind::depcha}) {
       kvstore::DesignConfig c;
@@ -73,7 +82,7 @@ std::vector<kvstore::DesignConfig> one_key_designs() {
         c.ncomm = 2;
         c.outstanding = 2;
       }
-      designs.push_back(c);
+      designs.push_back(OneKeyDesign{c, calls});
     }
   }
   return designs;
@@ -97,9 +106,10 @@ std::vector<OneKeyRow> run_one_key(const comm::MpiRuntime& runtime,
     const MPI_Comm raw_comm = raw_world.comm(0).handle();
     std::vector<float> raw(count, 0.0f);
     std::vector<float> grad(count, 0.0f);
+    const std::vector<OneKeyDesign> designs = one_key_designs();
     std::vector<std::unique_ptr<OneKeyStore>> stores;
-    for (const kvstore::DesignConfig& config : one_key_designs()) {
-      stores.push_back(std::make_unique<OneKeyStore>(runtime, config, count, pool_options));
+    for (const OneKeyDesign& d : designs) {
+      stores.push_back(std::make_unique<OneKeyStore>(runtime, d.config, count, pool_options));
     }
 
     std::vector<std::function<void()>> variants;
@@ -115,8 +125,8 @@ std::vector<OneKeyRow> run_one_key(const comm::MpiRuntime& runtime,
           "MPI_Allreduce");
       std::memcpy(grad.data(), raw.data(), bytes);
     });
-    for (const std::unique_ptr<OneKeyStore>& store : stores) {
-      variants.emplace_back([s = store.get()] { s->push_pull(); });
+    for (std::size_t d = 0; d < stores.size(); ++d) {
+      variants.emplace_back([s = stores[d].get(), calls = designs[d].calls] { s->push_pull(calls); });
     }
 
     const Repeats repeats = one_key_repeats(bytes);
@@ -139,14 +149,18 @@ std::vector<OneKeyRow> run_one_key(const comm::MpiRuntime& runtime,
 
 namespace {
 
-void print_table(std::FILE* out, const std::vector<OneKeyRow>& rows, kvstore::BufferMode buffers) {
-  const std::vector<kvstore::DesignConfig> designs = one_key_designs();
+void print_table(std::FILE* out, const std::vector<OneKeyRow>& rows, kvstore::BufferMode buffers,
+                 Calls calls) {
+  const std::vector<OneKeyDesign> designs = one_key_designs();
+  const auto shown = [&](const OneKeyDesign& d) {
+    return d.config.buffers == buffers && d.calls == calls;
+  };
   const bool copy = buffers == kvstore::BufferMode::copy;
   std::fprintf(out, "| size | raw MPI_Allreduce |%s", copy ? " raw + 2 memcpy |" : "");
   std::size_t columns = 0;
-  for (const kvstore::DesignConfig& c : designs) {
-    if (c.buffers != buffers) continue;
-    std::fprintf(out, " %s |", std::string(kvstore::to_string(c.kind)).c_str());
+  for (const OneKeyDesign& d : designs) {
+    if (!shown(d)) continue;
+    std::fprintf(out, " %s |", std::string(kvstore::to_string(d.config.kind)).c_str());
     ++columns;
   }
   std::fprintf(out, "\n|---|---:|%s", copy ? "---:|" : "");
@@ -160,7 +174,7 @@ void print_table(std::FILE* out, const std::vector<OneKeyRow>& rows, kvstore::Bu
                    r.raw_s / r.raw_copies_s);
     }
     for (std::size_t d = 0; d < designs.size(); ++d) {
-      if (designs[d].buffers != buffers) continue;
+      if (!shown(designs[d])) continue;
       const double s = r.design_s[d];
       std::fprintf(out, " %.2f GB/s (%.2f) |", gb_per_s(r.bytes, s), r.raw_s / s);
     }
@@ -172,9 +186,11 @@ void print_table(std::FILE* out, const std::vector<OneKeyRow>& rows, kvstore::Bu
 
 void print_one_key(std::FILE* out, const std::vector<OneKeyRow>& rows) {
   std::fprintf(out, "In place (the default buffer mode):\n\n");
-  print_table(out, rows, kvstore::BufferMode::in_place);
+  print_table(out, rows, kvstore::BufferMode::in_place, Calls::plain);
+  std::fprintf(out, "\nIn place, push + pull + wait inside one push batch:\n\n");
+  print_table(out, rows, kvstore::BufferMode::in_place, Calls::batched);
   std::fprintf(out, "\nCopy buffers (the paper's form):\n\n");
-  print_table(out, rows, kvstore::BufferMode::copy);
+  print_table(out, rows, kvstore::BufferMode::copy, Calls::plain);
 }
 
 }  // namespace ordo::bench

@@ -21,10 +21,20 @@ struct OneKeyRow {
   std::vector<double> design_s;  // per entry of one_key_designs(), in order
 };
 
+// How a variant calls the store: push, pull and wait_for_all as they are, or all three inside
+// one push batch (runtime/engine/push_batch.hpp), as a caller that waits at once would.
+enum class Calls { plain, batched };
+
+struct OneKeyDesign {
+  kvstore::DesignConfig config;
+  Calls calls = Calls::plain;
+};
+
 // naive, funnel, concom (one comm thread, 2 communicators, a barrier every 2 keys) and depcha
-// (2 comm threads), first reducing in place, then with the paper's copy buffers. naive is safe
-// here: each measured push+pull is the only collective until the wait for all ops that ends it.
-std::vector<kvstore::DesignConfig> one_key_designs();
+// (2 comm threads): reducing in place with plain calls, in place with batched calls, then with
+// the paper's copy buffers. naive is safe here: each measured push+pull is the only collective
+// until the wait for all ops that ends it.
+std::vector<OneKeyDesign> one_key_designs();
 
 // Warm-up and timed iterations for a buffer of `bytes`: more for small buffers, whose times are
 // short and noisier.
@@ -37,7 +47,7 @@ std::vector<OneKeyRow> run_one_key(const comm::MpiRuntime& runtime,
                                    const std::vector<std::uint64_t>& sizes,
                                    const engine::ThreadPoolOptions& pool_options);
 
-// Two markdown tables, in place and with copy buffers: per size the raw time and throughput,
+// Three markdown tables, in place (plain, then batched calls) and with copy buffers: per size the raw time and throughput,
 // then each variant's throughput and its ratio to raw (raw time / variant time).
 void print_one_key(std::FILE* out, const std::vector<OneKeyRow>& rows);
 

@@ -94,6 +94,21 @@ void Engine::check_collective(const dag::Collective& collective, const std::stri
   }
 }
 
+void Engine::begin_batch() {
+  EngineCore::Lock lock(core_->mutex());
+  scheduler_->begin_batch(lock);
+}
+
+void Engine::end_batch() {
+  EngineCore::Lock lock(core_->mutex());
+  scheduler_->end_batch(lock);
+}
+
+void Engine::release_deferred() {
+  EngineCore::Lock lock(core_->mutex());
+  scheduler_->release_deferred(lock);
+}
+
 void Engine::record_main_collective(const dag::Collective& collective,
                                     std::optional<VarHandle> buffer) {
   const std::lock_guard<std::mutex> lock(core_->mutex());

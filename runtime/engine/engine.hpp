@@ -75,6 +75,14 @@ class Engine {
   bool all_done() const;
   Activity activity() const;
 
+  // Push batches (push_batch.hpp), nested per thread: begin/end are what PushBatch calls. Ending
+  // the outermost batch of a thread hands the ops it deferred to the workers.
+  void begin_batch();
+  void end_batch();
+  // Hands every ready op whose worker wake a batch deferred to the workers now: for a batching
+  // thread about to block outside the engine.
+  void release_deferred();
+
   // A collective the caller thread issues itself, recorded as a main action; no effect otherwise.
   void record_main_collective(const dag::Collective& collective, std::optional<VarHandle> buffer);
   // The program pushed so far: one SPMD program, ranks absent, the declared communicators.

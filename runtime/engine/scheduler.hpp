@@ -55,6 +55,12 @@ class Scheduler {
   // `what` describes the wait for error messages; `needs` says which ops the wait depends on.
   virtual void wait(Lock& lock, const std::function<bool()>& done, const std::string& what,
                     const WaitNeeds& needs) = 0;
+  // Under the core lock, on the calling thread: a push batch opens or closes (push_batch.hpp),
+  // and a batching thread asks for its deferred ops to be handed over. A scheduler without
+  // sleeping workers has nothing to defer.
+  virtual void begin_batch(Lock& /*lock*/) {}
+  virtual void end_batch(Lock& /*lock*/) {}
+  virtual void release_deferred(Lock& /*lock*/) {}
   // Without the lock, once, at shutdown after unstarted ops were discarded: lets started ops end
   // (within the scheduler's own bound) and stops any threads.
   virtual void drain() = 0;

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <optional>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "runtime/engine/core.hpp"
@@ -61,9 +62,15 @@ void ThreadPoolScheduler::work(dag::PoolId pool, std::uint32_t thread) {
     std::optional<Claim> claim = core_->claim(pool, thread);
     assert(!claim || claim->started.thread == thread);
     if (!claim) {
+      // Asleep on an index a blocking collective holds, this worker cannot take a ready op, so
+      // while it sleeps a notification for one must reach every sleeper (tests/engine/
+      // thread_pool_parked_test.cpp). Its index comes back only with on_thread_freed.
+      const bool parked = !core_->rules().threads(pool).is_free(thread);
       ++workers.sleepers;
+      if (parked) ++workers.parked;
       workers.wake.wait(lock);
       --workers.sleepers;
+      if (parked) --workers.parked;
       continue;
     }
     // Finishing and claiming the next op happen in one hold of the lock.
@@ -128,10 +135,15 @@ bool ThreadPoolScheduler::help(Lock& lock, const WaitNeeds& needs, std::uint64_t
 }
 
 void ThreadPoolScheduler::on_ready(std::span<const OpHandle> ready) {
+  const bool defer = !batching_.empty() && batching_here();
   for (const OpHandle op : ready) {
     PoolWorkers& workers = *pools_[core_->rules().slot(op.slot).desc.pool];
     if (workers.sleepers == 0) continue;
-    if (workers.helpers > 0) {
+    if (defer) {
+      if (workers.deferred++ == 0) ++pools_deferred_;
+      continue;
+    }
+    if (workers.helpers > 0 || workers.parked > 0) {
       workers.wake.notify_all();
     } else {
       workers.wake.notify_one();
@@ -173,13 +185,73 @@ void ThreadPoolScheduler::wait(Lock& lock, const std::function<bool()>& done,
   std::uint64_t helped_pools = 0;
   while (!done()) {
     if (help(lock, needs, helped_pools)) continue;
+    // What this caller cannot run itself goes to the workers before it polls or sleeps.
+    if (pools_deferred_ > 0) pay_deferred();
     if (spins && std::chrono::steady_clock::now() < spin_end) {
       spin(lock, spin_end);
       continue;
     }
     sleep_until(lock, done, std::chrono::steady_clock::time_point::max());
   }
+  // Ops that helping readied and the wait did not need: the caller leaves the engine now.
+  if (pools_deferred_ > 0) pay_deferred();
   assert(done());
+}
+
+bool ThreadPoolScheduler::batching_here() const {
+  const std::thread::id self = std::this_thread::get_id();
+  return std::any_of(batching_.begin(), batching_.end(),
+                     [&](const Batching& b) { return b.thread == self; });
+}
+
+void ThreadPoolScheduler::begin_batch([[maybe_unused]] Lock& lock) {
+  assert(lock.owns_lock());
+  const std::thread::id self = std::this_thread::get_id();
+  for (Batching& b : batching_) {
+    if (b.thread == self) {
+      ++b.depth;
+      return;
+    }
+  }
+  batching_.push_back(Batching{self, 1});
+}
+
+void ThreadPoolScheduler::end_batch([[maybe_unused]] Lock& lock) {
+  assert(lock.owns_lock());
+  const std::thread::id self = std::this_thread::get_id();
+  const auto it = std::find_if(batching_.begin(), batching_.end(),
+                               [&](const Batching& b) { return b.thread == self; });
+  assert(it != batching_.end());
+  if (it == batching_.end() || --it->depth > 0) return;
+  batching_.erase(it);
+  if (pools_deferred_ > 0) pay_deferred();
+}
+
+void ThreadPoolScheduler::release_deferred([[maybe_unused]] Lock& lock) {
+  assert(lock.owns_lock());
+  if (pools_deferred_ > 0) pay_deferred();
+}
+
+void ThreadPoolScheduler::pay_deferred() {
+  const Rules& rules = core_->rules();
+  for (dag::PoolId pool = 0; pool < rules.pools(); ++pool) {
+    PoolWorkers& workers = *pools_[pool];
+    const std::uint32_t deferred = std::exchange(workers.deferred, 0);
+    if (deferred == 0 || workers.sleepers == 0 || !rules.peek_next(pool)) continue;
+    // While a caller or a collective holds one of the pool's indices, a notified worker may be
+    // the one that cannot run; as in on_ready, everyone is woken then.
+    if (workers.helpers > 0 || workers.parked > 0 || deferred >= workers.sleepers) {
+      workers.wake.notify_all();
+    } else {
+      for (std::uint32_t i = 0; i < deferred; ++i) workers.wake.notify_one();
+    }
+  }
+  pools_deferred_ = 0;
+}
+
+std::uint32_t ThreadPoolScheduler::sleeping_workers(dag::PoolId pool) const {
+  const std::lock_guard<std::mutex> lock(core_->mutex());
+  return pools_.at(pool)->sleepers;
 }
 
 void ThreadPoolScheduler::spin(Lock& lock, std::chrono::steady_clock::time_point end) {

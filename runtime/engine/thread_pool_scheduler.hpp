@@ -10,7 +10,9 @@
 // A waiting caller first runs, on its own thread, the ready ops its wait needs (help_waits), then
 // polls for progress for a bounded time (wait_spin_us), and only then sleeps: handing an op to a
 // sleeping worker and being woken back costs two futex wake-ups, several microseconds each on a
-// virtual machine, which is a large share of a 1 MiB allreduce (docs/engine.md).
+// virtual machine, which is a large share of a 1 MiB allreduce (docs/engine.md). Inside a push
+// batch (push_batch.hpp) the wake for an op the batching thread readied is deferred to that
+// thread's next wait, which then usually runs the op itself and wakes nobody.
 #pragma once
 
 #include <atomic>
@@ -55,7 +57,13 @@ class ThreadPoolScheduler final : public Scheduler {
   void on_async_signal(Lock& lock, OpHandle op, std::exception_ptr error) override;
   void wait(Lock& lock, const std::function<bool()>& done, const std::string& what,
             const WaitNeeds& needs) override;
+  void begin_batch(Lock& lock) override;
+  void end_batch(Lock& lock) override;
+  void release_deferred(Lock& lock) override;
   void drain() override;
+
+  // How many workers of `pool` sleep now; for tests that need a worker asleep before they act.
+  std::uint32_t sleeping_workers(dag::PoolId pool) const;
 
  private:
   struct PoolWorkers {
@@ -64,6 +72,14 @@ class ThreadPoolScheduler final : public Scheduler {
     // Thread indices of this pool held by waiting callers that run an op: a notified worker may
     // be the one whose index is taken, so notifications go to every sleeper while this is > 0.
     std::uint32_t helpers = 0;
+    // Sleepers whose own index a blocking collective holds: they cannot take a ready op either.
+    std::uint32_t parked = 0;
+    // Wakes a push batch deferred: ready ops no worker was told about (docs/engine.md).
+    std::uint32_t deferred = 0;
+  };
+  struct Batching {
+    std::thread::id thread;
+    std::uint32_t depth = 0;
   };
 
   void work(dag::PoolId pool, std::uint32_t thread);
@@ -78,6 +94,9 @@ class ThreadPoolScheduler final : public Scheduler {
   bool sleep_until(Lock& lock, const std::function<bool()>& done,
                    std::chrono::steady_clock::time_point deadline);
   void stop_and_join();
+  bool batching_here() const;
+  // Wakes, for every pool with deferred wakes and a queued op, as many sleepers as were deferred.
+  void pay_deferred();
 
   ThreadPoolOptions options_;
   EngineCore* core_ = nullptr;
@@ -86,6 +105,8 @@ class ThreadPoolScheduler final : public Scheduler {
   std::condition_variable waiters_wake_;
   std::vector<const std::function<bool()>*> waiting_;  // the sleeping callers' conditions
   bool stop_ = false;
+  std::vector<Batching> batching_;  // threads inside a push batch; usually none or one
+  std::uint32_t pools_deferred_ = 0;  // pools whose `deferred` is not 0
   // Bumped under the core mutex at every on_progress; spinning callers read it without the lock.
   std::atomic<std::uint64_t> progress_{0};
   // Touched only by attach and drain, on the engine owner's thread.

@@ -96,6 +96,9 @@ void Executor::wait_for_all() {
 
 void Executor::issue_collective(const dag::CollectiveAction& action,
                                 comm::Communicator::Done done) {
+  // The call may block this thread until other ranks get further, which can need ops a push
+  // batch of this thread still holds back (runtime/engine/push_batch.hpp).
+  engine_.release_deferred();
   engine_.record_main_collective(action.collective,
                                  action.buffer ? std::optional(vars_.at(*action.buffer))
                                                : std::nullopt);

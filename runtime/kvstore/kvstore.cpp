@@ -3,6 +3,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "runtime/engine/push_batch.hpp"
+
 namespace ordo::kvstore {
 
 std::unique_ptr<KVStore> KVStore::create(std::string_view name, exec::Executor& executor,
@@ -49,6 +51,7 @@ KeyVars& KVStore::key_vars(std::int64_t key, dag::VarId var) {
 }
 
 void KVStore::init(std::int64_t key, dag::VarId weight) {
+  const engine::PushBatch batch(executor_.engine());
   KeyVars& k = key_vars(key, weight);
   k.weight = weight;
   design_->init(k);
@@ -56,11 +59,13 @@ void KVStore::init(std::int64_t key, dag::VarId weight) {
 }
 
 void KVStore::barrier() {
+  const engine::PushBatch batch(executor_.engine());
   executor_.wait_for_all();
   design_->barrier();
 }
 
 void KVStore::push(std::int64_t key, dag::VarId grad) {
+  const engine::PushBatch batch(executor_.engine());
   KeyVars& k = key_vars(key, grad);
   k.grad = grad;
   // In place the sum is formed in the pushed var, and a later pull reads it from there.
@@ -70,6 +75,7 @@ void KVStore::push(std::int64_t key, dag::VarId grad) {
 }
 
 void KVStore::pull(std::int64_t key, dag::VarId out) {
+  const engine::PushBatch batch(executor_.engine());
   KeyVars& k = key_vars(key, out);
   if (buffers_ == BufferMode::in_place && pushes_[key] == 0) {
     // Every rank refuses alike, before anything is pushed, so the ranks stay in step.
