@@ -17,6 +17,7 @@
 
 namespace ordo::engine {
 
+// Scoped like a lock guard: one thread opens and closes it, and it must not outlive its engine.
 class PushBatch {
  public:
   explicit PushBatch(Engine& engine) : engine_(engine) { engine_.begin_batch(); }

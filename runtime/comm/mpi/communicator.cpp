@@ -32,8 +32,12 @@ void for_each_chunk_of(std::uint64_t count, std::uint64_t chunk_elements_max, vo
 }  // namespace
 
 MpiCommunicator::MpiCommunicator(MPI_Comm comm, std::string name, const MpiTypeTable& types,
-                                 std::uint64_t chunk_elements_max)
-    : comm_(comm), name_(std::move(name)), types_(types), chunk_elements_max_(chunk_elements_max) {
+                                 std::uint64_t chunk_elements_max, MpiProgress* progress)
+    : comm_(comm),
+      name_(std::move(name)),
+      types_(types),
+      chunk_elements_max_(chunk_elements_max),
+      progress_(progress) {
   assert(comm_ != MPI_COMM_NULL);
   chunk_count(0, chunk_elements_max_);  // throws for a chunk size outside 1..INT_MAX
   check_mpi(MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
@@ -120,6 +124,21 @@ std::unique_ptr<Request> MpiCommunicator::start(const Call& call, void* buffer) 
   } catch (const MpiError& error) {
     throw MpiError(error.function(), error.code(), describe(call, name_));
   }
+}
+
+void MpiCommunicator::start_then(const Call& call, void* buffer, Done done) {
+  if (progress_ == nullptr) {
+    Communicator::start_then(call, buffer, std::move(done));
+    return;
+  }
+  std::unique_ptr<Request> request;
+  try {
+    request = start(call, buffer);
+  } catch (...) {
+    done(std::current_exception());
+    return;
+  }
+  progress_->watch(std::move(request), std::move(done));
 }
 
 }  // namespace ordo::comm

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "runtime/comm/communicator.hpp"
+#include "runtime/comm/mpi/progress.hpp"
 #include "runtime/comm/mpi/types.hpp"
 
 namespace ordo::comm {
@@ -25,8 +26,10 @@ class MpiCommunicator final : public Communicator {
  public:
   // Takes ownership of `comm`, sets MPI_ERRORS_RETURN on it and frees it on destruction, which
   // must happen before MPI_Finalize. `types` must outlive this object.
+  // `progress` completes start_then's requests; without one, start_then waits on the caller's
+  // thread (Communicator's default). It must outlive the requests this object starts.
   MpiCommunicator(MPI_Comm comm, std::string name, const MpiTypeTable& types,
-                  std::uint64_t chunk_elements_max);
+                  std::uint64_t chunk_elements_max, MpiProgress* progress = nullptr);
   ~MpiCommunicator() override;
   MpiCommunicator(const MpiCommunicator&) = delete;
   MpiCommunicator& operator=(const MpiCommunicator&) = delete;
@@ -39,6 +42,8 @@ class MpiCommunicator final : public Communicator {
   // fails; the MpiError's message names the collective and this communicator.
   void call(const Call& call, void* buffer) override;
   std::unique_ptr<Request> start(const Call& call, void* buffer) override;
+  // Starts the collective and returns; `done` runs on the world's progress thread when it ends.
+  void start_then(const Call& call, void* buffer, Done done) override;
 
   // The underlying communicator, for direct MPI use alongside ordo's calls.
   MPI_Comm handle() const { return comm_; }
@@ -53,6 +58,7 @@ class MpiCommunicator final : public Communicator {
   std::string name_;
   const MpiTypeTable& types_;
   std::uint64_t chunk_elements_max_;
+  MpiProgress* progress_;
   dag::Rank rank_ = 0;
   std::uint32_t size_ = 0;
 };

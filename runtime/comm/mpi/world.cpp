@@ -83,7 +83,7 @@ MpiWorld::MpiWorld(const MpiRuntime& runtime, const std::vector<dag::Communicato
     std::unique_ptr<MpiCommunicator> owned;
     try {
       owned = std::make_unique<MpiCommunicator>(created, comms[id].name, runtime.types(),
-                                                options.chunk_elements_max);
+                                                options.chunk_elements_max, &progress_);
     } catch (...) {
       MPI_Comm_free(&created);
       throw;

@@ -53,6 +53,8 @@ class MpiWorld final : public World {
   // One entry per communicator of the table; null where this rank is not a member.
   std::vector<std::unique_ptr<MpiCommunicator>> comms_;
   std::vector<std::string> names_;  // of every communicator, members or not, for messages
+  // Declared after comms_, so destroyed first: in-flight requests end before any comm is freed.
+  MpiProgress progress_;
 };
 
 }  // namespace ordo::comm
