@@ -35,7 +35,10 @@ Executor::Executor(engine::Engine& engine, comm::World& world,
                                 " communicators but the world has " +
                                 std::to_string(world_.comm_count()));
   }
-  for (const dag::Communicator& c : comms) engine_.declare_comm(c);
+  for (const dag::Communicator& c : comms) {
+    engine_.declare_comm(c);
+    comm_names_.push_back(c.name);
+  }
 }
 
 dag::VarId Executor::add_var(const dag::Var& var) {
@@ -113,8 +116,6 @@ void Executor::collective(const dag::CollectiveAction& action) {
   std::condition_variable changed;
   bool finished = false;
   std::exception_ptr error;
-  const std::string what = comm::describe(call_of(action.collective),
-                                          world_.comm(action.collective.comm).name());
   {
     std::lock_guard lock(main_mutex_);
     main_collective_done_ = false;
@@ -139,7 +140,7 @@ void Executor::collective(const dag::CollectiveAction& action) {
     if (!main_collective_done_) {
       main_state_ = MainState::in_collective;
       main_var_.reset();
-      main_what_ = what;
+      main_collective_ = action.collective;
     }
   }
   {
@@ -152,11 +153,10 @@ void Executor::collective(const dag::CollectiveAction& action) {
 
 void Executor::finish() { set_main(MainState::finished); }
 
-void Executor::set_main(MainState state, std::optional<dag::VarId> var, std::string what) {
+void Executor::set_main(MainState state, std::optional<dag::VarId> var) {
   std::lock_guard lock(main_mutex_);
   main_state_ = state;
   main_var_ = var;
-  main_what_ = std::move(what);
 }
 
 comm::sim::RankActivity Executor::activity() const {
@@ -177,7 +177,9 @@ comm::sim::RankActivity Executor::activity() const {
       break;
     case MainState::in_collective:
       main_blocked = true;
-      a.waits.push_back("main in " + main_what_);
+      // Described here, not per call: the call path is the hot one, a report is rare.
+      a.waits.push_back("main in " + comm::describe(call_of(*main_collective_),
+                                                    comm_names_.at(main_collective_->comm)));
       break;
     case MainState::finished:
       main_blocked = true;

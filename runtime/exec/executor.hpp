@@ -48,8 +48,7 @@ class Executor final : public kvstore::MainThread {
 
  private:
   enum class MainState { running, waiting_var, waiting_all, in_collective, finished };
-  void set_main(MainState state, std::optional<dag::VarId> var = std::nullopt,
-                std::string what = {});
+  void set_main(MainState state, std::optional<dag::VarId> var = std::nullopt);
 
   engine::Engine& engine_;
   comm::World& world_;
@@ -60,7 +59,8 @@ class Executor final : public kvstore::MainThread {
   mutable std::mutex main_mutex_;  // guards the fields below; never held across a call
   MainState main_state_ = MainState::running;
   std::optional<dag::VarId> main_var_;
-  std::string main_what_;
+  std::optional<dag::Collective> main_collective_;  // the one it is in, while in_collective
+  std::vector<std::string> comm_names_;  // the job's communicator table, for reports
   bool main_collective_done_ = false;  // the main thread's current collective has completed
 };
 
