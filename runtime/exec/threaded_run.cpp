@@ -1,11 +1,13 @@
 #include "runtime/exec/threaded_run.hpp"
 
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <thread>
 
 #include "runtime/comm/sim/sim_world.hpp"
 #include "runtime/engine/engine.hpp"
+#include "runtime/engine/push_batch.hpp"
 #include "runtime/engine/thread_pool_scheduler.hpp"
 #include "runtime/exec/executor.hpp"
 #include "runtime/exec/program_runner.hpp"
@@ -54,8 +56,11 @@ ThreadedOutcome run_threaded(const dag::Job& job, std::uint32_t ranks,
       try {
         declare_vars(*rank[r].executor, *programs[r]);
         if (options.before) options.before(r, rank[r].executor->buffers());
+        std::optional<engine::PushBatch> batch;
+        if (options.batch_main) batch.emplace(*rank[r].engine);
         run_actions(*rank[r].executor, *programs[r]);
         rank[r].executor->engine().wait_for_all();
+        batch.reset();
         if (options.after) options.after(r, rank[r].executor->buffers());
       } catch (const std::exception& e) {
         rank[r].error = e.what();

@@ -19,6 +19,10 @@ namespace ordo::exec {
 struct ThreadedOptions {
   BodyOptions body;
   std::chrono::milliseconds deadlock_check_period{20};
+  // Run each rank's main-thread actions and final wait inside one push batch
+  // (runtime/engine/push_batch.hpp), so that pool workers are woken only when the main thread
+  // waits or issues a collective.
+  bool batch_main = false;
   // Called on each rank's thread before its program runs (to fill inputs) and after it finished
   // without error (to read results).
   std::function<void(dag::Rank, Buffers&)> before;
