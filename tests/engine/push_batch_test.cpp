@@ -9,26 +9,15 @@
 #include <thread>
 
 #include "runtime/engine/push_batch.hpp"
+#include "tests/common/eventually.hpp"
 #include "tests/engine/thread_pool_rig.hpp"
 
 namespace ordo::engine {
 namespace {
 
+using ordo::testing::eventually;
+
 using testing::thread_pool_engine;
-using Clock = std::chrono::steady_clock;
-
-constexpr auto patience = std::chrono::seconds(10);
-
-// Polls `holds` without calling into any engine; true once it holds, false after `patience`.
-template <class Pred>
-bool eventually(Pred holds) {
-  const auto end = Clock::now() + patience;
-  while (!holds()) {
-    if (Clock::now() > end) return false;
-    std::this_thread::sleep_for(std::chrono::microseconds(100));
-  }
-  return true;
-}
 
 ThreadPoolScheduler& pool_of(Engine& engine) {
   return static_cast<ThreadPoolScheduler&>(engine.scheduler());

@@ -12,22 +12,13 @@
 #include <thread>
 
 #include "runtime/engine/thread_pool_scheduler.hpp"
+#include "tests/common/eventually.hpp"
 #include "tests/engine/controlled_rig.hpp"
 
 namespace ordo::engine::testing {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-template <class Pred>
-bool within_ten_seconds(Pred holds) {
-  const auto end = Clock::now() + std::chrono::seconds(10);
-  while (!holds()) {
-    if (Clock::now() > end) return false;
-    std::this_thread::sleep_for(std::chrono::microseconds(100));
-  }
-  return true;
-}
+using ordo::testing::eventually;
 
 TEST(ThreadPoolParked, AReadyOpReachesTheWorkerWhoseIndexIsFree) {
   // Repeated, since which sleeper a notification reaches is up to the OS. Each round makes the
@@ -41,7 +32,7 @@ TEST(ThreadPoolParked, AReadyOpReachesTheWorkerWhoseIndexIsFree) {
     const VarHandle a = engine.new_var(dag::Var{"a"});
     const VarHandle b = engine.new_var(dag::Var{"b"});
     const VarHandle c = engine.new_var(dag::Var{"c"});
-    ASSERT_TRUE(within_ten_seconds([&] { return pool.sleeping_workers(0) == 2; }));
+    ASSERT_TRUE(eventually([&] { return pool.sleeping_workers(0) == 2; }));
 
     std::mutex mutex;
     std::optional<AsyncDone> handle;
@@ -53,18 +44,18 @@ TEST(ThreadPoolParked, AReadyOpReachesTheWorkerWhoseIndexIsFree) {
       handle = d;
     });
     // The collective's worker returned and sleeps on its held index.
-    ASSERT_TRUE(within_ten_seconds([&] {
+    ASSERT_TRUE(eventually([&] {
       const std::lock_guard lock(mutex);
       return handle.has_value() && pool.sleeping_workers(0) == 2;
     }));
     // The other worker runs an op and goes back to sleep, now the newest sleeper.
     std::atomic<bool> c_ran{false};
     engine.push({"c", {}, {c}, 0}, [&] { c_ran = true; });
-    ASSERT_TRUE(within_ten_seconds([&] { return c_ran.load() && pool.sleeping_workers(0) == 2; }));
+    ASSERT_TRUE(eventually([&] { return c_ran.load() && pool.sleeping_workers(0) == 2; }));
 
     std::atomic<bool> b_ran{false};
     engine.push({"b", {}, {b}, 0}, [&] { b_ran = true; });
-    EXPECT_TRUE(within_ten_seconds([&] { return b_ran.load(); })) << "round " << round;
+    EXPECT_TRUE(eventually([&] { return b_ran.load(); })) << "round " << round;
     {
       const std::lock_guard lock(mutex);
       (*handle)();

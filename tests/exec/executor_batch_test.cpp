@@ -13,21 +13,12 @@
 #include "runtime/engine/push_batch.hpp"
 #include "runtime/engine/thread_pool_scheduler.hpp"
 #include "runtime/exec/executor.hpp"
+#include "tests/common/eventually.hpp"
 
 namespace ordo::exec {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-template <class Pred>
-bool within_ten_seconds(Pred holds) {
-  const auto end = Clock::now() + std::chrono::seconds(10);
-  while (!holds()) {
-    if (Clock::now() > end) return false;
-    std::this_thread::sleep_for(std::chrono::microseconds(100));
-  }
-  return true;
-}
+using ordo::testing::eventually;
 
 TEST(ExecutorBatch, AMainThreadCollectiveHandsDeferredOpsToTheWorkers) {
   const std::vector<dag::Communicator> comms = {dag::Communicator{"world", std::nullopt}};
@@ -36,7 +27,7 @@ TEST(ExecutorBatch, AMainThreadCollectiveHandsDeferredOpsToTheWorkers) {
   config.pools = {dag::Pool{"compute", 1}};
   engine::Engine engine(std::move(config), std::make_unique<engine::ThreadPoolScheduler>());
   auto& pool = static_cast<engine::ThreadPoolScheduler&>(engine.scheduler());
-  ASSERT_TRUE(within_ten_seconds([&] { return pool.sleeping_workers(0) == 1; }));
+  ASSERT_TRUE(eventually([&] { return pool.sleeping_workers(0) == 1; }));
 
   std::atomic<bool> ran{false};
   BodyOptions options;
@@ -54,7 +45,7 @@ TEST(ExecutorBatch, AMainThreadCollectiveHandsDeferredOpsToTheWorkers) {
                       dag::Reduction::none, std::nullopt},
       std::nullopt});
   // Without a wait on the engine, only a worker can have run it.
-  EXPECT_TRUE(within_ten_seconds([&] { return ran.load(); }));
+  EXPECT_TRUE(eventually([&] { return ran.load(); }));
   executor.wait_for_all();
   ASSERT_FALSE(world.violation());
 }
