@@ -140,7 +140,8 @@ void ThreadPoolScheduler::on_ready(std::span<const OpHandle> ready) {
     PoolWorkers& workers = *pools_[core_->rules().slot(op.slot).desc.pool];
     if (workers.sleepers == 0) continue;
     if (defer) {
-      if (workers.deferred++ == 0) ++pools_deferred_;
+      ++workers.deferred;
+      any_deferred_ = true;
       continue;
     }
     if (workers.helpers > 0 || workers.parked > 0) {
@@ -186,7 +187,7 @@ void ThreadPoolScheduler::wait(Lock& lock, const std::function<bool()>& done,
   while (!done()) {
     if (help(lock, needs, helped_pools)) continue;
     // What this caller cannot run itself goes to the workers before it polls or sleeps.
-    if (pools_deferred_ > 0) pay_deferred();
+    if (any_deferred_) pay_deferred();
     if (spins && std::chrono::steady_clock::now() < spin_end) {
       spin(lock, spin_end);
       continue;
@@ -194,7 +195,7 @@ void ThreadPoolScheduler::wait(Lock& lock, const std::function<bool()>& done,
     sleep_until(lock, done, std::chrono::steady_clock::time_point::max());
   }
   // Ops that helping readied and the wait did not need: the caller leaves the engine now.
-  if (pools_deferred_ > 0) pay_deferred();
+  if (any_deferred_) pay_deferred();
   assert(done());
 }
 
@@ -224,12 +225,12 @@ void ThreadPoolScheduler::end_batch([[maybe_unused]] Lock& lock) {
   assert(it != batching_.end());
   if (it == batching_.end() || --it->depth > 0) return;
   batching_.erase(it);
-  if (pools_deferred_ > 0) pay_deferred();
+  if (any_deferred_) pay_deferred();
 }
 
 void ThreadPoolScheduler::release_deferred([[maybe_unused]] Lock& lock) {
   assert(lock.owns_lock());
-  if (pools_deferred_ > 0) pay_deferred();
+  if (any_deferred_) pay_deferred();
 }
 
 void ThreadPoolScheduler::pay_deferred() {
@@ -246,7 +247,7 @@ void ThreadPoolScheduler::pay_deferred() {
       for (std::uint32_t i = 0; i < deferred; ++i) workers.wake.notify_one();
     }
   }
-  pools_deferred_ = 0;
+  any_deferred_ = false;
 }
 
 std::uint32_t ThreadPoolScheduler::sleeping_workers(dag::PoolId pool) const {

@@ -106,7 +106,7 @@ class ThreadPoolScheduler final : public Scheduler {
   std::vector<const std::function<bool()>*> waiting_;  // the sleeping callers' conditions
   bool stop_ = false;
   std::vector<Batching> batching_;  // threads inside a push batch; usually none or one
-  std::uint32_t pools_deferred_ = 0;  // pools whose `deferred` is not 0
+  bool any_deferred_ = false;  // some pool's `deferred` is not 0 (skips pay_deferred's loop)
   // Bumped under the core mutex at every on_progress; spinning callers read it without the lock.
   std::atomic<std::uint64_t> progress_{0};
   // Touched only by attach and drain, on the engine owner's thread.
