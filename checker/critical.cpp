@@ -30,14 +30,14 @@ Reach can_finish(const Model& model, const State& from, const ExploreLimits& lim
   std::unordered_set<std::string> visited{key(model, from)};
   struct Frame {
     State state;
-    std::vector<Step> steps;
+    std::vector<dag::Transition> steps;
     std::size_t next = 0;
   };
   std::vector<Frame> stack;
   auto push = [&](State s) -> bool {  // true: `s` is a finished state
-    std::vector<Step> enabled = enabled_steps(model, s);
+    std::vector<dag::Transition> enabled = enabled_steps(model, s);
     if (enabled.empty()) return finished(model, s);
-    std::vector<Step> ample = ample_steps(model, s, enabled);
+    std::vector<dag::Transition> ample = ample_steps(model, s, enabled);
     stack.push_back(Frame{std::move(s), std::move(ample), 0});
     return false;
   };
@@ -69,7 +69,7 @@ Reach can_finish(const Model& model, const State& from, const ExploreLimits& lim
   return Reach::no;
 }
 
-std::optional<std::size_t> critical_step(const Model& model, const std::vector<Step>& witness,
+std::optional<std::size_t> critical_step(const Model& model, const std::vector<dag::Transition>& witness,
                                          const ExploreLimits& limits) {
   // The state after the first `n` witness steps, rebuilt for each probe: keeping every state
   // along the witness would take its length times a state's size, too much at many ranks. The
@@ -77,7 +77,7 @@ std::optional<std::size_t> critical_step(const Model& model, const std::vector<S
   std::size_t applicable = 0;
   {
     State probe = initial_state(model);
-    for (const Step& step : witness) {
+    for (const dag::Transition& step : witness) {
       if (apply(model, probe, step)) break;
       ++applicable;
     }

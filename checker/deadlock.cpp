@@ -6,14 +6,22 @@ namespace ordo::checker {
 
 namespace {
 
-std::string waiting_for(const Model& model, const State& state, dag::CommId comm,
-                        const Issuer& issuer) {
-  const CommState& c = state.comms.at(comm);
-  const std::string name = "'" + model.job().comms.at(comm).name + "'";
-  const std::optional<std::uint64_t> seq = seq_of(c, issuer);
-  if (!seq) return " on " + name;
-  std::string s = " on " + name + " call " + std::to_string(*seq) + ", waiting for rank(s)";
-  for (std::size_t m : missing_members(c, *seq)) s += " " + std::to_string(model.members(comm)[m]);
+// The sequence number of the unmatched call of `op` (nullopt: the main thread) of `rank`.
+std::optional<std::uint64_t> seq_of(const Model& model, const State& state, dag::CommId comm,
+                                    dag::Rank rank, std::optional<dag::OpId> op) {
+  const std::int64_t member = model.member_of(comm, rank);
+  if (member < 0) return std::nullopt;
+  return state.comms.at(comm).seq_of(static_cast<std::size_t>(member), tag_of(op));
+}
+
+std::string waiting_for(const Model& model, const State& state, dag::CommId comm, dag::Rank rank,
+                        std::optional<dag::OpId> op) {
+  const std::optional<std::uint64_t> seq = seq_of(model, state, comm, rank, op);
+  if (!seq) return "";
+  std::string s = ", call " + std::to_string(*seq) + ", waiting for rank(s)";
+  for (std::size_t m : state.comms.at(comm).missing_members(*seq)) {
+    s += " " + std::to_string(model.members(comm)[m]);
+  }
   return s;
 }
 
@@ -34,8 +42,8 @@ std::string main_line(const Model& model, const State& state, dag::Rank rank) {
     return at + "wait for all (" + std::to_string(r.rules.ops_incomplete()) + " ops incomplete)";
   }
   if (const auto* c = std::get_if<dag::CollectiveAction>(&a)) {
-    return at + "in " + describe(c->collective) +
-           waiting_for(model, state, c->collective.comm, Issuer{rank, std::nullopt, r.pc});
+    return at + "in " + describe(model, c->collective) +
+           waiting_for(model, state, c->collective.comm, rank, std::nullopt);
   }
   return at + "push (always possible)";
 }
@@ -51,8 +59,10 @@ std::string op_line(const Model& model, const State& state, dag::Rank rank, dag:
   }
   switch (r.phase[op]) {
     case OpPhase::issued:
-      return s + ": in " + describe(*o.collective) +
-             waiting_for(model, state, o.collective->comm, Issuer{rank, op, 0});
+      return s + ": in " + describe(model, *o.collective) +
+             waiting_for(model, state, o.collective->comm, rank, op);
+    case OpPhase::claimed:
+      return s + ": claimed, about to issue " + describe(model, *o.collective);
     case OpPhase::pushed:
       if (slot != nullptr && slot->state == engine::OpState::ready) {
         return s + ": ready, no free thread in pool '" + p.pools[o.pool].name + "'";
@@ -64,28 +74,28 @@ std::string op_line(const Model& model, const State& state, dag::Rank rank, dag:
   }
 }
 
-void add_edges(const Model& model, const State& state, dag::CommId comm, const Issuer& issuer,
-               const std::string& party, std::vector<WaitEdge>& edges) {
-  const CommState& c = state.comms.at(comm);
-  const std::optional<std::uint64_t> seq = seq_of(c, issuer);
+void add_edges(const Model& model, const State& state, dag::CommId comm, dag::Rank rank,
+               std::optional<dag::OpId> op, const std::string& party,
+               std::vector<comm::WaitEdge>& edges) {
+  const std::optional<std::uint64_t> seq = seq_of(model, state, comm, rank, op);
   if (!seq) return;
-  for (std::size_t m : missing_members(c, *seq)) {
-    edges.push_back(WaitEdge{issuer.rank, party, model.job().comms.at(comm).name, *seq,
-                             model.members(comm)[m]});
+  for (std::size_t m : state.comms.at(comm).missing_members(*seq)) {
+    edges.push_back(comm::WaitEdge{rank, party, model.job().comms.at(comm).name, *seq,
+                                   model.members(comm)[m]});
   }
 }
 
 }  // namespace
 
 bool collective_pending(const State& state) {
-  for (const CommState& c : state.comms) {
-    if (!c.slots.empty()) return true;
+  for (const comm::MatchState& c : state.comms) {
+    if (!c.slots().empty()) return true;
   }
   return false;
 }
 
-Deadlock describe_deadlock(const Model& model, const State& state) {
-  Deadlock d;
+comm::Deadlock describe_deadlock(const Model& model, const State& state) {
+  comm::Deadlock d;
   for (dag::Rank rank = 0; rank < model.ranks(); ++rank) {
     if (rank_finished(model, state, rank)) continue;
     d.ranks_blocked.push_back(rank);
@@ -94,15 +104,14 @@ Deadlock describe_deadlock(const Model& model, const State& state) {
     const dag::Program& p = model.program(rank);
     if (r.main_blocked) {
       const auto& c = std::get<dag::CollectiveAction>(p.main.at(r.pc));
-      add_edges(model, state, c.collective.comm, Issuer{rank, std::nullopt, r.pc}, "main", d.edges);
+      add_edges(model, state, c.collective.comm, rank, std::nullopt, "main", d.edges);
     }
     for (dag::OpId op = 0; op < r.phase.size(); ++op) {
       if (r.phase[op] != OpPhase::unpushed && r.phase[op] != OpPhase::completed) {
         d.waits.push_back(op_line(model, state, rank, op));
       }
       if (r.phase[op] == OpPhase::issued) {
-        add_edges(model, state, p.ops[op].collective->comm, Issuer{rank, op, 0}, p.ops[op].name,
-                  d.edges);
+        add_edges(model, state, p.ops[op].collective->comm, rank, op, p.ops[op].name, d.edges);
       }
     }
   }

@@ -4,12 +4,12 @@
 
 #include "checker/model.hpp"
 #include "checker/state.hpp"
-#include "checker/violation.hpp"
+#include "runtime/comm/rules/violation.hpp"
 
 namespace ordo::checker {
 
 // Requires that no step is enabled in `state` and that some rank has not finished.
-Deadlock describe_deadlock(const Model& model, const State& state);
+comm::Deadlock describe_deadlock(const Model& model, const State& state);
 
 // Whether a collective takes part in the stuck state: a call issued and not matched. A deadlock
 // without one is a rank that cannot finish alone (P4); with one, ranks wait on each other (P3).

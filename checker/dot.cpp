@@ -22,7 +22,7 @@ std::string quoted(const std::string& text) {
 
 std::string rank_node(dag::Rank rank) { return "rank" + std::to_string(rank); }
 
-void deadlock_graph(const Deadlock& d, std::ostringstream& out) {
+void deadlock_graph(const comm::Deadlock& d, std::ostringstream& out) {
   for (dag::Rank rank : d.ranks_blocked) {
     std::string label = "rank " + std::to_string(rank);
     const std::string prefix = "rank " + std::to_string(rank) + " ";
@@ -31,34 +31,34 @@ void deadlock_graph(const Deadlock& d, std::ostringstream& out) {
     }
     out << "  " << rank_node(rank) << " [shape=box, label=" << quoted(label) << "];\n";
   }
-  for (const WaitEdge& e : d.edges) {
+  for (const comm::WaitEdge& e : d.edges) {
     out << "  " << rank_node(e.from) << " -> " << rank_node(e.to) << " [color=red, label="
         << quoted(e.party + " in '" + e.comm_name + "' call " + std::to_string(e.seq)) << "];\n";
   }
 }
 
-std::string call_label(const CallRecord& call) {
-  return "rank " + std::to_string(call.issuer.rank) + " " + call.issuer_name + "\n" +
-         describe(call.collective);
+std::string call_label(const comm::IssuedCall& call, const std::string& comm_name) {
+  return "rank " + std::to_string(call.issuer.rank) + " " + call.issuer.name +
+         (call.blocking ? "" : " (non-blocking)") + "\n" + comm::describe(call.call, comm_name);
 }
 
-void mismatch_graph(const Mismatch& m, std::ostringstream& out) {
+void mismatch_graph(const comm::Mismatch& m, std::ostringstream& out) {
   const std::string slot = "slot";
   out << "  " << slot << " [shape=diamond, color=red, label="
       << quoted("'" + m.comm_name + "' call " + std::to_string(m.seq) + "\nmismatch") << "];\n";
   for (std::size_t i = 0; i < m.calls.size(); ++i) {
     const bool offending = i + 1 == m.calls.size();
-    out << "  call" << i << " [shape=box, label=" << quoted(call_label(m.calls[i]))
+    out << "  call" << i << " [shape=box, label=" << quoted(call_label(m.calls[i], m.comm_name))
         << (offending ? ", color=red" : "") << "];\n";
     out << "  call" << i << " -> " << slot << (offending ? " [color=red]" : "") << ";\n";
   }
 }
 
-void thread_rule_graph(const ThreadRuleBreak& t, std::ostringstream& out) {
+void thread_rule_graph(const comm::ThreadRuleBreak& t, std::ostringstream& out) {
   out << "  comm [shape=diamond, label=" << quoted("'" + t.comm_name + "'") << "];\n";
-  out << "  first [shape=box, label=" << quoted(call_label(t.in_flight) + "\nin flight") << "];\n";
+  out << "  first [shape=box, label=" << quoted(call_label(t.in_flight, t.comm_name) + "\nin flight") << "];\n";
   out << "  second [shape=box, color=red, label="
-      << quoted(call_label(t.second) + "\nissued meanwhile") << "];\n";
+      << quoted(call_label(t.second, t.comm_name) + "\nissued meanwhile") << "];\n";
   out << "  first -> comm;\n  second -> comm [color=red];\n";
 }
 
@@ -75,9 +75,9 @@ std::string to_dot(const Model& model, const Result& result) {
     return out.str();
   }
   out << "  label=" << quoted(std::string(to_string(*result.property))) << ";\n";
-  if (const auto* d = std::get_if<Deadlock>(&*result.violation)) deadlock_graph(*d, out);
-  if (const auto* m = std::get_if<Mismatch>(&*result.violation)) mismatch_graph(*m, out);
-  if (const auto* t = std::get_if<ThreadRuleBreak>(&*result.violation)) thread_rule_graph(*t, out);
+  if (const auto* d = std::get_if<comm::Deadlock>(&*result.violation)) deadlock_graph(*d, out);
+  if (const auto* m = std::get_if<comm::Mismatch>(&*result.violation)) mismatch_graph(*m, out);
+  if (const auto* t = std::get_if<comm::ThreadRuleBreak>(&*result.violation)) thread_rule_graph(*t, out);
   out << "}\n";
   return out.str();
 }

@@ -18,20 +18,20 @@ using Clock = std::chrono::steady_clock;
 
 struct Frame {
   State state;
-  std::vector<Step> steps;
+  std::vector<dag::Transition> steps;
   std::size_t next = 0;
 };
 
 // The steps taken from the initial state to the top frame's latest child.
-std::vector<Step> path_of(const std::vector<Frame>& stack) {
-  std::vector<Step> path;
+std::vector<dag::Transition> path_of(const std::vector<Frame>& stack) {
+  std::vector<dag::Transition> path;
   for (const Frame& f : stack) path.push_back(f.steps[f.next - 1]);
   return path;
 }
 
-Property property_of(const Violation& v, bool collective_involved) {
-  if (std::holds_alternative<Mismatch>(v)) return Property::p1_order;
-  if (std::holds_alternative<ThreadRuleBreak>(v)) return Property::p2_thread_rule;
+Property property_of(const comm::Violation& v, bool collective_involved) {
+  if (std::holds_alternative<comm::Mismatch>(v)) return Property::p1_order;
+  if (std::holds_alternative<comm::ThreadRuleBreak>(v)) return Property::p2_thread_rule;
   return collective_involved ? Property::p3_deadlock : Property::p4_termination;
 }
 
@@ -53,7 +53,7 @@ class Search {
     State init = initial_state(model_);
     visited_.insert(key(init));
     ++result_.stats.states;
-    std::vector<Step> steps = enabled_steps(model_, init);
+    std::vector<dag::Transition> steps = enabled_steps(model_, init);
     if (stuck(init, steps, {})) return finish();
     steps = reduce(init, std::move(steps));
     stack_.push_back(Frame{std::move(init), std::move(steps), 0});
@@ -66,17 +66,17 @@ class Search {
       if (std::optional<Bound> bound = limit_reached()) {
         return unknown(*bound, *bound == Bound::seconds_max ? seconds_bound() : limits_.bytes_max);
       }
-      const Step step = top.steps[top.next++];
+      const dag::Transition step = top.steps[top.next++];
       State child = top.state;
       ++result_.stats.transitions;
-      if (std::optional<Violation> v = apply(model_, child, step)) {
+      if (std::optional<comm::Violation> v = apply(model_, child, step)) {
         return unsafe(std::move(*v), false, path_of(stack_));
       }
       if (!visited_.insert(key(child)).second) continue;
       ++result_.stats.states;
       const std::uint64_t depth = stack_.size();
       if (depth > result_.stats.depth_max) result_.stats.depth_max = depth;
-      std::vector<Step> next = enabled_steps(model_, child);
+      std::vector<dag::Transition> next = enabled_steps(model_, child);
       if (stuck(child, next, path_of(stack_))) return finish();
       if (next.empty()) ++result_.stats.finals;
       next = reduce(child, std::move(next));
@@ -94,16 +94,16 @@ class Search {
     return symmetry_ ? encode_up_to_rank_renaming(model_, state) : encode(model_, state);
   }
 
-  std::vector<Step> reduce(const State& state, std::vector<Step> enabled) {
+  std::vector<dag::Transition> reduce(const State& state, std::vector<dag::Transition> enabled) {
     if (!partial_order_) return enabled;
-    std::vector<Step> ample = ample_steps(model_, state, enabled);
+    std::vector<dag::Transition> ample = ample_steps(model_, state, enabled);
     result_.stats.steps_deferred += enabled.size() - ample.size();
     return ample;
   }
 
   // A state with no enabled step that is not the end of every rank is a deadlock. Sets the
   // result and returns true in that case.
-  bool stuck(const State& state, const std::vector<Step>& enabled, std::vector<Step> path) {
+  bool stuck(const State& state, const std::vector<dag::Transition>& enabled, std::vector<dag::Transition> path) {
     if (!enabled.empty() || finished(model_, state)) return false;
     unsafe(describe_deadlock(model_, state), collective_pending(state) || main_in_collective(state),
            std::move(path));
@@ -117,7 +117,7 @@ class Search {
     return false;
   }
 
-  Result unsafe(Violation v, bool collective_involved, std::vector<Step> witness) {
+  Result unsafe(comm::Violation v, bool collective_involved, std::vector<dag::Transition> witness) {
     result_.verdict = Verdict::unsafe;
     result_.property = property_of(v, collective_involved);
     result_.violation = std::move(v);

@@ -1,11 +1,36 @@
 #include "checker/model.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
+#include "runtime/comm/rules/call.hpp"
+#include "runtime/dag/dump_error.hpp"
 #include "runtime/dag/validate.hpp"
 
 namespace ordo::checker {
+
+namespace {
+
+// A job without a fixed rank count has only full communicators (the dump format's rule), so a
+// bcast root r needs at least r + 1 ranks; nothing else in it depends on the count.
+std::uint32_t smallest_valid_count(const dag::Job& job) {
+  std::uint32_t from = 1;
+  const auto need = [&](const dag::Collective& c) {
+    if (c.root) from = std::max<std::uint32_t>(from, *c.root + 1);
+  };
+  for (const dag::Program& p : job.programs) {
+    for (const dag::Op& op : p.ops) {
+      if (op.collective) need(*op.collective);
+    }
+    for (const dag::Action& a : p.main) {
+      if (const auto* c = std::get_if<dag::CollectiveAction>(&a)) need(c->collective);
+    }
+  }
+  return from;
+}
+
+}  // namespace
 
 Model::Model(dag::Job job, std::uint32_t ranks) : job_(std::move(job)), ranks_(ranks) {
   dag::validate_or_throw(job_);
@@ -13,6 +38,25 @@ Model::Model(dag::Job job, std::uint32_t ranks) : job_(std::move(job)), ranks_(r
   if (job_.ranks && *job_.ranks != ranks_) {
     throw std::invalid_argument("the job is for " + std::to_string(*job_.ranks) + " ranks, not " +
                                 std::to_string(ranks_));
+  }
+  valid_from_ = job_.ranks ? *job_.ranks : smallest_valid_count(job_);
+  if (!job_.ranks) {
+    dag::Job at = job_;
+    at.ranks = ranks_;
+    const std::vector<dag::Diagnostic> problems = dag::validate(at);
+    if (!problems.empty()) {
+      // The diagnostic reads "PROBLEM; expected EXPECTED": keep its expectation, and add where
+      // the job becomes valid.
+      const std::string& message = problems.front().message;
+      const std::size_t split = message.find("; expected ");
+      const std::string problem = split == std::string::npos ? message : message.substr(0, split);
+      const std::string expected =
+          split == std::string::npos ? "a valid job" : message.substr(split + 11);
+      throw dag::DumpError(problems.front().where,
+                           "at " + std::to_string(ranks_) + " ranks, " + problem,
+                           expected + ", or a rank count of at least " +
+                               std::to_string(valid_from_));
+    }
   }
   for (dag::Rank r = 0; r < ranks_; ++r) {
     const dag::Program* p = dag::program_of(job_, r);
@@ -48,6 +92,10 @@ Model::Model(dag::Job job, std::uint32_t ranks) : job_(std::move(job)), ranks_(r
       if (m[i] != i) interchangeable_ = false;
     }
   }
+}
+
+std::string describe(const Model& model, const dag::Collective& collective) {
+  return comm::describe(comm::call_of(collective), model.job().comms.at(collective.comm).name);
 }
 
 std::int64_t Model::member_of(dag::CommId comm, dag::Rank rank) const {

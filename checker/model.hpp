@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "runtime/dag/program.hpp"
@@ -11,9 +12,11 @@ namespace ordo::checker {
 
 class Model {
  public:
-  // Validates the job (dag::validate_or_throw) and resolves every rank's program and every
-  // communicator's members. Throws std::invalid_argument when `ranks` disagrees with job.ranks,
-  // is zero, or leaves a rank without a program.
+  // Validates the job (dag::validate_or_throw), and again at `ranks` when the job leaves its rank
+  // count open, so that every rank-dependent rule (a bcast root is a rank of its communicator)
+  // holds at the count verified (V1); throws dag::DumpError naming the count otherwise. Resolves
+  // every rank's program and every communicator's members. Throws std::invalid_argument when
+  // `ranks` disagrees with job.ranks, is zero, or leaves a rank without a program.
   Model(dag::Job job, std::uint32_t ranks);
 
   const dag::Job& job() const { return job_; }
@@ -27,6 +30,11 @@ class Model {
   // Every rank runs the same program and every communicator spans every rank in rank order, so
   // renaming ranks maps executions to executions (the symmetry reduction's precondition).
   bool ranks_interchangeable() const { return interchangeable_; }
+  // The smallest rank count at which the job is valid (docs/semantics.md, V1-V2): a job with a
+  // fixed rank count is valid at that count only; one without is valid from the count at which
+  // every bcast root is a rank of its communicator. A claim "at every rank count" means every
+  // count from here on.
+  std::uint32_t valid_from() const { return valid_from_; }
 
  private:
   dag::Job job_;
@@ -35,6 +43,10 @@ class Model {
   std::vector<std::vector<dag::Rank>> members_;
   std::vector<std::vector<std::int64_t>> member_index_;  // per comm, per world rank
   bool interchangeable_ = false;
+  std::uint32_t valid_from_ = 1;
 };
+
+// "allreduce of 4 x f32 (sum) on 'grads', key 3": a collective of the job as reports spell it.
+std::string describe(const Model& model, const dag::Collective& collective);
 
 }  // namespace ordo::checker

@@ -9,30 +9,33 @@ namespace {
 
 // Another rank can change this rank's state only by matching one of its calls.
 bool has_call_in_flight(const RankState& r) {
+  // A claimed op's call is not in flight: nothing another rank does can change it before it is
+  // issued, and the issue is this rank's own step.
   return r.main_blocked ||
          std::find(r.phase.begin(), r.phase.end(), OpPhase::issued) != r.phase.end();
 }
 
 }  // namespace
 
-bool issues_collective(const Model& model, const State& state, const Step& step) {
+bool issues_collective(const Model& model, const State& state, const dag::Transition& step) {
   const dag::Program& program = model.program(step.rank);
   switch (step.kind) {
-    case Step::Kind::main: {
+    case dag::Transition::Kind::main: {
       const std::uint32_t pc = state.ranks.at(step.rank).pc;
       return pc < program.main.size() &&
              std::holds_alternative<dag::CollectiveAction>(program.main[pc]);
     }
-    case Step::Kind::start:
-      return dag::is_collective(program.ops.at(step.op).kind);
-    case Step::Kind::complete:
+    case dag::Transition::Kind::claim:  // the claim of any op touches its rank only (S3)
+    case dag::Transition::Kind::complete:
       return false;
+    case dag::Transition::Kind::issue:
+      return true;
   }
   return true;
 }
 
-std::vector<Step> ample_steps(const Model& model, const State& state,
-                              const std::vector<Step>& enabled) {
+std::vector<dag::Transition> ample_steps(const Model& model, const State& state,
+                              const std::vector<dag::Transition>& enabled) {
   // enabled_steps lists steps rank by rank, so each rank's steps form one run.
   std::size_t begin = 0;
   while (begin < enabled.size()) {
@@ -45,7 +48,7 @@ std::vector<Step> ample_steps(const Model& model, const State& state,
     }
     if (local) {
       if (end - begin == enabled.size()) return enabled;
-      return std::vector<Step>(enabled.begin() + static_cast<std::ptrdiff_t>(begin),
+      return std::vector<dag::Transition>(enabled.begin() + static_cast<std::ptrdiff_t>(begin),
                                enabled.begin() + static_cast<std::ptrdiff_t>(end));
     }
     begin = end;

@@ -22,18 +22,18 @@ bool main_in_collective(const State& state) {
 // Runs `steps` from the initial state. Returns the violation of `property` they reach, if they
 // are a legal schedule that reaches one; a violation of another property, an illegal step or a
 // run that ends anywhere else gives nullopt.
-std::optional<Violation> reaches(const Model& model, const std::vector<Step>& steps,
+std::optional<comm::Violation> reaches(const Model& model, const std::vector<dag::Transition>& steps,
                                  Property property, std::size_t& used) {
   State state = initial_state(model);
   for (std::size_t i = 0; i < steps.size(); ++i) {
-    std::optional<Violation> v;
+    std::optional<comm::Violation> v;
     try {
       v = apply(model, state, steps[i]);
     } catch (const std::logic_error&) {
       return std::nullopt;
     }
     if (!v) continue;
-    const bool p1 = std::holds_alternative<Mismatch>(*v);
+    const bool p1 = std::holds_alternative<comm::Mismatch>(*v);
     if ((p1 && property == Property::p1_order) || (!p1 && property == Property::p2_thread_rule)) {
       used = i + 1;
       return v;
@@ -58,17 +58,17 @@ Result shorten(const Model& model, Result result, double seconds_max) {
   const auto out_of_time = [&] {
     return std::chrono::duration<double>(Clock::now() - begin).count() >= seconds_max;
   };
-  std::vector<Step> best = result.witness;
+  std::vector<dag::Transition> best = result.witness;
   for (std::size_t chunk = best.size() / 2; chunk >= 1; chunk /= 2) {
     // Back to front: late steps are the likeliest to be unrelated leftovers, and removing them
     // first keeps earlier chunk positions valid.
     for (std::size_t end = best.size(); end >= chunk && !out_of_time();) {
-      std::vector<Step> candidate(best.begin(),
+      std::vector<dag::Transition> candidate(best.begin(),
                                   best.begin() + static_cast<std::ptrdiff_t>(end - chunk));
       candidate.insert(candidate.end(), best.begin() + static_cast<std::ptrdiff_t>(end),
                        best.end());
       std::size_t used = 0;
-      if (std::optional<Violation> v = reaches(model, candidate, *result.property, used)) {
+      if (std::optional<comm::Violation> v = reaches(model, candidate, *result.property, used)) {
         candidate.resize(used);
         best = std::move(candidate);
         result.violation = std::move(*v);

@@ -20,8 +20,15 @@ RankState::RankState(const dag::Program& program)
 State initial_state(const Model& model) {
   State s;
   for (dag::Rank r = 0; r < model.ranks(); ++r) s.ranks.emplace_back(model.program(r));
-  for (dag::CommId c = 0; c < model.comms(); ++c) s.comms.emplace_back(model.members(c).size());
+  for (dag::CommId c = 0; c < model.comms(); ++c) s.comms.emplace_back(c, model.members(c).size());
   return s;
+}
+
+std::uint64_t tag_of(std::optional<dag::OpId> op) { return op ? std::uint64_t{*op} + 1 : 0; }
+
+std::optional<dag::OpId> op_of_tag(std::uint64_t tag) {
+  if (tag == 0) return std::nullopt;
+  return static_cast<dag::OpId>(tag - 1);
 }
 
 bool rank_finished(const Model& model, const State& state, dag::Rank rank) {
@@ -50,15 +57,11 @@ void put(std::string& out, std::uint64_t value) {
   out.push_back(static_cast<char>(static_cast<unsigned char>(value)));
 }
 
-// An optional value: 0 when absent, the value plus one when present.
-void put_optional(std::string& out, std::optional<std::uint64_t> value) {
-  put(out, value ? *value + 1 : 0);
-}
-
-void put_issuer(std::string& out, const Issuer& issuer) {
-  put(out, std::uint64_t{issuer.rank} + 1);
-  put_optional(out, issuer.op);
-  put(out, issuer.main_action);
+// A posted call is named by its rank and tag: the call itself is a function of the party (a
+// program's op, or its main thread at pc, which the rank's encoding holds).
+void put_posted(std::string& out, const comm::Posted& posted) {
+  put(out, std::uint64_t{posted.call.issuer.rank} + 1);
+  put(out, posted.tag);
 }
 
 void encode_rank(const State& state, dag::Rank rank, std::string& out) {
@@ -83,19 +86,18 @@ void encode_rank(const State& state, dag::Rank rank, std::string& out) {
   }
 }
 
-void encode_member_view(const CommState& c, std::size_t member, std::string& out) {
-  put(out, c.next_seq[member]);
-  put(out, c.in_flight[member].size());
-  for (std::uint64_t seq : c.in_flight[member]) put(out, seq);
-  for (const auto& [seq, slot] : c.slots) {
-    const std::optional<Posted>& p = slot[member];
+void encode_member_view(const comm::MatchState& c, std::size_t member, std::string& out) {
+  put(out, c.next_seq(member));
+  put(out, c.in_flight(member).size());
+  for (std::uint64_t seq : c.in_flight(member)) put(out, seq);
+  for (const auto& [seq, slot] : c.slots()) {
+    const std::optional<comm::Posted>& p = slot[member];
     if (!p) {
       put(out, 0);
       continue;
     }
     put(out, 1);
-    put_optional(out, p->call.issuer.op);
-    put(out, p->call.issuer.main_action);
+    put(out, p->tag);
   }
 }
 
@@ -104,20 +106,20 @@ void encode_member_view(const CommState& c, std::size_t member, std::string& out
 std::string encode(const Model& model, const State& state) {
   std::string out;
   for (dag::Rank rank = 0; rank < model.ranks(); ++rank) encode_rank(state, rank, out);
-  for (const CommState& c : state.comms) {
-    for (std::uint64_t n : c.next_seq) put(out, n);
-    for (const auto& flight : c.in_flight) {
-      put(out, flight.size());
-      for (std::uint64_t seq : flight) put(out, seq);
+  for (const comm::MatchState& c : state.comms) {
+    for (std::size_t m = 0; m < c.members(); ++m) put(out, c.next_seq(m));
+    for (std::size_t m = 0; m < c.members(); ++m) {
+      put(out, c.in_flight(m).size());
+      for (std::uint64_t seq : c.in_flight(m)) put(out, seq);
     }
-    put(out, c.slots.size());
-    for (const auto& [seq, slot] : c.slots) {
+    put(out, c.slots().size());
+    for (const auto& [seq, slot] : c.slots()) {
       put(out, seq);
       for (const auto& p : slot) {
         if (p) {
-          put_issuer(out, p->call.issuer);
+          put_posted(out, *p);
         } else {
-          put(out, 0);  // an issuer's encoding starts with its rank plus one
+          put(out, 0);  // a posted call's encoding starts with its rank plus one
         }
       }
     }
@@ -131,13 +133,13 @@ std::string encode_up_to_rank_renaming(const Model& model, const State& state) {
   std::vector<std::string> keys(model.ranks());
   for (dag::Rank rank = 0; rank < model.ranks(); ++rank) {
     encode_rank(state, rank, keys[rank]);
-    for (const CommState& c : state.comms) encode_member_view(c, rank, keys[rank]);
+    for (const comm::MatchState& c : state.comms) encode_member_view(c, rank, keys[rank]);
   }
   std::sort(keys.begin(), keys.end());
   std::string out;
-  for (const CommState& c : state.comms) {
-    put(out, c.slots.size());
-    for (const auto& entry : c.slots) put(out, entry.first);
+  for (const comm::MatchState& c : state.comms) {
+    put(out, c.slots().size());
+    for (const auto& entry : c.slots()) put(out, entry.first);
   }
   for (const std::string& key : keys) {
     put(out, key.size());  // length-prefixed, so the concatenation decodes uniquely

@@ -4,11 +4,12 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
-#include "checker/comm_state.hpp"
 #include "checker/model.hpp"
+#include "runtime/comm/rules/match_state.hpp"
 #include "runtime/engine/rules/rules.hpp"
 
 namespace ordo::checker {
@@ -17,7 +18,8 @@ enum class OpPhase : std::uint8_t {
   unpushed,
   pushed,   // in the rules, waiting for its vars or ready in its pool's run queue
   running,  // a sync op on its thread; it may complete at any moment
-  issued,   // a collective op started and issued its call; not yet matched
+  claimed,  // a collective op on its thread, its call not issued yet (S3)
+  issued,   // a collective op that issued its call; not yet matched
   fired,    // its collective matched: the op may complete
   completed,
 };
@@ -39,8 +41,13 @@ struct RankState {
 
 struct State {
   std::vector<RankState> ranks;
-  std::vector<CommState> comms;
+  std::vector<comm::MatchState> comms;
 };
+
+// The tag a call is posted with: which party of its rank issued it. A main thread has at most
+// one call in flight (it blocks in it), so 0 names it; op k is k + 1.
+std::uint64_t tag_of(std::optional<dag::OpId> op);
+std::optional<dag::OpId> op_of_tag(std::uint64_t tag);
 
 State initial_state(const Model& model);
 

@@ -18,7 +18,8 @@ using dag::detail::ObjectNode;
 using dag::detail::ObjectSpec;
 
 constexpr std::string_view format_name = "ordo-trace";
-constexpr std::uint64_t format_version = 1;
+// Version 2: a collective op's claim and the issue of its call are separate steps (S3).
+constexpr std::uint64_t format_version = 2;
 // Far above any witness the checker writes (a few steps per op and rank), low enough that a
 // hostile file cannot make the reader allocate without bound.
 constexpr std::size_t steps_max = std::size_t{1} << 24;
@@ -32,53 +33,56 @@ constexpr std::array<std::string_view, 5> step_optional = {"op", "op_name", "thr
                                                            "what"};
 constexpr ObjectSpec step_spec = {"a trace step", step_required, step_optional};
 
-constexpr std::array<std::string_view, 3> event_names = {"main", "start", "complete"};
+// The spellings of dag::Transition::Kind, in its order.
+constexpr std::array<std::string_view, 4> event_names = {"main", "claim", "issue", "complete"};
 constexpr std::array<std::string_view, 4> property_names = {"P1", "P2", "P3", "P4"};
 
-nlohmann::json step_json(const Model& model, const Step& step, std::uint32_t action) {
+nlohmann::json step_json(const Model& model, const dag::Transition& step, std::uint32_t action) {
   nlohmann::json j;
   j["rank"] = step.rank;
   j["event"] = event_names[static_cast<std::size_t>(step.kind)];
-  if (step.kind == Step::Kind::main) {
+  if (step.kind == dag::Transition::Kind::main) {
     j["action"] = action;
   } else {
     j["op"] = step.op;
     j["op_name"] = model.program(step.rank).ops.at(step.op).name;
   }
   if (step.thread) j["thread"] = *step.thread;
-  j["what"] = step.kind == Step::Kind::main ? describe(model, step, action) : describe(model, step);
+  j["what"] = step.kind == dag::Transition::Kind::main ? describe(model, step, action)
+                                                      : describe(model, step);
   return j;
 }
 
-Step read_step(const Node& node, std::optional<std::string>& op_name) {
+dag::Transition read_step(const Node& node, std::optional<std::string>& op_name) {
   const ObjectNode object(node, step_spec);
   object.reject_unknown_fields();
-  Step step;
+  dag::Transition step;
   step.rank = static_cast<dag::Rank>(
       dag::detail::read_unsigned(object.required("rank"), dag::limits::ranks_max - 1));
-  step.kind = static_cast<Step::Kind>(
+  step.kind = static_cast<dag::Transition::Kind>(
       dag::detail::read_choice(object.required("event"), event_names, "step event"));
   const std::optional<Node> op = object.optional("op");
   const std::optional<Node> thread = object.optional("thread");
-  if (step.kind == Step::Kind::main) {
+  if (step.kind == dag::Transition::Kind::main) {
     if (op) op->fail("a main-thread step names an op", "no \"op\" field on a \"main\" step");
     if (thread) thread->fail("a main-thread step names a pool thread", "no \"thread\" field");
   } else {
-    if (!op)
-      node.fail("missing field \"op\" in a " +
-                    std::string(step.kind == Step::Kind::start ? "start" : "complete") + " step",
-                "the op id the step starts or completes");
+    if (!op) {
+      node.fail("missing field \"op\" in a " + std::string(dag::to_string(step.kind)) + " step",
+                "the op id the step claims, issues or completes");
+    }
     step.op = static_cast<dag::OpId>(dag::detail::read_unsigned(*op, dag::limits::ops_max - 1));
   }
-  if (step.kind == Step::Kind::start) {
-    if (!thread) node.fail("missing field \"thread\" in a start step", "the pool thread it uses");
+  if (step.kind == dag::Transition::Kind::claim) {
+    if (!thread) node.fail("missing field \"thread\" in a claim step", "the pool thread it uses");
     step.thread = static_cast<std::uint32_t>(
         dag::detail::read_unsigned(*thread, dag::limits::pool_threads_max - 1));
-  } else if (step.kind == Step::Kind::complete && thread) {
-    thread->fail("a complete step names a thread", "no \"thread\" field on a \"complete\" step");
+  } else if (step.kind != dag::Transition::Kind::main && thread) {
+    thread->fail("a " + std::string(dag::to_string(step.kind)) + " step names a thread",
+                 "a \"thread\" field on \"claim\" steps only");
   }
   if (const std::optional<Node> name = object.optional("op_name")) {
-    if (step.kind == Step::Kind::main) {
+    if (step.kind == dag::Transition::Kind::main) {
       name->fail("a main-thread step names an op", "no \"op_name\" on a \"main\" step");
     }
     op_name = dag::detail::read_string(*name, "the op's name");
@@ -115,8 +119,9 @@ std::string write_trace(const Model& model, const Result& result) {
   if (result.violation) j["violation"] = describe(*result.violation);
   nlohmann::json steps = nlohmann::json::array();
   std::vector<std::uint32_t> pc(model.ranks(), 0);
-  for (const Step& step : result.witness) {
-    steps.push_back(step_json(model, step, step.kind == Step::Kind::main ? pc.at(step.rank)++ : 0));
+  for (const dag::Transition& step : result.witness) {
+    const bool main = step.kind == dag::Transition::Kind::main;
+    steps.push_back(step_json(model, step, main ? pc.at(step.rank)++ : 0));
   }
   j["steps"] = std::move(steps);
   return j.dump(1) + "\n";
@@ -153,7 +158,7 @@ Trace read_trace(std::string_view text) {
   for (std::size_t i = 0; i < count; ++i) {
     std::optional<std::string> name;
     const Node element = steps.element(i);
-    Step step = read_step(element, name);
+    dag::Transition step = read_step(element, name);
     if (step.rank >= trace.ranks) {
       element.fail("rank " + std::to_string(step.rank) + " in a trace of " +
                        std::to_string(trace.ranks) + " ranks",
@@ -171,8 +176,8 @@ std::optional<std::string> trace_mismatch(const Model& model, const Trace& trace
            std::to_string(model.ranks());
   }
   for (std::size_t i = 0; i < trace.steps.size(); ++i) {
-    const Step& step = trace.steps[i];
-    if (step.kind == Step::Kind::main) continue;
+    const dag::Transition& step = trace.steps[i];
+    if (step.kind == dag::Transition::Kind::main) continue;
     const dag::Program& program = model.program(step.rank);
     const std::string where =
         "step " + std::to_string(i) + " (rank " + std::to_string(step.rank) + "): ";

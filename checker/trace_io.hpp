@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "checker/model.hpp"
-#include "checker/step.hpp"
+#include "runtime/dag/transition.hpp"
 #include "checker/verdict.hpp"
 
 namespace ordo::checker {
@@ -19,7 +19,7 @@ namespace ordo::checker {
 struct Trace {
   std::uint32_t ranks = 0;
   std::optional<std::string> property;  // "P1".."P4", when the trace is a witness
-  std::vector<Step> steps;
+  std::vector<dag::Transition> steps;
   // Per step, the op's name when the file gives one; replay checks it against the job so that a
   // trace is never silently run against a different program.
   std::vector<std::optional<std::string>> op_names;

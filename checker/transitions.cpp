@@ -29,11 +29,12 @@ void note_ready(const Model& model, RankState& r, dag::Rank rank) {
   }
 }
 
-void deliver(State& state, const Matched& matched) {
-  for (const Issuer& issuer : matched.issuers) {
-    RankState& r = state.ranks.at(issuer.rank);
-    if (issuer.op) {
-      r.phase.at(*issuer.op) = OpPhase::fired;
+void deliver(const Model& model, State& state, dag::CommId comm, const comm::Matched& matched) {
+  const std::vector<dag::Rank>& members = model.members(comm);
+  for (std::size_t m = 0; m < matched.tags.size(); ++m) {
+    RankState& r = state.ranks.at(members[m]);
+    if (const std::optional<dag::OpId> op = op_of_tag(matched.tags[m])) {
+      r.phase.at(*op) = OpPhase::fired;
     } else {
       r.main_blocked = false;
       ++r.pc;
@@ -41,27 +42,33 @@ void deliver(State& state, const Matched& matched) {
   }
 }
 
-std::optional<Violation> issue_call(const Model& model, State& state, CallRecord call) {
-  const dag::CommId comm = call.collective.comm;
-  const std::int64_t member = model.member_of(comm, call.issuer.rank);
+// `op` issues its call, or the main thread when it is nullopt.
+std::optional<comm::Violation> issue_call(const Model& model, State& state, dag::Rank rank,
+                                          std::optional<dag::OpId> op,
+                                          const dag::Collective& collective, bool blocking) {
+  const dag::CommId c = collective.comm;
+  const std::int64_t member = model.member_of(c, rank);
+  const std::string& comm_name = model.job().comms.at(c).name;
   if (member < 0) {
-    throw std::invalid_argument("rank " + std::to_string(call.issuer.rank) +
-                                " issues a collective on '" + model.job().comms.at(comm).name +
-                                "', which it is not a member of");
+    throw std::invalid_argument("rank " + std::to_string(rank) + " issues a collective on '" +
+                                comm_name + "', which it is not a member of");
   }
-  IssueResult result = issue(state.comms.at(comm), comm, model.job().comms.at(comm).name,
-                             static_cast<std::size_t>(member), std::move(call));
-  if (auto* v = std::get_if<Violation>(&result)) return std::move(*v);
-  if (const auto* m = std::get_if<Matched>(&result)) deliver(state, *m);
+  const std::string party = op ? model.program(rank).ops.at(*op).name : "main";
+  comm::IssueResult result = state.comms.at(c).issue(
+      static_cast<std::size_t>(member),
+      comm::IssuedCall{comm::Issuer{rank, party}, comm::call_of(collective), blocking},
+      tag_of(op), comm_name);
+  if (auto* v = std::get_if<comm::Violation>(&result)) return std::move(*v);
+  if (const auto* m = std::get_if<comm::Matched>(&result)) deliver(model, state, c, *m);
   return std::nullopt;
 }
 
-std::logic_error not_enabled(const Step& step, const std::string& why) {
+std::logic_error not_enabled(const dag::Transition& step, const std::string& why) {
   return std::logic_error("rank " + std::to_string(step.rank) + ": step on op " +
                           std::to_string(step.op) + " is not enabled: " + why);
 }
 
-std::optional<Violation> apply_main(const Model& model, State& state, const Step& step) {
+std::optional<comm::Violation> apply_main(const Model& model, State& state, const dag::Transition& step) {
   RankState& r = state.ranks.at(step.rank);
   if (!main_enabled(model, r, step.rank)) throw not_enabled(step, "the main thread cannot act");
   const dag::Program& p = model.program(step.rank);
@@ -79,14 +86,13 @@ std::optional<Violation> apply_main(const Model& model, State& state, const Step
   }
   if (const auto* c = std::get_if<dag::CollectiveAction>(&action)) {
     r.main_blocked = true;
-    CallRecord call{Issuer{step.rank, std::nullopt, r.pc}, "main", c->collective, true};
-    return issue_call(model, state, std::move(call));
+    return issue_call(model, state, step.rank, std::nullopt, c->collective, true);
   }
   ++r.pc;  // a wait whose condition holds returns at once
   return std::nullopt;
 }
 
-std::optional<Violation> apply_start(const Model& model, State& state, const Step& step) {
+std::optional<comm::Violation> apply_start(const Model& model, State& state, const dag::Transition& step) {
   RankState& r = state.ranks.at(step.rank);
   const dag::Program& p = model.program(step.rank);
   if (step.op >= p.ops.size() || r.phase[step.op] != OpPhase::pushed) {
@@ -100,25 +106,32 @@ std::optional<Violation> apply_start(const Model& model, State& state, const Ste
       !r.rules.threads(op.pool).is_free(thread)) {
     throw not_enabled(step, "no such free thread");
   }
-  const engine::OpHandle h = r.handle[step.op];
   r.rules.start_next(op.pool, thread);
   std::vector<dag::OpId>& queue = r.ready.at(op.pool);
   queue.erase(std::find(queue.begin(), queue.end(), step.op));
   note_ready(model, r, step.rank);
-  if (!dag::is_collective(op.kind)) {
-    r.phase[step.op] = OpPhase::running;
-    return std::nullopt;
+  // The claim and the body are one transition unless the rules say the body is its own (S3).
+  r.phase[step.op] =
+      engine::body_is_own_transition(op.kind) ? OpPhase::claimed : OpPhase::running;
+  return std::nullopt;
+}
+
+std::optional<comm::Violation> apply_issue(const Model& model, State& state,
+                                           const dag::Transition& step) {
+  RankState& r = state.ranks.at(step.rank);
+  if (step.op >= r.phase.size() || r.phase[step.op] != OpPhase::claimed) {
+    throw not_enabled(step, "not a claimed collective op with its call still to issue");
   }
+  const dag::Op& op = model.program(step.rank).ops[step.op];
   // The op's function issues its call and returns; a blocking collective keeps its thread until
   // it completes (the rules know this from its kind).
   r.phase[step.op] = OpPhase::issued;
-  r.rules.thread_returned(h);
-  CallRecord call{Issuer{step.rank, step.op, 0}, op.name, *op.collective,
-                  op.kind == dag::OpKind::collective};
-  return issue_call(model, state, std::move(call));
+  r.rules.thread_returned(r.handle[step.op]);
+  return issue_call(model, state, step.rank, step.op, *op.collective,
+                    op.kind == dag::OpKind::collective);
 }
 
-void apply_complete(const Model& model, State& state, const Step& step) {
+void apply_complete(const Model& model, State& state, const dag::Transition& step) {
   RankState& r = state.ranks.at(step.rank);
   if (step.op >= r.phase.size() ||
       (r.phase[step.op] != OpPhase::running && r.phase[step.op] != OpPhase::fired)) {
@@ -144,36 +157,43 @@ bool main_enabled(const Model& model, const RankState& r, dag::Rank rank) {
                 // or the issue of a main-thread collective
 }
 
-std::vector<Step> enabled_steps(const Model& model, const State& state) {
-  std::vector<Step> steps;
+std::vector<dag::Transition> enabled_steps(const Model& model, const State& state) {
+  std::vector<dag::Transition> steps;
   for (dag::Rank rank = 0; rank < model.ranks(); ++rank) {
     const RankState& r = state.ranks[rank];
     if (main_enabled(model, r, rank))
-      steps.push_back(Step{Step::Kind::main, rank, 0, std::nullopt});
+      steps.push_back(dag::Transition{dag::Transition::Kind::main, rank, 0, std::nullopt});
     for (dag::PoolId pool = 0; pool < r.rules.pools(); ++pool) {
       const std::optional<engine::OpHandle> next = r.rules.peek_next(pool);
       const std::optional<std::uint32_t> thread = r.rules.lowest_free_thread(pool);
       if (next && thread) {
-        steps.push_back(Step{Step::Kind::start, rank, r.op_of_slot.at(next->slot), thread});
+        steps.push_back(dag::Transition{dag::Transition::Kind::claim, rank, r.op_of_slot.at(next->slot), thread});
+      }
+    }
+    for (dag::OpId op = 0; op < r.phase.size(); ++op) {
+      if (r.phase[op] == OpPhase::claimed) {
+        steps.push_back(dag::Transition{dag::Transition::Kind::issue, rank, op, std::nullopt});
       }
     }
     for (dag::OpId op = 0; op < r.phase.size(); ++op) {
       if (r.phase[op] == OpPhase::running || r.phase[op] == OpPhase::fired) {
-        steps.push_back(Step{Step::Kind::complete, rank, op, std::nullopt});
+        steps.push_back(dag::Transition{dag::Transition::Kind::complete, rank, op, std::nullopt});
       }
     }
   }
   return steps;
 }
 
-std::optional<Violation> apply(const Model& model, State& state, const Step& step) {
+std::optional<comm::Violation> apply(const Model& model, State& state, const dag::Transition& step) {
   if (step.rank >= model.ranks()) throw not_enabled(step, "no such rank");
   switch (step.kind) {
-    case Step::Kind::main:
+    case dag::Transition::Kind::main:
       return apply_main(model, state, step);
-    case Step::Kind::start:
+    case dag::Transition::Kind::claim:
       return apply_start(model, state, step);
-    case Step::Kind::complete:
+    case dag::Transition::Kind::issue:
+      return apply_issue(model, state, step);
+    case dag::Transition::Kind::complete:
       apply_complete(model, state, step);
       return std::nullopt;
   }

@@ -8,7 +8,7 @@
 
 #include "checker/model.hpp"
 #include "checker/state.hpp"
-#include "checker/step.hpp"
+#include "runtime/dag/transition.hpp"
 
 namespace ordo::checker {
 
@@ -17,7 +17,7 @@ namespace ordo::checker {
 // op that may complete, in op id order. Threads of one pool are interchangeable, so starting on
 // the lowest free one is a naming choice, not a loss of schedules (the runtime's controlled
 // scheduler offers the same choice).
-std::vector<Step> enabled_steps(const Model& model, const State& state);
+std::vector<dag::Transition> enabled_steps(const Model& model, const State& state);
 
 // Whether the rank's main thread can take its next action: not blocked in a collective, not past
 // its last action, and a wait's condition holds.
@@ -26,6 +26,6 @@ bool main_enabled(const Model& model, const RankState& r, dag::Rank rank);
 // Takes one enabled step. Returns the violation the step causes (a mismatch or a thread-rule
 // break at the moment a collective is issued), if any; the state is then not meaningful beyond
 // it. Throws std::logic_error for a step that is not enabled.
-std::optional<Violation> apply(const Model& model, State& state, const Step& step);
+std::optional<comm::Violation> apply(const Model& model, State& state, const dag::Transition& step);
 
 }  // namespace ordo::checker

@@ -53,20 +53,28 @@ std::string describe_action(const dag::Program& p, std::uint32_t pc) {
     return at + "wait to read '" + p.vars.at(w->var).name + "'";
   }
   if (std::holds_alternative<dag::WaitForAllAction>(a)) return at + "wait for all";
-  return at + "call " + describe(std::get<dag::CollectiveAction>(a).collective);
+  const dag::Collective& c = std::get<dag::CollectiveAction>(a).collective;
+  return at + "call " + comm::describe(comm::call_of(c), "comm " + std::to_string(c.comm));
 }
 
-std::string describe(const Model& model, const Step& step, std::optional<std::uint32_t> pc) {
+std::string describe(const Model& model, const dag::Transition& step, std::optional<std::uint32_t> pc) {
   const std::string rank = "rank " + std::to_string(step.rank) + ": ";
   if (step.rank >= model.ranks()) return rank + "(no such rank)";
   const dag::Program& p = model.program(step.rank);
-  if (step.kind == Step::Kind::main) {
+  if (step.kind == dag::Transition::Kind::main) {
+    if (pc && *pc < p.main.size()) {
+      if (const auto* c = std::get_if<dag::CollectiveAction>(&p.main[*pc])) {
+        return rank + "main action " + std::to_string(*pc) + ": call " +
+               describe(model, c->collective);
+      }
+    }
     return rank + (pc ? describe_action(p, *pc) : std::string("main action"));
   }
   const std::string op =
       step.op < p.ops.size() ? "'" + p.ops[step.op].name + "'" : "op " + std::to_string(step.op);
-  if (step.kind == Step::Kind::complete) return rank + "complete " + op;
-  std::string line = rank + "start " + op;
+  if (step.kind == dag::Transition::Kind::complete) return rank + "complete " + op;
+  if (step.kind == dag::Transition::Kind::issue) return rank + "issue " + op;
+  std::string line = rank + "claim " + op;
   if (step.thread) line += " thread " + std::to_string(*step.thread);
   return line;
 }
@@ -79,9 +87,9 @@ std::string report(const Model& model, const Result& result) {
     s += "\nwitness (" + std::to_string(result.witness.size()) + " steps from the initial state):";
     std::vector<std::uint32_t> pc(model.ranks(), 0);
     for (std::size_t i = 0; i < result.witness.size(); ++i) {
-      const Step& step = result.witness[i];
+      const dag::Transition& step = result.witness[i];
       std::optional<std::uint32_t> at;
-      if (step.kind == Step::Kind::main && step.rank < model.ranks()) at = pc[step.rank]++;
+      if (step.kind == dag::Transition::Kind::main && step.rank < model.ranks()) at = pc[step.rank]++;
       s += "\n  " + std::to_string(i + 1) + ". " + describe(model, step, at);
     }
   } else if (result.verdict == Verdict::unknown && result.bound) {

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "checker/model.hpp"
-#include "checker/step.hpp"
-#include "checker/violation.hpp"
+#include "runtime/dag/transition.hpp"
+#include "runtime/comm/rules/violation.hpp"
 
 namespace ordo::checker {
 
@@ -39,8 +39,8 @@ struct Result {
   Verdict verdict = Verdict::unknown;
   std::uint32_t ranks = 0;
   std::optional<Property> property;    // unsafe only
-  std::optional<Violation> violation;  // unsafe only
-  std::vector<Step> witness;           // unsafe only; the last step causes the violation, or
+  std::optional<comm::Violation> violation;  // unsafe only
+  std::vector<dag::Transition> witness;           // unsafe only; the last step causes the violation, or
                                        // leads to the stuck state of a deadlock
   std::optional<Bound> bound;          // unknown only
   std::uint64_t bound_value = 0;       // the limit that was reached
@@ -53,7 +53,7 @@ std::string_view to_string(Bound bound);        // "states_max", "seconds_max"
 
 // "rank 1: start 'allreduce.a.w' thread 0": one witness step in words. A main step names its
 // action when `pc`, the rank's main position before the step, is given.
-std::string describe(const Model& model, const Step& step,
+std::string describe(const Model& model, const dag::Transition& step,
                      std::optional<std::uint32_t> pc = std::nullopt);
 // "main action 3: push 'copy.a.w'".
 std::string describe_action(const dag::Program& program, std::uint32_t pc);

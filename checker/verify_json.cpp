@@ -12,7 +12,7 @@ namespace {
 
 using nlohmann::json;
 
-json collective_json(const dag::Collective& c) {
+json collective_json(const comm::Call& c) {
   json j{{"kind", dag::to_string(c.kind)},
          {"key", c.key},
          {"count", c.count},
@@ -22,30 +22,29 @@ json collective_json(const dag::Collective& c) {
   return j;
 }
 
-json call_json(const CallRecord& call) {
+json call_json(const comm::IssuedCall& call) {
   json j{{"rank", call.issuer.rank},
-         {"issuer", call.issuer_name},
+         {"issuer", call.issuer.name},
          {"blocking", call.blocking},
-         {"collective", collective_json(call.collective)}};
-  if (call.issuer.op) j["op"] = *call.issuer.op;
+         {"collective", collective_json(call.call)}};
   return j;
 }
 
-json violation_json(const Violation& v) {
-  if (const auto* m = std::get_if<Mismatch>(&v)) {
+json violation_json(const comm::Violation& v) {
+  if (const auto* m = std::get_if<comm::Mismatch>(&v)) {
     json calls = json::array();
-    for (const CallRecord& c : m->calls) calls.push_back(call_json(c));
+    for (const comm::IssuedCall& c : m->calls) calls.push_back(call_json(c));
     return {{"kind", "mismatch"}, {"comm", m->comm_name}, {"seq", m->seq}, {"calls", calls}};
   }
-  if (const auto* t = std::get_if<ThreadRuleBreak>(&v)) {
+  if (const auto* t = std::get_if<comm::ThreadRuleBreak>(&v)) {
     return {{"kind", "thread_rule"},
             {"comm", t->comm_name},
             {"in_flight", call_json(t->in_flight)},
             {"second", call_json(t->second)}};
   }
-  const auto& d = std::get<Deadlock>(v);
+  const auto& d = std::get<comm::Deadlock>(v);
   json edges = json::array();
-  for (const WaitEdge& e : d.edges) {
+  for (const comm::WaitEdge& e : d.edges) {
     edges.push_back({{"from", e.from},
                      {"party", e.party},
                      {"comm", e.comm_name},
@@ -68,6 +67,8 @@ std::string json_report(const Model& model, const Verification& v) {
   j["verdict"] = to_string(r.verdict);
   j["ranks"] = model.ranks();
   j["every_rank_count"] = r.verdict == Verdict::safe && v.every_rank_count;
+  // Where "every rank count" begins: the smallest count at which the job is valid.
+  j["valid_from"] = model.valid_from();
   j["method"] = to_string(v.decided_by);
   j["facts"] = v.facts;
   j["property"] = r.property ? json(short_name(*r.property)) : json(nullptr);

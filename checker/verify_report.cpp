@@ -34,10 +34,10 @@ std::string figures(const Stats& s) {
 std::string witness_lines(const Model& model, const Verification& v) {
   std::string s;
   std::vector<std::uint32_t> pc(model.ranks(), 0);
-  const std::vector<Step>& w = v.result.witness;
+  const std::vector<dag::Transition>& w = v.result.witness;
   for (std::size_t i = 0; i < w.size(); ++i) {
     std::optional<std::uint32_t> at;
-    if (w[i].kind == Step::Kind::main) at = pc.at(w[i].rank)++;
+    if (w[i].kind == dag::Transition::Kind::main) at = pc.at(w[i].rank)++;
     const bool critical = v.critical_step && *v.critical_step == i + 1;
     s += (critical ? "  * " : "    ") + std::to_string(i + 1) + ". " + describe(model, w[i], at) +
          "\n";
@@ -50,7 +50,12 @@ std::string witness_lines(const Model& model, const Verification& v) {
 std::string human_report(const Model& model, const Verification& v) {
   const Result& r = v.result;
   std::string s = upper(to_string(r.verdict)) + " at " + std::to_string(r.ranks) + " rank(s)";
-  if (r.verdict == Verdict::safe && v.every_rank_count) s += " and at every rank count";
+  if (r.verdict == Verdict::safe && v.every_rank_count) {
+    s += " and at every rank count";
+    if (model.valid_from() > 1) {
+      s += " from " + std::to_string(model.valid_from()) + " (the job is not valid below)";
+    }
+  }
   if (r.verdict != Verdict::unknown) s += " (" + method_words(v.decided_by) + ")";
   s += "\n";
   if (r.verdict == Verdict::safe) {

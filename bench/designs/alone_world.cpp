@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-#include "runtime/comm/call_check.hpp"
+#include "runtime/comm/rules/call.hpp"
 
 namespace ordo::bench {
 

@@ -10,14 +10,18 @@ namespace ordo::checker::promela {
 
 namespace {
 
-// Each main action is one step and the main thread's end one more; each op starts and
-// completes once; init takes one step for its tables and one per process it starts. Twice that
-// leaves room for SPIN's own bookkeeping steps, and costs only stack.
+// Each main action is one step and the main thread's end one more; each op is claimed and
+// completes once, and a collective op issues once in between; init takes one step for its tables
+// and one per process it starts. Twice that leaves room for SPIN's own bookkeeping steps, and
+// costs only stack.
 std::uint64_t depth_max(const Model& model, const Bounds& b) {
   std::uint64_t steps = 2 + b.processes;
   for (dag::Rank r = 0; r < model.ranks(); ++r) {
     const dag::Program& p = model.program(r);
     steps += p.main.size() + 1 + 2 * p.ops.size();
+    for (const dag::Op& op : p.ops) {
+      if (dag::is_collective(op.kind)) ++steps;
+    }
   }
   return 2 * steps + 64;
 }
@@ -38,7 +42,7 @@ std::uint64_t vector_bytes(const Bounds& b) {
 
 void write_header(std::ostream& out, const Model& model, const SpinHints& hints) {
   out << "/*\n"
-         " * The ordo engine and collective semantics (design.md section 2) for one job, exported\n"
+         " * The ordo engine and collective semantics (docs/semantics.md) for one job, exported\n"
          " * by `ordo export-promela`; docs/promela.md explains the model.\n"
       << " * Job: " << model.ranks() << " rank(s), " << model.comms() << " communicator(s).\n"
       << " * Check every execution:\n"

@@ -81,7 +81,7 @@ class InitWriter {
          << desc.reads.size() + desc.writes.size() << ";\n";
     if (desc.collective) {
       out_ << "    op_comm" << at << " = " << desc.collective->comm << "; op_sig" << at << " = "
-           << signatures_.id(*desc.collective) << ";\n";
+           << signatures_.id(*desc.collective, desc.kind == dag::OpKind::collective) << ";\n";
     }
     // The rules append reads first, then writes, each in the order listed.
     std::uint32_t i = 0;
@@ -112,7 +112,7 @@ class InitWriter {
     } else {
       const dag::Collective& call = std::get<dag::CollectiveAction>(action).collective;
       out_ << "A_COLLECTIVE; act_comm" << at << " = " << call.comm << "; act_sig" << at << " = "
-           << signatures_.id(call) << ";\n";
+           << signatures_.id(call, true) << ";\n";  // a main thread's call always blocks
     }
   }
 

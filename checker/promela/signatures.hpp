@@ -1,6 +1,7 @@
-// Collective signatures as small integers. MPI's matching compares kind, key, count, dtype,
-// reduction and root (design.md §2); the model compares one byte instead, so the export gives
-// equal calls equal ids and different calls different ones.
+// Collective signatures as small integers. Two calls at one sequence number of a communicator
+// agree when they agree on kind, key, count, dtype, reduction and root and both block or neither
+// does, a barrier's key and dtype aside (docs/semantics.md, C2); the model compares one byte
+// instead, so the export gives equal ids exactly to calls that agree.
 #pragma once
 
 #include <cstdint>
@@ -12,12 +13,17 @@ namespace ordo::checker::promela {
 
 class Signatures {
  public:
-  // The id of `collective`, from 1 (0 means "no call" in the model). Throws ExportError past 255
-  // distinct signatures.
-  std::uint32_t id(const dag::Collective& collective);
+  // The id of `collective` issued as a blocking call or not, from 1 (0 means "no call" in the
+  // model). Throws ExportError past 255 distinct signatures.
+  std::uint32_t id(const dag::Collective& collective, bool blocking);
 
  private:
-  std::vector<dag::Collective> seen_;
+  struct Signature {
+    dag::Collective call;
+    bool blocking = true;
+    friend bool operator==(const Signature&, const Signature&) = default;
+  };
+  std::vector<Signature> seen_;
 };
 
 }  // namespace ordo::checker::promela

@@ -16,7 +16,7 @@
 #include "checker/symbolic/pool_query.hpp"
 #include "checker/symbolic/programs.hpp"
 #include "checker/symbolic/timeline.hpp"
-#include "checker/violation.hpp"
+#include "runtime/comm/rules/violation.hpp"
 
 namespace ordo::checker::symbolic {
 
@@ -63,7 +63,7 @@ class Decision {
   std::string call_name(std::uint32_t p, const CallEvents& call) const {
     const std::string who = call.op ? "op " + quoted(programs_.program(p).ops[*call.op].name)
                                     : "main action " + std::to_string(call.main_action);
-    return describe(call.collective) + " (" + who + ")";
+    return describe(model_, call.collective) + " (" + who + ")";
   }
 
   // Whether a check may start; sets `undecided` when the time is up.
@@ -150,28 +150,29 @@ class Decision {
       const std::vector<dag::Rank>& members = model_.members(c);
       if (members.empty()) continue;
       std::optional<std::uint32_t> first_program;
-      std::vector<dag::Collective> reference;
+      std::vector<const CallEvents*> reference;
       std::uint64_t longest = 0;
       bool same = true;
       for (dag::Rank m : members) {
         const std::uint32_t p = programs_.of_rank(m);
         const HappensBefore& hb = programs_.hb(p);
-        std::vector<dag::Collective> mine;
-        for (std::uint32_t i : calls_on(hb, c)) mine.push_back(hb.calls()[i].collective);
+        std::vector<const CallEvents*> mine;
+        for (std::uint32_t i : calls_on(hb, c)) mine.push_back(&hb.calls()[i]);
         longest = std::max<std::uint64_t>(longest, mine.size());
         if (!first_program) {
           first_program = p;
           reference = std::move(mine);
           continue;
         }
-        if (p == *first_program || mine == reference) continue;
+        if (p == *first_program) continue;
         const std::size_t common = std::min(mine.size(), reference.size());
         for (std::size_t n = 0; n < common; ++n) {
-          if (!(mine[n] == reference[n])) {
+          if (!comm::matches(comm::call_of(mine[n]->collective), mine[n]->blocking,
+                             comm::call_of(reference[n]->collective), reference[n]->blocking)) {
             return sequences_differ(c, n, members.front(), m);
           }
         }
-        same = false;
+        same = same && mine.size() == reference.size();
       }
       if (longest == 0) continue;
       if (same) {
@@ -321,17 +322,17 @@ class Decision {
   void safe_by_theorem() {
     fact(
         "P1 and P2 hold at every rank count: every rank runs this program, so every rank issues "
-        "the same calls on each communicator in the proven order (theorem 1)");
+        "the same calls on each communicator in the proven order (docs/symbolic.md, Theorem 1)");
     fact(
         "P3 holds at every rank count: a stuck state would need an unmatched call whose missing "
-        "rank waits behind an earlier unmatched call, without end (theorem 2)");
+        "rank waits behind an earlier unmatched call, without end (docs/symbolic.md, Theorem 2)");
     safe(!model_.job().ranks.has_value());
   }
 
   void safe(bool every_rank_count) {
     fact(
         "P4 holds: a rank with no call in flight always has a step, since its happens-before "
-        "graph is acyclic and only collectives wait on other ranks (lemma)");
+        "graph is acyclic and only collectives wait on other ranks (docs/symbolic.md, Lemma 3)");
     out_.outcome = SymbolicResult::Outcome::safe;
     out_.every_rank_count = every_rank_count;
     out_.result.verdict = Verdict::safe;
@@ -381,10 +382,15 @@ std::string_view to_string(SymbolicResult::Outcome outcome) {
   return "?";
 }
 
+std::string from_words(const Model& model) {
+  if (model.valid_from() <= 1) return "";
+  return " from " + std::to_string(model.valid_from()) + " (the job is not valid below)";
+}
+
 std::string report(const Model& model, const SymbolicResult& result) {
   std::string out = "symbolic: " + std::string(to_string(result.outcome));
   if (result.outcome == SymbolicResult::Outcome::safe) {
-    out += result.every_rank_count ? " at every rank count"
+    out += result.every_rank_count ? " at every rank count" + from_words(model)
                                    : " at " + plural(result.result.ranks, "rank");
   }
   out += "\n";

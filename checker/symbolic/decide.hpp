@@ -47,6 +47,8 @@ SymbolicResult decide(const Model& model, const SymbolicLimits& limits = {});
 std::string_view to_string(SymbolicResult::Outcome outcome);
 // The outcome and its scope, the facts, then report(model, result) for unsafe or the reason for
 // undecided.
+// "" or " from 4 (the job is not valid below)": where "every rank count" begins.
+std::string from_words(const Model& model);
 std::string report(const Model& model, const SymbolicResult& result);
 
 }  // namespace ordo::checker::symbolic

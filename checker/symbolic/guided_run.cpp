@@ -23,7 +23,7 @@ using Clock = std::chrono::steady_clock;
 struct Candidate {
   std::uint64_t key = 0;
   dag::Rank rank = 0;
-  Step::Kind kind = Step::Kind::main;
+  dag::Transition::Kind kind = dag::Transition::Kind::main;
   std::uint32_t index = 0;  // the op id; for a main step, the main pc
   friend bool operator>(const Candidate& a, const Candidate& b) {
     return std::tie(a.key, a.rank, a.kind, a.index) > std::tie(b.key, b.rank, b.kind, b.index);
@@ -35,9 +35,9 @@ struct Issued {
   std::optional<dag::OpId> op;  // nullopt: the main thread
 };
 
-Property property_of(const Violation& v, bool collective_involved) {
-  if (std::holds_alternative<Mismatch>(v)) return Property::p1_order;
-  if (std::holds_alternative<ThreadRuleBreak>(v)) return Property::p2_thread_rule;
+Property property_of(const comm::Violation& v, bool collective_involved) {
+  if (std::holds_alternative<comm::Mismatch>(v)) return Property::p1_order;
+  if (std::holds_alternative<comm::ThreadRuleBreak>(v)) return Property::p2_thread_rule;
   return collective_involved ? Property::p3_deadlock : Property::p4_termination;
 }
 
@@ -77,7 +77,7 @@ class Run {
       const Candidate c = heap_.top();
       heap_.pop();
       if (!still_enabled(c)) continue;
-      if (std::optional<Violation> v = take(c)) {
+      if (std::optional<comm::Violation> v = take(c)) {
         return violation(std::move(*v), false);
       }
     }
@@ -93,7 +93,7 @@ class Run {
     return plan_.profiles[plan_.profile_of_rank[rank]][e];
   }
 
-  void offer(dag::Rank rank, Step::Kind kind, std::uint32_t index, EventId e) {
+  void offer(dag::Rank rank, dag::Transition::Kind kind, std::uint32_t index, EventId e) {
     const std::uint64_t key = preference(rank, e);
     if (key != never) heap_.push(Candidate{key, rank, kind, index});
   }
@@ -104,12 +104,12 @@ class Run {
   // becomes completable (it starts running, or its call matches).
   void offer_rank(dag::Rank rank) {
     const RankState& r = state_.ranks[rank];
-    if (main_can_act(rank)) offer(rank, Step::Kind::main, r.pc, hb_[rank]->main(r.pc));
+    if (main_can_act(rank)) offer(rank, dag::Transition::Kind::main, r.pc, hb_[rank]->main(r.pc));
     for (dag::PoolId pool = 0; pool < r.rules.pools(); ++pool) {
       const std::optional<engine::OpHandle> next = r.rules.peek_next(pool);
       if (next && r.rules.lowest_free_thread(pool)) {
         const dag::OpId op = r.op_of_slot.at(next->slot);
-        offer(rank, Step::Kind::start, op, hb_[rank]->start(op));
+        offer(rank, dag::Transition::Kind::claim, op, hb_[rank]->start(op));
       }
     }
   }
@@ -117,37 +117,37 @@ class Run {
   bool still_enabled(const Candidate& c) const {
     const RankState& r = state_.ranks[c.rank];
     switch (c.kind) {
-      case Step::Kind::main:
+      case dag::Transition::Kind::main:
         return r.pc == c.index && main_can_act(c.rank);
-      case Step::Kind::start: {
+      case dag::Transition::Kind::claim: {
         if (r.phase[c.index] != OpPhase::pushed) return false;
         const dag::PoolId pool = model_.program(c.rank).ops[c.index].pool;
         const std::optional<engine::OpHandle> next = r.rules.peek_next(pool);
         return next && *next == r.handle[c.index] && r.rules.lowest_free_thread(pool);
       }
-      case Step::Kind::complete:
+      case dag::Transition::Kind::issue:
+        return r.phase[c.index] == OpPhase::claimed;
+      case dag::Transition::Kind::complete:
         return r.phase[c.index] == OpPhase::running || r.phase[c.index] == OpPhase::fired;
     }
     return false;
   }
 
   // The call a step issues, if any: its communicator and the issuer.
-  const dag::Collective* call_of(const Step& step) const {
+  const dag::Collective* call_of(const dag::Transition& step) const {
     const dag::Program& p = model_.program(step.rank);
-    if (step.kind == Step::Kind::main) {
+    if (step.kind == dag::Transition::Kind::main) {
       const auto* c = std::get_if<dag::CollectiveAction>(&p.main[state_.ranks[step.rank].pc]);
       return c == nullptr ? nullptr : &c->collective;
     }
-    if (step.kind == Step::Kind::start && dag::is_collective(p.ops[step.op].kind)) {
-      return &*p.ops[step.op].collective;
-    }
+    if (step.kind == dag::Transition::Kind::issue) return &*p.ops[step.op].collective;
     return nullptr;
   }
 
-  std::optional<Violation> take(const Candidate& c) {
+  std::optional<comm::Violation> take(const Candidate& c) {
     RankState& r = state_.ranks[c.rank];
-    Step step{c.kind, c.rank, c.kind == Step::Kind::main ? 0 : c.index, std::nullopt};
-    if (c.kind == Step::Kind::start) {
+    dag::Transition step{c.kind, c.rank, c.kind == dag::Transition::Kind::main ? 0 : c.index, std::nullopt};
+    if (c.kind == dag::Transition::Kind::claim) {
       step.thread = r.rules.lowest_free_thread(model_.program(c.rank).ops[c.index].pool);
     }
     const dag::Collective* call = call_of(step);
@@ -155,19 +155,24 @@ class Run {
     if (call != nullptr) {
       const std::int64_t member = model_.member_of(call->comm, c.rank);
       if (member >= 0) {
-        seq = state_.comms.at(call->comm).next_seq.at(static_cast<std::size_t>(member));
+        seq = state_.comms.at(call->comm).next_seq(static_cast<std::size_t>(member));
       }
     }
     result_.result.witness.push_back(step);
-    if (std::optional<Violation> v = apply(model_, state_, step)) return v;
+    if (std::optional<comm::Violation> v = apply(model_, state_, step)) return v;
     if (call != nullptr) {
       auto& at_seq = pending_[call->comm][seq];
-      at_seq.push_back(
-          Issued{c.rank, c.kind == Step::Kind::start ? std::optional(c.index) : std::nullopt});
-      if (state_.comms[call->comm].slots.count(seq) == 0) matched(call->comm, seq);
+      const bool by_op = c.kind == dag::Transition::Kind::issue;
+      at_seq.push_back(Issued{c.rank, by_op ? std::optional(c.index) : std::nullopt});
+      if (state_.comms[call->comm].slots().count(seq) == 0) matched(call->comm, seq);
     }
-    if (c.kind == Step::Kind::start && r.phase[c.index] == OpPhase::running) {
-      offer(c.rank, Step::Kind::complete, c.index, hb_[c.rank]->complete(c.index));
+    if (c.kind == dag::Transition::Kind::claim && r.phase[c.index] == OpPhase::running) {
+      offer(c.rank, dag::Transition::Kind::complete, c.index, hb_[c.rank]->complete(c.index));
+    }
+    // The model orders a collective op's issue by its start event; the claim is taken when the op
+    // reaches its pool's head, so later claims can still issue first, as on the runtime (S3).
+    if (c.kind == dag::Transition::Kind::claim && r.phase[c.index] == OpPhase::claimed) {
+      offer(c.rank, dag::Transition::Kind::issue, c.index, hb_[c.rank]->start(c.index));
     }
     offer_rank(c.rank);
     return std::nullopt;
@@ -178,7 +183,7 @@ class Run {
     const auto it = pending_[comm].find(seq);
     for (const Issued& issued : it->second) {
       if (issued.op) {
-        offer(issued.rank, Step::Kind::complete, *issued.op,
+        offer(issued.rank, dag::Transition::Kind::complete, *issued.op,
               hb_[issued.rank]->complete(*issued.op));
       } else {
         offer_rank(issued.rank);
@@ -187,7 +192,7 @@ class Run {
     pending_[comm].erase(it);
   }
 
-  GuidedResult violation(Violation v, bool collective_involved) {
+  GuidedResult violation(comm::Violation v, bool collective_involved) {
     result_.end = RunEnd::violation;
     result_.result.verdict = Verdict::unsafe;
     result_.result.property = property_of(v, collective_involved);

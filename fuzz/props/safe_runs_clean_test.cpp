@@ -7,6 +7,7 @@
 #include <rapidcheck/gtest.h>
 
 #include "fuzz/gen/design_jobs.hpp"
+#include "fuzz/gen/racy_jobs.hpp"
 #include "fuzz/gen/raw_program.hpp"
 #include "fuzz/props/budget.hpp"
 #include "fuzz/props/schedule_tally.hpp"
@@ -20,7 +21,7 @@ void check_safe_runs_clean(const rc::Gen<Instance>& family) {
   const Instance instance = *family;
   const std::uint64_t seed = *rc::gen::noShrink(rc::gen::arbitrary<std::uint64_t>());
   const Decision decision = decide(instance);
-  RC_TAG(verdict_tag(decision.result));
+  RC_TAG(verdict_tag(decision));
   if (decision.result.verdict != checker::Verdict::safe) return;
   const ScheduleSummary summary = run_schedules(instance, seed, schedule_budget());
   tally(summary);
@@ -38,6 +39,8 @@ RC_GTEST_PROP(SafeRunsClean, DesignJobs, ()) { check_safe_runs_clean(design_jobs
 RC_GTEST_PROP(SafeRunsClean, HeterogeneousJobs, ()) { check_safe_runs_clean(heterogeneous_jobs()); }
 
 RC_GTEST_PROP(SafeRunsClean, RawPrograms, ()) { check_safe_runs_clean(raw_jobs()); }
+
+RC_GTEST_PROP(SafeRunsClean, RacyJobs, ()) { check_safe_runs_clean(racy_jobs()); }
 
 }  // namespace
 }  // namespace ordo::fuzz

@@ -7,6 +7,7 @@
 #include <rapidcheck/gtest.h>
 
 #include "fuzz/gen/design_jobs.hpp"
+#include "fuzz/gen/racy_jobs.hpp"
 #include "fuzz/gen/raw_program.hpp"
 #include "fuzz/props/verdicts.hpp"
 #include "fuzz/props/witness_replay.hpp"
@@ -17,7 +18,7 @@ namespace {
 void check_unsafe_replays(const rc::Gen<Instance>& family) {
   const Instance instance = *family;
   const Decision decision = decide(instance);
-  RC_TAG(verdict_tag(decision.result));
+  RC_TAG(verdict_tag(decision));
   if (decision.result.verdict != checker::Verdict::unsafe) return;
   if (const std::optional<std::string> problem =
           replay_problem(instance, *decision.model, decision.result)) {
@@ -30,6 +31,8 @@ RC_GTEST_PROP(UnsafeReplays, DesignJobs, ()) { check_unsafe_replays(design_jobs(
 RC_GTEST_PROP(UnsafeReplays, HeterogeneousJobs, ()) { check_unsafe_replays(heterogeneous_jobs()); }
 
 RC_GTEST_PROP(UnsafeReplays, RawPrograms, ()) { check_unsafe_replays(raw_jobs()); }
+
+RC_GTEST_PROP(UnsafeReplays, RacyJobs, ()) { check_unsafe_replays(racy_jobs()); }
 
 }  // namespace
 }  // namespace ordo::fuzz

@@ -1,14 +1,24 @@
 #include "fuzz/props/verdicts.hpp"
 
 #include "checker/explore.hpp"
+#include "runtime/dag/dump_error.hpp"
 #include "fuzz/props/budget.hpp"
 
 namespace ordo::fuzz {
 
 Decision decide(const Instance& instance) {
-  auto model = std::make_unique<const checker::Model>(instance.job, instance.ranks);
+  std::unique_ptr<const checker::Model> model;
+  try {
+    model = std::make_unique<const checker::Model>(instance.job, instance.ranks);
+  } catch (const dag::DumpError& e) {
+    return {nullptr, checker::Result{}, std::string(e.what())};
+  }
   checker::Result result = checker::explore(*model, explore_limits());
-  return {std::move(model), std::move(result)};
+  return {std::move(model), std::move(result), std::nullopt};
+}
+
+std::string verdict_tag(const Decision& decision) {
+  return decision.rejected ? "rejected" : verdict_tag(decision.result);
 }
 
 std::string verdict_tag(const checker::Result& result) {

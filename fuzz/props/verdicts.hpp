@@ -4,6 +4,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "checker/verdict.hpp"
@@ -14,6 +15,9 @@ namespace ordo::fuzz {
 struct Decision {
   std::unique_ptr<const checker::Model> model;  // the result's states point into it
   checker::Result result;
+  // Set when the checker refused the job as invalid at its rank count (no model then, and the
+  // result is `unknown`): the runtime must refuse it too.
+  std::optional<std::string> rejected;
 };
 
 // Explores the instance within explore_limits().
@@ -21,5 +25,7 @@ Decision decide(const Instance& instance);
 
 // "safe", "unsafe: P2 thread rule", "unknown: states_max".
 std::string verdict_tag(const checker::Result& result);
+// As verdict_tag, or "rejected" for a job the checker refused.
+std::string verdict_tag(const Decision& decision);
 
 }  // namespace ordo::fuzz

@@ -9,30 +9,18 @@ namespace ordo::fuzz {
 
 namespace {
 
-// Whether the runtime's end is the violation the checker reported; when not, why not.
-std::optional<std::string> compare(const checker::Violation& expected, const exec::RunOutcome& end,
-                                   const std::optional<comm::sim::Violation>& seen) {
-  if (const auto* m = std::get_if<checker::Mismatch>(&expected)) {
-    const auto* s = seen ? std::get_if<comm::sim::Mismatch>(&*seen) : nullptr;
-    if (s == nullptr) return std::string("the runtime saw no mismatch");
-    if (s->comm != m->comm_name || s->seq != m->seq) {
-      return "the runtime's mismatch is on '" + s->comm + "' call " + std::to_string(s->seq) +
-             ", the checker's on '" + m->comm_name + "' call " + std::to_string(m->seq);
-    }
+// Whether the runtime's end is the violation the checker reported: one violation type on both
+// sides (runtime/comm/rules), compared field by field; when not, why not.
+std::optional<std::string> compare(const comm::Violation& expected, const exec::RunOutcome& end,
+                                   const std::optional<comm::Violation>& seen) {
+  if (std::holds_alternative<comm::Deadlock>(expected)) {
+    if (end.end != exec::RunEnd::deadlock) return std::string("the runtime is not deadlocked");
     return std::nullopt;
   }
-  if (const auto* t = std::get_if<checker::ThreadRuleBreak>(&expected)) {
-    const auto* s = seen ? std::get_if<comm::sim::ThreadRuleBreak>(&*seen) : nullptr;
-    if (s == nullptr) return std::string("the runtime saw no thread-rule break");
-    if (s->comm != t->comm_name || s->in_flight.issuer != t->in_flight.issuer_name ||
-        s->second.issuer != t->second.issuer_name) {
-      return "the runtime's break is on '" + s->comm + "' by '" + s->in_flight.issuer + "' and '" +
-             s->second.issuer + "', the checker's on '" + t->comm_name + "' by '" +
-             t->in_flight.issuer_name + "' and '" + t->second.issuer_name + "'";
-    }
-    return std::nullopt;
+  if (!seen) return "the runtime saw no violation, the checker a " + comm::kind_name(expected);
+  if (!comm::same_violation(expected, *seen)) {
+    return "the runtime saw a different violation:\n" + comm::describe(*seen);
   }
-  if (end.end != exec::RunEnd::deadlock) return std::string("the runtime is not deadlocked");
   return std::nullopt;
 }
 
@@ -58,7 +46,7 @@ std::optional<std::string> replay_problem(const Instance& instance, const checke
              checker_report;
     }
     try {
-      run.step(tools::to_exec(result.witness[i]));
+      run.step(result.witness[i]);
     } catch (const engine::ScheduleError& e) {
       return "witness step " + std::to_string(i + 1) + " is illegal on the runtime: " + e.what() +
              "\nruntime steps so far:\n" + steps_text(run) + "checker:\n" + checker_report;

@@ -14,8 +14,8 @@ namespace {
 using Entity = std::pair<dag::Rank, std::uint64_t>;
 constexpr std::uint64_t main_thread = ~std::uint64_t{0};
 
-Entity entity_of(const exec::Step& step) {
-  return {step.rank, step.kind == exec::Step::Kind::main ? main_thread : step.op};
+Entity entity_of(const dag::Transition& step) {
+  return {step.rank, step.kind == dag::Transition::Kind::main ? main_thread : step.op};
 }
 
 }  // namespace
@@ -34,10 +34,10 @@ exec::RunOutcome run_pct(exec::ControlledRun& run, const PctOptions& options) {
 
   for (std::uint64_t taken = 0; taken < options.steps_max; ++taken) {
     if (auto end = run.outcome()) return *end;
-    const std::vector<exec::Step> steps = run.legal_steps();
-    const exec::Step* best = nullptr;
+    const std::vector<dag::Transition> steps = run.legal_steps();
+    const dag::Transition* best = nullptr;
     double best_priority = 0.0;
-    for (const exec::Step& s : steps) {
+    for (const dag::Transition& s : steps) {
       auto [it, fresh] = priority.try_emplace(entity_of(s), 0.0);
       if (fresh) it->second = initial(rng);
       if (best == nullptr || it->second > best_priority) {
@@ -50,7 +50,7 @@ exec::RunOutcome run_pct(exec::ControlledRun& run, const PctOptions& options) {
       return exec::RunOutcome{exec::RunEnd::step_limit, taken,
                               "no legal step, yet the run reports no end"};
     }
-    const exec::Step chosen = *best;
+    const dag::Transition chosen = *best;
     run.step(chosen);
     for (std::size_t i = 0; i < change_points.size(); ++i) {
       if (change_points[i] == taken + 1) {

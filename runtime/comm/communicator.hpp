@@ -10,21 +10,10 @@
 #include <optional>
 #include <string>
 
+#include "runtime/comm/rules/call.hpp"
 #include "runtime/dag/program.hpp"
 
 namespace ordo::comm {
-
-// What one rank passes to one collective call. `key` is ordo's own label (the gradient key); MPI
-// never sees it, the simulated world compares it.
-struct Call {
-  dag::CollectiveKind kind = dag::CollectiveKind::allreduce;
-  std::int64_t key = 0;
-  std::uint64_t count = 0;
-  dag::DType dtype = dag::DType::f32;
-  dag::Reduction reduction = dag::Reduction::none;
-  std::optional<dag::Rank> root;  // bcast: rank within the communicator
-  friend bool operator==(const Call&, const Call&) = default;
-};
 
 // A non-blocking collective in flight. Exactly one of test() returning true or wait() returning
 // ends it; errors surface from either as exceptions.

@@ -1,6 +1,6 @@
 // The program IR: one rank's training step as the engine sees it, and the job that groups the
 // programs of all ranks. This is the only structure the runtime and the checker share, so every
-// field here has one meaning, fixed in docs/dag-format.md and design.md §2.
+// field here has one meaning, fixed in docs/dag-format.md and docs/semantics.md §2-§3.
 #pragma once
 
 #include <cstdint>

@@ -1,7 +1,7 @@
 // Semantic validation of a job: everything the dump reader cannot see one field at a time, and
 // everything a job built in memory may get wrong (indices out of range included). A job that
-// passes is well formed in the sense of design.md §2 and round-trips through its dump exactly;
-// whether its collectives are safe is the checker's question, not this one.
+// passes is well formed in the sense of docs/semantics.md §2-§3 and round-trips through its dump
+// exactly; whether its collectives are safe is the checker's question, not this one.
 #pragma once
 
 #include <string>

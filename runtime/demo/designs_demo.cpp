@@ -66,7 +66,7 @@ std::vector<DesignRow> run_designs_simulated(std::uint32_t ranks, const DesignsD
     DesignRow row{config, ranks, 0.0, true, true, {}};
     for (dag::Rank r = 0; r < ranks; ++r) {
       if (!errors[r].empty() && row.failure.empty()) {
-        row.failure = world.violation() ? comm::sim::describe(*world.violation()) : errors[r];
+        row.failure = world.violation() ? comm::describe(*world.violation()) : errors[r];
       }
       row.step_ms_mean = std::max(row.step_ms_mean, mean_after_first(results[r].step_ms));
       row.gradients_exact = row.gradients_exact && errors[r].empty() &&

@@ -88,6 +88,9 @@ std::string ControlledScheduler::describe(const Decision& decision) const {
     if (start_decision->thread) text += " thread " + std::to_string(*start_decision->thread);
     return text;
   }
+  if (const Issue* issue_decision = std::get_if<Issue>(&decision)) {
+    return "issue " + op_name(issue_decision->op);
+  }
   return "complete " + op_name(std::get<Complete>(decision).op);
 }
 

@@ -49,6 +49,9 @@ std::vector<Decision> ControlledScheduler::legal_decisions() const {
     if (next && thread) decisions.emplace_back(Start{pool, *next, *thread});
   }
   for (const Running& running : running_) {
+    if (running.unrun) decisions.emplace_back(Issue{running.op});
+  }
+  for (const Running& running : running_) {
     if (running.completable) decisions.emplace_back(Complete{running.op});
   }
   return decisions;
@@ -58,6 +61,8 @@ void ControlledScheduler::step(const Decision& decision) {
   EngineCore::Lock lock(core_->mutex());
   if (const Start* start_decision = std::get_if<Start>(&decision)) {
     start(lock, *start_decision);
+  } else if (const Issue* issue_decision = std::get_if<Issue>(&decision)) {
+    issue(lock, *issue_decision);
   } else {
     complete(std::get<Complete>(decision));
   }
@@ -68,16 +73,47 @@ void ControlledScheduler::start(Lock& lock, const Start& decision) {
   std::optional<Claim> claim = core_->claim(decision.pool, thread);
   assert(claim && claim->started.op == decision.op);
   trace_.emplace_back(Start{decision.pool, decision.op, thread});
+  if (claim->started.skipped) {
+    claim.reset();  // the function dies outside the lock
+    return;
+  }
   const OpHandle op = decision.op;
   const bool async = static_cast<bool>(claim->task.async);
-  if (!claim->started.skipped) running_.push_back(Running{op, async, !async, nullptr});
+  running_.push_back(Running{op, async, !async, nullptr, std::nullopt});
+  const OpSlot* slot = core_->rules().find(op);
+  assert(slot != nullptr);
+  if (body_is_own_transition(slot->desc.kind)) {
+    running_.back().unrun = std::move(claim);
+    return;
+  }
+  run_body(lock, *claim);
   lock.unlock();
-  std::exception_ptr error;
-  if (!claim->started.skipped) error = core_->execute(*claim);
-  const bool skipped = claim->started.skipped;
   claim.reset();  // the function dies outside the lock
   lock.lock();
-  if (skipped) return;
+}
+
+void ControlledScheduler::issue(Lock& lock, const Issue& decision) {
+  Running* running = find_running(decision.op);
+  if (running == nullptr || !running->unrun) {
+    throw ScheduleError("cannot issue op " + op_name(decision.op) +
+                        ": it is not claimed with its body still to run");
+  }
+  std::optional<Claim> claim = std::move(running->unrun);
+  running->unrun.reset();
+  trace_.emplace_back(decision);
+  run_body(lock, *claim);
+  lock.unlock();
+  claim.reset();
+  lock.lock();
+}
+
+// Runs a claimed op's function outside the lock and applies its return under it.
+void ControlledScheduler::run_body(Lock& lock, Claim& claim) {
+  const OpHandle op = claim.started.op;
+  const bool async = static_cast<bool>(claim.task.async);
+  lock.unlock();
+  std::exception_ptr error = core_->execute(claim);
+  lock.lock();
   if (async) {
     core_->thread_returned(op);  // an async op does not hold its thread while in flight
     return;

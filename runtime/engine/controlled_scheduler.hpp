@@ -8,9 +8,11 @@
 
 #include <cstdint>
 #include <exception>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "runtime/engine/core.hpp"
 #include "runtime/engine/decision.hpp"
 #include "runtime/engine/scheduler.hpp"
 
@@ -19,8 +21,9 @@ namespace ordo::engine {
 class ControlledScheduler final : public Scheduler {
  public:
   // Every decision legal now: for each pool with a ready op and a free thread, Start of its next
-  // op on the lowest free thread (pool order); then Complete of each running op whose completion
-  // can be applied (start order).
+  // op on the lowest free thread (pool order); then Issue of each claimed op whose body has not
+  // run (claim order); then Complete of each running op whose completion can be applied (start
+  // order).
   std::vector<Decision> legal_decisions() const;
   // Applies one decision or throws ScheduleError saying why it is illegal; state is unchanged then.
   void step(const Decision& decision);
@@ -46,9 +49,12 @@ class ControlledScheduler final : public Scheduler {
     bool async = false;
     bool completable = false;  // sync: always; async: once its handle fired
     std::exception_ptr error;  // what the function threw, or what the handle carried
+    std::optional<Claim> unrun;  // claimed, its body waiting for an Issue decision
   };
 
   void start(Lock& lock, const Start& decision);
+  void issue(Lock& lock, const Issue& decision);
+  void run_body(Lock& lock, Claim& claim);
   void complete(const Complete& decision);
   std::uint32_t check_start(const Start& decision) const;
   std::string op_name(OpHandle op) const;

@@ -1,21 +1,22 @@
 // How a controlled run speaks: one line per step, and what ended it.
 #include <random>
 
-#include "runtime/comm/call_check.hpp"
+#include "runtime/comm/rules/call.hpp"
 #include "runtime/exec/controlled_run.hpp"
 #include "runtime/exec/controlled_run_state.hpp"
 
 namespace ordo::exec {
 
-std::string ControlledRun::describe(const Step& s) const {
+std::string ControlledRun::describe(const dag::Transition& s) const {
   const std::string rank = "rank " + std::to_string(s.rank) + ": ";
   if (s.rank >= ranks_.size()) return rank + "(no such rank)";
   const dag::Program& p = *ranks_[s.rank]->program;
-  if (s.kind == Step::Kind::main) return rank + main_line(*ranks_[s.rank]);
+  if (s.kind == dag::Transition::Kind::main) return rank + main_line(*ranks_[s.rank]);
   const std::string op = s.op < p.ops.size() ? "'" + p.ops[s.op].name + "'"
                                              : "op " + std::to_string(s.op);
-  if (s.kind == Step::Kind::complete) return rank + "complete " + op;
-  std::string line = rank + "start " + op;
+  if (s.kind == dag::Transition::Kind::complete) return rank + "complete " + op;
+  if (s.kind == dag::Transition::Kind::issue) return rank + "issue " + op;
+  std::string line = rank + "claim " + op;
   if (s.op < p.ops.size()) line += " on pool '" + p.pools.at(p.ops[s.op].pool).name + "'";
   if (s.thread) line += " thread " + std::to_string(*s.thread);
   return line;
@@ -34,15 +35,19 @@ std::string ControlledRun::main_line(const RankRun& r) const {
   }
   if (std::holds_alternative<dag::WaitForAllAction>(a)) return at + "wait for all";
   const auto& c = std::get<dag::CollectiveAction>(a);
-  return at + (r.in_collective ? "in " : "call ") + comm::describe(call_of(c.collective), "comm " + std::to_string(c.collective.comm));
+  return at + (r.in_collective ? "in " : "call ") +
+         comm::describe(comm::call_of(c.collective), job_.comms.at(c.collective.comm).name);
 }
 
-std::optional<comm::sim::Deadlock> ControlledRun::deadlock() const {
+std::optional<comm::Deadlock> ControlledRun::deadlock() const {
   if (world_->aborted() || rank_failure() || finished() || !legal_steps().empty()) {
     return std::nullopt;
   }
-  comm::sim::Deadlock d;
+  comm::Deadlock d;
   for (const auto& r : ranks_) {
+    if (r->in_collective || r->pc < r->program->main.size() || !r->engine->all_done()) {
+      d.ranks_blocked.push_back(r->rank);
+    }
     d.waits.push_back("rank " + std::to_string(r->rank) + ": " + main_line(*r));
     for (const std::string& op : r->scheduler->running_ops()) {
       d.waits.push_back("rank " + std::to_string(r->rank) + ": " + op);
@@ -62,12 +67,12 @@ std::optional<std::string> ControlledRun::rank_failure() const {
 std::optional<RunOutcome> ControlledRun::outcome() const {
   const auto steps = static_cast<std::uint64_t>(trace_.size());
   if (const auto v = violation()) {
-    return RunOutcome{RunEnd::violation, steps, comm::sim::describe(*v)};
+    return RunOutcome{RunEnd::violation, steps, comm::describe(*v)};
   }
   if (const auto f = rank_failure()) return RunOutcome{RunEnd::rank_failed, steps, *f};
   if (finished()) return RunOutcome{RunEnd::finished, steps, {}};
   if (const auto d = deadlock()) {
-    return RunOutcome{RunEnd::deadlock, steps, comm::sim::describe(comm::sim::Violation{*d})};
+    return RunOutcome{RunEnd::deadlock, steps, comm::describe(comm::Violation{*d})};
   }
   return std::nullopt;
 }
@@ -76,7 +81,7 @@ RunOutcome run_random(ControlledRun& run, std::uint64_t seed, std::uint64_t step
   std::mt19937_64 rng(seed);
   for (std::uint64_t i = 0; i < steps_max; ++i) {
     if (auto end = run.outcome()) return *end;
-    const std::vector<Step> steps = run.legal_steps();
+    const std::vector<dag::Transition> steps = run.legal_steps();
     std::uniform_int_distribution<std::size_t> pick(0, steps.size() - 1);
     run.step(steps[pick(rng)]);
   }

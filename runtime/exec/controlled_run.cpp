@@ -73,31 +73,36 @@ bool ControlledRun::main_enabled(const RankRun& r) const {
   return true;
 }
 
-std::vector<Step> ControlledRun::legal_steps() const {
-  std::vector<Step> steps;
+std::vector<dag::Transition> ControlledRun::legal_steps() const {
+  std::vector<dag::Transition> steps;
   if (world_->aborted()) return steps;
   for (const auto& r : ranks_) {
     if (r->failure) continue;
-    if (main_enabled(*r)) steps.push_back(Step{Step::Kind::main, r->rank, 0, std::nullopt});
+    if (main_enabled(*r)) {
+      steps.push_back(dag::Transition{dag::Transition::Kind::main, r->rank, 0, std::nullopt});
+    }
     for (const engine::Decision& d : r->scheduler->legal_decisions()) {
+      using Kind = dag::Transition::Kind;
       if (const auto* s = std::get_if<engine::Start>(&d)) {
-        steps.push_back(Step{Step::Kind::start, r->rank, r->op_of.at(key_of(s->op)), s->thread});
+        steps.push_back(dag::Transition{Kind::claim, r->rank, r->op_of.at(key_of(s->op)), s->thread});
+      } else if (const auto* i = std::get_if<engine::Issue>(&d)) {
+        steps.push_back(dag::Transition{Kind::issue, r->rank, r->op_of.at(key_of(i->op)), std::nullopt});
       } else {
         const auto& c = std::get<engine::Complete>(d);
-        steps.push_back(Step{Step::Kind::complete, r->rank, r->op_of.at(key_of(c.op)),
-                             std::nullopt});
+        steps.push_back(
+            dag::Transition{Kind::complete, r->rank, r->op_of.at(key_of(c.op)), std::nullopt});
       }
     }
   }
   return steps;
 }
 
-void ControlledRun::step(const Step& s) {
+void ControlledRun::step(const dag::Transition& s) {
   if (s.rank >= ranks_.size()) {
     throw engine::ScheduleError("no rank " + std::to_string(s.rank) + " in this run");
   }
   RankRun& r = *ranks_[s.rank];
-  if (s.kind == Step::Kind::main) {
+  if (s.kind == dag::Transition::Kind::main) {
     if (!main_enabled(r)) {
       throw engine::ScheduleError("rank " + std::to_string(r.rank) +
                                   ": the main thread cannot act now (" + describe(s) + ")");
@@ -109,8 +114,10 @@ void ControlledRun::step(const Step& s) {
                                   std::to_string(s.op) + " has not been pushed");
     }
     const engine::OpHandle h = *r.handles[s.op];
-    if (s.kind == Step::Kind::start) {
+    if (s.kind == dag::Transition::Kind::claim) {
       r.scheduler->step(engine::Start{r.program->ops[s.op].pool, h, s.thread});
+    } else if (s.kind == dag::Transition::Kind::issue) {
+      r.scheduler->step(engine::Issue{h});
     } else {
       r.scheduler->step(engine::Complete{h});
     }

@@ -1,6 +1,7 @@
 // Every rank of a job on one thread, one step at a time: each rank has its own engine under a
 // ControlledScheduler and its own executor, all on one simulated world. A step is a rank's main
-// thread taking its next action, or one engine decision (start an op, complete an op), named by
+// thread taking its next action, or one engine decision (claim an op, issue a claimed collective
+// op's call, complete an op; docs/semantics.md, S1-S4), named by
 // the program's op ids so that a checker counterexample replays as written. The same steps give
 // the same execution, violations included.
 #pragma once
@@ -14,20 +15,12 @@
 
 #include "runtime/comm/sim/sim_world.hpp"
 #include "runtime/dag/program.hpp"
+#include "runtime/dag/transition.hpp"
 #include "runtime/engine/controlled_scheduler.hpp"
 #include "runtime/engine/engine.hpp"
 #include "runtime/exec/executor.hpp"
 
 namespace ordo::exec {
-
-struct Step {
-  enum class Kind : std::uint8_t { main, start, complete };
-  Kind kind = Kind::main;
-  dag::Rank rank = 0;
-  dag::OpId op = 0;                     // start and complete
-  std::optional<std::uint32_t> thread;  // start: the pool thread (none: the lowest free one)
-  friend bool operator==(const Step&, const Step&) = default;
-};
 
 enum class RunEnd : std::uint8_t { finished, violation, deadlock, rank_failed, step_limit };
 
@@ -44,16 +37,16 @@ class ControlledRun {
   ControlledRun(const dag::Job& job, std::uint32_t ranks, BodyOptions options = {});
   ~ControlledRun();
 
-  std::vector<Step> legal_steps() const;
+  std::vector<dag::Transition> legal_steps() const;
   // Applies one step or throws engine::ScheduleError saying why it is illegal.
-  void step(const Step& step);
-  const std::vector<Step>& trace() const { return trace_; }
-  std::string describe(const Step& step) const;
+  void step(const dag::Transition& step);
+  const std::vector<dag::Transition>& trace() const { return trace_; }
+  std::string describe(const dag::Transition& step) const;
 
   bool finished() const;
-  std::optional<comm::sim::Violation> violation() const { return world_->violation(); }
+  std::optional<comm::Violation> violation() const { return world_->violation(); }
   // When no step is legal and some rank is not finished: what every rank waits on.
-  std::optional<comm::sim::Deadlock> deadlock() const;
+  std::optional<comm::Deadlock> deadlock() const;
   // A rank whose main thread got an exception (a poisoned wait, a failed collective).
   std::optional<std::string> rank_failure() const;
   // What the run ended with, now (finished, violation, deadlock, rank_failed), if it ended.
@@ -72,7 +65,7 @@ class ControlledRun {
   dag::Job job_;  // a copy: the ranks point into its programs
   std::unique_ptr<comm::sim::SimWorld> world_;
   std::vector<std::unique_ptr<RankRun>> ranks_;
-  std::vector<Step> trace_;
+  std::vector<dag::Transition> trace_;
 };
 
 // Takes uniformly random legal steps from `seed` until the run ends or `steps_max` steps.

@@ -5,7 +5,7 @@
 #include <memory>
 #include <stdexcept>
 
-#include "runtime/comm/call_check.hpp"
+#include "runtime/comm/rules/call.hpp"
 #include "runtime/comm/sim/issuer.hpp"
 
 namespace ordo::exec {
@@ -66,6 +66,7 @@ void Executor::push(const dag::Op& op) {
       const bool blocking = op.kind == dag::OpKind::collective;
       last_pushed_ = engine_.push_async(desc, [this, op, &comm,
                                                blocking](engine::AsyncDone done) {
+        jitter(options_.issue_jitter_us);
         exec::issue_collective(op, buffers_, comm, blocking,
                          [done](std::exception_ptr error) { done(error); });
       });
@@ -108,7 +109,7 @@ void Executor::issue_collective(const dag::CollectiveAction& action,
   comm::Communicator& comm = world_.comm(action.collective.comm);
   void* buffer = action.buffer ? buffers_.bytes(*action.buffer).data() : nullptr;
   const comm::sim::IssuerScope issuer("main");
-  comm.call_then(call_of(action.collective), buffer, std::move(done));
+  comm.call_then(comm::call_of(action.collective), buffer, std::move(done));
 }
 
 void Executor::collective(const dag::CollectiveAction& action) {
@@ -178,7 +179,7 @@ comm::sim::RankActivity Executor::activity() const {
     case MainState::in_collective:
       main_blocked = true;
       // Described here, not per call: the call path is the hot one, a report is rare.
-      a.waits.push_back("main in " + comm::describe(call_of(*main_collective_),
+      a.waits.push_back("main in " + comm::describe(comm::call_of(*main_collective_),
                                                     comm_names_.at(main_collective_->comm)));
       break;
     case MainState::finished:

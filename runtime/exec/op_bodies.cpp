@@ -3,6 +3,8 @@
 #include <cassert>
 #include <chrono>
 #include <cstring>
+#include <functional>
+#include <random>
 #include <stdexcept>
 #include <thread>
 #include <utility>
@@ -22,10 +24,6 @@ std::optional<dag::VarId> first_data_var(const std::vector<dag::VarId>& vars,
 }
 
 }  // namespace
-
-comm::Call call_of(const dag::Collective& c) {
-  return comm::Call{c.kind, c.key, c.count, c.dtype, c.reduction, c.root};
-}
 
 CollectiveBuffers collective_buffers(const dag::Op& op, const Buffers& buffers) {
   CollectiveBuffers b;
@@ -58,10 +56,19 @@ void run_copy(const dag::Op& op, Buffers& buffers) {
   std::memcpy(to.data(), from.data(), std::min(from.size(), to.size()));
 }
 
+void jitter(std::uint32_t jitter_us) {
+  if (jitter_us == 0) return;
+  thread_local std::minstd_rand rng(static_cast<std::uint32_t>(
+      std::hash<std::thread::id>{}(std::this_thread::get_id()) ^
+      static_cast<std::size_t>(std::chrono::steady_clock::now().time_since_epoch().count())));
+  std::uniform_int_distribution<std::uint32_t> us(0, jitter_us);
+  std::this_thread::sleep_for(std::chrono::microseconds(us(rng)));
+}
+
 void issue_collective(const dag::Op& op, Buffers& buffers, comm::Communicator& comm,
                       bool blocking, comm::Communicator::Done done) {
   assert(op.collective.has_value());
-  const comm::Call call = call_of(*op.collective);
+  const comm::Call call = comm::call_of(*op.collective);
   const CollectiveBuffers where = collective_buffers(op, buffers);
   void* buffer = where.buffer ? buffers.bytes(*where.buffer).data() : nullptr;
   if (where.buffer) {

@@ -25,6 +25,11 @@ using ComputeHook = std::function<void(dag::Rank rank, const dag::Op& op, Buffer
 struct BodyOptions {
   double compute_time_scale = 0.0;  // seconds of sleep per second of cost_us; 0: no sleep
   ComputeHook compute;
+  // A test's perturbation: a collective op's body sleeps a random 0 to this many microseconds
+  // before it issues its call. The runtime has that window anyway (S3: the body runs outside the
+  // engine lock); widening it makes the issue orders it allows show up in a few runs, not one in
+  // a thousand. 0 in production.
+  std::uint32_t issue_jitter_us = 0;
 };
 
 // Where a collective op reads and writes.
@@ -40,6 +45,7 @@ void run_copy(const dag::Op& op, Buffers& buffers);
 // issuing thread is held) or start_then.
 void issue_collective(const dag::Op& op, Buffers& buffers, comm::Communicator& comm,
                       bool blocking, comm::Communicator::Done done);
-comm::Call call_of(const dag::Collective& collective);
+// Sleeps a random 0 to `jitter_us` microseconds (nothing when 0).
+void jitter(std::uint32_t jitter_us);
 
 }  // namespace ordo::exec

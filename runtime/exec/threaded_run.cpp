@@ -80,9 +80,9 @@ ThreadedOutcome run_threaded(const dag::Job& job, std::uint32_t ranks,
     out.rank_errors.push_back(r.error);
   }
   if (const auto v = world.violation()) {
-    out.end = std::holds_alternative<comm::sim::Deadlock>(*v) ? RunEnd::deadlock
+    out.end = std::holds_alternative<comm::Deadlock>(*v) ? RunEnd::deadlock
                                                                : RunEnd::violation;
-    out.report = comm::sim::describe(*v);
+    out.report = comm::describe(*v);
   } else {
     for (dag::Rank r = 0; r < ranks; ++r) {
       if (!out.rank_errors[r].empty()) {

@@ -1,6 +1,6 @@
 // A KVStore design: what init, push and pull of one key put on the main thread and into the
-// engine (design.md §2 and the paper's Fig. 4-12). One object per rank and step program; it
-// keeps the state a design carries between keys (concom's outstanding count, depcha's chain).
+// engine (docs/semantics.md §7 and the paper's Fig. 4-12). One object per rank and step program;
+// it keeps the state a design carries between keys (concom's outstanding count, depcha's chain).
 #pragma once
 
 #include <cstdint>

@@ -1,5 +1,5 @@
-// Which way the KVStore embeds its collectives into the engine (design.md §2), with the knobs
-// each design has, selected by name as in the paper: "naive", "funnel", "concom", "depcha".
+// Which way the KVStore embeds its collectives into the engine (docs/semantics.md §7), with the
+// knobs each design has, selected by name as in the paper: "naive", "funnel", "concom", "depcha".
 #pragma once
 
 #include <cstdint>

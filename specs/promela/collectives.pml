@@ -2,7 +2,7 @@
  * ordo's engine and collective semantics in Promela, part 2 of 4: collectives.
  *
  * The n-th call a member issues on a communicator matches the n-th call of every other member
- * (design.md §2). Issuing applies the checks of checker/comm_state.cpp in the same order: the
+ * (docs/semantics.md, C1). Issuing applies the checks in the order of docs/semantics.md, C5: the
  * thread rule (P2) first, then agreement with the calls already present at that sequence
  * number (P1). A blocking call completes only when every member has issued (the synchronising
  * reading); until then its issuer, an op's thread or the main thread, stays blocked.
@@ -58,9 +58,11 @@ inline issue(r, c, call_sig, code) {
 #if ORDO_REPORT_P2
   assert(p2_thread_rule_kept);
 #endif
-  /* P1, order consistency: the seq-th calls agree on kind, key, count, dtype, reduction and
-   * root, which the exporter folds into one signature id per distinct call. Like the checker,
-   * a step that broke the thread rule is not also judged for P1. */
+  /* P1, order consistency: the seq-th calls agree (docs/semantics.md, C2). The exporter gives
+   * equal signature ids exactly to calls that agree, so that one byte per sequence number
+   * decides it: kind, key, count, dtype, reduction, root and whether the call blocks, but
+   * not a barrier's key and dtype, labels MPI never sees. Like the checker, a step that broke the thread rule is
+   * not also judged for P1. */
   p1_order_consistent =
     (violated || cm[c].posted[c_seq] == 0 || cm[c].sig[c_seq] == call_sig);
   violated = violated || !p1_order_consistent;

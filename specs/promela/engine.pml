@@ -150,10 +150,10 @@ inline push_op(r, o) {
  * Threads of one pool are interchangeable; taking the lowest free one is how the checker and
  * the controlled scheduler name them, and loses no schedule. */
 #define CAN_START(r, p, t) (rk[r].pool[p].nready > 0 && rk[r].pool[p].lowfree == (t))
-#define NEXT_KIND(r, p) (op_kind[OPX(r, rk[r].pool[p].rq[0])])
 
-/* Rules::start_next, then for a collective its function: it issues the call and returns
- * (thread_returned), which frees the thread of an async collective only. */
+/* Rules::start_next: the claim. A compute or copy op's body runs within it; a collective op's
+ * body is a later step of its own (issue_claimed), so between the two another thread of the
+ * pool may claim and issue first. Either way the op holds its thread from here. */
 inline start_next(r, p, t) {
   e_o = rk[r].pool[p].rq[0];
   for (e_s : 1 .. rk[r].pool[p].nready - 1) {
@@ -161,23 +161,29 @@ inline start_next(r, p, t) {
   }
   rk[r].pool[p].nready--;
   rk[r].pool[p].rq[rk[r].pool[p].nready] = 0;
-  rk[r].phase[e_o] = RUNNING;
   rk[r].thread[e_o] = t;
   rk[r].pool[p].busy[t] = e_o + 1;
   if
-  :: op_kind[OPX(r, e_o)] == K_SYNC -> skip
-  :: op_kind[OPX(r, e_o)] == K_BLOCKING -> rk[r].phase[e_o] = ISSUED
-  :: op_kind[OPX(r, e_o)] == K_ASYNC ->
-       rk[r].phase[e_o] = ISSUED;
-       rk[r].pool[p].busy[t] = 0;
-       rk[r].thread[e_o] = 0
+  :: op_kind[OPX(r, e_o)] == K_SYNC -> rk[r].phase[e_o] = RUNNING
+  :: else -> rk[r].phase[e_o] = CLAIMED
   fi;
-  refresh_lowfree(r, p);
+  refresh_lowfree(r, p)
+}
+
+/* The body of the claimed collective op on thread t of pool p issues its call and returns
+ * (thread_returned): an async op's thread is free from then on, a blocking op's stays held
+ * until it completes. */
+inline issue_claimed(r, p, t) {
+  e_o = rk[r].pool[p].busy[t] - 1;
+  rk[r].phase[e_o] = ISSUED;
   if
-  :: op_kind[OPX(r, e_o)] != K_SYNC ->
-       issue(r, op_comm[OPX(r, e_o)], op_sig[OPX(r, e_o)], e_o + 1)
+  :: op_kind[OPX(r, e_o)] == K_ASYNC ->
+       rk[r].pool[p].busy[t] = 0;
+       rk[r].thread[e_o] = 0;
+       refresh_lowfree(r, p)
   :: else -> skip
-  fi
+  fi;
+  issue(r, op_comm[OPX(r, e_o)], op_sig[OPX(r, e_o)], e_o + 1)
 }
 
 /* Rules::finish: the op releases its vars (reads, then writes), then its thread if it still

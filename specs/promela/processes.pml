@@ -3,17 +3,19 @@
  *
  * Per rank: its main thread, one process per pool thread, and one process per async collective
  * op standing for the completion callback that arrives once its call matched. Every step is one
- * d_step, so the steps SPIN interleaves are exactly the checker's: a main action, a start of the
- * op a pool pops next on its lowest free thread, or the completion of an op that may complete.
+ * d_step, so the steps SPIN interleaves are exactly the checker's (docs/semantics.md, S1-S4): a
+ * main action, the claim of the op a pool pops next on its lowest free thread, the issue of a
+ * claimed collective op's call, or the completion of an op that may complete.
  * Each d_step ends in `skip`: a loop that closes a d_step would have its exit land outside it,
  * which SPIN rejects.
  *
  * End states: a rank is finished when its main thread is past its last action, not blocked, and
- * every op it pushed completed; only then does Main terminate. Idle pool threads and callbacks
- * that will never fire sit at end labels. So SPIN's invalid end state is exactly the checker's
- * stuck state: no step possible and some rank not finished (P3, or P4 without a collective).
- * After a violation nothing steps and every process may end: the execution is over, and its end
- * is not also reported as a deadlock.
+ * every op it pushed completed; only then does Main terminate. Pool threads and callbacks always
+ * sit at end labels: a thread that holds an op, or a callback still to fire, means an op not
+ * completed, which already keeps Main from its end. So SPIN's invalid end state is exactly the
+ * checker's stuck state: no step possible and some rank not finished (P3, or P4 without a
+ * collective). After a violation nothing steps and Main may end: the execution is over, and its
+ * end is not also reported as a deadlock.
  */
 
 /* Scratch: the op a finishing thread holds, copied before the completion frees the thread. */
@@ -59,29 +61,25 @@ proctype Main(byte r) {
   od
 }
 
-/* A running compute or copy op may complete at any moment; a blocking collective once its call
- * matched. An async collective never holds the thread past its start. */
-#define HELD_DONE(r, p, t) \
-  (rk[r].phase[rk[r].pool[p].busy[t] - 1] == RUNNING || \
-   rk[r].phase[rk[r].pool[p].busy[t] - 1] == FIRED)
+/* Thread t of pool p holds an op in phase `ph`. */
+#define HOLDS(r, p, t, ph) \
+  (rk[r].pool[p].busy[t] != 0 && rk[r].phase[rk[r].pool[p].busy[t] - 1] == (ph))
 
+/* The thread's three steps are told apart by the state alone (free and lowest, holding a
+ * claimed collective, holding an op that may complete), so the process needs one location, and
+ * it is an end state: whether the rank is stuck is Main's to say. A running compute or copy op
+ * may complete at any moment, a blocking collective once its call matched; an async collective
+ * is no longer held once it issued. */
 proctype Thread(byte r; byte p; byte t) {
-end_idle:
+end_thread:
   do
+  :: d_step { !violated && CAN_START(r, p, t) -> start_next(r, p, t); skip }
+  :: d_step { !violated && HOLDS(r, p, t, CLAIMED) -> issue_claimed(r, p, t); skip }
   :: d_step {
-       !violated && CAN_START(r, p, t) && NEXT_KIND(r, p) != K_ASYNC -> start_next(r, p, t); skip
-     }
-     if
-     :: d_step {
-          !violated && HELD_DONE(r, p, t) ->
-            t_run = rk[r].pool[p].busy[t] - 1;
-            complete_op(r, t_run);
-            skip
-        }
-     :: violated -> break
-     fi
-  :: d_step {
-       !violated && CAN_START(r, p, t) && NEXT_KIND(r, p) == K_ASYNC -> start_next(r, p, t); skip
+       !violated && (HOLDS(r, p, t, RUNNING) || HOLDS(r, p, t, FIRED)) ->
+         t_run = rk[r].pool[p].busy[t] - 1;
+         complete_op(r, t_run);
+         skip
      }
   od
 }
@@ -90,5 +88,7 @@ end_idle:
  * matched. */
 proctype AsyncOp(byte r; byte o) {
 end_wait:
-  d_step { !violated && rk[r].phase[o] == FIRED -> complete_op(r, o); skip }
+  do
+  :: d_step { !violated && rk[r].phase[o] == FIRED -> complete_op(r, o); skip }
+  od
 }

@@ -3,8 +3,8 @@
  *
  * The exported file defines the instance's bounds before this part and the instance's tables
  * (ranks' programs, ops, vars, pools, communicators) in its init process after the last part.
- * docs/promela.md gives the correspondence with design.md §2 and runtime/engine/rules rule by
- * rule. The bounds the instance defines:
+ * docs/promela.md gives the correspondence with docs/semantics.md and runtime/engine/rules
+ * rule by rule. The bounds the instance defines:
  *   NRANKS NCOMMS           ranks of the job, communicators
  *   NOPS NVARS NPOOLS       the largest op, var and pool tables of any rank's program
  *   NACTIONS NACC           the longest main program, the most vars one op names
@@ -21,14 +21,16 @@
 #define WAITING 1   /* pushed, some var has not granted it yet */
 #define READY 2     /* every var granted it; in its pool's run queue */
 #define RUNNING 3   /* a compute or copy op on its thread: may complete at any moment */
-#define ISSUED 4    /* a collective op started and issued its call, not yet matched */
-#define FIRED 5     /* its call matched on every member: the op may complete */
-#define COMPLETED 6
+#define CLAIMED 4   /* a collective op on its thread, its call not issued yet: another thread
+                     * of its pool may claim and issue first (docs/semantics.md, S7) */
+#define ISSUED 5    /* a collective op issued its call, not yet matched */
+#define FIRED 6     /* its call matched on every member: the op may complete */
+#define COMPLETED 7
 
 /* Op kinds as the engine treats them (dag::OpKind). */
 #define K_SYNC 0      /* compute or copy: holds its thread until it completes */
-#define K_BLOCKING 1  /* collective: issues at start, holds its thread until it completes */
-#define K_ASYNC 2     /* async_collective: issues at start, frees its thread at once */
+#define K_BLOCKING 1  /* collective: holds its thread from its claim until it completes */
+#define K_ASYNC 2     /* async_collective: holds its thread from its claim until it issued */
 
 /* Main-thread action kinds (dag::Action). */
 #define A_PUSH 0
@@ -72,7 +74,7 @@ typedef RankS {
   PoolS pool[NPOOLS];
 };
 
-/* One communicator's matching state, as checker/comm_state.cpp keeps it. Calls match in
+/* One communicator's matching state, as comm::MatchState keeps it. Calls match in
  * sequence order, so the calls a member has in flight are exactly the sequence numbers from
  * `matched` up to its `next`. */
 typedef CommS {
@@ -95,7 +97,8 @@ hidden byte op_pool[T_OPS];
 hidden int op_prio[T_OPS];
 hidden byte op_nacc[T_OPS];
 hidden byte op_comm[T_OPS];
-hidden byte op_sig[T_OPS];      /* the collective's signature id, equal ids for equal calls */
+hidden byte op_sig[T_OPS];      /* the call's signature id: equal ids exactly for calls that
+                                 * agree, blocking included */
 hidden byte push_order[T_OPS];  /* per rank: its ops in push order */
 hidden byte acc_var[T_ACC];     /* per op: the vars it names, reads first, as the rules do */
 hidden byte acc_write[T_ACC];

@@ -14,7 +14,7 @@ namespace {
 
 constexpr ExploreLimits limits{100'000, 60.0};
 
-bool mentions(const Deadlock& d, const std::string& text) {
+bool mentions(const comm::Deadlock& d, const std::string& text) {
   return std::any_of(d.waits.begin(), d.waits.end(),
                      [&](const std::string& w) { return w.find(text) != std::string::npos; });
 }
@@ -25,11 +25,11 @@ TEST(CheckerDeadlock, OneAllreduceMoreOnRankZeroDeadlocksNamingRankZero) {
   const Result result = explore(model, limits);
   ASSERT_EQ(result.verdict, Verdict::unsafe) << report(model, result);
   ASSERT_EQ(result.property, Property::p3_deadlock);
-  const auto& d = std::get<Deadlock>(*result.violation);
+  const auto& d = std::get<comm::Deadlock>(*result.violation);
   EXPECT_EQ(d.ranks_blocked, std::vector<dag::Rank>{0});
   EXPECT_TRUE(mentions(d, "rank 0 main: action 2: wait for all (1 ops incomplete)"))
       << report(model, result);
-  EXPECT_TRUE(mentions(d, "rank 0 op 'ar1' on pool 'comm' thread 0: in allreduce key 1"))
+  EXPECT_TRUE(mentions(d, "rank 0 op 'ar1' on pool 'comm' thread 0: in allreduce of 4 x f32 (sum) on 'world', key 1"))
       << report(model, result);
   EXPECT_TRUE(mentions(d, "waiting for rank(s) 1")) << report(model, result);
 
@@ -51,15 +51,15 @@ TEST(CheckerDeadlock, CrossCommunicatorCycleDeadlocksEveryRank) {
   const Result result = explore(model, limits);
   ASSERT_EQ(result.verdict, Verdict::unsafe) << report(model, result);
   ASSERT_EQ(result.property, Property::p3_deadlock);
-  const auto& d = std::get<Deadlock>(*result.violation);
+  const auto& d = std::get<comm::Deadlock>(*result.violation);
   EXPECT_EQ(d.ranks_blocked, (std::vector<dag::Rank>{0, 1, 2}));
-  EXPECT_TRUE(mentions(d, "rank 0 main: action 0: in barrier key 0 on 'c01' call 0, waiting for "
+  EXPECT_TRUE(mentions(d, "rank 0 main: action 0: in barrier on 'c01', key 0, call 0, waiting for "
                           "rank(s) 1"))
       << report(model, result);
-  EXPECT_TRUE(mentions(d, "rank 1 main: action 0: in barrier key 0 on 'c12' call 0, waiting for "
+  EXPECT_TRUE(mentions(d, "rank 1 main: action 0: in barrier on 'c12', key 0, call 0, waiting for "
                           "rank(s) 2"))
       << report(model, result);
-  EXPECT_TRUE(mentions(d, "rank 2 main: action 0: in barrier key 0 on 'c20' call 0, waiting for "
+  EXPECT_TRUE(mentions(d, "rank 2 main: action 0: in barrier on 'c20', key 0, call 0, waiting for "
                           "rank(s) 0"))
       << report(model, result);
   EXPECT_EQ(result.witness.size(), 3u);

@@ -4,8 +4,8 @@
 
 namespace ordo::checker::testing {
 
-std::optional<exec::RunOutcome> replay(exec::ControlledRun& run, const std::vector<Step>& witness) {
-  for (const Step& step : witness) run.step(tools::to_exec(step));
+std::optional<exec::RunOutcome> replay(exec::ControlledRun& run, const std::vector<dag::Transition>& witness) {
+  for (const dag::Transition& step : witness) run.step(step);
   return run.outcome();
 }
 

@@ -6,12 +6,12 @@
 #include <optional>
 #include <vector>
 
-#include "checker/step.hpp"
+#include "runtime/dag/transition.hpp"
 #include "runtime/exec/controlled_run.hpp"
 
 namespace ordo::checker::testing {
 
 // The runtime's outcome after the witness; nullopt when the run has not ended there.
-std::optional<exec::RunOutcome> replay(exec::ControlledRun& run, const std::vector<Step>& witness);
+std::optional<exec::RunOutcome> replay(exec::ControlledRun& run, const std::vector<dag::Transition>& witness);
 
 }  // namespace ordo::checker::testing

@@ -16,7 +16,9 @@
 
 #include "checker/explore.hpp"
 #include "checker/promela/export.hpp"
+#include "checker/promela/signatures.hpp"
 #include "checker/promela/spin_run.hpp"
+#include "runtime/comm/rules/call.hpp"
 #include "runtime/kvstore/step_builder.hpp"
 #include "tests/checker/jobs.hpp"
 #include "tests/checker/spin_test_jobs.hpp"
@@ -128,6 +130,10 @@ std::vector<Instance> instances() {
       {"extra_allreduce", [] { return allreduce_counts(2, 1); }, 2, {p3_deadlock}},
       {"fifo_pools_agree", [] { return released_together(false); }, 2, {}},
       {"priority_pool_reorders", [] { return released_together(true); }, 2, {p1_order}},
+      // The rules of docs/semantics.md S3 and C2 that the model states on its own.
+      {"async_pair_two_threads", async_pair_two_threads, 2, {p1_order}},
+      {"blocking_meets_non_blocking", blocking_meets_non_blocking, 2, {p1_order}},
+      {"barriers_of_different_keys", barriers_of_different_keys, 2, {}},
   };
 }
 
@@ -242,6 +248,41 @@ INSTANTIATE_TEST_SUITE_P(Instances, SpinAgreement, ::testing::ValuesIn(instances
                          [](const ::testing::TestParamInfo<Instance>& param) {
                            return param.param.name;
                          });
+
+// The model decides agreement by comparing signature ids, restated in the exporter apart from
+// comm::matches: the two must give the same answer for every pair of calls.
+TEST(SpinSignatures, EqualIdsExactlyForCallsThatMatch) {
+  std::vector<dag::Collective> calls;
+  for (const std::int64_t key : {0, 1}) {
+    for (const dag::DType dtype : {dag::DType::f32, dag::DType::f64}) {
+      calls.push_back({dag::CollectiveKind::barrier, 0, key, 0, dtype, dag::Reduction::none,
+                       std::nullopt});
+      for (const std::uint64_t count : {std::uint64_t{1}, std::uint64_t{2}}) {
+        for (const dag::Reduction reduction : {dag::Reduction::sum, dag::Reduction::max}) {
+          calls.push_back(
+              {dag::CollectiveKind::allreduce, 0, key, count, dtype, reduction, std::nullopt});
+        }
+        for (const dag::Rank root : {dag::Rank{0}, dag::Rank{1}}) {
+          calls.push_back(
+              {dag::CollectiveKind::bcast, 0, key, count, dtype, dag::Reduction::none, root});
+        }
+      }
+    }
+  }
+  promela::Signatures signatures;
+  for (const dag::Collective& a : calls) {
+    for (const bool a_blocks : {false, true}) {
+      for (const dag::Collective& b : calls) {
+        for (const bool b_blocks : {false, true}) {
+          EXPECT_EQ(signatures.id(a, a_blocks) == signatures.id(b, b_blocks),
+                    comm::matches(comm::call_of(a), a_blocks, comm::call_of(b), b_blocks))
+              << comm::describe(comm::call_of(a), "c") << (a_blocks ? " blocking" : "") << " vs "
+              << comm::describe(comm::call_of(b), "c") << (b_blocks ? " blocking" : "");
+        }
+      }
+    }
+  }
+}
 
 TEST(Spin, IsInstalled) {
   // setup.sh installs the Debian package; without it every agreement test fails, and this one

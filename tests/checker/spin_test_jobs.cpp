@@ -170,4 +170,77 @@ dag::Job random_small_job(std::uint64_t seed) {
   return job;
 }
 
+namespace {
+
+dag::Program one_pool_program(const std::string& name, dag::Rank rank, std::uint32_t threads) {
+  dag::Program p;
+  p.name = name;
+  p.ranks = std::vector<dag::Rank>{rank};
+  p.pools = {{"comm", threads, dag::PoolKind::fifo}};
+  return p;
+}
+
+// Adds a collective op writing a buffer var of its own, and its push.
+void add_collective(dag::Program& p, dag::OpKind kind, const dag::Collective& call) {
+  const auto var = static_cast<dag::VarId>(p.vars.size());
+  p.vars.push_back({"buf" + std::to_string(var), dag::VarKind::buffer, 16, dag::DType::f32});
+  dag::Op op;
+  op.name = "op" + std::to_string(p.ops.size());
+  op.kind = kind;
+  op.writes = {var};
+  op.collective = call;
+  p.main.emplace_back(dag::PushAction{static_cast<dag::OpId>(p.ops.size())});
+  p.ops.push_back(op);
+}
+
+dag::Collective allreduce(std::int64_t key) {
+  return dag::Collective{dag::CollectiveKind::allreduce, 0, key, 4, dag::DType::f32,
+                         dag::Reduction::sum, std::nullopt};
+}
+
+dag::Job two_ranks(dag::Program rank0, dag::Program rank1) {
+  rank0.main.emplace_back(dag::WaitForAllAction{});
+  rank1.main.emplace_back(dag::WaitForAllAction{});
+  dag::Job job;
+  job.ranks = 2;
+  job.comms = {{"world", std::nullopt}};
+  job.programs = {std::move(rank0), std::move(rank1)};
+  return job;
+}
+
+}  // namespace
+
+dag::Job async_pair_two_threads() {
+  dag::Program p = one_pool_program("async_pair", 0, 2);
+  p.ranks.reset();
+  add_collective(p, dag::OpKind::async_collective, allreduce(0));
+  add_collective(p, dag::OpKind::async_collective, allreduce(1));
+  p.main.emplace_back(dag::WaitForAllAction{});
+  dag::Job job;
+  job.ranks = 2;
+  job.comms = {{"world", std::nullopt}};
+  job.programs = {p};
+  return job;
+}
+
+dag::Job blocking_meets_non_blocking() {
+  dag::Program blocking = one_pool_program("blocking", 0, 1);
+  add_collective(blocking, dag::OpKind::collective, allreduce(0));
+  dag::Program non_blocking = one_pool_program("non_blocking", 1, 1);
+  add_collective(non_blocking, dag::OpKind::async_collective, allreduce(0));
+  return two_ranks(std::move(blocking), std::move(non_blocking));
+}
+
+dag::Job barriers_of_different_keys() {
+  const auto barrier = [](std::int64_t key, dag::DType dtype) {
+    return dag::Collective{dag::CollectiveKind::barrier, 0, key, 0, dtype, dag::Reduction::none,
+                           std::nullopt};
+  };
+  dag::Program p0 = one_pool_program("barrier_key0", 0, 1);
+  add_collective(p0, dag::OpKind::collective, barrier(0, dag::DType::f32));
+  dag::Program p1 = one_pool_program("barrier_key1", 1, 1);
+  add_collective(p1, dag::OpKind::collective, barrier(1, dag::DType::f64));
+  return two_ranks(std::move(p0), std::move(p1));
+}
+
 }  // namespace ordo::checker::testing

@@ -49,11 +49,11 @@ void expect_replays(const dag::Job& job, std::uint32_t ranks, const Result& resu
   switch (*result.property) {
     case Property::p1_order:
       ASSERT_EQ(end->end, exec::RunEnd::violation) << end->report;
-      EXPECT_TRUE(std::holds_alternative<comm::sim::Mismatch>(*run.violation())) << end->report;
+      EXPECT_TRUE(std::holds_alternative<comm::Mismatch>(*run.violation())) << end->report;
       break;
     case Property::p2_thread_rule:
       ASSERT_EQ(end->end, exec::RunEnd::violation) << end->report;
-      EXPECT_TRUE(std::holds_alternative<comm::sim::ThreadRuleBreak>(*run.violation()))
+      EXPECT_TRUE(std::holds_alternative<comm::ThreadRuleBreak>(*run.violation()))
           << end->report;
       break;
     case Property::p3_deadlock:
@@ -94,7 +94,7 @@ TEST(SymbolicDesigns, FunnelFactsNameTheCommunicatorAndTheTheorems) {
   EXPECT_NE(text.find("comm 'world': 161 collectives issued in one order"), std::string::npos)
       << text;
   EXPECT_NE(text.find("(Z3: unsat)"), std::string::npos) << text;
-  EXPECT_NE(text.find("theorem 2"), std::string::npos) << text;
+  EXPECT_NE(text.find("(docs/symbolic.md, Theorem 2)"), std::string::npos) << text;
   EXPECT_NE(text.find("safe at every rank count"), std::string::npos) << text;
 }
 
@@ -105,7 +105,7 @@ TEST(SymbolicDesigns, NaiveOnResNet50BreaksTheThreadRuleWithAReplayableWitness) 
   ASSERT_EQ(r.outcome, Outcome::unsafe) << symbolic::report(model, r);
   ASSERT_EQ(r.result.verdict, Verdict::unsafe);
   ASSERT_EQ(r.result.property, Property::p2_thread_rule);
-  const auto& broken = std::get<ThreadRuleBreak>(*r.result.violation);
+  const auto& broken = std::get<comm::ThreadRuleBreak>(*r.result.violation);
   EXPECT_EQ(broken.comm_name, "world");
   EXPECT_EQ(broken.in_flight.issuer.rank, broken.second.issuer.rank);
   expect_replays(job, 2, r.result);
@@ -128,10 +128,10 @@ TEST(SymbolicDesigns, NaiveWithOneCommThreadMismatchesAcrossRanks) {
     const SymbolicResult r = decide_and_print(model, "branches naive, 1 comm thread");
     ASSERT_EQ(r.outcome, Outcome::unsafe) << symbolic::report(model, r);
     ASSERT_EQ(r.result.property, Property::p1_order);
-    const auto& m = std::get<Mismatch>(*r.result.violation);
+    const auto& m = std::get<comm::Mismatch>(*r.result.violation);
     EXPECT_EQ(m.comm_name, "world");
     ASSERT_GE(m.calls.size(), 2u);
-    EXPECT_NE(m.calls.front().collective.key, m.calls.back().collective.key);
+    EXPECT_NE(m.calls.front().call.key, m.calls.back().call.key);
     if (ranks == 2) expect_replays(job, ranks, r.result);
   }
 }
@@ -211,7 +211,7 @@ TEST(SymbolicDesigns, OneCommThreadForTwoCommunicatorsDeadlocksAtEveryRankCountC
     const SymbolicResult r = decide_and_print(model, "two comms, one comm thread");
     ASSERT_EQ(r.outcome, Outcome::unsafe) << symbolic::report(model, r);
     ASSERT_EQ(r.result.property, Property::p3_deadlock);
-    const auto& d = std::get<Deadlock>(*r.result.violation);
+    const auto& d = std::get<comm::Deadlock>(*r.result.violation);
     EXPECT_EQ(d.ranks_blocked.size(), ranks);
     if (ranks <= 3) expect_replays(job, ranks, r.result);
   }
@@ -223,7 +223,7 @@ TEST(SymbolicDesigns, ATwoRankStuckCutLiftsToAThousandRanks) {
   const SymbolicResult r = symbolic::decide(model, {.deadlock_events_max = 100});
   ASSERT_EQ(r.outcome, Outcome::unsafe) << symbolic::report(model, r);
   ASSERT_EQ(r.result.property, Property::p3_deadlock);
-  EXPECT_EQ(std::get<Deadlock>(*r.result.violation).ranks_blocked.size(), 1024u);
+  EXPECT_EQ(std::get<comm::Deadlock>(*r.result.violation).ranks_blocked.size(), 1024u);
   const std::string text = symbolic::report(model, r);
   EXPECT_NE(text.find("a stuck cut at 2 ranks"), std::string::npos) << text;
 }

@@ -39,18 +39,23 @@ void expect_error(const std::string& text, const std::string& where, const std::
 }
 
 TEST(TraceIo, MalformedTracesNameThePlaceAndTheExpectation) {
-  const std::string head = R"({"format": "ordo-trace", "version": 1, "ranks": 2, "steps": )";
+  const std::string head = R"({"format": "ordo-trace", "version": 2, "ranks": 2, "steps": )";
   expect_error("{", "line 1, column 2", "");
   expect_error(R"({"format": "ordo-dag", "version": 1, "ranks": 2, "steps": []})", "/format",
                "ordo-trace");
-  expect_error(R"({"format": "ordo-trace", "version": 2, "ranks": 2, "steps": []})", "/version",
-               "version 1");
-  expect_error(R"({"format": "ordo-trace", "version": 1, "ranks": 0, "steps": []})", "/ranks",
+  // Version 1 traces took a collective op's claim and issue as one step (S3): refused.
+  expect_error(R"({"format": "ordo-trace", "version": 1, "ranks": 2, "steps": []})", "/version",
+               "version 2");
+  expect_error(R"({"format": "ordo-trace", "version": 2, "ranks": 0, "steps": []})", "/ranks",
                "at least 1");
   expect_error(head + R"([{"rank": 2, "event": "main"}]})", "/steps/0", "below 2");
   expect_error(head + R"([{"rank": 0, "event": "begin"}]})", "/steps/0/event", "main");
-  expect_error(head + R"([{"rank": 0, "event": "start", "op": 1}]})", "/steps/0", "thread");
+  expect_error(head + R"([{"rank": 0, "event": "claim", "op": 1}]})", "/steps/0", "thread");
+  expect_error(head + R"([{"rank": 0, "event": "start", "op": 1}]})", "/steps/0/event", "claim");
   expect_error(head + R"([{"rank": 0, "event": "complete"}]})", "/steps/0", "op");
+  expect_error(head + R"([{"rank": 0, "event": "issue"}]})", "/steps/0", "op");
+  expect_error(head + R"([{"rank": 0, "event": "issue", "op": 1, "thread": 0}]})",
+               "/steps/0/thread", "claim");
   expect_error(head + R"([{"rank": 0, "event": "main", "op": 3}]})", "/steps/0/op", "main");
   expect_error(head + R"([{"rank": 0, "event": "main", "colour": 3}]})", "/steps/0/colour",
                "unknown field");

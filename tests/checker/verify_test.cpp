@@ -106,7 +106,7 @@ TEST(Verify, OneAllreduceMoreOnRankZeroIsFoundNamingIt) {
   const dag::Job job = allreduce_counts(2, 1);
   const Verification v = run(job, 2);
   ASSERT_EQ(v.result.property, Property::p3_deadlock);
-  const auto& d = std::get<Deadlock>(*v.result.violation);
+  const auto& d = std::get<comm::Deadlock>(*v.result.violation);
   EXPECT_EQ(d.ranks_blocked, std::vector<dag::Rank>{0});
   ASSERT_EQ(d.edges.size(), 1u);
   EXPECT_EQ(d.edges[0].from, 0u);

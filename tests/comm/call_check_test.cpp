@@ -1,5 +1,5 @@
 // check_call: every rule, and messages that name the communicator and what was wrong.
-#include "runtime/comm/call_check.hpp"
+#include "runtime/comm/rules/call.hpp"
 
 #include <gtest/gtest.h>
 

@@ -151,3 +151,51 @@ TEST_F(EngineAsync, SkippedAsyncOpNeverRunsItsFunction) {
 
 }  // namespace
 }  // namespace ordo::engine::testing
+
+namespace ordo::engine::testing {
+namespace {
+
+// A worker claims an op under the engine lock and runs its function outside it, so a collective
+// op's claim and the issue of its call are two decisions (docs/semantics.md, S3): between them a
+// second worker of the same pool can claim the next collective op and issue it first. A
+// scheduler that ran the function at the claim could not produce that order.
+TEST(EngineIssue, ClaimedCollectiveOpsIssueInEitherOrder) {
+  ControlledRig rig{one_pool(2)};
+  rig.engine.declare_comm(dag::Communicator{"world", std::nullopt});
+  std::vector<std::string> issued;
+  auto push = [&](const std::string& name) {
+    OpDesc op{name, {}, {rig.var(name + ".buf")}};
+    op.kind = dag::OpKind::async_collective;
+    op.collective = collective(dag::CollectiveKind::allreduce, 0, 1, 8);
+    return rig.engine.push_async(op, [&issued, name](const AsyncDone& done) {
+      issued.push_back(name);
+      done();
+    });
+  };
+  const OpHandle first = push("first");
+  const OpHandle second = push("second");
+  rig.claim(first);
+  EXPECT_TRUE(issued.empty()) << "the claim ran the collective op's function";
+  EXPECT_TRUE(rig.issuable(first));
+  rig.claim(second);
+  rig.issue(second);
+  rig.issue(first);
+  EXPECT_EQ(issued, (std::vector<std::string>{"second", "first"}));
+  rig.complete(first);
+  rig.complete(second);
+  EXPECT_TRUE(rig.engine.all_done());
+}
+
+// A compute op's function has no effect another thread can see before the op completes, so its
+// claim runs it: there is nothing to issue.
+TEST(EngineIssue, ComputeOpRunsAtItsClaim) {
+  ControlledRig rig{one_pool(1)};
+  const OpHandle op = rig.op("compute", {}, {rig.var("v")});
+  rig.claim(op);
+  EXPECT_FALSE(rig.issuable(op));
+  EXPECT_EQ(rig.log(), (std::vector<std::string>{"compute"}));
+  rig.complete(op);
+}
+
+}  // namespace
+}  // namespace ordo::engine::testing

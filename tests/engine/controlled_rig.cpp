@@ -51,6 +51,11 @@ bool ControlledRig::startable(OpHandle op) const {
   });
 }
 
+bool ControlledRig::issuable(OpHandle op) const {
+  const std::vector<Decision> legal = scheduler.legal_decisions();
+  return std::find(legal.begin(), legal.end(), Decision{Issue{op}}) != legal.end();
+}
+
 bool ControlledRig::completable(OpHandle op) const {
   const std::vector<Decision> legal = scheduler.legal_decisions();
   return std::find(legal.begin(), legal.end(), Decision{Complete{op}}) != legal.end();

@@ -34,7 +34,15 @@ class ControlledRig {
 
   bool startable(OpHandle op) const;
   bool completable(OpHandle op) const;
-  void start(OpHandle op, dag::PoolId pool = 0) { scheduler.step(Start{pool, op, std::nullopt}); }
+  // Claims the op and runs its function: for a collective op, whose function is a transition of
+  // its own (docs/semantics.md, S3), that is a Start and then an Issue.
+  void start(OpHandle op, dag::PoolId pool = 0) {
+    claim(op, pool);
+    if (issuable(op)) issue(op);
+  }
+  void claim(OpHandle op, dag::PoolId pool = 0) { scheduler.step(Start{pool, op, std::nullopt}); }
+  void issue(OpHandle op) { scheduler.step(Issue{op}); }
+  bool issuable(OpHandle op) const;
   void complete(OpHandle op) { scheduler.step(Complete{op}); }
   void run(OpHandle op, dag::PoolId pool = 0) {
     start(op, pool);

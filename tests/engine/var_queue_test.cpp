@@ -1,4 +1,5 @@
-// Per-var FIFO semantics (design.md §2), one decision at a time under the controlled scheduler.
+// Per-var FIFO semantics (docs/semantics.md, E1-E3), one decision at a time under the controlled
+// scheduler.
 #include <gtest/gtest.h>
 
 #include "runtime/engine/errors.hpp"

@@ -58,14 +58,14 @@ TEST(ControlledDesigns, NaiveIssuesAllreducesInScheduleOrderAndMismatches) {
   const dag::Job job = job_of(branches(), config(DesignKind::naive, 1));
   auto script = [&job] {
     auto run = std::make_unique<ControlledRun>(job, 2);
-    run_while(*run, [](const ControlledRun& r, const Step& s) {
+    run_while(*run, [](const ControlledRun& r, const dag::Transition& s) {
       return hold_completion_of("bwd.a")(r, s) || hold_completion_of("bwd.b")(r, s);
     });
     // Both backward ops are running on both ranks; they finish in opposite orders.
-    run->step({Step::Kind::complete, 0, op_id(*run, 0, "bwd.b"), std::nullopt});
-    run->step({Step::Kind::complete, 0, op_id(*run, 0, "bwd.a"), std::nullopt});
-    run->step({Step::Kind::complete, 1, op_id(*run, 1, "bwd.a"), std::nullopt});
-    run->step({Step::Kind::complete, 1, op_id(*run, 1, "bwd.b"), std::nullopt});
+    run->step({dag::Transition::Kind::complete, 0, op_id(*run, 0, "bwd.b"), std::nullopt});
+    run->step({dag::Transition::Kind::complete, 0, op_id(*run, 0, "bwd.a"), std::nullopt});
+    run->step({dag::Transition::Kind::complete, 1, op_id(*run, 1, "bwd.a"), std::nullopt});
+    run->step({dag::Transition::Kind::complete, 1, op_id(*run, 1, "bwd.b"), std::nullopt});
     run_while(*run);
     return run;
   };
@@ -73,16 +73,16 @@ TEST(ControlledDesigns, NaiveIssuesAllreducesInScheduleOrderAndMismatches) {
   const std::optional<RunOutcome> end = run->outcome();
   ASSERT_TRUE(end);
   EXPECT_EQ(end->end, RunEnd::violation);
-  const std::optional<comm::sim::Violation> violation = run->violation();
+  const std::optional<comm::Violation> violation = run->violation();
   ASSERT_TRUE(violation);
-  const auto& mismatch = std::get<comm::sim::Mismatch>(*violation);
-  EXPECT_EQ(mismatch.comm, "world");
+  const auto& mismatch = std::get<comm::Mismatch>(*violation);
+  EXPECT_EQ(mismatch.comm_name, "world");
   EXPECT_EQ(mismatch.seq, 0u);
   ASSERT_EQ(mismatch.calls.size(), 2u);
-  EXPECT_EQ(mismatch.calls[0].rank, 0u);
-  EXPECT_EQ(mismatch.calls[0].issuer, "allreduce.b.w");
-  EXPECT_EQ(mismatch.calls[1].rank, 1u);
-  EXPECT_EQ(mismatch.calls[1].issuer, "allreduce.a.w");
+  EXPECT_EQ(mismatch.calls[0].issuer.rank, 0u);
+  EXPECT_EQ(mismatch.calls[0].issuer.name, "allreduce.b.w");
+  EXPECT_EQ(mismatch.calls[1].issuer.rank, 1u);
+  EXPECT_EQ(mismatch.calls[1].issuer.name, "allreduce.a.w");
   // Deterministic: the same script gives the same steps and the same report.
   const auto again = script();
   EXPECT_EQ(again->trace(), run->trace());
@@ -98,12 +98,12 @@ TEST(ControlledDesigns, ConcomWithFewerCommunicatorsThanOutstandingBreaksTheThre
   const std::optional<RunOutcome> end = run.outcome();
   ASSERT_TRUE(end);
   ASSERT_EQ(end->end, RunEnd::violation) << end->report;
-  const std::optional<comm::sim::Violation> violation = run.violation();
+  const std::optional<comm::Violation> violation = run.violation();
   ASSERT_TRUE(violation);
-  const auto& broken = std::get<comm::sim::ThreadRuleBreak>(*violation);
-  EXPECT_EQ(broken.comm, "comm0");
-  EXPECT_EQ(broken.in_flight.issuer, "allreduce.dense0.weight");
-  EXPECT_EQ(broken.second.issuer, "allreduce.dense0.bias");
+  const auto& broken = std::get<comm::ThreadRuleBreak>(*violation);
+  EXPECT_EQ(broken.comm_name, "comm0");
+  EXPECT_EQ(broken.in_flight.issuer.name, "allreduce.dense0.weight");
+  EXPECT_EQ(broken.second.issuer.name, "allreduce.dense0.bias");
 }
 
 TEST(ControlledDesigns, HeterogeneousProgramsDeadlockWithEveryWaitNamed) {

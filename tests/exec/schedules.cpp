@@ -8,7 +8,7 @@ std::size_t run_while(ControlledRun& run, const StepFilter& hold, std::size_t st
   std::size_t taken = 0;
   for (; taken < steps_max; ++taken) {
     bool stepped = false;
-    for (const Step& s : run.legal_steps()) {
+    for (const dag::Transition& s : run.legal_steps()) {
       if (hold && hold(run, s)) continue;
       run.step(s);
       stepped = true;
@@ -30,8 +30,8 @@ dag::OpId op_id(const ControlledRun& run, dag::Rank rank, const std::string& nam
 }
 
 StepFilter hold_completion_of(std::string fragment) {
-  return [fragment](const ControlledRun& run, const Step& s) {
-    return s.kind == Step::Kind::complete &&
+  return [fragment](const ControlledRun& run, const dag::Transition& s) {
+    return s.kind == dag::Transition::Kind::complete &&
            run.program(s.rank).ops.at(s.op).name.find(fragment) != std::string::npos;
   };
 }

@@ -9,7 +9,7 @@
 
 namespace ordo::exec::testing {
 
-using StepFilter = std::function<bool(const ControlledRun&, const Step&)>;
+using StepFilter = std::function<bool(const ControlledRun&, const dag::Transition&)>;
 
 // Takes the first legal step that `hold` does not hold back, until none is left; returns the
 // number taken. Bounded by `steps_max` so a test can never spin.

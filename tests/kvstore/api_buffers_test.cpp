@@ -41,7 +41,7 @@ void on_every_rank(const DesignConfig& config,
     });
   }
   for (std::thread& t : threads) t.join();
-  ASSERT_FALSE(world.violation()) << comm::sim::describe(*world.violation());
+  ASSERT_FALSE(world.violation()) << comm::describe(*world.violation());
   for (const std::string& e : errors) EXPECT_EQ(e, "");
 }
 

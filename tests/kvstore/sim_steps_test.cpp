@@ -70,7 +70,7 @@ TEST_P(SimSteps, PulledGradientsEqualTheExactSum) {
     });
   }
   for (std::thread& t : threads) t.join();
-  ASSERT_FALSE(world.violation()) << comm::sim::describe(*world.violation());
+  ASSERT_FALSE(world.violation()) << comm::describe(*world.violation());
   for (dag::Rank r = 0; r < c.ranks; ++r) {
     EXPECT_EQ(errors[r], "");
     EXPECT_EQ(results[r].keys_checked, 3u * 6u);
@@ -115,7 +115,7 @@ TEST(KvstoreApi, InitBroadcastsAndPushpullSums) {
     });
   }
   for (std::thread& t : threads) t.join();
-  ASSERT_FALSE(world.violation()) << comm::sim::describe(*world.violation());
+  ASSERT_FALSE(world.violation()) << comm::describe(*world.violation());
   for (const std::string& e : errors) EXPECT_EQ(e, "");
   for (dag::Rank r = 0; r < ranks; ++r) {
     EXPECT_EQ(weights[r], (std::vector<float>{0, 2, 3, 4}));

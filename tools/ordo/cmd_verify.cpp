@@ -3,6 +3,7 @@
 // as a trace file and the violation as a Graphviz picture on request.
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "checker/dot.hpp"
@@ -43,8 +44,21 @@ int run_verify(const VerifyCli& o) {
     std::cerr << "ordo verify: error: " << e.what() << '\n';
     return exit_bad_input;
   }
+  const bool ranks_defaulted = o.ranks == 0 && !job.ranks;
   const std::uint32_t ranks = o.ranks != 0 ? o.ranks : job.ranks.value_or(2);
-  const checker::Model model(std::move(job), ranks);
+  std::optional<checker::Model> built;
+  try {
+    built.emplace(std::move(job), ranks);
+  } catch (const dag::DumpError& e) {
+    // The reader names the file in its errors; validation at the rank count must too.
+    std::cerr << "ordo verify: error: " << o.input.name() << ": " << e.what() << '\n';
+    return exit_bad_input;
+  }
+  const checker::Model& model = *built;
+  if (ranks_defaulted) {
+    std::cerr << "ordo verify: note: the job fixes no rank count; verifying at " << ranks
+              << " ranks (give --ranks N for another count)\n";
+  }
   checker::VerifyOptions options;
   options.method = parse_method(o.method);
   options.limits.seconds_max = o.timeout;

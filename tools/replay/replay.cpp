@@ -4,33 +4,14 @@
 
 namespace ordo::tools {
 
-exec::Step to_exec(const checker::Step& step) {
-  exec::Step s;
-  switch (step.kind) {
-    case checker::Step::Kind::main:
-      s.kind = exec::Step::Kind::main;
-      break;
-    case checker::Step::Kind::start:
-      s.kind = exec::Step::Kind::start;
-      break;
-    case checker::Step::Kind::complete:
-      s.kind = exec::Step::Kind::complete;
-      break;
-  }
-  s.rank = step.rank;
-  s.op = step.op;
-  s.thread = step.thread;
-  return s;
-}
-
-Replay replay(exec::ControlledRun& run, const std::vector<checker::Step>& steps) {
+Replay replay(exec::ControlledRun& run, const std::vector<dag::Transition>& steps) {
   Replay r;
-  for (const checker::Step& step : steps) {
+  for (const dag::Transition& step : steps) {
     if (run.outcome()) break;
     try {
-      run.step(to_exec(step));
+      run.step(step);
     } catch (const engine::ScheduleError& e) {
-      r.illegal = "step " + std::to_string(r.steps_taken + 1) + " (" + run.describe(to_exec(step)) +
+      r.illegal = "step " + std::to_string(r.steps_taken + 1) + " (" + run.describe(step) +
                   ") is not legal on the runtime: " + e.what();
       return r;
     }
@@ -38,17 +19,29 @@ Replay replay(exec::ControlledRun& run, const std::vector<checker::Step>& steps)
   }
   r.outcome = run.outcome();
   if (r.outcome && r.outcome->end == exec::RunEnd::violation) {
-    if (const std::optional<comm::sim::Violation> v = run.violation()) {
-      if (std::holds_alternative<comm::sim::Mismatch>(*v)) r.seen = checker::Property::p1_order;
-      if (std::holds_alternative<comm::sim::ThreadRuleBreak>(*v)) {
+    if (const std::optional<comm::Violation> v = run.violation()) {
+      r.violation = v;
+      if (std::holds_alternative<comm::Mismatch>(*v)) r.seen = checker::Property::p1_order;
+      if (std::holds_alternative<comm::ThreadRuleBreak>(*v)) {
         r.seen = checker::Property::p2_thread_rule;
       }
-      if (std::holds_alternative<comm::sim::Deadlock>(*v)) r.seen = checker::Property::p3_deadlock;
+      if (std::holds_alternative<comm::Deadlock>(*v)) r.seen = checker::Property::p3_deadlock;
     }
   }
-  if (r.outcome && r.outcome->end == exec::RunEnd::deadlock)
+  if (r.outcome && r.outcome->end == exec::RunEnd::deadlock) {
     r.seen = checker::Property::p3_deadlock;
+    r.violation = run.deadlock();
+  }
   return r;
+}
+
+bool reproduces(const Replay& replay, const checker::Result& result) {
+  if (!result.property || !replay.seen || !replay.violation || !result.violation) return false;
+  // A deadlock without a pending collective (P4) is the same stuck state to the runtime.
+  const bool same_property = *replay.seen == *result.property ||
+                             (*replay.seen == checker::Property::p3_deadlock &&
+                              *result.property == checker::Property::p4_termination);
+  return same_property && comm::same_violation(*replay.violation, *result.violation);
 }
 
 }  // namespace ordo::tools

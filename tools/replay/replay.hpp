@@ -7,22 +7,25 @@
 #include <string>
 #include <vector>
 
-#include "checker/step.hpp"
+#include "runtime/dag/transition.hpp"
 #include "checker/verdict.hpp"
 #include "runtime/exec/controlled_run.hpp"
 
 namespace ordo::tools {
-
-exec::Step to_exec(const checker::Step& step);
 
 struct Replay {
   std::size_t steps_taken = 0;
   std::optional<std::string> illegal;       // the first step the runtime refused, and why
   std::optional<exec::RunOutcome> outcome;  // how the run ended, if it did
   std::optional<checker::Property> seen;    // the property the runtime saw violated
+  std::optional<comm::Violation> violation;  // what the runtime reported, if it saw one
 };
 
+// Whether the runtime saw the very violation the checker reported: the same property and, for P1
+// and P2, the same communicator, position and calls (comm::same_violation).
+bool reproduces(const Replay& replay, const checker::Result& result);
+
 // Takes the steps in order until one is refused or the run ends.
-Replay replay(exec::ControlledRun& run, const std::vector<checker::Step>& steps);
+Replay replay(exec::ControlledRun& run, const std::vector<dag::Transition>& steps);
 
 }  // namespace ordo::tools

@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <utility>
 
-#include "runtime/comm/call_check.hpp"
+#include "runtime/comm/rules/call.hpp"
 #include "runtime/comm/mpi/chunks.hpp"
 #include "runtime/comm/mpi/collectives.hpp"
 #include "runtime/comm/mpi/error.hpp"

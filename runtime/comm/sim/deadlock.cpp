@@ -4,7 +4,7 @@
 // Together that makes the state permanent, so a reported deadlock is never a slow run.
 #include <string>
 
-#include "runtime/comm/call_check.hpp"
+#include "runtime/comm/rules/call.hpp"
 #include "runtime/comm/sim/sim_world.hpp"
 #include "runtime/comm/sim/world_state.hpp"
 
@@ -67,6 +67,7 @@ std::optional<Deadlock> SimWorld::deadlock_locked() {
   Deadlock deadlock;
   for (dag::Rank r = 0; r < ranks_; ++r) {
     if (activity[r].finished) deadlock.waits.push_back("rank " + std::to_string(r) + ": finished");
+    if (!activity[r].finished) deadlock.ranks_blocked.push_back(r);
     for (const std::string& w : activity[r].waits) {
       deadlock.waits.push_back("rank " + std::to_string(r) + ": " + w);
     }
@@ -83,17 +84,16 @@ std::vector<std::string> SimWorld::pending_calls() const {
 std::vector<std::string> SimWorld::pending_calls_locked() const {
   std::vector<std::string> lines;
   for (const auto& comm : comms_) {
-    for (const auto& [seq, slot] : comm->slots) {
+    for (const auto& [seq, slot] : comm->match.slots()) {
       std::string missing;
-      for (std::size_t m = 0; m < slot.by_member.size(); ++m) {
-        if (!slot.by_member[m]) missing += (missing.empty() ? "" : ", ") +
-                                           std::to_string(comm->members[m]);
+      for (std::size_t m : comm->match.missing_members(seq)) {
+        missing += (missing.empty() ? "" : ", ") + std::to_string(comm->members[m]);
       }
-      for (const auto& p : slot.by_member) {
+      for (const auto& p : slot) {
         if (!p) continue;
-        lines.push_back("rank " + std::to_string(p->issued.rank) + " (" + p->issued.issuer +
-                        "): in " + describe(p->issued.call, comm->name) + ", call " +
-                        std::to_string(seq) + ", waiting for rank(s) " + missing);
+        lines.push_back("rank " + std::to_string(p->call.issuer.rank) + " (" +
+                        p->call.issuer.name + "): in " + describe(p->call.call, comm->name) +
+                        ", call " + std::to_string(seq) + ", waiting for rank(s) " + missing);
       }
     }
   }

@@ -5,7 +5,7 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "runtime/comm/call_check.hpp"
+#include "runtime/comm/rules/call.hpp"
 #include "runtime/comm/reduce.hpp"
 #include "runtime/comm/sim/issuer.hpp"
 #include "runtime/comm/sim/rank_view.hpp"
@@ -24,7 +24,9 @@ SimWorld::SimWorld(std::uint32_t ranks, std::vector<dag::Communicator> comms) : 
     throw std::invalid_argument("simulated world needs 1 to " + std::to_string(ranks_max) +
                                 " ranks, not " + std::to_string(ranks));
   }
-  for (const dag::Communicator& c : comms) comms_.push_back(make_comm(c, ranks));
+  for (std::size_t c = 0; c < comms.size(); ++c) {
+    comms_.push_back(make_comm(static_cast<dag::CommId>(c), comms[c], ranks));
+  }
   probes_.resize(ranks);
   for (dag::Rank r = 0; r < ranks; ++r) views_.push_back(std::make_unique<RankView>(*this, r));
 }
@@ -61,46 +63,23 @@ void SimWorld::post(dag::Rank rank, dag::CommId comm_id, const Call& call, void*
   if (member < 0) throw std::logic_error("rank " + std::to_string(rank) + " is not a member of '" +
                                          comm.name + "'");
   check_call(call, buffer, comm.name, static_cast<std::uint32_t>(comm.members.size()));
-  const auto m = static_cast<std::size_t>(member);
   Deliveries deliveries;
   {
     std::lock_guard lock(mutex_);
-    IssuedCall issued{rank, call, blocking, current_issuer()};
     if (violation_) {
       deliveries.emplace_back(std::move(done), std::make_exception_ptr(ViolationError(*violation_)));
     } else {
-      const std::uint64_t seq = comm.next_seq[m]++;
-      for (std::uint64_t other : comm.in_flight[m]) {
-        const Posted& first = *comm.slots.at(other).by_member[m];
-        if (first.issued.blocking || blocking) {
-          deliveries.emplace_back(std::move(done), nullptr);
-          abort_locked(ThreadRuleBreak{comm.name, first.issued, issued}, deliveries);
-          break;
-        }
-      }
-      if (!violation_) {
-        Slot& slot = comm.slots[seq];
-        if (slot.by_member.empty()) slot.by_member.resize(comm.members.size());
-        const Posted* first = nullptr;
-        for (const auto& p : slot.by_member) {
-          if (p) {
-            first = &*p;
-            break;
-          }
-        }
-        if (first != nullptr && !(first->issued.call == call)) {
-          Mismatch mismatch{comm.name, seq, {}};
-          for (const auto& p : slot.by_member) {
-            if (p) mismatch.calls.push_back(p->issued);
-          }
-          mismatch.calls.push_back(issued);
-          deliveries.emplace_back(std::move(done), nullptr);
-          abort_locked(mismatch, deliveries);
-        } else {
-          slot.by_member[m] = Posted{std::move(issued), buffer, std::move(done)};
-          ++slot.present;
-          comm.in_flight[m].push_back(seq);
-          if (slot.present == comm.members.size()) complete_slot_locked(comm, seq, deliveries);
+      const std::uint64_t tag = next_tag_++;
+      IssueResult result = comm.match.issue(static_cast<std::size_t>(member),
+                                            IssuedCall{Issuer{rank, current_issuer()}, call, blocking},
+                                            tag, comm.name);
+      if (auto* violation = std::get_if<Violation>(&result)) {
+        deliveries.emplace_back(std::move(done), nullptr);
+        abort_locked(*violation, deliveries);
+      } else {
+        comm.deliveries.emplace(tag, Delivery{call, buffer, std::move(done)});
+        if (const auto* matched = std::get_if<Matched>(&result)) {
+          complete_locked(comm, *matched, deliveries);
         }
       }
     }
@@ -109,30 +88,31 @@ void SimWorld::post(dag::Rank rank, dag::CommId comm_id, const Call& call, void*
   deliver(deliveries);
 }
 
-void SimWorld::complete_slot_locked(CommState& comm, std::uint64_t seq, Deliveries& out) {
-  Slot& slot = comm.slots.at(seq);
-  const Call& call = slot.by_member[0]->issued.call;
+void SimWorld::complete_locked(CommState& comm, const Matched& matched, Deliveries& out) {
+  std::vector<Delivery> by_member;
+  for (std::uint64_t tag : matched.tags) {
+    auto node = comm.deliveries.extract(tag);
+    assert(!node.empty());
+    by_member.push_back(std::move(node.mapped()));
+  }
+  // Matched calls agree on every field (C2), so member 0's call is everyone's.
+  const Call& call = by_member[0].call;
   const std::uint64_t bytes = call.count * dag::dtype_bytes(call.dtype);
   if (call.kind == dag::CollectiveKind::allreduce && bytes > 0) {
     // Reduce in communicator-rank order, so the result is one fixed sum whatever the timing.
     std::vector<std::byte> sum(bytes);
-    std::memcpy(sum.data(), slot.by_member[0]->buffer, bytes);
-    for (std::size_t m = 1; m < slot.by_member.size(); ++m) {
-      reduce_into(sum.data(), slot.by_member[m]->buffer, call.count, call.dtype, call.reduction);
+    std::memcpy(sum.data(), by_member[0].buffer, bytes);
+    for (std::size_t m = 1; m < by_member.size(); ++m) {
+      reduce_into(sum.data(), by_member[m].buffer, call.count, call.dtype, call.reduction);
     }
-    for (auto& p : slot.by_member) std::memcpy(p->buffer, sum.data(), bytes);
+    for (Delivery& d : by_member) std::memcpy(d.buffer, sum.data(), bytes);
   } else if (call.kind == dag::CollectiveKind::bcast && bytes > 0) {
-    const void* root = slot.by_member[*call.root]->buffer;
-    for (auto& p : slot.by_member) {
-      if (p->buffer != root) std::memcpy(p->buffer, root, bytes);
+    const void* root = by_member[*call.root].buffer;
+    for (Delivery& d : by_member) {
+      if (d.buffer != root) std::memcpy(d.buffer, root, bytes);
     }
   }
-  for (std::size_t m = 0; m < slot.by_member.size(); ++m) {
-    auto& flight = comm.in_flight[m];
-    flight.erase(std::find(flight.begin(), flight.end(), seq));
-    out.emplace_back(std::move(slot.by_member[m]->done), nullptr);
-  }
-  comm.slots.erase(seq);
+  for (Delivery& d : by_member) out.emplace_back(std::move(d.done), nullptr);
 }
 
 void SimWorld::abort_locked(const Violation& violation, Deliveries& out) {
@@ -141,13 +121,9 @@ void SimWorld::abort_locked(const Violation& violation, Deliveries& out) {
   const auto error = std::make_exception_ptr(ViolationError(violation));
   for (auto& d : out) d.second = error;
   for (auto& comm : comms_) {
-    for (auto& [seq, slot] : comm->slots) {
-      for (auto& p : slot.by_member) {
-        if (p) out.emplace_back(std::move(p->done), error);
-      }
-    }
-    comm->slots.clear();
-    for (auto& flight : comm->in_flight) flight.clear();
+    for (auto& [tag, d] : comm->deliveries) out.emplace_back(std::move(d.done), error);
+    comm->deliveries.clear();
+    comm->match.clear();
   }
   watchdog_wake_.notify_all();
 }
@@ -159,18 +135,21 @@ void SimWorld::deliver(Deliveries& deliveries) {
   deliveries_pending_ -= deliveries.size();
 }
 
-std::unique_ptr<SimWorld::CommState> SimWorld::make_comm(const dag::Communicator& desc,
+std::unique_ptr<SimWorld::CommState> SimWorld::make_comm(dag::CommId id,
+                                                         const dag::Communicator& desc,
                                                          std::uint32_t ranks) {
-  auto comm = std::make_unique<SimWorld::CommState>();
-  comm->name = desc.name;
+  std::vector<dag::Rank> members;
   if (desc.members) {
-    comm->members = *desc.members;
+    members = *desc.members;
   } else {
-    for (dag::Rank r = 0; r < ranks; ++r) comm->members.push_back(r);
+    for (dag::Rank r = 0; r < ranks; ++r) members.push_back(r);
   }
-  if (comm->members.empty()) {
+  if (members.empty()) {
     throw std::invalid_argument("communicator '" + desc.name + "' has no members");
   }
+  auto comm = std::make_unique<SimWorld::CommState>(id, members.size());
+  comm->name = desc.name;
+  comm->members = std::move(members);
   comm->member_of.assign(ranks, -1);
   for (std::size_t m = 0; m < comm->members.size(); ++m) {
     const dag::Rank r = comm->members[m];
@@ -180,8 +159,6 @@ std::unique_ptr<SimWorld::CommState> SimWorld::make_comm(const dag::Communicator
     }
     comm->member_of[r] = static_cast<std::int64_t>(m);
   }
-  comm->next_seq.assign(comm->members.size(), 0);
-  comm->in_flight.resize(comm->members.size());
   return comm;
 }
 

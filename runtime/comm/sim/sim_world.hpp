@@ -1,4 +1,4 @@
-// N ranks in one process with MPI's matching rule, exactly (design.md §2): the n-th collective a
+// N ranks in one process with MPI's matching rule, exactly (docs/semantics.md, C1-C3): the n-th collective a
 // rank issues on a communicator matches the n-th of every other member. Data moves only when
 // every member has issued a call that agrees with the others; a disagreement, a broken thread
 // rule or a deadlock is reported and aborts the world, so every pending and later call fails
@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "runtime/comm/communicator.hpp"
-#include "runtime/comm/sim/violation.hpp"
+#include "runtime/comm/rules/match_state.hpp"
 
 namespace ordo::comm::sim {
 
@@ -64,16 +64,15 @@ class SimWorld {
             Communicator::Done done);
 
  private:
-  struct Posted;
-  struct Slot;
+  struct Delivery;
   struct CommState;
   class RankView;
   using Deliveries = std::vector<std::pair<Communicator::Done, std::exception_ptr>>;
 
-  static std::unique_ptr<CommState> make_comm(const dag::Communicator& desc,
+  static std::unique_ptr<CommState> make_comm(dag::CommId id, const dag::Communicator& desc,
                                               std::uint32_t ranks);
   void abort_locked(const Violation& violation, Deliveries& out);
-  void complete_slot_locked(CommState& comm, std::uint64_t seq, Deliveries& out);
+  void complete_locked(CommState& comm, const Matched& matched, Deliveries& out);
   void deliver(Deliveries& deliveries);
   std::optional<Deadlock> deadlock_locked();
   std::vector<std::string> pending_calls_locked() const;
@@ -84,6 +83,7 @@ class SimWorld {
   std::vector<std::unique_ptr<CommState>> comms_;
   std::vector<std::unique_ptr<RankView>> views_;
   std::optional<Violation> violation_;
+  std::uint64_t next_tag_ = 0;
   std::uint64_t deliveries_pending_ = 0;  // matched calls whose `done` has not returned yet
   std::vector<ActivityProbe> probes_;
   std::condition_variable watchdog_wake_;

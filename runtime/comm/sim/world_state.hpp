@@ -2,34 +2,28 @@
 #pragma once
 
 #include <map>
-#include <optional>
 #include <string>
 #include <vector>
 
+#include "runtime/comm/rules/match_state.hpp"
 #include "runtime/comm/sim/sim_world.hpp"
 
 namespace ordo::comm::sim {
 
-struct SimWorld::Posted {
-  IssuedCall issued;
+// Where a posted call's data is and whom to tell when it ends.
+struct SimWorld::Delivery {
+  Call call;
   void* buffer = nullptr;
   Communicator::Done done;
 };
 
-// The n-th calls of the members of one communicator, as they arrive.
-struct SimWorld::Slot {
-  std::vector<std::optional<Posted>> by_member;
-  std::uint32_t present = 0;
-};
-
 struct SimWorld::CommState {
+  CommState(dag::CommId id, std::size_t size) : match(id, size) {}
   std::string name;
-  std::vector<dag::Rank> members;        // world ranks, in communicator-rank order
-  std::vector<std::int64_t> member_of;   // world rank -> communicator rank, or -1
-  std::vector<std::uint64_t> next_seq;   // per member: the sequence number of its next call
-  std::map<std::uint64_t, Slot> slots;   // calls issued by some but not all members
-  // Per member: the sequence numbers of its calls still in flight.
-  std::vector<std::vector<std::uint64_t>> in_flight;
+  std::vector<dag::Rank> members;       // world ranks, in communicator-rank order
+  std::vector<std::int64_t> member_of;  // world rank -> communicator rank, or -1
+  MatchState match;                     // the matching rule, shared with the checker
+  std::map<std::uint64_t, Delivery> deliveries;  // by the tag its call was posted with
 };
 
 }  // namespace ordo::comm::sim

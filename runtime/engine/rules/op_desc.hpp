@@ -25,4 +25,13 @@ struct OpDesc {
   std::optional<dag::Collective> collective{};  // present exactly for collective kinds
 };
 
+// Whether running the op's body is a transition of its own, after the claim (docs/semantics.md,
+// S3). A worker claims an op under the engine lock and runs its body outside it, so other threads
+// act in between. For a collective op that gap is visible: its body issues the call, and another
+// worker of the same pool can claim and issue first. Any other op's body touches only the vars it
+// was granted, which no other party reads or writes before the op completes, so its claim and
+// body may be taken as one transition without losing an outcome. This is the one place that
+// decides it; the controlled scheduler and the checker both ask here.
+inline bool body_is_own_transition(dag::OpKind kind) { return dag::is_collective(kind); }
+
 }  // namespace ordo::engine

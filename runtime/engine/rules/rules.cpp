@@ -11,7 +11,8 @@ namespace ordo::engine {
 
 Rules::Rules(std::vector<dag::Pool> pools, Limits limits)
     : limits_(limits), failures_(limits.failures_listed_max) {
-  if (pools.empty()) throw UsageError("engine needs at least one pool");
+  // No pools is a valid engine: a program whose main thread issues every collective itself has
+  // no ops, and what validates must run and verify.
   if (pools.size() > dag::limits::pools_max) {
     throw CapacityError("engine has " + std::to_string(pools.size()) + " pools; at most " +
                         std::to_string(dag::limits::pools_max) + " are allowed");

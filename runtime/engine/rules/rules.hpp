@@ -1,4 +1,4 @@
-// The engine semantics of design.md §2 as a deterministic value type: var queues, op slots,
+// The engine semantics (docs/semantics.md §2) as a deterministic value type: var queues, op slots,
 // pending counters, the pools' run queues and thread occupancy, and poison. No threads, no locks,
 // no clocks: the production scheduler drives it under one mutex, the controlled scheduler drives
 // it step by step, and the checker can copy it to branch. docs/engine.md states every rule.

@@ -1,6 +1,6 @@
-// One var's access state and the grant algorithm (design.md §2): consecutive reads share the var,
-// a write holds it alone, and nothing overtakes a queued access, so a read pushed after a waiting
-// write waits behind it and two writes are granted in push order.
+// One var's access state and the grant algorithm (docs/semantics.md, E1-E3): consecutive reads
+// share the var, a write holds it alone, and nothing overtakes a queued access, so a read pushed
+// after a waiting write waits behind it and two writes are granted in push order.
 #pragma once
 
 #include <cassert>

@@ -85,13 +85,13 @@ TEST(SimWorld, MismatchedKeysAreReportedWithBothCalls) {
   const std::optional<Violation> v = world.violation();
   ASSERT_TRUE(v);
   const auto& m = std::get<Mismatch>(*v);
-  EXPECT_EQ(m.comm, "world");
+  EXPECT_EQ(m.comm_name, "world");
   EXPECT_EQ(m.seq, 0u);
   ASSERT_EQ(m.calls.size(), 2u);
   EXPECT_EQ(m.calls[0].call.key, 1);
   EXPECT_EQ(m.calls[1].call.key, 2);
-  EXPECT_EQ(m.calls[1].issuer, "op 'allreduce.k2'");
-  EXPECT_NE(describe(*v).find("mismatch on 'world' at call 0"), std::string::npos);
+  EXPECT_EQ(m.calls[1].issuer, (Issuer{1, "op 'allreduce.k2'"}));
+  EXPECT_NE(describe(*v).find("mismatch on communicator 'world' at call 0"), std::string::npos);
   // The world stays aborted: later calls fail instead of matching.
   EXPECT_THROW(world.rank(0).comm(0).barrier(), ViolationError);
 }
@@ -102,7 +102,7 @@ TEST(SimWorld, MismatchedCountsAreReported) {
   world.rank(0).comm(0).call_then(allreduce_call(1, 4), a.data(), [](std::exception_ptr) {});
   world.rank(1).comm(0).call_then(allreduce_call(1, 8), a.data(), [](std::exception_ptr) {});
   ASSERT_TRUE(world.violation());
-  EXPECT_EQ(kind_name(*world.violation()), "mismatch");
+  EXPECT_EQ(kind_name(*world.violation()), "P1 mismatch");
 }
 
 TEST(SimWorld, SecondBlockingCallOnOneCommunicatorBreaksTheThreadRule) {

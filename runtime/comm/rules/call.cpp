@@ -1,4 +1,4 @@
-#include "runtime/comm/call_check.hpp"
+#include "runtime/comm/rules/call.hpp"
 
 #include <cassert>
 #include <stdexcept>
@@ -28,8 +28,22 @@ void check_buffer(const Call& call, const void* buffer, std::string_view comm_na
 
 }  // namespace
 
-void check_call(const Call& call, const void* buffer, std::string_view comm_name,
-                std::uint32_t comm_size) {
+Call call_of(const dag::Collective& c) {
+  return Call{c.kind, c.key, c.count, c.dtype, c.reduction, c.root};
+}
+
+bool agree(const Call& a, const Call& b) {
+  if (a.kind == dag::CollectiveKind::barrier && b.kind == dag::CollectiveKind::barrier) {
+    return a.count == b.count && a.reduction == b.reduction && a.root == b.root;
+  }
+  return a == b;
+}
+
+bool matches(const Call& a, bool a_blocks, const Call& b, bool b_blocks) {
+  return a_blocks == b_blocks && agree(a, b);
+}
+
+void check_call_shape(const Call& call, std::string_view comm_name, std::uint32_t comm_size) {
   assert(comm_size > 0 && "a communicator has at least one rank");
   check_enums(call, comm_name);
   switch (call.kind) {
@@ -38,7 +52,6 @@ void check_call(const Call& call, const void* buffer, std::string_view comm_name
         reject(call, comm_name, "allreduce needs a reduction (sum, prod, min or max), not none");
       }
       if (call.root) reject(call, comm_name, "allreduce takes no root");
-      check_buffer(call, buffer, comm_name);
       return;
     case dag::CollectiveKind::bcast:
       if (!call.root) reject(call, comm_name, "bcast needs a root");
@@ -50,7 +63,6 @@ void check_call(const Call& call, const void* buffer, std::string_view comm_name
       if (call.reduction != dag::Reduction::none) {
         reject(call, comm_name, "bcast takes no reduction");
       }
-      check_buffer(call, buffer, comm_name);
       return;
     case dag::CollectiveKind::barrier:
       if (call.count != 0) reject(call, comm_name, "barrier carries no data; its count must be 0");
@@ -61,6 +73,12 @@ void check_call(const Call& call, const void* buffer, std::string_view comm_name
       return;
   }
   assert(false && "check_enums accepted an unknown collective kind");
+}
+
+void check_call(const Call& call, const void* buffer, std::string_view comm_name,
+                std::uint32_t comm_size) {
+  check_call_shape(call, comm_name, comm_size);
+  if (call.kind != dag::CollectiveKind::barrier) check_buffer(call, buffer, comm_name);
 }
 
 std::string describe(const Call& call, std::string_view comm_name) {

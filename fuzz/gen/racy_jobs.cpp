@@ -1,0 +1,130 @@
+#include "fuzz/gen/racy_jobs.hpp"
+
+#include <string>
+#include <vector>
+
+#include "fuzz/gen/uniform.hpp"
+
+namespace ordo::fuzz {
+
+namespace {
+
+struct RacyOp {
+  bool async = false;
+  std::uint32_t comm = 0;        // modulo the communicators
+  std::uint32_t kind = 0;        // allreduce, bcast, barrier
+  std::uint32_t root_edge = 0;   // bcast root: comm size - 1 + root_edge - 1, so -2..+1 of it
+  bool chained = false;          // reads the token the previous op wrote
+  bool barrier_before = false;   // the main thread calls a world barrier before pushing it
+  std::uint32_t flip = 0;        // bit r: rank r issues the other form (blocking or not)
+};
+
+struct RacyRecipe {
+  std::uint32_t ranks = 2;
+  bool fixed_ranks = true;  // false: one SPMD program, meaningful at any count (roots matter)
+  std::uint32_t comms = 1;
+  std::uint32_t threads = 2;
+  bool priority = false;
+  std::vector<RacyOp> ops;
+};
+
+constexpr std::uint64_t count = 4;
+constexpr std::uint64_t var_bytes = count * 4;
+
+dag::Collective collective_of(const RacyOp& o, std::size_t index, std::uint32_t comms,
+                              std::uint32_t comm_size) {
+  dag::Collective c;
+  c.kind = static_cast<dag::CollectiveKind>(o.kind % 3);
+  c.comm = static_cast<dag::CommId>(o.comm % comms);
+  c.key = static_cast<std::int64_t>(index);
+  if (c.kind != dag::CollectiveKind::barrier) c.count = count;
+  if (c.kind == dag::CollectiveKind::allreduce) c.reduction = dag::Reduction::sum;
+  if (c.kind == dag::CollectiveKind::bcast) {
+    const std::int64_t root = static_cast<std::int64_t>(comm_size) - 2 + o.root_edge;
+    c.root = static_cast<dag::Rank>(root < 0 ? 0 : root);
+  }
+  return c;
+}
+
+dag::Program program_for(const RacyRecipe& recipe, std::optional<dag::Rank> rank) {
+  dag::Program p;
+  p.name = rank ? "rank" + std::to_string(*rank) : "step";
+  if (rank) p.ranks = std::vector<dag::Rank>{*rank};
+  p.pools.push_back({"comm", recipe.threads,
+                     recipe.priority ? dag::PoolKind::priority : dag::PoolKind::fifo});
+  for (std::size_t i = 0; i < recipe.ops.size(); ++i) {
+    p.vars.push_back({"buf" + std::to_string(i), dag::VarKind::buffer, var_bytes, dag::DType::f32});
+    p.vars.push_back({"tok" + std::to_string(i), dag::VarKind::token, 0, dag::DType::u8});
+  }
+  for (std::size_t i = 0; i < recipe.ops.size(); ++i) {
+    const RacyOp& o = recipe.ops[i];
+    if (o.barrier_before) {
+      dag::CollectiveAction b;
+      b.collective.kind = dag::CollectiveKind::barrier;
+      b.collective.key = -1;
+      p.main.emplace_back(b);
+    }
+    const bool flipped = rank && ((o.flip >> *rank) & 1u) != 0;
+    dag::Op op;
+    op.name = "c" + std::to_string(i);
+    op.kind = (o.async != flipped) ? dag::OpKind::async_collective : dag::OpKind::collective;
+    op.priority = static_cast<std::int32_t>(recipe.ops.size() - i);
+    const auto buf = static_cast<dag::VarId>(2 * i);
+    const auto tok = static_cast<dag::VarId>(2 * i + 1);
+    op.writes = {buf, tok};
+    if (o.chained && i > 0) op.reads = {static_cast<dag::VarId>(2 * i - 1)};
+    op.collective = collective_of(o, i, recipe.comms, recipe.ranks);
+    p.main.emplace_back(dag::PushAction{static_cast<dag::OpId>(p.ops.size())});
+    p.ops.push_back(std::move(op));
+  }
+  p.main.emplace_back(dag::WaitForAllAction{});
+  return p;
+}
+
+Instance to_instance(const RacyRecipe& recipe) {
+  Instance instance;
+  instance.ranks = recipe.ranks;
+  for (std::uint32_t c = 0; c < recipe.comms; ++c) {
+    instance.job.comms.push_back({c == 0 ? "world" : "dup" + std::to_string(c), std::nullopt});
+  }
+  if (recipe.fixed_ranks) {
+    instance.job.ranks = recipe.ranks;
+    for (dag::Rank r = 0; r < recipe.ranks; ++r) {
+      instance.job.programs.push_back(program_for(recipe, r));
+    }
+  } else {
+    instance.job.programs.push_back(program_for(recipe, std::nullopt));
+  }
+  instance.origin = "racy job, " + std::to_string(recipe.ops.size()) + " collective ops on " +
+                    std::to_string(recipe.threads) + " threads" +
+                    (recipe.fixed_ranks ? "" : ", any rank count");
+  return instance;
+}
+
+}  // namespace
+
+rc::Gen<Instance> racy_jobs() {
+  const auto ops = rc::gen::build<RacyOp>(
+      rc::gen::set(&RacyOp::async, rc::gen::arbitrary<bool>()),
+      rc::gen::set(&RacyOp::comm, uniform<std::uint32_t>(0, 2)),
+      rc::gen::set(&RacyOp::kind, rc::gen::weightedElement<std::uint32_t>({{4, 0}, {2, 1}, {1, 2}})),
+      rc::gen::set(&RacyOp::root_edge, uniform<std::uint32_t>(0, 4)),
+      rc::gen::set(&RacyOp::chained, rc::gen::weightedElement<bool>({{3, false}, {1, true}})),
+      rc::gen::set(&RacyOp::barrier_before,
+                   rc::gen::weightedElement<bool>({{4, false}, {1, true}})),
+      rc::gen::set(&RacyOp::flip, rc::gen::weightedOneOf<std::uint32_t>(
+                                      {{5, rc::gen::just(std::uint32_t{0})},
+                                       {1, uniform<std::uint32_t>(1, 8)}})));
+  const auto recipe = rc::gen::build<RacyRecipe>(
+      rc::gen::set(&RacyRecipe::ranks, uniform<std::uint32_t>(2, 4)),
+      rc::gen::set(&RacyRecipe::fixed_ranks, rc::gen::arbitrary<bool>()),
+      rc::gen::set(&RacyRecipe::comms, uniform<std::uint32_t>(1, 3)),
+      rc::gen::set(&RacyRecipe::threads, uniform<std::uint32_t>(1, 4)),
+      rc::gen::set(&RacyRecipe::priority, rc::gen::weightedElement<bool>({{3, false}, {1, true}})),
+      rc::gen::set(&RacyRecipe::ops,
+                   rc::gen::resize(4, rc::gen::nonEmpty(rc::gen::container<std::vector<RacyOp>>(
+                                          rc::gen::resize(rc::kNominalSize, ops))))));
+  return rc::gen::map(recipe, to_instance);
+}
+
+}  // namespace ordo::fuzz

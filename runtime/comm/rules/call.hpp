@@ -1,0 +1,53 @@
+// What one rank passes to one collective call, and the argument checks shared by every backend
+// and by the checker: a Call is checked against the communicator it is made on before any data
+// moves, so a misuse fails the same way, with the same message, whether MPI, the simulated world
+// or the checker (at the rank count it verifies) meets it (docs/semantics.md, C2).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "runtime/dag/program.hpp"
+
+namespace ordo::comm {
+
+// `key` is ordo's own label (the gradient key); MPI never sees it, the simulated world and the
+// checker compare it.
+struct Call {
+  dag::CollectiveKind kind = dag::CollectiveKind::allreduce;
+  std::int64_t key = 0;
+  std::uint64_t count = 0;
+  dag::DType dtype = dag::DType::f32;
+  dag::Reduction reduction = dag::Reduction::none;
+  std::optional<dag::Rank> root;  // bcast: rank within the communicator
+  friend bool operator==(const Call&, const Call&) = default;
+};
+
+Call call_of(const dag::Collective& collective);
+
+// Whether two calls at one position of a communicator agree in everything MPI and ordo match
+// (docs/semantics.md, C2): kind, key, count, dtype, reduction and root. A barrier moves no data,
+// so MPI matches any barrier with any other: its key and dtype are labels, never compared.
+bool agree(const Call& a, const Call& b);
+// The whole agreement rule C2: the calls agree, and both block or neither does (MPI-3.1 §5.12:
+// a non-blocking collective never matches a blocking one). The matching state and the checker's
+// symbolic stage both decide agreement here.
+bool matches(const Call& a, bool a_blocks, const Call& b, bool b_blocks);
+
+// Throws std::invalid_argument, naming the communicator and the call, unless `call` is a well
+// formed collective for a communicator of `comm_size` ranks:
+//   allreduce: a reduction other than none, no root;
+//   bcast:     a root below comm_size, reduction none;
+//   barrier:   count 0, reduction none, no root (the buffer is ignored);
+//   and for allreduce and bcast a non-null buffer whenever count > 0.
+void check_call(const Call& call, const void* buffer, std::string_view comm_name,
+                std::uint32_t comm_size);
+// The same checks without a buffer (the checker's: a program names vars, not addresses).
+void check_call_shape(const Call& call, std::string_view comm_name, std::uint32_t comm_size);
+
+// One line for diagnostics, e.g. "allreduce of 1024 x f32 (sum) on 'grads', key 3".
+std::string describe(const Call& call, std::string_view comm_name);
+
+}  // namespace ordo::comm

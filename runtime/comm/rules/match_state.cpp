@@ -1,0 +1,83 @@
+#include "runtime/comm/rules/match_state.hpp"
+
+#include <algorithm>
+#include <cassert>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+namespace ordo::comm {
+
+MatchState::MatchState(dag::CommId comm, std::size_t members)
+    : comm_(comm), next_seq_(members, 0), in_flight_(members) {
+  if (members == 0) throw std::invalid_argument("a communicator has at least one member");
+}
+
+IssueResult MatchState::issue(std::size_t member, IssuedCall call, std::uint64_t tag,
+                              std::string_view comm_name) {
+  assert(member < members());
+  const std::uint64_t seq = next_seq_[member];
+  for (std::uint64_t other : in_flight_[member]) {
+    const IssuedCall& first = slots_.at(other).at(member)->call;
+    if (first.blocking || call.blocking) {
+      return Violation{ThreadRuleBreak{comm_, std::string(comm_name), first, std::move(call)}};
+    }
+  }
+  const auto found = slots_.find(seq);
+  if (found != slots_.end()) {
+    const Slot& slot = found->second;
+    const auto first = std::find_if(slot.begin(), slot.end(), [](const auto& p) { return p; });
+    assert(first != slot.end() && "a slot exists only while some member's call is in it");
+    if (!matches((*first)->call.call, (*first)->call.blocking, call.call, call.blocking)) {
+      Mismatch m{comm_, std::string(comm_name), seq, {}};
+      for (const auto& p : slot) {
+        if (p) m.calls.push_back(p->call);
+      }
+      m.calls.push_back(std::move(call));
+      return Violation{std::move(m)};
+    }
+  }
+  ++next_seq_[member];
+  Slot& slot = slots_[seq];
+  if (slot.empty()) slot.resize(members());
+  assert(!slot[member] && "a member issues each sequence number once");
+  slot[member] = Posted{std::move(call), tag};
+  if (std::any_of(slot.begin(), slot.end(), [](const auto& p) { return !p; })) {
+    in_flight_[member].push_back(seq);
+    return Pending{seq};
+  }
+  Matched matched{seq, {}};
+  for (std::size_t m = 0; m < slot.size(); ++m) {
+    auto& flight = in_flight_[m];
+    const auto it = std::find(flight.begin(), flight.end(), seq);
+    if (it != flight.end()) flight.erase(it);
+    matched.tags.push_back(slot[m]->tag);
+  }
+  slots_.erase(seq);
+  return matched;
+}
+
+std::optional<std::uint64_t> MatchState::seq_of(std::size_t member, std::uint64_t tag) const {
+  for (std::uint64_t seq : in_flight_.at(member)) {
+    const std::optional<Posted>& p = slots_.at(seq).at(member);
+    if (p && p->tag == tag) return seq;
+  }
+  return std::nullopt;
+}
+
+std::vector<std::size_t> MatchState::missing_members(std::uint64_t seq) const {
+  std::vector<std::size_t> missing;
+  const auto it = slots_.find(seq);
+  if (it == slots_.end()) return missing;
+  for (std::size_t m = 0; m < it->second.size(); ++m) {
+    if (!it->second[m]) missing.push_back(m);
+  }
+  return missing;
+}
+
+void MatchState::clear() {
+  slots_.clear();
+  for (auto& flight : in_flight_) flight.clear();
+}
+
+}  // namespace ordo::comm

@@ -1,0 +1,55 @@
+#include "runtime/comm/rules/violation.hpp"
+
+namespace ordo::comm {
+
+std::string describe(const IssuedCall& c, std::string_view comm_name) {
+  return "rank " + std::to_string(c.issuer.rank) + " (" + c.issuer.name + ", " +
+         (c.blocking ? "blocking" : "non-blocking") + "): " + describe(c.call, comm_name);
+}
+
+namespace {
+
+struct Describe {
+  std::string operator()(const Mismatch& m) const {
+    std::string s = "P1 mismatch on communicator '" + m.comm_name + "' at call " +
+                    std::to_string(m.seq) + ":";
+    for (const IssuedCall& c : m.calls) s += "\n  " + describe(c, m.comm_name);
+    return s;
+  }
+  std::string operator()(const ThreadRuleBreak& t) const {
+    return "P2 thread rule broken on communicator '" + t.comm_name + "': rank " +
+           std::to_string(t.second.issuer.rank) +
+           " issued a collective while another was in flight there\n  in flight: " +
+           describe(t.in_flight, t.comm_name) + "\n  issued:    " + describe(t.second, t.comm_name);
+  }
+  std::string operator()(const Deadlock& d) const {
+    std::string s = "deadlock: nothing can move and " + std::to_string(d.ranks_blocked.size()) +
+                    " rank(s) have not finished:";
+    for (const std::string& w : d.waits) s += "\n  " + w;
+    return s;
+  }
+};
+
+}  // namespace
+
+std::string describe(const Violation& violation) { return std::visit(Describe{}, violation); }
+
+std::string kind_name(const Violation& violation) {
+  if (std::holds_alternative<Mismatch>(violation)) return "P1 mismatch";
+  if (std::holds_alternative<ThreadRuleBreak>(violation)) return "P2 thread rule";
+  return "deadlock";
+}
+
+bool same_violation(const Violation& a, const Violation& b) {
+  if (a.index() != b.index()) return false;
+  if (const auto* d = std::get_if<Deadlock>(&a)) {
+    return d->ranks_blocked == std::get<Deadlock>(b).ranks_blocked;
+  }
+  if (const auto* m = std::get_if<Mismatch>(&a)) return *m == std::get<Mismatch>(b);
+  return std::get<ThreadRuleBreak>(a) == std::get<ThreadRuleBreak>(b);
+}
+
+ViolationError::ViolationError(const Violation& violation)
+    : std::runtime_error(describe(violation)), violation_(violation) {}
+
+}  // namespace ordo::comm

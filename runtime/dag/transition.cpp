@@ -1,0 +1,26 @@
+#include "runtime/dag/transition.hpp"
+
+#include <array>
+
+namespace ordo::dag {
+
+namespace {
+
+constexpr std::array<std::string_view, 4> kind_names = {"main", "claim", "issue", "complete"};
+static_assert(static_cast<std::size_t>(Transition::Kind::complete) + 1 == kind_names.size());
+
+}  // namespace
+
+std::string_view to_string(Transition::Kind kind) {
+  const auto i = static_cast<std::size_t>(kind);
+  return i < kind_names.size() ? kind_names[i] : "?";
+}
+
+std::optional<Transition::Kind> parse_transition_kind(std::string_view text) {
+  for (std::size_t i = 0; i < kind_names.size(); ++i) {
+    if (kind_names[i] == text) return static_cast<Transition::Kind>(i);
+  }
+  return std::nullopt;
+}
+
+}  // namespace ordo::dag

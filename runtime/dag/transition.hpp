@@ -1,0 +1,29 @@
+// One transition of a multi-rank execution (docs/semantics.md, S1-S4): a rank's main thread takes
+// its next action, a pool worker claims the op at the head of its pool's run queue, a claimed
+// collective op issues its call, or an op completes. Ops are named by program op id, so a
+// sequence of transitions is a schedule that the checker explores and the runtime's controlled
+// run replays as written; both take it from here.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+#include "runtime/dag/program.hpp"
+
+namespace ordo::dag {
+
+struct Transition {
+  enum class Kind : std::uint8_t { main, claim, issue, complete };
+  Kind kind = Kind::main;
+  Rank rank = 0;
+  OpId op = 0;                          // claim, issue and complete
+  std::optional<std::uint32_t> thread;  // claim: the pool thread (none: the lowest free one)
+  friend bool operator==(const Transition&, const Transition&) = default;
+};
+
+// "main", "claim", "issue", "complete": the spelling of the trace format.
+std::string_view to_string(Transition::Kind kind);
+std::optional<Transition::Kind> parse_transition_kind(std::string_view text);
+
+}  // namespace ordo::dag

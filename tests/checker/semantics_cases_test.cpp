@@ -1,0 +1,112 @@
+// The call-ordering cases of tests/checker/semantics_cases: small jobs whose answers were derived
+// from the MPI standard and the runtime's real concurrency before the checker ran (the folder's
+// README says how). Every case must get its expected answer: `safe`, `unsafe` with the expected
+// property and a witness that the runtime's controlled run reproduces violation for violation,
+// or bad input at the rank count verified.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "checker/trace_io.hpp"
+#include "checker/verify.hpp"
+#include "runtime/dag/dump_error.hpp"
+#include "runtime/dag/dump_reader.hpp"
+#include "runtime/exec/controlled_run.hpp"
+#include "tools/replay/replay.hpp"
+
+namespace ordo::checker {
+namespace {
+
+const std::string cases_dir = ORDO_SEMANTICS_CASES;
+
+struct Case {
+  std::string file;
+  std::optional<std::uint32_t> ranks;
+  std::string expect;
+  std::optional<std::string> property;
+};
+
+std::vector<Case> load_manifest() {
+  std::ifstream in(cases_dir + "/manifest.json");
+  const nlohmann::json m = nlohmann::json::parse(in);
+  std::vector<Case> out;
+  for (const nlohmann::json& c : m) {
+    Case k;
+    k.file = c.at("file").get<std::string>();
+    if (!c.at("ranks").is_null()) k.ranks = c.at("ranks").get<std::uint32_t>();
+    k.expect = c.at("expect").get<std::string>();
+    if (!c.at("property").is_null()) k.property = c.at("property").get<std::string>();
+    out.push_back(std::move(k));
+  }
+  return out;
+}
+
+class SemanticsCase : public ::testing::TestWithParam<Case> {};
+
+TEST_P(SemanticsCase, GetsTheAnswerDerivedFromTheStandard) {
+  const Case& c = GetParam();
+  std::optional<dag::Job> job;
+  try {
+    job = dag::read_dump_file(cases_dir + "/" + c.file);
+  } catch (const dag::DumpError& e) {
+    EXPECT_EQ(c.expect, "bad_input") << "the reader rejected it: " << e.what();
+    return;
+  }
+  const std::uint32_t ranks = c.ranks.value_or(job->ranks.value_or(2));
+  std::optional<Model> model;
+  try {
+    model.emplace(*job, ranks);
+  } catch (const std::exception& e) {
+    EXPECT_EQ(c.expect, "bad_input") << "rejected at " << ranks << " ranks: " << e.what();
+    return;
+  }
+  ASSERT_NE(c.expect, "bad_input") << "accepted at " << ranks << " ranks";
+  VerifyOptions options;
+  options.limits.seconds_max = 20.0;
+  const Verification v = verify(*model, options);
+  ASSERT_EQ(to_string(v.result.verdict), c.expect) << human_report(*model, v);
+  if (c.expect != "unsafe") return;
+  ASSERT_TRUE(v.result.property.has_value());
+  if (c.property) {
+    EXPECT_EQ(short_name(*v.result.property), *c.property) << human_report(*model, v);
+  }
+  exec::ControlledRun run(model->job(), ranks);
+  const tools::Replay r = tools::replay(run, v.result.witness);
+  ASSERT_FALSE(r.illegal) << *r.illegal;
+  EXPECT_TRUE(tools::reproduces(r, v.result))
+      << human_report(*model, v) << "\nruntime: " << (r.outcome ? r.outcome->report : "no end");
+}
+
+std::string case_name(const ::testing::TestParamInfo<Case>& info) {
+  std::string name = info.param.file.substr(0, info.param.file.rfind('.'));
+  for (char& ch : name) {
+    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+  }
+  return name;
+}
+
+INSTANTIATE_TEST_SUITE_P(Manifest, SemanticsCase, ::testing::ValuesIn(load_manifest()), case_name);
+
+// Where "every rank count" begins: a job without a fixed count whose bcast root is 3 is valid
+// from 4 ranks only, and a safe verdict says so.
+TEST(SemanticsCase, EveryRankCountStartsWhereTheJobIsValid) {
+  const dag::Job job = dag::read_dump_file(cases_dir + "/c3_free_root3_cli4_main.json");
+  ASSERT_FALSE(job.ranks.has_value());
+  const Model model(job, 4);
+  EXPECT_EQ(model.valid_from(), 4u);
+  const Verification v = verify(model, VerifyOptions{});
+  ASSERT_EQ(v.result.verdict, Verdict::safe);
+  if (v.every_rank_count) {
+    EXPECT_NE(human_report(model, v).find("every rank count from 4"), std::string::npos)
+        << human_report(model, v);
+  }
+  EXPECT_THROW(Model(job, 3), dag::DumpError);
+}
+
+}  // namespace
+}  // namespace ordo::checker
