@@ -85,7 +85,8 @@ end_thread:
 }
 
 /* The completion callback of async collective op o: it may fire any time after the call
- * matched. */
+ * matched. It stays at its end label afterwards rather than terminate: a process's death is a
+ * step of its own, which would double every state between the completion and the death. */
 proctype AsyncOp(byte r; byte o) {
 end_wait:
   do
