@@ -54,7 +54,7 @@ class Search {
     visited_.insert(key(init));
     ++result_.stats.states;
     std::vector<dag::Transition> steps = enabled_steps(model_, init);
-    if (stuck(init, steps, {})) return finish();
+    if (stuck(init, steps, {})) return conclude();
     steps = reduce(init, std::move(steps));
     stack_.push_back(Frame{std::move(init), std::move(steps), 0});
     while (!stack_.empty()) {
@@ -77,7 +77,7 @@ class Search {
       const std::uint64_t depth = stack_.size();
       if (depth > result_.stats.depth_max) result_.stats.depth_max = depth;
       std::vector<dag::Transition> next = enabled_steps(model_, child);
-      if (stuck(child, next, path_of(stack_))) return finish();
+      if (stuck(child, next, path_of(stack_))) return conclude();
       if (next.empty()) ++result_.stats.finals;
       next = reduce(child, std::move(next));
       if (result_.stats.states >= limits_.states_max) {
@@ -86,7 +86,7 @@ class Search {
       stack_.push_back(Frame{std::move(child), std::move(next), 0});
     }
     result_.verdict = Verdict::safe;
-    return finish();
+    return conclude();
   }
 
  private:
@@ -122,14 +122,14 @@ class Search {
     result_.property = property_of(v, collective_involved);
     result_.violation = std::move(v);
     result_.witness = std::move(witness);
-    return finish();
+    return conclude();
   }
 
   Result unknown(Bound bound, std::uint64_t value) {
     result_.verdict = Verdict::unknown;
     result_.bound = bound;
     result_.bound_value = value;
-    return finish();
+    return conclude();
   }
 
   // Reading the clock and the memory on every transition would cost more than the transition
@@ -150,7 +150,7 @@ class Search {
     return std::chrono::duration<double>(Clock::now() - begin_).count();
   }
 
-  Result finish() {
+  Result conclude() {
     result_.stats.seconds = seconds_since_begin();
     result_.stats.states_per_second =
         result_.stats.seconds > 0.0

@@ -1,5 +1,7 @@
 #include "checker/reduction.hpp"
 
+#include "runtime/engine/rules/op_desc.hpp"
+
 #include <algorithm>
 #include <variant>
 
@@ -25,7 +27,9 @@ bool issues_collective(const Model& model, const State& state, const dag::Transi
       return pc < program.main.size() &&
              std::holds_alternative<dag::CollectiveAction>(program.main[pc]);
     }
-    case dag::Transition::Kind::claim:  // the claim of any op touches its rank only (S3)
+    case dag::Transition::Kind::claim:  // issues only where claim and issue are one step (S3)
+      return dag::is_collective(program.ops.at(step.op).kind) &&
+             !engine::body_is_own_transition(program.ops.at(step.op).kind);
     case dag::Transition::Kind::complete:
       return false;
     case dag::Transition::Kind::issue:

@@ -92,6 +92,21 @@ std::optional<comm::Violation> apply_main(const Model& model, State& state, cons
   return std::nullopt;
 }
 
+std::optional<comm::Violation> apply_issue(const Model& model, State& state,
+                                           const dag::Transition& step) {
+  RankState& r = state.ranks.at(step.rank);
+  if (step.op >= r.phase.size() || r.phase[step.op] != OpPhase::claimed) {
+    throw not_enabled(step, "not a claimed collective op with its call still to issue");
+  }
+  const dag::Op& op = model.program(step.rank).ops[step.op];
+  // The op's function issues its call and returns; a blocking collective keeps its thread until
+  // it completes (the rules know this from its kind).
+  r.phase[step.op] = OpPhase::issued;
+  r.rules.thread_returned(r.handle[step.op]);
+  return issue_call(model, state, step.rank, step.op, *op.collective,
+                    op.kind == dag::OpKind::collective);
+}
+
 std::optional<comm::Violation> apply_start(const Model& model, State& state, const dag::Transition& step) {
   RankState& r = state.ranks.at(step.rank);
   const dag::Program& p = model.program(step.rank);
@@ -110,26 +125,16 @@ std::optional<comm::Violation> apply_start(const Model& model, State& state, con
   std::vector<dag::OpId>& queue = r.ready.at(op.pool);
   queue.erase(std::find(queue.begin(), queue.end(), step.op));
   note_ready(model, r, step.rank);
-  // The claim and the body are one transition unless the rules say the body is its own (S3).
-  r.phase[step.op] =
-      engine::body_is_own_transition(op.kind) ? OpPhase::claimed : OpPhase::running;
-  return std::nullopt;
+  if (!dag::is_collective(op.kind)) {
+    r.phase[step.op] = OpPhase::running;
+    return std::nullopt;
+  }
+  r.phase[step.op] = OpPhase::claimed;
+  // The claim and the issue are one transition unless the rules say the body is its own (S3).
+  if (engine::body_is_own_transition(op.kind)) return std::nullopt;
+  return apply_issue(model, state, step);
 }
 
-std::optional<comm::Violation> apply_issue(const Model& model, State& state,
-                                           const dag::Transition& step) {
-  RankState& r = state.ranks.at(step.rank);
-  if (step.op >= r.phase.size() || r.phase[step.op] != OpPhase::claimed) {
-    throw not_enabled(step, "not a claimed collective op with its call still to issue");
-  }
-  const dag::Op& op = model.program(step.rank).ops[step.op];
-  // The op's function issues its call and returns; a blocking collective keeps its thread until
-  // it completes (the rules know this from its kind).
-  r.phase[step.op] = OpPhase::issued;
-  r.rules.thread_returned(r.handle[step.op]);
-  return issue_call(model, state, step.rank, step.op, *op.collective,
-                    op.kind == dag::OpKind::collective);
-}
 
 void apply_complete(const Model& model, State& state, const dag::Transition& step) {
   RankState& r = state.ranks.at(step.rank);
@@ -137,7 +142,7 @@ void apply_complete(const Model& model, State& state, const dag::Transition& ste
       (r.phase[step.op] != OpPhase::running && r.phase[step.op] != OpPhase::fired)) {
     throw not_enabled(step, "not running, or its collective has not matched");
   }
-  r.rules.finish(r.handle[step.op], nullptr);
+  r.rules.complete(r.handle[step.op], nullptr);
   r.phase[step.op] = OpPhase::completed;
   note_ready(model, r, step.rank);
 }

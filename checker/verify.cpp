@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "checker/confirm_witness.hpp"
 #include "checker/critical.hpp"
 #include "checker/shorten.hpp"
 #include "checker/verify_symbolic.hpp"
@@ -81,6 +82,7 @@ Verification verify(const Model& model, const VerifyOptions& options) {
     probe.bytes_max = options.limits.bytes_max / 4;
     v.critical_step = critical_step(model, v.result.witness, probe);
   }
+  confirm_witness(model, v.result);
   v.seconds = since(begin);
   return v;
 }

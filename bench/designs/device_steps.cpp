@@ -31,7 +31,7 @@ DeviceSteps::DeviceSteps(const kvstore::Network& network, const kvstore::DesignC
   emitter_.emit_init();
 }
 
-DeviceSteps::~DeviceSteps() { executor_.finish(); }
+DeviceSteps::~DeviceSteps() { executor_.main_done(); }
 
 void DeviceSteps::step() { emitter_.emit_step("s" + std::to_string(++steps_) + "."); }
 

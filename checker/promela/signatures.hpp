@@ -1,7 +1,7 @@
 // Collective signatures as small integers. Two calls at one sequence number of a communicator
-// agree when they agree on kind, key, count, dtype, reduction and root and both block or neither
-// does, a barrier's key and dtype aside (docs/semantics.md, C2); the model compares one byte
-// instead, so the export gives equal ids exactly to calls that agree.
+// match when they have equal kind, key, count, dtype, reduction and root, a barrier's key and
+// dtype aside, and both block or neither does (docs/semantics.md, C2); the model compares one
+// byte instead, so the export gives equal ids exactly to calls that match.
 #pragma once
 
 #include <cstdint>

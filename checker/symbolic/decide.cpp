@@ -3,6 +3,8 @@
 #include <z3++.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <stdexcept>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -28,6 +30,10 @@ std::string plural(std::uint64_t n, const std::string& what) {
   return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
 }
 
+// What a stage of the decision leaves behind: nothing settled, so the next stage runs; or the
+// outcome is settled (safe, unsafe or undecided, in out_) and the decision ends.
+enum class Flow : std::uint8_t { go_on, settled };
+
 class Decision {
  public:
   Decision(const Model& model, const SymbolicLimits& limits)
@@ -41,9 +47,18 @@ class Decision {
       for (std::uint32_t p = 0; p < programs_.size(); ++p) {
         timelines_.push_back(std::make_unique<Timeline>(ctx_, programs_.hb(p)));
       }
-      if (orders() && sequences()) progress();
+      if (orders() == Flow::go_on && sequences() == Flow::go_on) progress();
     } catch (const z3::exception& e) {
       undecided(std::string("Z3 failed: ") + e.msg());
+    }
+    // Soundness rests on these: `safe` only from a theorem's premises, `unsafe` only with a
+    // witness the explicit transition system took (confirm.hpp), `undecided` always says why.
+    if (out_.outcome == SymbolicResult::Outcome::unsafe &&
+        (out_.result.witness.empty() || !out_.result.violation)) {
+      throw std::logic_error("symbolic stage: unsafe without a confirmed witness");
+    }
+    if (out_.outcome == SymbolicResult::Outcome::undecided && out_.undecided_reason.empty()) {
+      throw std::logic_error("symbolic stage: undecided without a reason");
     }
     for (const auto& t : timelines_) out_.queries += t->checks();
     out_.seconds = budget_.elapsed();
@@ -83,20 +98,22 @@ class Decision {
   }
 
   // (a) for every program and communicator.
-  bool orders() {
+  Flow orders() {
     for (std::uint32_t p = 0; p < programs_.size(); ++p) {
       Timeline& tl = *timelines_[p];
       for (dag::CommId c = 0; c < model_.comms(); ++c) {
         const std::vector<std::uint32_t> calls = calls_on(programs_.hb(p), c);
         if (calls.empty()) continue;
-        if (!time_left()) return false;
+        if (!time_left()) return Flow::settled;
         ChainAnswer a = check_chain(tl, calls, Link::matched_before_issue, budget_.left());
-        if (!answered(a.answer, "the call order on " + comm_name(c), tl.reason())) return false;
+        if (!answered(a.answer, "the call order on " + comm_name(c), tl.reason())) {
+          return Flow::settled;
+        }
         if (a.answer == Answer::sat) return order_broken(p, c, calls, std::move(a));
         fact(program_prefix(p) + "comm " + comm_name(c) + ": " + chain_fact(p, calls));
       }
     }
-    return true;
+    return Flow::go_on;
   }
 
   // What (a) proved about the calls on one communicator.
@@ -112,7 +129,8 @@ class Decision {
     return plural(calls.size(), "collective") + " issued in one order, " + each + " (Z3: unsat)";
   }
 
-  bool order_broken(std::uint32_t p, dag::CommId c, const std::vector<std::uint32_t>& calls,
+  // Always settles: unsafe when a guided run confirms the broken order, else undecided.
+  Flow order_broken(std::uint32_t p, dag::CommId c, const std::vector<std::uint32_t>& calls,
                     ChainAnswer a) {
     const HappensBefore& hb = programs_.hb(p);
     const CallEvents& first = hb.calls()[calls[a.link]];
@@ -135,17 +153,17 @@ class Decision {
             confirm_order(model_, programs_, candidate, budget_, &out_.guided_runs)) {
       return unsafe(std::move(*r));
     }
-    if (!time_left()) return false;
+    if (!time_left()) return Flow::settled;
     undecided(what +
               ", but no guided run reached a violation: the pools' dispatch order or "
               "thread counts may still order them, which only explicit search can tell");
-    return false;
+    return Flow::settled;
   }
 
   // Jobs whose ranks run different programs: every member of a communicator must issue the same
   // calls there, in its own proven order.
-  bool sequences() {
-    if (uniform()) return true;
+  Flow sequences() {
+    if (uniform()) return Flow::go_on;
     for (dag::CommId c = 0; c < model_.comms(); ++c) {
       const std::vector<dag::Rank>& members = model_.members(c);
       if (members.empty()) continue;
@@ -184,10 +202,11 @@ class Decision {
              "(the stuck-cut query decides whether that deadlocks)");
       }
     }
-    return true;
+    return Flow::go_on;
   }
 
-  bool sequences_differ(dag::CommId c, std::size_t n, dag::Rank a, dag::Rank b) {
+  // Always settles, as order_broken.
+  Flow sequences_differ(dag::CommId c, std::size_t n, dag::Rank a, dag::Rank b) {
     const std::string what = "comm " + comm_name(c) + ": ranks " + std::to_string(a) + " and " +
                              std::to_string(b) + " issue different collectives as call " +
                              std::to_string(n);
@@ -196,9 +215,9 @@ class Decision {
             confirm_in_event_order(model_, programs_, budget_, &out_.guided_runs)) {
       return unsafe(std::move(*r));
     }
-    if (!time_left()) return false;
+    if (!time_left()) return Flow::settled;
     undecided(what + ", and a run in event order did not reach them both");
-    return false;
+    return Flow::settled;
   }
 
   // P3: the deadlock theorem, or the stuck-cut query at a fixed rank count.
@@ -218,23 +237,25 @@ class Decision {
       fact("the calls on different communicators are not in one order: " +
            call_name(0, hb.calls()[calls[b.link + 1]]) + " may issue before " +
            call_name(0, hb.calls()[calls[b.link]]) + " (Z3: sat)");
-      if (pools_never_exhausted()) return safe_by_theorem();
-      if (!out_.undecided_reason.empty()) return;
+      const std::optional<bool> never_exhausted = pools_never_exhausted();
+      if (!never_exhausted) return;  // settled: undecided
+      if (*never_exhausted) return safe_by_theorem();
     }
     stuck_cuts();
   }
 
-  // (c) for every pool; false when some pool may be exhausted (or on unknown).
-  bool pools_never_exhausted() {
+  // (c) for every pool: whether no pool can be exhausted; nullopt when that is not known (time
+  // out, or Z3 gave no answer), which settles the decision as undecided.
+  std::optional<bool> pools_never_exhausted() {
     const dag::Program& program = programs_.program(0);
     bool all = true;
     for (dag::PoolId pool = 0; pool < program.pools.size(); ++pool) {
-      if (!time_left()) return false;
+      if (!time_left()) return std::nullopt;
       const PoolAnswer a = check_pool(ctx_, programs_.hb(0), program, pool, budget_.left());
       if (!a.counted) ++out_.queries;
       const std::string name = "pool " + quoted(program.pools[pool].name) + " (" +
                                plural(program.pools[pool].threads, "thread") + ")";
-      if (!answered(a.answer, "the exhaustion of " + name, a.reason)) return false;
+      if (!answered(a.answer, "the exhaustion of " + name, a.reason)) return std::nullopt;
       if (a.answer == Answer::sat) {
         fact(name +
              ": may have every thread held by a blocking collective while another of "
@@ -338,13 +359,13 @@ class Decision {
     out_.result.verdict = Verdict::safe;
   }
 
-  bool unsafe(Result r) {
+  Flow unsafe(Result r) {
     out_.outcome = SymbolicResult::Outcome::unsafe;
     r.ranks = model_.ranks();
     fact(std::string(to_string(*r.property)) + " fails: a guided run of " +
          plural(r.witness.size(), "step") + " reaches it on the explicit transition system");
     out_.result = std::move(r);
-    return false;
+    return Flow::settled;
   }
 
   void undecided(std::string reason) {

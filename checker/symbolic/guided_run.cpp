@@ -141,6 +141,11 @@ class Run {
       return c == nullptr ? nullptr : &c->collective;
     }
     if (step.kind == dag::Transition::Kind::issue) return &*p.ops[step.op].collective;
+    const dag::OpKind kind = p.ops[step.op].kind;
+    if (step.kind == dag::Transition::Kind::claim && dag::is_collective(kind) &&
+        !engine::body_is_own_transition(kind)) {
+      return &*p.ops[step.op].collective;  // claim and issue are one step
+    }
     return nullptr;
   }
 
@@ -162,7 +167,7 @@ class Run {
     if (std::optional<comm::Violation> v = apply(model_, state_, step)) return v;
     if (call != nullptr) {
       auto& at_seq = pending_[call->comm][seq];
-      const bool by_op = c.kind == dag::Transition::Kind::issue;
+      const bool by_op = c.kind != dag::Transition::Kind::main;
       at_seq.push_back(Issued{c.rank, by_op ? std::optional(c.index) : std::nullopt});
       if (state_.comms[call->comm].slots().count(seq) == 0) matched(call->comm, seq);
     }

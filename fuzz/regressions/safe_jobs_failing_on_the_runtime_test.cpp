@@ -44,7 +44,7 @@ void expect_valid_safe_jobs_finish(const dag::Job& job, const std::string& rejec
   const checker::Result result = checker::explore(model, {100'000, 30.0});
   ASSERT_EQ(result.verdict, checker::Verdict::safe) << checker::report(model, result);
   exec::ControlledRun run(job, 2);
-  const exec::RunOutcome end = exec::run_random(run, 1, 1000);
+  const exec::RunOutcome end = exec::run_random_schedule(run, 1, 1000);
   EXPECT_EQ(end.end, exec::RunEnd::finished) << end.report;
 }
 

@@ -29,7 +29,7 @@ struct PctOptions {
   std::uint64_t steps_max = 1000;  // a run that takes more ends with RunEnd::step_limit
 };
 
-// Steps `run` under PCT until it ends or `steps_max` steps, like exec::run_random.
+// Steps `run` under PCT until it ends or `steps_max` steps, like exec::run_random_schedule.
 exec::RunOutcome run_pct(exec::ControlledRun& run, const PctOptions& options);
 
 }  // namespace ordo::fuzz

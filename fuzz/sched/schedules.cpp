@@ -57,7 +57,7 @@ ScheduleSummary run_schedules(const Instance& instance, std::uint64_t seed,
     exec::RunOutcome outcome;
     std::string scheduler;
     if (i < budget.random_runs) {
-      outcome = exec::run_random(run, s, steps_max(run_steps));
+      outcome = exec::run_random_schedule(run, s, steps_max(run_steps));
       scheduler = "random seed " + std::to_string(s);
     } else {
       const std::uint32_t depth =

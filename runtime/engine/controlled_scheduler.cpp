@@ -135,7 +135,7 @@ void ControlledScheduler::complete(const Complete& decision) {
   }
   const std::exception_ptr error = running->error;
   running_.erase(running_.begin() + (running - running_.data()));
-  core_->finish(decision.op, error);
+  core_->complete(decision.op, error);
   trace_.emplace_back(decision);
   assert(find_running(decision.op) == nullptr);
 }

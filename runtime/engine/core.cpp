@@ -125,12 +125,12 @@ std::exception_ptr EngineCore::execute(Claim& claim) {
   return nullptr;
 }
 
-void EngineCore::finish(OpHandle op, std::exception_ptr error) {
+void EngineCore::complete(OpHandle op, std::exception_ptr error) {
   const OpSlot* slot = rules_.find(op);
   const bool sync = slot != nullptr && !slot->async;
   const bool frees_thread = slot != nullptr && slot->blocking && slot->returned;
   const dag::PoolId pool = slot != nullptr ? slot->desc.pool : 0;
-  rules_.finish(op, std::move(error));
+  rules_.complete(op, std::move(error));
   if (sync) {
     assert(functions_running_ > 0);
     --functions_running_;

@@ -1,6 +1,6 @@
 // The engine state behind its one mutex: the rules, the op functions waiting to run, and the link
 // completion handles report through. Engine drives it from the caller's side (push, waits,
-// shutdown); a Scheduler drives it from the execution side (claim, execute, finish). Keeping both
+// shutdown); a Scheduler drives it from the execution side (claim, execute, complete). Keeping both
 // sides here is what makes the production pool and the controlled scheduler run the same logic.
 #pragma once
 
@@ -54,12 +54,12 @@ class EngineCore {
   // Without the lock: completion handles stop reaching this core.
   void sever_link() { link_->sever(); }
 
-  // Scheduler side. claim and finish/thread_returned under the lock, execute without it.
+  // Scheduler side. claim and complete/thread_returned under the lock, execute without it.
   std::optional<Claim> claim(dag::PoolId pool, std::uint32_t thread);
   // Runs the claimed function. For a sync op returns what it threw; an async op's failure goes
   // through its completion handle instead.
   std::exception_ptr execute(Claim& claim);
-  void finish(OpHandle op, std::exception_ptr error);
+  void complete(OpHandle op, std::exception_ptr error);
   void thread_returned(OpHandle op);
   // Under the lock: claimed sync ops not finished and async ops whose function has not
   // returned; what deadlock detection must see at zero before it calls a rank stuck.

@@ -15,6 +15,6 @@ struct RandomRun {
   bool quiescent = false;  // stopped because no decision was legal (all done, or stuck)
 };
 
-RandomRun run_random(ControlledScheduler& scheduler, std::uint64_t seed, std::uint64_t steps_max);
+RandomRun take_random_decisions(ControlledScheduler& scheduler, std::uint64_t seed, std::uint64_t steps_max);
 
 }  // namespace ordo::engine

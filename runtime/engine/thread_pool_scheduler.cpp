@@ -91,7 +91,7 @@ void ThreadPoolScheduler::run_claimed(Lock& lock, std::optional<Claim>& claim) {
   if (async) {
     core_->thread_returned(started.op);
   } else {
-    core_->finish(started.op, error);
+    core_->complete(started.op, error);
   }
 }
 
@@ -172,7 +172,7 @@ void ThreadPoolScheduler::on_progress() {
 void ThreadPoolScheduler::on_async_signal([[maybe_unused]] Lock& lock, OpHandle op,
                                           std::exception_ptr error) {
   assert(lock.owns_lock());
-  core_->finish(op, std::move(error));
+  core_->complete(op, std::move(error));
 }
 
 // `what` only matters to a scheduler that refuses to wait.

@@ -77,7 +77,7 @@ std::optional<RunOutcome> ControlledRun::outcome() const {
   return std::nullopt;
 }
 
-RunOutcome run_random(ControlledRun& run, std::uint64_t seed, std::uint64_t steps_max) {
+RunOutcome run_random_schedule(ControlledRun& run, std::uint64_t seed, std::uint64_t steps_max) {
   std::mt19937_64 rng(seed);
   for (std::uint64_t i = 0; i < steps_max; ++i) {
     if (auto end = run.outcome()) return *end;

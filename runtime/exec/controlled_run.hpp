@@ -69,6 +69,6 @@ class ControlledRun {
 };
 
 // Takes uniformly random legal steps from `seed` until the run ends or `steps_max` steps.
-RunOutcome run_random(ControlledRun& run, std::uint64_t seed, std::uint64_t steps_max);
+RunOutcome run_random_schedule(ControlledRun& run, std::uint64_t seed, std::uint64_t steps_max);
 
 }  // namespace ordo::exec

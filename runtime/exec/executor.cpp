@@ -152,7 +152,7 @@ void Executor::collective(const dag::CollectiveAction& action) {
   if (error) std::rethrow_exception(error);
 }
 
-void Executor::finish() { set_main(MainState::finished); }
+void Executor::main_done() { set_main(MainState::finished); }
 
 void Executor::set_main(MainState state, std::optional<dag::VarId> var) {
   std::lock_guard lock(main_mutex_);

@@ -38,7 +38,7 @@ class Executor final : public kvstore::MainThread {
   engine::OpHandle last_pushed() const { return last_pushed_; }
 
   // The main thread has nothing more to do; deadlock detection counts it as finished.
-  void finish();
+  void main_done();
   // For the simulated world's deadlock detection (SimWorld::set_probe).
   comm::sim::RankActivity activity() const;
 

@@ -8,7 +8,7 @@ namespace {
 
 struct FinishOnExit {
   Executor& executor;
-  ~FinishOnExit() { executor.finish(); }
+  ~FinishOnExit() { executor.main_done(); }
 };
 
 }  // namespace

@@ -124,7 +124,7 @@ StepRunResult run_steps(const Network& network, const DesignConfig& config, comm
     result.keys_checked += emitter.keys().size();
     result.keys_wrong += wrong_keys(emitter, executor.buffers(), world.size(), s);
   }
-  executor.finish();
+  executor.main_done();
   return result;
 }
 

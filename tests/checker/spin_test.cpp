@@ -255,8 +255,8 @@ TEST(SpinSignatures, EqualIdsExactlyForCallsThatMatch) {
   std::vector<dag::Collective> calls;
   for (const std::int64_t key : {0, 1}) {
     for (const dag::DType dtype : {dag::DType::f32, dag::DType::f64}) {
-      calls.push_back({dag::CollectiveKind::barrier, 0, key, 0, dtype, dag::Reduction::none,
-                       std::nullopt});
+      calls.push_back(
+          {dag::CollectiveKind::barrier, 0, key, 0, dtype, dag::Reduction::none, std::nullopt});
       for (const std::uint64_t count : {std::uint64_t{1}, std::uint64_t{2}}) {
         for (const dag::Reduction reduction : {dag::Reduction::sum, dag::Reduction::max}) {
           calls.push_back(

@@ -43,7 +43,7 @@ TEST(ControlledScheduler, LegalDecisionsListStartsByPoolThenCompletionsInStartOr
 
 TEST(ControlledScheduler, SameDecisionsGiveTheSameTraceAndEffects) {
   Scenario first;
-  run_random(first.rig.scheduler, 7, 1000);
+  take_random_decisions(first.rig.scheduler, 7, 1000);
   Scenario second;
   for (const Decision& decision : first.rig.scheduler.trace()) second.rig.scheduler.step(decision);
   EXPECT_EQ(second.rig.scheduler.trace(), first.rig.scheduler.trace());
@@ -57,8 +57,8 @@ TEST(ControlledScheduler, RandomRunIsDeterministicPerSeedAndVariesAcrossSeeds) {
   for (std::uint64_t seed = 0; seed < 16; ++seed) {
     Scenario once;
     Scenario again;
-    const RandomRun run = run_random(once.rig.scheduler, seed, 1000);
-    run_random(again.rig.scheduler, seed, 1000);
+    const RandomRun run = take_random_decisions(once.rig.scheduler, seed, 1000);
+    take_random_decisions(again.rig.scheduler, seed, 1000);
     EXPECT_TRUE(run.quiescent);
     EXPECT_EQ(run.steps, 12u);  // six ops, each started and completed
     EXPECT_EQ(once.rig.scheduler.trace(), again.rig.scheduler.trace());
@@ -69,7 +69,7 @@ TEST(ControlledScheduler, RandomRunIsDeterministicPerSeedAndVariesAcrossSeeds) {
 
 TEST(ControlledScheduler, RandomRunStopsAtTheStepBound) {
   Scenario s;
-  const RandomRun run = run_random(s.rig.scheduler, 3, 4);
+  const RandomRun run = take_random_decisions(s.rig.scheduler, 3, 4);
   EXPECT_EQ(run.steps, 4u);
   EXPECT_FALSE(run.quiescent);
   EXPECT_EQ(s.rig.scheduler.trace().size(), 4u);

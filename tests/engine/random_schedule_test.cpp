@@ -19,7 +19,7 @@ TEST(ControlledSchedulerRandom, EveryScheduleMatchesPushOrderExecution) {
     ControlledRig rig(pools);
     DagOutcome outcome;
     push_dag(rig.engine, dag, outcome);
-    const RandomRun run = run_random(rig.scheduler, seed, 10'000);
+    const RandomRun run = take_random_decisions(rig.scheduler, seed, 10'000);
     ASSERT_TRUE(run.quiescent) << "seed " << seed;
     ASSERT_TRUE(rig.engine.all_done()) << "seed " << seed;
     ASSERT_EQ(outcome, run_in_push_order(dag)) << "seed " << seed;

@@ -15,7 +15,7 @@ Rules one_pool_rules(Limits limits = {}) { return Rules({dag::Pool{"cpu", 1}}, l
 // Starts and finishes the next op of pool 0.
 OpHandle run_next(Rules& rules) {
   const Started started = rules.start_next(0, 0);
-  rules.finish(started.op, nullptr);
+  rules.complete(started.op, nullptr);
   return started.op;
 }
 
@@ -41,13 +41,13 @@ TEST(EngineRules, StaleHandlesAreDetected) {
   EXPECT_NE(second.generation, first.generation);
   EXPECT_EQ(rules.find(first), nullptr);
   EXPECT_NE(rules.find(second), nullptr);
-  EXPECT_THROW(rules.finish(first, nullptr), UsageError);
+  EXPECT_THROW(rules.complete(first, nullptr), UsageError);
 }
 
 TEST(EngineRules, FinishOfAnOpNotRunningIsAUsageError) {
   Rules rules = one_pool_rules();
   const OpHandle op = rules.push(OpDesc{"a"}, false);
-  EXPECT_THROW(rules.finish(op, nullptr), UsageError);
+  EXPECT_THROW(rules.complete(op, nullptr), UsageError);
 }
 
 TEST(EngineRules, MisusedTransitionsAreUsageErrors) {
@@ -105,7 +105,7 @@ TEST(EngineRules, DiscardKeepsTheGrantsOfStartedOps) {
   rules.push(OpDesc{"u-writer", {}, {u}}, false);
   EXPECT_TRUE(rules.peek_next(0).has_value());  // the discarded writer's grant on u is gone
   rules.push(OpDesc{"v-writer", {}, {v}}, false);
-  rules.finish(reader.op, nullptr);
+  rules.complete(reader.op, nullptr);
   EXPECT_EQ(rules.last_ready().size(), 1u);  // v-writer waited for the surviving read
 }
 
@@ -128,7 +128,7 @@ TEST(EngineRules, PoisonTravelsWithTheFailureId) {
   rules.push(OpDesc{"bad", {}, {v}}, false);
   rules.push(OpDesc{"next", {v}, {u}}, false);
   const Started bad = rules.start_next(0, 0);
-  rules.finish(bad.op, std::make_exception_ptr(std::runtime_error("boom")));
+  rules.complete(bad.op, std::make_exception_ptr(std::runtime_error("boom")));
   EXPECT_TRUE(rules.poisoned(v));
   EXPECT_TRUE(rules.start_next(0, 0).skipped);
   EXPECT_TRUE(rules.poisoned(u));

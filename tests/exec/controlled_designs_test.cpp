@@ -127,7 +127,7 @@ TEST_P(SafeDesigns, RandomSchedulesFinishWithExactSums) {
   for (std::uint32_t ranks : {2u, 3u}) {
     for (std::uint64_t seed = 1; seed <= 40; ++seed) {
       ControlledRun run(job, ranks, gradient_fill());
-      const RunOutcome end = run_random(run, seed, 100000);
+      const RunOutcome end = run_random_schedule(run, seed, 100000);
       ASSERT_EQ(end.end, RunEnd::finished) << "seed " << seed << ": " << end.report;
       for (dag::Rank r = 0; r < ranks; ++r) {
         Buffers& b = run.buffers(r);

@@ -52,7 +52,7 @@ TEST(MpiAsyncOp, FreesItsPoolThreadWhileTheCollectiveIsInFlight) {
   const std::vector<float> expected(count, n * (n + 1) / 2);
   const std::span<float> got = executor.buffers().as<float>(g);
   EXPECT_TRUE(std::equal(got.begin(), got.end(), expected.begin(), expected.end()));
-  executor.finish();
+  executor.main_done();
 }
 
 }  // namespace

@@ -129,7 +129,7 @@ Started Rules::start_next(dag::PoolId pool, std::uint32_t thread) {
   ready_batch_.clear();
   const Poison poison = poison_at_start(op);
   if (poison.active()) {
-    complete(index, poison);
+    release_slot(index, poison);
     return Started{handle, thread, true};
   }
   target.threads.occupy(thread, index);
@@ -147,7 +147,7 @@ void Rules::thread_returned(OpHandle handle) {
   OpSlot& op = slots_.at(handle.slot);
   assert(op.state == OpState::running);
   if (op.blocking && !op.completed) {
-    // The collective is still in flight: its thread stays taken until complete() frees it.
+    // The collective is still in flight: its thread stays taken until release_slot() frees it.
     op.returned = true;
     ready_batch_.clear();
     return;
@@ -158,16 +158,16 @@ void Rules::thread_returned(OpHandle handle) {
   if (op.completed) slots_.retire(handle.slot);
 }
 
-void Rules::finish(OpHandle handle, std::exception_ptr error) {
+void Rules::complete(OpHandle handle, std::exception_ptr error) {
   const OpSlot* found = slots_.find(handle);
   if (found == nullptr) throw UsageError("op " + to_string(handle) + " is not live");
   if (found->state != OpState::running || found->completed) {
     throw UsageError("op '" + found->desc.name + "' (" + to_string(handle) +
-                     ") cannot finish: it is not running");
+                     ") cannot complete: it is not running");
   }
   ready_batch_.clear();
   const Poison poison = error ? failures_.record(std::move(error)) : Poison{};
-  complete(handle.slot, poison);
+  release_slot(handle.slot, poison);
 }
 
 Poison Rules::poison_at_start(const OpSlot& op) const {
@@ -181,7 +181,7 @@ Poison Rules::poison_at_start(const OpSlot& op) const {
 }
 
 // Releases the op's vars. The caller cleared ready_batch_; the ops granted here form one event.
-void Rules::complete(std::uint32_t index, const Poison& poison) {
+void Rules::release_slot(std::uint32_t index, const Poison& poison) {
   OpSlot& op = slots_.at(index);
   assert(op.state == OpState::running && !op.completed);
   assert(ops_incomplete_ > 0);

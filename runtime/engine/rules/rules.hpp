@@ -52,14 +52,14 @@ class Rules {
   std::optional<std::uint32_t> lowest_free_thread(dag::PoolId pool) const;
   // Pops the pool's next op onto `thread`. Requires a non-empty run queue and `thread` free.
   Started start_next(dag::PoolId pool, std::uint32_t thread);
-  // An async op's function returned: its thread is free; the op stays in flight until finish().
+  // An async op's function returned: its thread is free; the op stays in flight until complete().
   void thread_returned(OpHandle op);
   // The op completed, failed if `error` is set: releases its vars (and a sync op's thread).
-  void finish(OpHandle op, std::exception_ptr error);
+  void complete(OpHandle op, std::exception_ptr error);
   // Drops every op not started yet and returns them; started ops keep their grants.
   std::vector<OpHandle> discard_unstarted();
 
-  // Ops that became ready in the latest push, start_next or finish, in push order.
+  // Ops that became ready in the latest push, start_next or complete, in push order.
   std::span<const OpHandle> last_ready() const { return ready_batch_; }
 
   const OpSlot* find(OpHandle op) const { return slots_.find(op); }
@@ -92,7 +92,7 @@ class Rules {
   const VarState& var_at(VarHandle var) const;
   void check_vars(const OpDesc& desc) const;
   Poison poison_at_start(const OpSlot& op) const;
-  void complete(std::uint32_t slot, const Poison& poison);
+  void release_slot(std::uint32_t slot, const Poison& poison);
   void granted(std::uint32_t slot);
   void enqueue_ready_batch();
   void clear_failure(std::uint64_t failure_id);
