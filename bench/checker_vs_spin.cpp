@@ -14,10 +14,10 @@
 #include <string>
 #include <vector>
 
-#include "checker/explore.hpp"
-#include "checker/verify.hpp"
 #include "checker/promela/export.hpp"
 #include "checker/promela/spin_run.hpp"
+#include "checker/search/explore.hpp"
+#include "checker/verify.hpp"
 #include "runtime/kvstore/network.hpp"
 #include "runtime/kvstore/step_builder.hpp"
 

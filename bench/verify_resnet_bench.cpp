@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "checker/model.hpp"
+#include "checker/system/model.hpp"
 #include "checker/verify.hpp"
 #include "runtime/kvstore/network.hpp"
 #include "runtime/kvstore/step_builder.hpp"

@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <chrono>
 
-#include "checker/confirm_witness.hpp"
-#include "checker/critical.hpp"
-#include "checker/shorten.hpp"
+#include "checker/search/confirm_witness.hpp"
+#include "checker/search/critical.hpp"
+#include "checker/search/shorten.hpp"
 #include "checker/verify_symbolic.hpp"
 
 namespace ordo::checker {

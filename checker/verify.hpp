@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "checker/explore.hpp"
-#include "checker/model.hpp"
-#include "checker/verdict.hpp"
+#include "checker/search/explore.hpp"
+#include "checker/search/verdict.hpp"
+#include "checker/system/model.hpp"
 
 namespace ordo::checker {
 

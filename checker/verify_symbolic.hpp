@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "checker/model.hpp"
+#include "checker/system/model.hpp"
 #include "checker/verify.hpp"
 
 namespace ordo::checker {

@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-#include "checker/model.hpp"
+#include "checker/system/model.hpp"
 
 namespace ordo::checker::promela {
 

@@ -8,7 +8,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "checker/model.hpp"
+#include "checker/system/model.hpp"
 
 namespace ordo::checker::promela {
 

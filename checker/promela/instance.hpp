@@ -6,8 +6,8 @@
 
 #include <ostream>
 
-#include "checker/model.hpp"
 #include "checker/promela/bounds.hpp"
+#include "checker/system/model.hpp"
 
 namespace ordo::checker::promela {
 

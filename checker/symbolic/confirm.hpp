@@ -7,11 +7,11 @@
 #include <optional>
 #include <vector>
 
-#include "checker/model.hpp"
+#include "checker/search/verdict.hpp"
 #include "checker/symbolic/budget.hpp"
 #include "checker/symbolic/order_queries.hpp"
 #include "checker/symbolic/programs.hpp"
-#include "checker/verdict.hpp"
+#include "checker/system/model.hpp"
 
 namespace ordo::checker::symbolic {
 

@@ -4,10 +4,10 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <stdexcept>
 #include <limits>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <utility>
 

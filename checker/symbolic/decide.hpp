@@ -10,8 +10,8 @@
 #include <string_view>
 #include <vector>
 
-#include "checker/model.hpp"
-#include "checker/verdict.hpp"
+#include "checker/search/verdict.hpp"
+#include "checker/system/model.hpp"
 
 namespace ordo::checker::symbolic {
 

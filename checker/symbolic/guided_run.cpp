@@ -8,9 +8,9 @@
 #include <tuple>
 #include <utility>
 
-#include "checker/deadlock.hpp"
-#include "checker/state.hpp"
-#include "checker/transitions.hpp"
+#include "checker/system/deadlock.hpp"
+#include "checker/system/state.hpp"
+#include "checker/system/transitions.hpp"
 
 namespace ordo::checker::symbolic {
 
@@ -151,7 +151,8 @@ class Run {
 
   std::optional<comm::Violation> take(const Candidate& c) {
     RankState& r = state_.ranks[c.rank];
-    dag::Transition step{c.kind, c.rank, c.kind == dag::Transition::Kind::main ? 0 : c.index, std::nullopt};
+    dag::Transition step{c.kind, c.rank, c.kind == dag::Transition::Kind::main ? 0 : c.index,
+                         std::nullopt};
     if (c.kind == dag::Transition::Kind::claim) {
       step.thread = r.rules.lowest_free_thread(model_.program(c.rank).ops[c.index].pool);
     }

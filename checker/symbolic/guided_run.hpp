@@ -14,9 +14,9 @@
 #include <limits>
 #include <vector>
 
-#include "checker/model.hpp"
+#include "checker/search/verdict.hpp"
 #include "checker/symbolic/hb.hpp"
-#include "checker/verdict.hpp"
+#include "checker/system/model.hpp"
 
 namespace ordo::checker::symbolic {
 

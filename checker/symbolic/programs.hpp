@@ -7,8 +7,8 @@
 #include <memory>
 #include <vector>
 
-#include "checker/model.hpp"
 #include "checker/symbolic/hb.hpp"
+#include "checker/system/model.hpp"
 
 namespace ordo::checker::symbolic {
 

@@ -11,12 +11,12 @@ namespace {
 
 struct RacyOp {
   bool async = false;
-  std::uint32_t comm = 0;        // modulo the communicators
-  std::uint32_t kind = 0;        // allreduce, bcast, barrier
-  std::uint32_t root_edge = 0;   // bcast root: comm size - 1 + root_edge - 1, so -2..+1 of it
-  bool chained = false;          // reads the token the previous op wrote
-  bool barrier_before = false;   // the main thread calls a world barrier before pushing it
-  std::uint32_t flip = 0;        // bit r: rank r issues the other form (blocking or not)
+  std::uint32_t comm = 0;       // modulo the communicators
+  std::uint32_t kind = 0;       // allreduce, bcast, barrier
+  std::uint32_t root_edge = 0;  // bcast root: comm size - 1 + root_edge - 1, so -2..+1 of it
+  bool chained = false;         // reads the token the previous op wrote
+  bool barrier_before = false;  // the main thread calls a world barrier before pushing it
+  std::uint32_t flip = 0;       // bit r: rank r issues the other form (blocking or not)
 };
 
 struct RacyRecipe {
@@ -50,8 +50,8 @@ dag::Program program_for(const RacyRecipe& recipe, std::optional<dag::Rank> rank
   dag::Program p;
   p.name = rank ? "rank" + std::to_string(*rank) : "step";
   if (rank) p.ranks = std::vector<dag::Rank>{*rank};
-  p.pools.push_back({"comm", recipe.threads,
-                     recipe.priority ? dag::PoolKind::priority : dag::PoolKind::fifo});
+  p.pools.push_back(
+      {"comm", recipe.threads, recipe.priority ? dag::PoolKind::priority : dag::PoolKind::fifo});
   for (std::size_t i = 0; i < recipe.ops.size(); ++i) {
     p.vars.push_back({"buf" + std::to_string(i), dag::VarKind::buffer, var_bytes, dag::DType::f32});
     p.vars.push_back({"tok" + std::to_string(i), dag::VarKind::token, 0, dag::DType::u8});
@@ -107,14 +107,15 @@ rc::Gen<Instance> racy_jobs() {
   const auto ops = rc::gen::build<RacyOp>(
       rc::gen::set(&RacyOp::async, rc::gen::arbitrary<bool>()),
       rc::gen::set(&RacyOp::comm, uniform<std::uint32_t>(0, 2)),
-      rc::gen::set(&RacyOp::kind, rc::gen::weightedElement<std::uint32_t>({{4, 0}, {2, 1}, {1, 2}})),
+      rc::gen::set(&RacyOp::kind,
+                   rc::gen::weightedElement<std::uint32_t>({{4, 0}, {2, 1}, {1, 2}})),
       rc::gen::set(&RacyOp::root_edge, uniform<std::uint32_t>(0, 4)),
       rc::gen::set(&RacyOp::chained, rc::gen::weightedElement<bool>({{3, false}, {1, true}})),
       rc::gen::set(&RacyOp::barrier_before,
                    rc::gen::weightedElement<bool>({{4, false}, {1, true}})),
-      rc::gen::set(&RacyOp::flip, rc::gen::weightedOneOf<std::uint32_t>(
-                                      {{5, rc::gen::just(std::uint32_t{0})},
-                                       {1, uniform<std::uint32_t>(1, 8)}})));
+      rc::gen::set(&RacyOp::flip,
+                   rc::gen::weightedOneOf<std::uint32_t>(
+                       {{5, rc::gen::just(std::uint32_t{0})}, {1, uniform<std::uint32_t>(1, 8)}})));
   const auto recipe = rc::gen::build<RacyRecipe>(
       rc::gen::set(&RacyRecipe::ranks, uniform<std::uint32_t>(2, 4)),
       rc::gen::set(&RacyRecipe::fixed_ranks, rc::gen::arbitrary<bool>()),

@@ -9,8 +9,8 @@
 #include <string>
 #include <string_view>
 
-#include "checker/model.hpp"
-#include "checker/trace_io.hpp"
+#include "checker/report/trace_io.hpp"
+#include "checker/system/model.hpp"
 #include "runtime/dag/dump_error.hpp"
 #include "runtime/kvstore/step_builder.hpp"
 

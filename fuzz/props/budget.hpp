@@ -9,7 +9,7 @@
 //   ORDO_FUZZ_SPIN_SECONDS_MAX  seconds of one SPIN search before it is incomplete (default 20)
 #pragma once
 
-#include "checker/explore.hpp"
+#include "checker/search/explore.hpp"
 #include "fuzz/sched/schedules.hpp"
 
 namespace ordo::fuzz {

@@ -9,7 +9,7 @@
 
 #include <string>
 
-#include "checker/explore.hpp"
+#include "checker/search/explore.hpp"
 #include "fuzz/gen/design_jobs.hpp"
 #include "fuzz/gen/raw_program.hpp"
 #include "fuzz/props/budget.hpp"

@@ -1,8 +1,8 @@
 #include "fuzz/props/verdicts.hpp"
 
-#include "checker/explore.hpp"
-#include "runtime/dag/dump_error.hpp"
+#include "checker/search/explore.hpp"
 #include "fuzz/props/budget.hpp"
+#include "runtime/dag/dump_error.hpp"
 
 namespace ordo::fuzz {
 

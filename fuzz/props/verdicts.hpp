@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-#include "checker/verdict.hpp"
+#include "checker/search/verdict.hpp"
 #include "fuzz/gen/instance.hpp"
 
 namespace ordo::fuzz {

@@ -6,8 +6,8 @@
 #include <optional>
 #include <string>
 
-#include "checker/model.hpp"
-#include "checker/verdict.hpp"
+#include "checker/search/verdict.hpp"
+#include "checker/system/model.hpp"
 #include "fuzz/gen/instance.hpp"
 #include "runtime/exec/controlled_run.hpp"
 

@@ -6,7 +6,7 @@
 // requires that rejection, and, should a shape ever validate again, that it runs to the end.
 #include <gtest/gtest.h>
 
-#include "checker/explore.hpp"
+#include "checker/search/explore.hpp"
 #include "runtime/dag/validate.hpp"
 #include "runtime/exec/controlled_run.hpp"
 

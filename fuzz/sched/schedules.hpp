@@ -1,6 +1,6 @@
 // Many schedules of one instance on the runtime's controlled run: uniformly random walks
-// (exec::run_random_schedule) and PCT runs of several depths, each from a seed derived from one base
-// seed, so a failing schedule is named by that seed and its index and reruns exactly.
+// (exec::run_random_schedule) and PCT runs of several depths, each from a seed derived from one
+// base seed, so a failing schedule is named by that seed and its index and reruns exactly.
 #pragma once
 
 #include <cstdint>

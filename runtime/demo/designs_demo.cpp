@@ -55,8 +55,8 @@ std::vector<DesignRow> run_designs_simulated(std::uint32_t ranks, const DesignsD
     for (dag::Rank r = 0; r < ranks; ++r) {
       threads.emplace_back([&, r] {
         try {
-          results[r] = kvstore::run_steps(o.network, config, world.rank(r), step_options(o),
-                                          &world);
+          results[r] =
+              kvstore::run_steps(o.network, config, world.rank(r), step_options(o), &world);
         } catch (const std::exception& e) {
           errors[r] = e.what();
         }

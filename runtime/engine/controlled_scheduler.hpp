@@ -47,8 +47,8 @@ class ControlledScheduler final : public Scheduler {
   struct Running {
     OpHandle op;
     bool async = false;
-    bool completable = false;  // sync: always; async: once its handle fired
-    std::exception_ptr error;  // what the function threw, or what the handle carried
+    bool completable = false;    // sync: always; async: once its handle fired
+    std::exception_ptr error;    // what the function threw, or what the handle carried
     std::optional<Claim> unrun;  // claimed, its body waiting for an Issue decision
   };
 

@@ -1,8 +1,8 @@
-// The controlled scheduler's choices. Start takes a pool's next op onto a thread and, unless the op's
-// body is a transition of its own (body_is_own_transition: a collective op), runs its function;
-// Issue runs the function of such a claimed op, which issues its call; Complete applies an op's
-// completion (a sync op finishing, an async op's signalled handle taking effect). Every execution
-// the rules allow is a sequence of these.
+// The controlled scheduler's choices. Start takes a pool's next op onto a thread and, unless the
+// op's body is a transition of its own (body_is_own_transition: a collective op), runs its
+// function; Issue runs the function of such a claimed op, which issues its call; Complete applies
+// an op's completion (a sync op finishing, an async op's signalled handle taking effect). Every
+// execution the rules allow is a sequence of these.
 #pragma once
 
 #include <cstdint>

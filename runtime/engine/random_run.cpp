@@ -33,7 +33,8 @@ class SplitMix64 {
 
 }  // namespace
 
-RandomRun take_random_decisions(ControlledScheduler& scheduler, std::uint64_t seed, std::uint64_t steps_max) {
+RandomRun take_random_decisions(ControlledScheduler& scheduler, std::uint64_t seed,
+                                std::uint64_t steps_max) {
   SplitMix64 random(seed);
   RandomRun run;
   while (run.steps < steps_max) {

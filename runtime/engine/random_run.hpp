@@ -15,6 +15,7 @@ struct RandomRun {
   bool quiescent = false;  // stopped because no decision was legal (all done, or stuck)
 };
 
-RandomRun take_random_decisions(ControlledScheduler& scheduler, std::uint64_t seed, std::uint64_t steps_max);
+RandomRun take_random_decisions(ControlledScheduler& scheduler, std::uint64_t seed,
+                                std::uint64_t steps_max);
 
 }  // namespace ordo::engine

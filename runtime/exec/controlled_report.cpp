@@ -12,8 +12,8 @@ std::string ControlledRun::describe(const dag::Transition& s) const {
   if (s.rank >= ranks_.size()) return rank + "(no such rank)";
   const dag::Program& p = *ranks_[s.rank]->program;
   if (s.kind == dag::Transition::Kind::main) return rank + main_line(*ranks_[s.rank]);
-  const std::string op = s.op < p.ops.size() ? "'" + p.ops[s.op].name + "'"
-                                             : "op " + std::to_string(s.op);
+  const std::string op =
+      s.op < p.ops.size() ? "'" + p.ops[s.op].name + "'" : "op " + std::to_string(s.op);
   if (s.kind == dag::Transition::Kind::complete) return rank + "complete " + op;
   if (s.kind == dag::Transition::Kind::issue) return rank + "issue " + op;
   std::string line = rank + "claim " + op;

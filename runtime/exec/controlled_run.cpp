@@ -10,9 +10,7 @@ namespace ordo::exec {
 
 namespace {
 
-std::uint64_t key_of(engine::OpHandle h) {
-  return (std::uint64_t{h.slot} << 32) | h.generation;
-}
+std::uint64_t key_of(engine::OpHandle h) { return (std::uint64_t{h.slot} << 32) | h.generation; }
 
 std::string what_of(std::exception_ptr error) {
   try {
@@ -26,13 +24,12 @@ std::string what_of(std::exception_ptr error) {
 
 }  // namespace
 
-
 ControlledRun::ControlledRun(const dag::Job& job_in, std::uint32_t ranks, BodyOptions options)
     : job_(job_in) {
   const dag::Job& job = job_;
   if (job.ranks && *job.ranks != ranks) {
-    throw std::invalid_argument("the job is for " + std::to_string(*job.ranks) +
-                                " ranks, not " + std::to_string(ranks));
+    throw std::invalid_argument("the job is for " + std::to_string(*job.ranks) + " ranks, not " +
+                                std::to_string(ranks));
   }
   world_ = std::make_unique<comm::sim::SimWorld>(ranks, job.comms);
   for (dag::Rank r = 0; r < ranks; ++r) {
@@ -47,8 +44,7 @@ ControlledRun::ControlledRun(const dag::Job& job_in, std::uint32_t ranks, BodyOp
     engine::EngineConfig config;
     config.pools = run->program->pools;
     run->engine = std::make_unique<engine::Engine>(std::move(config), std::move(scheduler));
-    run->executor =
-        std::make_unique<Executor>(*run->engine, world_->rank(r), job.comms, options);
+    run->executor = std::make_unique<Executor>(*run->engine, world_->rank(r), job.comms, options);
     for (const dag::Var& v : run->program->vars) run->executor->add_var(v);
     run->handles.resize(run->program->ops.size());
     ranks_.push_back(std::move(run));
@@ -84,9 +80,11 @@ std::vector<dag::Transition> ControlledRun::legal_steps() const {
     for (const engine::Decision& d : r->scheduler->legal_decisions()) {
       using Kind = dag::Transition::Kind;
       if (const auto* s = std::get_if<engine::Start>(&d)) {
-        steps.push_back(dag::Transition{Kind::claim, r->rank, r->op_of.at(key_of(s->op)), s->thread});
+        steps.push_back(
+            dag::Transition{Kind::claim, r->rank, r->op_of.at(key_of(s->op)), s->thread});
       } else if (const auto* i = std::get_if<engine::Issue>(&d)) {
-        steps.push_back(dag::Transition{Kind::issue, r->rank, r->op_of.at(key_of(i->op)), std::nullopt});
+        steps.push_back(
+            dag::Transition{Kind::issue, r->rank, r->op_of.at(key_of(i->op)), std::nullopt});
       } else {
         const auto& c = std::get<engine::Complete>(d);
         steps.push_back(
@@ -153,8 +151,8 @@ void ControlledRun::step_main(RankRun& r) {
   } catch (const engine::ScheduleError&) {
     throw;
   } catch (...) {
-    r.failure = "main thread at action " + std::to_string(r.pc) + ": " +
-                what_of(std::current_exception());
+    r.failure =
+        "main thread at action " + std::to_string(r.pc) + ": " + what_of(std::current_exception());
   }
 }
 

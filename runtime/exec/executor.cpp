@@ -52,23 +52,22 @@ void Executor::push(const dag::Op& op) {
   const engine::OpDesc desc = desc_of(op, vars_);
   switch (op.kind) {
     case dag::OpKind::compute:
-      last_pushed_ = engine_.push(desc, [this, op] {
-        run_compute(world_.rank(), op, buffers_, options_);
-      });
+      last_pushed_ =
+          engine_.push(desc, [this, op] { run_compute(world_.rank(), op, buffers_, options_); });
       return;
     case dag::OpKind::copy:
       last_pushed_ = engine_.push(desc, [this, op] { run_copy(op, buffers_); });
       return;
     case dag::OpKind::collective:
     case dag::OpKind::async_collective: {
-      if (!op.collective) throw std::invalid_argument("collective op '" + op.name + "' has no spec");
+      if (!op.collective)
+        throw std::invalid_argument("collective op '" + op.name + "' has no spec");
       comm::Communicator& comm = world_.comm(op.collective->comm);
       const bool blocking = op.kind == dag::OpKind::collective;
-      last_pushed_ = engine_.push_async(desc, [this, op, &comm,
-                                               blocking](engine::AsyncDone done) {
+      last_pushed_ = engine_.push_async(desc, [this, op, &comm, blocking](engine::AsyncDone done) {
         jitter(options_.issue_jitter_us);
         exec::issue_collective(op, buffers_, comm, blocking,
-                         [done](std::exception_ptr error) { done(error); });
+                               [done](std::exception_ptr error) { done(error); });
       });
       return;
     }
@@ -103,9 +102,8 @@ void Executor::issue_collective(const dag::CollectiveAction& action,
   // The call may block this thread until other ranks get further, which can need ops a push
   // batch of this thread still holds back (runtime/engine/push_batch.hpp).
   engine_.release_deferred();
-  engine_.record_main_collective(action.collective,
-                                 action.buffer ? std::optional(vars_.at(*action.buffer))
-                                               : std::nullopt);
+  engine_.record_main_collective(
+      action.collective, action.buffer ? std::optional(vars_.at(*action.buffer)) : std::nullopt);
   comm::Communicator& comm = world_.comm(action.collective.comm);
   void* buffer = action.buffer ? buffers_.bytes(*action.buffer).data() : nullptr;
   const comm::sim::IssuerScope issuer("main");

@@ -1,6 +1,7 @@
-// Runs one rank's program live: the MainThread that designs and the step emitter talk to, which
-// records each action into the engine's program and carries it out at once on the engine and the
-// rank's communicators. What runs is therefore exactly what `recorded_job()` and the checker see.
+// Runs one rank's program live: the dag::ProgramSink that designs and the step emitter talk to,
+// which records each action into the engine's program and carries it out at once on the engine and
+// the rank's communicators. What runs is therefore exactly what `recorded_job()` and the checker
+// see.
 #pragma once
 
 #include <mutex>
@@ -11,14 +12,14 @@
 #include "runtime/comm/communicator.hpp"
 #include "runtime/comm/sim/sim_world.hpp"
 #include "runtime/dag/program.hpp"
+#include "runtime/dag/program_sink.hpp"
 #include "runtime/engine/engine.hpp"
 #include "runtime/exec/buffers.hpp"
 #include "runtime/exec/op_bodies.hpp"
-#include "runtime/kvstore/main_thread.hpp"
 
 namespace ordo::exec {
 
-class Executor final : public kvstore::MainThread {
+class Executor final : public dag::ProgramSink {
  public:
   // Declares `comms` (the job's communicator table) to the engine for recording. The world must
   // have the same communicators, by index.
@@ -60,7 +61,7 @@ class Executor final : public kvstore::MainThread {
   MainState main_state_ = MainState::running;
   std::optional<dag::VarId> main_var_;
   std::optional<dag::Collective> main_collective_;  // the one it is in, while in_collective
-  std::vector<std::string> comm_names_;  // the job's communicator table, for reports
+  std::vector<std::string> comm_names_;             // the job's communicator table, for reports
   bool main_collective_done_ = false;  // the main thread's current collective has completed
 };
 

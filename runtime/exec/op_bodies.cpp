@@ -37,8 +37,7 @@ CollectiveBuffers collective_buffers(const dag::Op& op, const Buffers& buffers) 
   return b;
 }
 
-void run_compute(dag::Rank rank, const dag::Op& op, Buffers& buffers,
-                 const BodyOptions& options) {
+void run_compute(dag::Rank rank, const dag::Op& op, Buffers& buffers, const BodyOptions& options) {
   assert(op.kind == dag::OpKind::compute);
   if (options.compute) options.compute(rank, op, buffers);
   if (options.compute_time_scale > 0.0 && op.cost_us > 0.0) {
@@ -65,8 +64,8 @@ void jitter(std::uint32_t jitter_us) {
   std::this_thread::sleep_for(std::chrono::microseconds(us(rng)));
 }
 
-void issue_collective(const dag::Op& op, Buffers& buffers, comm::Communicator& comm,
-                      bool blocking, comm::Communicator::Done done) {
+void issue_collective(const dag::Op& op, Buffers& buffers, comm::Communicator& comm, bool blocking,
+                      comm::Communicator::Done done) {
   assert(op.collective.has_value());
   const comm::Call call = comm::call_of(*op.collective);
   const CollectiveBuffers where = collective_buffers(op, buffers);

@@ -43,8 +43,8 @@ void run_compute(dag::Rank rank, const dag::Op& op, Buffers& buffers, const Body
 void run_copy(const dag::Op& op, Buffers& buffers);
 // Issues the collective; `done` runs once when it completes. `blocking` selects call_then (the
 // issuing thread is held) or start_then.
-void issue_collective(const dag::Op& op, Buffers& buffers, comm::Communicator& comm,
-                      bool blocking, comm::Communicator::Done done);
+void issue_collective(const dag::Op& op, Buffers& buffers, comm::Communicator& comm, bool blocking,
+                      comm::Communicator::Done done);
 // Sleeps a random 0 to `jitter_us` microseconds (nothing when 0).
 void jitter(std::uint32_t jitter_us);
 

@@ -27,8 +27,8 @@ struct RankThread {
 ThreadedOutcome run_threaded(const dag::Job& job, std::uint32_t ranks,
                              const ThreadedOptions& options) {
   if (job.ranks && *job.ranks != ranks) {
-    throw std::invalid_argument("the job is for " + std::to_string(*job.ranks) +
-                                " ranks, not " + std::to_string(ranks));
+    throw std::invalid_argument("the job is for " + std::to_string(*job.ranks) + " ranks, not " +
+                                std::to_string(ranks));
   }
   comm::sim::SimWorld world(ranks, job.comms);
   std::vector<RankThread> rank(ranks);
@@ -73,15 +73,14 @@ ThreadedOutcome run_threaded(const dag::Job& job, std::uint32_t ranks,
     world.set_probe(r, [] { return comm::sim::RankActivity{true, true, {}}; });
   }
   ThreadedOutcome out;
-  out.wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-                    .count();
+  out.wall_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   for (auto& r : rank) {
     r.engine->shutdown();
     out.rank_errors.push_back(r.error);
   }
   if (const auto v = world.violation()) {
-    out.end = std::holds_alternative<comm::Deadlock>(*v) ? RunEnd::deadlock
-                                                               : RunEnd::violation;
+    out.end = std::holds_alternative<comm::Deadlock>(*v) ? RunEnd::deadlock : RunEnd::violation;
     out.report = comm::describe(*v);
   } else {
     for (dag::Rank r = 0; r < ranks; ++r) {

@@ -7,17 +7,21 @@
 
 namespace ordo::kvstore {
 
-Design::Design(const DesignConfig& config, MainThread& main) : config_(config), main_(main) {
+Design::Design(const DesignConfig& config, dag::ProgramSink& main) : config_(config), main_(main) {
   check_config(config_);
 }
 
-std::unique_ptr<Design> Design::create(const DesignConfig& config, MainThread& main) {
+std::unique_ptr<Design> Design::create(const DesignConfig& config, dag::ProgramSink& main) {
   check_config(config);
   switch (config.kind) {
-    case DesignKind::naive: return make_naive(config, main);
-    case DesignKind::funnel: return make_funnel(config, main);
-    case DesignKind::concom: return make_concom(config, main);
-    case DesignKind::depcha: return make_depcha(config, main);
+    case DesignKind::naive:
+      return make_naive(config, main);
+    case DesignKind::funnel:
+      return make_funnel(config, main);
+    case DesignKind::concom:
+      return make_concom(config, main);
+    case DesignKind::depcha:
+      return make_depcha(config, main);
   }
   throw std::invalid_argument("unknown design kind");
 }
@@ -71,8 +75,13 @@ void Design::pull(const KeyVars& k) {
 }
 
 dag::Collective Design::allreduce(const KeyVars& k, dag::CommId comm) const {
-  return dag::Collective{dag::CollectiveKind::allreduce, comm,          k.key, k.count,
-                         k.dtype,                        dag::Reduction::sum, std::nullopt};
+  return dag::Collective{dag::CollectiveKind::allreduce,
+                         comm,
+                         k.key,
+                         k.count,
+                         k.dtype,
+                         dag::Reduction::sum,
+                         std::nullopt};
 }
 
 dag::Op Design::collective_op(const std::string& name, const dag::Collective& c,
@@ -88,8 +97,8 @@ dag::Op Design::collective_op(const std::string& name, const dag::Collective& c,
 }
 
 void Design::init(const KeyVars& k) {
-  const dag::Collective bcast{dag::CollectiveKind::bcast, world_comm, k.key, k.count,
-                              k.dtype,                    dag::Reduction::none, dag::Rank{0}};
+  const dag::Collective bcast{dag::CollectiveKind::bcast, world_comm,  k.key, k.count, k.dtype,
+                              dag::Reduction::none,       dag::Rank{0}};
   if (config_.init == InitKind::fig4) {
     // Fig. 4 as printed: the broadcast declares the weight as a read and writes nothing, so
     // broadcasts of different keys are unordered and a pool with several threads may start them
@@ -102,10 +111,10 @@ void Design::init(const KeyVars& k) {
 }
 
 void Design::barrier() {
-  main_.collective(dag::CollectiveAction{
-      dag::Collective{dag::CollectiveKind::barrier, world_comm, -1, 0, dag::DType::f32,
-                      dag::Reduction::none, std::nullopt},
-      std::nullopt});
+  main_.collective(
+      dag::CollectiveAction{dag::Collective{dag::CollectiveKind::barrier, world_comm, -1, 0,
+                                            dag::DType::f32, dag::Reduction::none, std::nullopt},
+                            std::nullopt});
 }
 
 }  // namespace ordo::kvstore

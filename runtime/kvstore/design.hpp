@@ -9,8 +9,8 @@
 #include <string>
 
 #include "runtime/dag/program.hpp"
+#include "runtime/dag/program_sink.hpp"
 #include "runtime/kvstore/design_config.hpp"
-#include "runtime/kvstore/main_thread.hpp"
 
 namespace ordo::kvstore {
 
@@ -29,7 +29,7 @@ struct KeyVars {
 
 class Design {
  public:
-  Design(const DesignConfig& config, MainThread& main);
+  Design(const DesignConfig& config, dag::ProgramSink& main);
   virtual ~Design() = default;
   // Broadcast the key's initial weight from rank 0, the same way in every design: the safe init
   // or the paper's Fig. 4, as configured.
@@ -44,11 +44,11 @@ class Design {
   void set_prefix(std::string prefix) { prefix_ = std::move(prefix); }
 
   // Throws std::invalid_argument for a bad configuration.
-  static std::unique_ptr<Design> create(const DesignConfig& config, MainThread& main);
+  static std::unique_ptr<Design> create(const DesignConfig& config, dag::ProgramSink& main);
 
  protected:
   const DesignConfig& config() const { return config_; }
-  MainThread& main() { return main_; }
+  dag::ProgramSink& main() { return main_; }
   // Building blocks shared by the designs.
   dag::VarId add_token(const std::string& name);
   std::string op_name(const char* what, const KeyVars& k) const {
@@ -72,7 +72,7 @@ class Design {
 
  private:
   DesignConfig config_;
-  MainThread& main_;
+  dag::ProgramSink& main_;
   std::string prefix_;
   std::optional<dag::VarId> init_chain_;  // the token the safe init's broadcasts all write
 };

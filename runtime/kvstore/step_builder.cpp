@@ -3,7 +3,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "runtime/kvstore/program_writer.hpp"
+#include "runtime/dag/program_writer.hpp"
 #include "runtime/kvstore/step_emitter.hpp"
 
 namespace ordo::kvstore {
@@ -22,7 +22,7 @@ dag::Job build_step_job(const Network& network, const DesignConfig& config,
   dag::Program& program = job.programs.emplace_back();
   program.name = network.name + "." + std::string(to_string(config.kind));
   program.pools = step_pools(config);
-  ProgramWriter writer(program);
+  dag::ProgramWriter writer(program);
   StepEmitter emitter(network, config, writer);
   if (options.include_init) emitter.emit_init();
   for (std::uint32_t s = 0; s < options.steps; ++s) {

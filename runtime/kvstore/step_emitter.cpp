@@ -12,8 +12,8 @@ dag::Var token(const std::string& name) {
   return dag::Var{name, dag::VarKind::token, 0, dag::DType::u8};
 }
 
-dag::Op compute_op(std::string name, std::vector<dag::VarId> reads,
-                   std::vector<dag::VarId> writes, double cost_us) {
+dag::Op compute_op(std::string name, std::vector<dag::VarId> reads, std::vector<dag::VarId> writes,
+                   double cost_us) {
   dag::Op op;
   op.name = std::move(name);
   op.kind = dag::OpKind::compute;
@@ -26,7 +26,7 @@ dag::Op compute_op(std::string name, std::vector<dag::VarId> reads,
 
 }  // namespace
 
-StepEmitter::StepEmitter(const Network& network, const DesignConfig& config, MainThread& main)
+StepEmitter::StepEmitter(const Network& network, const DesignConfig& config, dag::ProgramSink& main)
     : network_(network), main_(main) {
   check_network(network_);
   check_config(config);
@@ -108,8 +108,8 @@ void StepEmitter::emit_step(const std::string& prefix) {
     design_->push(k);
     design_->pull(k);
     const double mib = static_cast<double>(k.count * dag::dtype_bytes(k.dtype)) / (1 << 20);
-    main_.push(compute_op(prefix + "update." + k.name, {k.grad}, {k.weight},
-                          update_us_per_mib * mib));
+    main_.push(
+        compute_op(prefix + "update." + k.name, {k.grad}, {k.weight}, update_us_per_mib * mib));
   }
   main_.wait_for_all();
 }

@@ -1,4 +1,4 @@
-// Turns a network and a design into one training step on a MainThread: forward ops in layer
+// Turns a network and a design into one training step on a dag::ProgramSink: forward ops in layer
 // order, the loss, backward ops in reverse, then per key (in the order backward produces the
 // gradients) the design's push and pull and the weight update, and a final wait_for_all. The
 // same emitter feeds the program writer (dumps, checker) and the runtime executor.
@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "runtime/dag/program_sink.hpp"
 #include "runtime/kvstore/design.hpp"
-#include "runtime/kvstore/main_thread.hpp"
 #include "runtime/kvstore/network.hpp"
 
 namespace ordo::kvstore {
@@ -19,7 +19,7 @@ class StepEmitter {
  public:
   // Declares every var of the network on `main`; throws std::invalid_argument for a bad network
   // or configuration.
-  StepEmitter(const Network& network, const DesignConfig& config, MainThread& main);
+  StepEmitter(const Network& network, const DesignConfig& config, dag::ProgramSink& main);
 
   // Broadcast every key's weight from rank 0, then wait for all.
   void emit_init();
@@ -38,11 +38,11 @@ class StepEmitter {
   void emit_backward(const std::string& prefix);
 
   const Network& network_;
-  MainThread& main_;
+  dag::ProgramSink& main_;
   std::unique_ptr<Design> design_;
   dag::VarId data_ = 0;
-  std::vector<dag::VarId> act_;   // per layer: its output
-  std::vector<dag::VarId> dact_;  // per layer: the gradient of its output
+  std::vector<dag::VarId> act_;                         // per layer: its output
+  std::vector<dag::VarId> dact_;                        // per layer: the gradient of its output
   std::vector<std::vector<std::uint32_t>> layer_keys_;  // per layer: indices into keys_
   std::vector<KeyVars> keys_;
   std::vector<std::uint32_t> push_order_;

@@ -5,7 +5,7 @@
 
 #include <algorithm>
 
-#include "checker/explore.hpp"
+#include "checker/search/explore.hpp"
 #include "tests/checker/jobs.hpp"
 #include "tests/checker/replay.hpp"
 
@@ -29,7 +29,9 @@ TEST(CheckerDeadlock, OneAllreduceMoreOnRankZeroDeadlocksNamingRankZero) {
   EXPECT_EQ(d.ranks_blocked, std::vector<dag::Rank>{0});
   EXPECT_TRUE(mentions(d, "rank 0 main: action 2: wait for all (1 ops incomplete)"))
       << report(model, result);
-  EXPECT_TRUE(mentions(d, "rank 0 op 'ar1' on pool 'comm' thread 0: in allreduce of 4 x f32 (sum) on 'world', key 1"))
+  EXPECT_TRUE(mentions(
+      d,
+      "rank 0 op 'ar1' on pool 'comm' thread 0: in allreduce of 4 x f32 (sum) on 'world', key 1"))
       << report(model, result);
   EXPECT_TRUE(mentions(d, "waiting for rank(s) 1")) << report(model, result);
 
@@ -53,14 +55,17 @@ TEST(CheckerDeadlock, CrossCommunicatorCycleDeadlocksEveryRank) {
   ASSERT_EQ(result.property, Property::p3_deadlock);
   const auto& d = std::get<comm::Deadlock>(*result.violation);
   EXPECT_EQ(d.ranks_blocked, (std::vector<dag::Rank>{0, 1, 2}));
-  EXPECT_TRUE(mentions(d, "rank 0 main: action 0: in barrier on 'c01', key 0, call 0, waiting for "
-                          "rank(s) 1"))
+  EXPECT_TRUE(mentions(d,
+                       "rank 0 main: action 0: in barrier on 'c01', key 0, call 0, waiting for "
+                       "rank(s) 1"))
       << report(model, result);
-  EXPECT_TRUE(mentions(d, "rank 1 main: action 0: in barrier on 'c12', key 0, call 0, waiting for "
-                          "rank(s) 2"))
+  EXPECT_TRUE(mentions(d,
+                       "rank 1 main: action 0: in barrier on 'c12', key 0, call 0, waiting for "
+                       "rank(s) 2"))
       << report(model, result);
-  EXPECT_TRUE(mentions(d, "rank 2 main: action 0: in barrier on 'c20', key 0, call 0, waiting for "
-                          "rank(s) 0"))
+  EXPECT_TRUE(mentions(d,
+                       "rank 2 main: action 0: in barrier on 'c20', key 0, call 0, waiting for "
+                       "rank(s) 0"))
       << report(model, result);
   EXPECT_EQ(result.witness.size(), 3u);
 

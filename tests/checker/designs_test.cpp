@@ -3,7 +3,7 @@
 // and depcha are safe at 2 and 3 ranks.
 #include <gtest/gtest.h>
 
-#include "checker/explore.hpp"
+#include "checker/search/explore.hpp"
 #include "tests/checker/jobs.hpp"
 #include "tests/checker/replay.hpp"
 

@@ -4,7 +4,7 @@
 
 #include <stdexcept>
 
-#include "checker/explore.hpp"
+#include "checker/search/explore.hpp"
 #include "tests/checker/jobs.hpp"
 
 namespace ordo::checker::testing {

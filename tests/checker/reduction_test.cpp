@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "checker/explore.hpp"
+#include "checker/search/explore.hpp"
 #include "runtime/kvstore/step_builder.hpp"
 #include "tests/checker/jobs.hpp"
 #include "tests/checker/replay.hpp"

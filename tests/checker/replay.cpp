@@ -4,7 +4,8 @@
 
 namespace ordo::checker::testing {
 
-std::optional<exec::RunOutcome> replay(exec::ControlledRun& run, const std::vector<dag::Transition>& witness) {
+std::optional<exec::RunOutcome> replay(exec::ControlledRun& run,
+                                       const std::vector<dag::Transition>& witness) {
   for (const dag::Transition& step : witness) run.step(step);
   return run.outcome();
 }

@@ -12,6 +12,7 @@
 namespace ordo::checker::testing {
 
 // The runtime's outcome after the witness; nullopt when the run has not ended there.
-std::optional<exec::RunOutcome> replay(exec::ControlledRun& run, const std::vector<dag::Transition>& witness);
+std::optional<exec::RunOutcome> replay(exec::ControlledRun& run,
+                                       const std::vector<dag::Transition>& witness);
 
 }  // namespace ordo::checker::testing

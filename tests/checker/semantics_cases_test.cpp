@@ -4,15 +4,15 @@
 // property and a witness that the runtime's controlled run reproduces violation for violation,
 // or bad input at the rank count verified.
 #include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
 
-#include "checker/trace_io.hpp"
+#include "checker/report/trace_io.hpp"
 #include "checker/verify.hpp"
 #include "runtime/dag/dump_error.hpp"
 #include "runtime/dag/dump_reader.hpp"

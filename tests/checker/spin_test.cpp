@@ -14,10 +14,10 @@
 #include <string>
 #include <vector>
 
-#include "checker/explore.hpp"
 #include "checker/promela/export.hpp"
 #include "checker/promela/signatures.hpp"
 #include "checker/promela/spin_run.hpp"
+#include "checker/search/explore.hpp"
 #include "runtime/comm/rules/call.hpp"
 #include "runtime/kvstore/step_builder.hpp"
 #include "tests/checker/jobs.hpp"

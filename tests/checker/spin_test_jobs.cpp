@@ -194,8 +194,13 @@ void add_collective(dag::Program& p, dag::OpKind kind, const dag::Collective& ca
 }
 
 dag::Collective allreduce(std::int64_t key) {
-  return dag::Collective{dag::CollectiveKind::allreduce, 0, key, 4, dag::DType::f32,
-                         dag::Reduction::sum, std::nullopt};
+  return dag::Collective{dag::CollectiveKind::allreduce,
+                         0,
+                         key,
+                         4,
+                         dag::DType::f32,
+                         dag::Reduction::sum,
+                         std::nullopt};
 }
 
 dag::Job two_ranks(dag::Program rank0, dag::Program rank1) {
@@ -233,8 +238,8 @@ dag::Job blocking_meets_non_blocking() {
 
 dag::Job barriers_of_different_keys() {
   const auto barrier = [](std::int64_t key, dag::DType dtype) {
-    return dag::Collective{dag::CollectiveKind::barrier, 0, key, 0, dtype, dag::Reduction::none,
-                           std::nullopt};
+    return dag::Collective{dag::CollectiveKind::barrier, 0,           key, 0, dtype,
+                           dag::Reduction::none,         std::nullopt};
   };
   dag::Program p0 = one_pool_program("barrier_key0", 0, 1);
   add_collective(p0, dag::OpKind::collective, barrier(0, dag::DType::f32));

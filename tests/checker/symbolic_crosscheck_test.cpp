@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "checker/explore.hpp"
+#include "checker/search/explore.hpp"
 #include "checker/symbolic/decide.hpp"
 #include "runtime/kvstore/network.hpp"
 #include "tests/checker/jobs.hpp"

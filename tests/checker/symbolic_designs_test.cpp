@@ -8,7 +8,7 @@
 #include <map>
 #include <string>
 
-#include "checker/explore.hpp"
+#include "checker/search/explore.hpp"
 #include "checker/symbolic/decide.hpp"
 #include "runtime/kvstore/network.hpp"
 #include "runtime/kvstore/step_builder.hpp"
@@ -53,8 +53,7 @@ void expect_replays(const dag::Job& job, std::uint32_t ranks, const Result& resu
       break;
     case Property::p2_thread_rule:
       ASSERT_EQ(end->end, exec::RunEnd::violation) << end->report;
-      EXPECT_TRUE(std::holds_alternative<comm::ThreadRuleBreak>(*run.violation()))
-          << end->report;
+      EXPECT_TRUE(std::holds_alternative<comm::ThreadRuleBreak>(*run.violation())) << end->report;
       break;
     case Property::p3_deadlock:
     case Property::p4_termination:

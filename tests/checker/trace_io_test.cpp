@@ -1,10 +1,11 @@
 // The trace format: what write_trace writes, read_trace reads back step for step; malformed
 // traces fail with the place and the expectation; a trace for another job is caught before it
 // runs.
+#include "checker/report/trace_io.hpp"
+
 #include <gtest/gtest.h>
 
-#include "checker/explore.hpp"
-#include "checker/trace_io.hpp"
+#include "checker/search/explore.hpp"
 #include "runtime/dag/dump_error.hpp"
 #include "tests/checker/jobs.hpp"
 

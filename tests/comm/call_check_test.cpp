@@ -1,10 +1,10 @@
 // check_call: every rule, and messages that name the communicator and what was wrong.
-#include "runtime/comm/rules/call.hpp"
-
 #include <gtest/gtest.h>
 
 #include <stdexcept>
 #include <string>
+
+#include "runtime/comm/rules/call.hpp"
 
 namespace ordo::comm {
 namespace {

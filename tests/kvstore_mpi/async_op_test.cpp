@@ -31,14 +31,20 @@ TEST(MpiAsyncOp, FreesItsPoolThreadWhileTheCollectiveIsInFlight) {
   constexpr std::uint64_t count = 1 << 12;
   const dag::VarId g = executor.add_var({"g", dag::VarKind::tensor, count * 4, dag::DType::f32});
   const dag::VarId t = executor.add_var({"t", dag::VarKind::token, 0, dag::DType::u8});
-  executor.buffers().fill<float>(g, std::vector<float>(count, static_cast<float>(world.rank() + 1)));
+  executor.buffers().fill<float>(g,
+                                 std::vector<float>(count, static_cast<float>(world.rank() + 1)));
 
   dag::Op reduce;
   reduce.name = "allreduce";
   reduce.kind = dag::OpKind::async_collective;
   reduce.writes = {g};
-  reduce.collective = dag::Collective{dag::CollectiveKind::allreduce, 0, 1, count,
-                                      dag::DType::f32, dag::Reduction::sum, std::nullopt};
+  reduce.collective = dag::Collective{dag::CollectiveKind::allreduce,
+                                      0,
+                                      1,
+                                      count,
+                                      dag::DType::f32,
+                                      dag::Reduction::sum,
+                                      std::nullopt};
   dag::Op release;
   release.name = "release";
   release.writes = {t};

@@ -7,8 +7,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "checker/model.hpp"
 #include "checker/promela/export.hpp"
+#include "checker/system/model.hpp"
 #include "runtime/dag/dump_error.hpp"
 #include "runtime/dag/dump_reader.hpp"
 #include "runtime/dag/validate.hpp"

@@ -6,7 +6,7 @@
 #include <sstream>
 #include <string>
 
-#include "checker/trace_io.hpp"
+#include "checker/report/trace_io.hpp"
 #include "runtime/dag/dump_error.hpp"
 #include "tools/ordo/commands.hpp"
 #include "tools/ordo/job_input.hpp"

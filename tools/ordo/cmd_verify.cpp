@@ -6,8 +6,8 @@
 #include <optional>
 #include <string>
 
-#include "checker/dot.hpp"
-#include "checker/trace_io.hpp"
+#include "checker/report/dot.hpp"
+#include "checker/report/trace_io.hpp"
 #include "checker/verify.hpp"
 #include "runtime/dag/dump_error.hpp"
 #include "tools/ordo/commands.hpp"

@@ -38,9 +38,9 @@ Replay replay(exec::ControlledRun& run, const std::vector<dag::Transition>& step
 bool reproduces(const Replay& replay, const checker::Result& result) {
   if (!result.property || !replay.seen || !replay.violation || !result.violation) return false;
   // A deadlock without a pending collective (P4) is the same stuck state to the runtime.
-  const bool same_property = *replay.seen == *result.property ||
-                             (*replay.seen == checker::Property::p3_deadlock &&
-                              *result.property == checker::Property::p4_termination);
+  const bool same_property =
+      *replay.seen == *result.property || (*replay.seen == checker::Property::p3_deadlock &&
+                                           *result.property == checker::Property::p4_termination);
   return same_property && comm::same_violation(*replay.violation, *result.violation);
 }
 

@@ -7,17 +7,17 @@
 #include <string>
 #include <vector>
 
+#include "checker/search/verdict.hpp"
 #include "runtime/dag/transition.hpp"
-#include "checker/verdict.hpp"
 #include "runtime/exec/controlled_run.hpp"
 
 namespace ordo::tools {
 
 struct Replay {
   std::size_t steps_taken = 0;
-  std::optional<std::string> illegal;       // the first step the runtime refused, and why
-  std::optional<exec::RunOutcome> outcome;  // how the run ended, if it did
-  std::optional<checker::Property> seen;    // the property the runtime saw violated
+  std::optional<std::string> illegal;        // the first step the runtime refused, and why
+  std::optional<exec::RunOutcome> outcome;   // how the run ended, if it did
+  std::optional<checker::Property> seen;     // the property the runtime saw violated
   std::optional<comm::Violation> violation;  // what the runtime reported, if it saw one
 };
 

@@ -6,12 +6,12 @@
 #include <stdexcept>
 #include <utility>
 
-#include "runtime/comm/rules/call.hpp"
 #include "runtime/comm/mpi/chunks.hpp"
 #include "runtime/comm/mpi/collectives.hpp"
 #include "runtime/comm/mpi/error.hpp"
 #include "runtime/comm/mpi/limits.hpp"
 #include "runtime/comm/mpi/request.hpp"
+#include "runtime/comm/rules/call.hpp"
 
 namespace ordo::comm {
 namespace {

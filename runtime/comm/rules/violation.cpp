@@ -11,8 +11,8 @@ namespace {
 
 struct Describe {
   std::string operator()(const Mismatch& m) const {
-    std::string s = "P1 mismatch on communicator '" + m.comm_name + "' at call " +
-                    std::to_string(m.seq) + ":";
+    std::string s =
+        "P1 mismatch on communicator '" + m.comm_name + "' at call " + std::to_string(m.seq) + ":";
     for (const IssuedCall& c : m.calls) s += "\n  " + describe(c, m.comm_name);
     return s;
   }

@@ -91,9 +91,9 @@ std::vector<std::string> SimWorld::pending_calls_locked() const {
       }
       for (const auto& p : slot) {
         if (!p) continue;
-        lines.push_back("rank " + std::to_string(p->call.issuer.rank) + " (" +
-                        p->call.issuer.name + "): in " + describe(p->call.call, comm->name) +
-                        ", call " + std::to_string(seq) + ", waiting for rank(s) " + missing);
+        lines.push_back("rank " + std::to_string(p->call.issuer.rank) + " (" + p->call.issuer.name +
+                        "): in " + describe(p->call.call, comm->name) + ", call " +
+                        std::to_string(seq) + ", waiting for rank(s) " + missing);
       }
     }
   }

@@ -5,8 +5,8 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "runtime/comm/rules/call.hpp"
 #include "runtime/comm/reduce.hpp"
+#include "runtime/comm/rules/call.hpp"
 #include "runtime/comm/sim/issuer.hpp"
 #include "runtime/comm/sim/rank_view.hpp"
 #include "runtime/comm/sim/world_state.hpp"
@@ -60,19 +60,21 @@ void SimWorld::post(dag::Rank rank, dag::CommId comm_id, const Call& call, void*
   assert(comm_id < comms_.size() && rank < ranks_ && done);
   CommState& comm = *comms_[comm_id];
   const std::int64_t member = comm.member_of[rank];
-  if (member < 0) throw std::logic_error("rank " + std::to_string(rank) + " is not a member of '" +
-                                         comm.name + "'");
+  if (member < 0)
+    throw std::logic_error("rank " + std::to_string(rank) + " is not a member of '" + comm.name +
+                           "'");
   check_call(call, buffer, comm.name, static_cast<std::uint32_t>(comm.members.size()));
   Deliveries deliveries;
   {
     std::lock_guard lock(mutex_);
     if (violation_) {
-      deliveries.emplace_back(std::move(done), std::make_exception_ptr(ViolationError(*violation_)));
+      deliveries.emplace_back(std::move(done),
+                              std::make_exception_ptr(ViolationError(*violation_)));
     } else {
       const std::uint64_t tag = next_tag_++;
-      IssueResult result = comm.match.issue(static_cast<std::size_t>(member),
-                                            IssuedCall{Issuer{rank, current_issuer()}, call, blocking},
-                                            tag, comm.name);
+      IssueResult result = comm.match.issue(
+          static_cast<std::size_t>(member),
+          IssuedCall{Issuer{rank, current_issuer()}, call, blocking}, tag, comm.name);
       if (auto* violation = std::get_if<Violation>(&result)) {
         deliveries.emplace_back(std::move(done), nullptr);
         abort_locked(*violation, deliveries);
@@ -154,8 +156,8 @@ std::unique_ptr<SimWorld::CommState> SimWorld::make_comm(dag::CommId id,
   for (std::size_t m = 0; m < comm->members.size(); ++m) {
     const dag::Rank r = comm->members[m];
     if (r >= ranks || comm->member_of[r] >= 0) {
-      throw std::invalid_argument("communicator '" + desc.name + "': member " +
-                                  std::to_string(r) + " out of range or repeated");
+      throw std::invalid_argument("communicator '" + desc.name + "': member " + std::to_string(r) +
+                                  " out of range or repeated");
     }
     comm->member_of[r] = static_cast<std::int64_t>(m);
   }

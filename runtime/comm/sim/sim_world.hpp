@@ -1,7 +1,7 @@
-// N ranks in one process with MPI's matching rule, exactly (docs/semantics.md, C1-C3): the n-th collective a
-// rank issues on a communicator matches the n-th of every other member. Data moves only when
-// every member has issued a call that agrees with the others; a disagreement, a broken thread
-// rule or a deadlock is reported and aborts the world, so every pending and later call fails
+// N ranks in one process with MPI's matching rule, exactly (docs/semantics.md, C1-C3): the n-th
+// collective a rank issues on a communicator matches the n-th of every other member. Data moves
+// only when every member has issued a call that agrees with the others; a disagreement, a broken
+// thread rule or a deadlock is reported and aborts the world, so every pending and later call fails
 // with ViolationError instead of corrupting data or hanging.
 #pragma once
 

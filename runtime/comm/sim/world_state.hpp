@@ -20,9 +20,9 @@ struct SimWorld::Delivery {
 struct SimWorld::CommState {
   CommState(dag::CommId id, std::size_t size) : match(id, size) {}
   std::string name;
-  std::vector<dag::Rank> members;       // world ranks, in communicator-rank order
-  std::vector<std::int64_t> member_of;  // world rank -> communicator rank, or -1
-  MatchState match;                     // the matching rule, shared with the checker
+  std::vector<dag::Rank> members;                // world ranks, in communicator-rank order
+  std::vector<std::int64_t> member_of;           // world rank -> communicator rank, or -1
+  MatchState match;                              // the matching rule, shared with the checker
   std::map<std::uint64_t, Delivery> deliveries;  // by the tag its call was posted with
 };
 

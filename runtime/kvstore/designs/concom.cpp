@@ -16,8 +16,8 @@ class ConCom final : public Design {
   void push(const KeyVars& k) override {
     push_into_buffer(k, /*main_waits=*/true);
     main().wait_to_read(k.buf);
-    const auto rotation = static_cast<dag::CommId>(static_cast<std::uint64_t>(k.key) %
-                                                   config().ncomm);
+    const auto rotation =
+        static_cast<dag::CommId>(static_cast<std::uint64_t>(k.key) % config().ncomm);
     main().push(collective_op(op_name("allreduce", k), allreduce(k, 1 + rotation), {}, {k.buf}));
     in_flight_.push_back(k.buf);
     if (in_flight_.size() == config().outstanding) {
@@ -33,7 +33,7 @@ class ConCom final : public Design {
 
 }  // namespace
 
-std::unique_ptr<Design> make_concom(const DesignConfig& config, MainThread& main) {
+std::unique_ptr<Design> make_concom(const DesignConfig& config, dag::ProgramSink& main) {
   return std::make_unique<ConCom>(config, main);
 }
 

@@ -15,8 +15,8 @@ class DepCha final : public Design {
   void push(const KeyVars& k) override {
     if (!chain_) chain_ = add_token("allreduce.chain");
     push_into_buffer(k, /*main_waits=*/false);
-    main().push(collective_op(op_name("allreduce", k), allreduce(k, world_comm), {},
-                              {k.buf, *chain_}));
+    main().push(
+        collective_op(op_name("allreduce", k), allreduce(k, world_comm), {}, {k.buf, *chain_}));
   }
 
  private:
@@ -25,7 +25,7 @@ class DepCha final : public Design {
 
 }  // namespace
 
-std::unique_ptr<Design> make_depcha(const DesignConfig& config, MainThread& main) {
+std::unique_ptr<Design> make_depcha(const DesignConfig& config, dag::ProgramSink& main) {
   return std::make_unique<DepCha>(config, main);
 }
 

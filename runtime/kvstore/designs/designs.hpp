@@ -7,9 +7,9 @@
 
 namespace ordo::kvstore {
 
-std::unique_ptr<Design> make_naive(const DesignConfig& config, MainThread& main);
-std::unique_ptr<Design> make_funnel(const DesignConfig& config, MainThread& main);
-std::unique_ptr<Design> make_concom(const DesignConfig& config, MainThread& main);
-std::unique_ptr<Design> make_depcha(const DesignConfig& config, MainThread& main);
+std::unique_ptr<Design> make_naive(const DesignConfig& config, dag::ProgramSink& main);
+std::unique_ptr<Design> make_funnel(const DesignConfig& config, dag::ProgramSink& main);
+std::unique_ptr<Design> make_concom(const DesignConfig& config, dag::ProgramSink& main);
+std::unique_ptr<Design> make_depcha(const DesignConfig& config, dag::ProgramSink& main);
 
 }  // namespace ordo::kvstore

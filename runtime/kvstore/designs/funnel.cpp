@@ -22,7 +22,7 @@ class Funnel final : public Design {
 
 }  // namespace
 
-std::unique_ptr<Design> make_funnel(const DesignConfig& config, MainThread& main) {
+std::unique_ptr<Design> make_funnel(const DesignConfig& config, dag::ProgramSink& main) {
   return std::make_unique<Funnel>(config, main);
 }
 

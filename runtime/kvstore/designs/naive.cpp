@@ -23,7 +23,7 @@ class Naive final : public Design {
 
 }  // namespace
 
-std::unique_ptr<Design> make_naive(const DesignConfig& config, MainThread& main) {
+std::unique_ptr<Design> make_naive(const DesignConfig& config, dag::ProgramSink& main) {
   return std::make_unique<Naive>(config, main);
 }
 

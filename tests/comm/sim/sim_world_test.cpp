@@ -1,4 +1,6 @@
 // The simulated world on its own: matching, data movement, and each violation it reports.
+#include "runtime/comm/sim/sim_world.hpp"
+
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -7,13 +9,16 @@
 #include <vector>
 
 #include "runtime/comm/sim/issuer.hpp"
-#include "runtime/comm/sim/sim_world.hpp"
 
 namespace ordo::comm::sim {
 namespace {
 
 Call allreduce_call(std::int64_t key, std::uint64_t count) {
-  return Call{dag::CollectiveKind::allreduce, key, count, dag::DType::f32, dag::Reduction::sum,
+  return Call{dag::CollectiveKind::allreduce,
+              key,
+              count,
+              dag::DType::f32,
+              dag::Reduction::sum,
               std::nullopt};
 }
 

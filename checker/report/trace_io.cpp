@@ -1,4 +1,4 @@
-#include "checker/trace_io.hpp"
+#include "checker/report/trace_io.hpp"
 
 #include <array>
 #include <limits>
@@ -49,7 +49,7 @@ nlohmann::json step_json(const Model& model, const dag::Transition& step, std::u
   }
   if (step.thread) j["thread"] = *step.thread;
   j["what"] = step.kind == dag::Transition::Kind::main ? describe(model, step, action)
-                                                      : describe(model, step);
+                                                       : describe(model, step);
   return j;
 }
 

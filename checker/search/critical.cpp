@@ -1,13 +1,13 @@
-#include "checker/critical.hpp"
+#include "checker/search/critical.hpp"
 
 #include <algorithm>
 #include <chrono>
 #include <string>
 #include <unordered_set>
 
-#include "checker/memory.hpp"
-#include "checker/reduction.hpp"
-#include "checker/transitions.hpp"
+#include "checker/search/memory.hpp"
+#include "checker/search/reduction.hpp"
+#include "checker/system/transitions.hpp"
 
 namespace ordo::checker {
 
@@ -69,7 +69,8 @@ Reach can_finish(const Model& model, const State& from, const ExploreLimits& lim
   return Reach::no;
 }
 
-std::optional<std::size_t> critical_step(const Model& model, const std::vector<dag::Transition>& witness,
+std::optional<std::size_t> critical_step(const Model& model,
+                                         const std::vector<dag::Transition>& witness,
                                          const ExploreLimits& limits) {
   // The state after the first `n` witness steps, rebuilt for each probe: keeping every state
   // along the witness would take its length times a state's size, too much at many ranks. The

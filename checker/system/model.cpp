@@ -1,4 +1,4 @@
-#include "checker/model.hpp"
+#include "checker/system/model.hpp"
 
 #include <algorithm>
 #include <stdexcept>
@@ -52,10 +52,9 @@ Model::Model(dag::Job job, std::uint32_t ranks) : job_(std::move(job)), ranks_(r
       const std::string problem = split == std::string::npos ? message : message.substr(0, split);
       const std::string expected =
           split == std::string::npos ? "a valid job" : message.substr(split + 11);
-      throw dag::DumpError(problems.front().where,
-                           "at " + std::to_string(ranks_) + " ranks, " + problem,
-                           expected + ", or a rank count of at least " +
-                               std::to_string(valid_from_));
+      throw dag::DumpError(
+          problems.front().where, "at " + std::to_string(ranks_) + " ranks, " + problem,
+          expected + ", or a rank count of at least " + std::to_string(valid_from_));
     }
   }
   for (dag::Rank r = 0; r < ranks_; ++r) {

@@ -1,4 +1,4 @@
-#include "checker/deadlock.hpp"
+#include "checker/system/deadlock.hpp"
 
 #include <string>
 
@@ -80,8 +80,8 @@ void add_edges(const Model& model, const State& state, dag::CommId comm, dag::Ra
   const std::optional<std::uint64_t> seq = seq_of(model, state, comm, rank, op);
   if (!seq) return;
   for (std::size_t m : state.comms.at(comm).missing_members(*seq)) {
-    edges.push_back(comm::WaitEdge{rank, party, model.job().comms.at(comm).name, *seq,
-                                   model.members(comm)[m]});
+    edges.push_back(
+        comm::WaitEdge{rank, party, model.job().comms.at(comm).name, *seq, model.members(comm)[m]});
   }
 }
 

@@ -5,8 +5,8 @@
 // witness is an answer the checker must never give.
 #pragma once
 
-#include "checker/model.hpp"
-#include "checker/verdict.hpp"
+#include "checker/search/verdict.hpp"
+#include "checker/system/model.hpp"
 
 namespace ordo::checker {
 

@@ -1,9 +1,9 @@
-#include "checker/reduction.hpp"
-
-#include "runtime/engine/rules/op_desc.hpp"
+#include "checker/search/reduction.hpp"
 
 #include <algorithm>
 #include <variant>
+
+#include "runtime/engine/rules/op_desc.hpp"
 
 namespace ordo::checker {
 
@@ -39,7 +39,7 @@ bool issues_collective(const Model& model, const State& state, const dag::Transi
 }
 
 std::vector<dag::Transition> ample_steps(const Model& model, const State& state,
-                              const std::vector<dag::Transition>& enabled) {
+                                         const std::vector<dag::Transition>& enabled) {
   // enabled_steps lists steps rank by rank, so each rank's steps form one run.
   std::size_t begin = 0;
   while (begin < enabled.size()) {
@@ -53,7 +53,7 @@ std::vector<dag::Transition> ample_steps(const Model& model, const State& state,
     if (local) {
       if (end - begin == enabled.size()) return enabled;
       return std::vector<dag::Transition>(enabled.begin() + static_cast<std::ptrdiff_t>(begin),
-                               enabled.begin() + static_cast<std::ptrdiff_t>(end));
+                                          enabled.begin() + static_cast<std::ptrdiff_t>(end));
     }
     begin = end;
   }

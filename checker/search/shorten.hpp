@@ -6,8 +6,8 @@
 
 #include <vector>
 
-#include "checker/model.hpp"
-#include "checker/verdict.hpp"
+#include "checker/search/verdict.hpp"
+#include "checker/system/model.hpp"
 
 namespace ordo::checker {
 

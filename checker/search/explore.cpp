@@ -1,14 +1,14 @@
-#include "checker/explore.hpp"
+#include "checker/search/explore.hpp"
 
 #include <algorithm>
 #include <chrono>
 #include <string>
 #include <unordered_set>
 
-#include "checker/deadlock.hpp"
-#include "checker/memory.hpp"
-#include "checker/reduction.hpp"
-#include "checker/transitions.hpp"
+#include "checker/search/memory.hpp"
+#include "checker/search/reduction.hpp"
+#include "checker/system/deadlock.hpp"
+#include "checker/system/transitions.hpp"
 
 namespace ordo::checker {
 
@@ -103,7 +103,8 @@ class Search {
 
   // A state with no enabled step that is not the end of every rank is a deadlock. Sets the
   // result and returns true in that case.
-  bool stuck(const State& state, const std::vector<dag::Transition>& enabled, std::vector<dag::Transition> path) {
+  bool stuck(const State& state, const std::vector<dag::Transition>& enabled,
+             std::vector<dag::Transition> path) {
     if (!enabled.empty() || finished(model_, state)) return false;
     unsafe(describe_deadlock(model_, state), collective_pending(state) || main_in_collective(state),
            std::move(path));

@@ -2,7 +2,7 @@
 // the interface (docs/checker.md) and change only with the version.
 #include <nlohmann/json.hpp>
 
-#include "checker/trace_io.hpp"
+#include "checker/report/trace_io.hpp"
 #include "checker/verify.hpp"
 #include "runtime/dag/names.hpp"
 

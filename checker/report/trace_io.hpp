@@ -10,9 +10,9 @@
 #include <string_view>
 #include <vector>
 
-#include "checker/model.hpp"
+#include "checker/search/verdict.hpp"
+#include "checker/system/model.hpp"
 #include "runtime/dag/transition.hpp"
-#include "checker/verdict.hpp"
 
 namespace ordo::checker {
 

@@ -1,9 +1,9 @@
-#include "runtime/kvstore/program_writer.hpp"
+#include "runtime/dag/program_writer.hpp"
 
 #include <cassert>
 #include <stdexcept>
 
-namespace ordo::kvstore {
+namespace ordo::dag {
 
 dag::VarId ProgramWriter::add_var(const dag::Var& var) {
   program_.vars.push_back(var);
@@ -29,4 +29,4 @@ void ProgramWriter::collective(const dag::CollectiveAction& action) {
   program_.main.emplace_back(action);
 }
 
-}  // namespace ordo::kvstore
+}  // namespace ordo::dag

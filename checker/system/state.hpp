@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "checker/model.hpp"
+#include "checker/system/model.hpp"
 #include "runtime/comm/rules/match_state.hpp"
 #include "runtime/engine/rules/rules.hpp"
 

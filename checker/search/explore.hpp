@@ -5,8 +5,8 @@
 
 #include <cstdint>
 
-#include "checker/model.hpp"
-#include "checker/verdict.hpp"
+#include "checker/search/verdict.hpp"
+#include "checker/system/model.hpp"
 
 namespace ordo::checker {
 

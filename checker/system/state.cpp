@@ -1,4 +1,4 @@
-#include "checker/state.hpp"
+#include "checker/system/state.hpp"
 
 #include <algorithm>
 #include <cassert>

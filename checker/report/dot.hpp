@@ -6,8 +6,8 @@
 
 #include <string>
 
-#include "checker/model.hpp"
-#include "checker/verdict.hpp"
+#include "checker/search/verdict.hpp"
+#include "checker/system/model.hpp"
 
 namespace ordo::checker {
 

@@ -8,19 +8,20 @@
 
 #include <vector>
 
-#include "checker/model.hpp"
-#include "checker/state.hpp"
+#include "checker/system/model.hpp"
+#include "checker/system/state.hpp"
 #include "runtime/dag/transition.hpp"
 
 namespace ordo::checker {
 
 // Whether taking `step` issues a collective: a main-thread collective action, or the issue step of
-// a claimed collective op. These are the only steps that touch another rank's state or can violate P1/P2.
+// a claimed collective op. These are the only steps that touch another rank's state or can violate
+// P1/P2.
 bool issues_collective(const Model& model, const State& state, const dag::Transition& step);
 
 // The ample steps: all enabled steps of the lowest rank that qualifies as above, or `enabled`
 // unchanged when no rank does. Never empty when `enabled` is not.
 std::vector<dag::Transition> ample_steps(const Model& model, const State& state,
-                              const std::vector<dag::Transition>& enabled);
+                                         const std::vector<dag::Transition>& enabled);
 
 }  // namespace ordo::checker

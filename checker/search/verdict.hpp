@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "checker/model.hpp"
-#include "runtime/dag/transition.hpp"
+#include "checker/system/model.hpp"
 #include "runtime/comm/rules/violation.hpp"
+#include "runtime/dag/transition.hpp"
 
 namespace ordo::checker {
 
@@ -38,12 +38,12 @@ struct Stats {
 struct Result {
   Verdict verdict = Verdict::unknown;
   std::uint32_t ranks = 0;
-  std::optional<Property> property;    // unsafe only
+  std::optional<Property> property;          // unsafe only
   std::optional<comm::Violation> violation;  // unsafe only
-  std::vector<dag::Transition> witness;           // unsafe only; the last step causes the violation, or
-                                       // leads to the stuck state of a deadlock
-  std::optional<Bound> bound;          // unknown only
-  std::uint64_t bound_value = 0;       // the limit that was reached
+  std::vector<dag::Transition> witness;      // unsafe only; the last step causes the violation, or
+                                             // leads to the stuck state of a deadlock
+  std::optional<Bound> bound;                // unknown only
+  std::uint64_t bound_value = 0;             // the limit that was reached
   Stats stats;
 };
 

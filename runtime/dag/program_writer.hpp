@@ -1,13 +1,13 @@
-// The MainThread that only writes the program down: what the step builder and the checker's
+// The ProgramSink that only writes the program down: what the step builder and the checker's
 // front ends use to obtain the exact program a design would run.
 #pragma once
 
 #include "runtime/dag/program.hpp"
-#include "runtime/kvstore/main_thread.hpp"
+#include "runtime/dag/program_sink.hpp"
 
-namespace ordo::kvstore {
+namespace ordo::dag {
 
-class ProgramWriter final : public MainThread {
+class ProgramWriter final : public ProgramSink {
  public:
   explicit ProgramWriter(dag::Program& program) : program_(program) {}
 
@@ -22,4 +22,4 @@ class ProgramWriter final : public MainThread {
   dag::Program& program_;
 };
 
-}  // namespace ordo::kvstore
+}  // namespace ordo::dag

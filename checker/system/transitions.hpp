@@ -6,8 +6,8 @@
 #include <optional>
 #include <vector>
 
-#include "checker/model.hpp"
-#include "checker/state.hpp"
+#include "checker/system/model.hpp"
+#include "checker/system/state.hpp"
 #include "runtime/dag/transition.hpp"
 
 namespace ordo::checker {

@@ -1,4 +1,4 @@
-#include "checker/memory.hpp"
+#include "checker/search/memory.hpp"
 
 #include <unistd.h>
 

@@ -1,10 +1,10 @@
-#include "checker/confirm_witness.hpp"
+#include "checker/search/confirm_witness.hpp"
 
 #include <stdexcept>
 #include <string>
 
-#include "checker/state.hpp"
-#include "checker/transitions.hpp"
+#include "checker/system/state.hpp"
+#include "checker/system/transitions.hpp"
 
 namespace ordo::checker {
 

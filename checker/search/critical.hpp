@@ -7,9 +7,9 @@
 #include <optional>
 #include <vector>
 
-#include "checker/explore.hpp"
-#include "checker/model.hpp"
-#include "checker/state.hpp"
+#include "checker/search/explore.hpp"
+#include "checker/system/model.hpp"
+#include "checker/system/state.hpp"
 #include "runtime/dag/transition.hpp"
 
 namespace ordo::checker {
@@ -25,7 +25,8 @@ Reach can_finish(const Model& model, const State& from, const ExploreLimits& lim
 // sealed it; 0 means even the initial state cannot finish; the witness size when only its last,
 // violating step seals it), or nullopt when a search hit its limit. `limits` bound each search; at
 // most log2(witness size) + 2 searches run.
-std::optional<std::size_t> critical_step(const Model& model, const std::vector<dag::Transition>& witness,
+std::optional<std::size_t> critical_step(const Model& model,
+                                         const std::vector<dag::Transition>& witness,
                                          const ExploreLimits& limits);
 
 }  // namespace ordo::checker

@@ -1,10 +1,10 @@
-#include "checker/shorten.hpp"
+#include "checker/search/shorten.hpp"
 
 #include <chrono>
 #include <stdexcept>
 
-#include "checker/deadlock.hpp"
-#include "checker/transitions.hpp"
+#include "checker/system/deadlock.hpp"
+#include "checker/system/transitions.hpp"
 
 namespace ordo::checker {
 
@@ -22,8 +22,9 @@ bool main_in_collective(const State& state) {
 // Runs `steps` from the initial state. Returns the violation of `property` they reach, if they
 // are a legal schedule that reaches one; a violation of another property, an illegal step or a
 // run that ends anywhere else gives nullopt.
-std::optional<comm::Violation> reaches(const Model& model, const std::vector<dag::Transition>& steps,
-                                 Property property, std::size_t& used) {
+std::optional<comm::Violation> reaches(const Model& model,
+                                       const std::vector<dag::Transition>& steps, Property property,
+                                       std::size_t& used) {
   State state = initial_state(model);
   for (std::size_t i = 0; i < steps.size(); ++i) {
     std::optional<comm::Violation> v;
@@ -63,8 +64,8 @@ Result shorten(const Model& model, Result result, double seconds_max) {
     // Back to front: late steps are the likeliest to be unrelated leftovers, and removing them
     // first keeps earlier chunk positions valid.
     for (std::size_t end = best.size(); end >= chunk && !out_of_time();) {
-      std::vector<dag::Transition> candidate(best.begin(),
-                                  best.begin() + static_cast<std::ptrdiff_t>(end - chunk));
+      std::vector<dag::Transition> candidate(
+          best.begin(), best.begin() + static_cast<std::ptrdiff_t>(end - chunk));
       candidate.insert(candidate.end(), best.begin() + static_cast<std::ptrdiff_t>(end),
                        best.end());
       std::size_t used = 0;

@@ -1,4 +1,4 @@
-#include "checker/dot.hpp"
+#include "checker/report/dot.hpp"
 
 #include <sstream>
 
@@ -56,7 +56,8 @@ void mismatch_graph(const comm::Mismatch& m, std::ostringstream& out) {
 
 void thread_rule_graph(const comm::ThreadRuleBreak& t, std::ostringstream& out) {
   out << "  comm [shape=diamond, label=" << quoted("'" + t.comm_name + "'") << "];\n";
-  out << "  first [shape=box, label=" << quoted(call_label(t.in_flight, t.comm_name) + "\nin flight") << "];\n";
+  out << "  first [shape=box, label="
+      << quoted(call_label(t.in_flight, t.comm_name) + "\nin flight") << "];\n";
   out << "  second [shape=box, color=red, label="
       << quoted(call_label(t.second, t.comm_name) + "\nissued meanwhile") << "];\n";
   out << "  first -> comm;\n  second -> comm [color=red];\n";
@@ -77,7 +78,8 @@ std::string to_dot(const Model& model, const Result& result) {
   out << "  label=" << quoted(std::string(to_string(*result.property))) << ";\n";
   if (const auto* d = std::get_if<comm::Deadlock>(&*result.violation)) deadlock_graph(*d, out);
   if (const auto* m = std::get_if<comm::Mismatch>(&*result.violation)) mismatch_graph(*m, out);
-  if (const auto* t = std::get_if<comm::ThreadRuleBreak>(&*result.violation)) thread_rule_graph(*t, out);
+  if (const auto* t = std::get_if<comm::ThreadRuleBreak>(&*result.violation))
+    thread_rule_graph(*t, out);
   out << "}\n";
   return out.str();
 }

@@ -1,4 +1,4 @@
-#include "checker/transitions.hpp"
+#include "checker/system/transitions.hpp"
 
 #include <algorithm>
 #include <stdexcept>
@@ -56,8 +56,8 @@ std::optional<comm::Violation> issue_call(const Model& model, State& state, dag:
   const std::string party = op ? model.program(rank).ops.at(*op).name : "main";
   comm::IssueResult result = state.comms.at(c).issue(
       static_cast<std::size_t>(member),
-      comm::IssuedCall{comm::Issuer{rank, party}, comm::call_of(collective), blocking},
-      tag_of(op), comm_name);
+      comm::IssuedCall{comm::Issuer{rank, party}, comm::call_of(collective), blocking}, tag_of(op),
+      comm_name);
   if (auto* v = std::get_if<comm::Violation>(&result)) return std::move(*v);
   if (const auto* m = std::get_if<comm::Matched>(&result)) deliver(model, state, c, *m);
   return std::nullopt;
@@ -68,7 +68,8 @@ std::logic_error not_enabled(const dag::Transition& step, const std::string& why
                           std::to_string(step.op) + " is not enabled: " + why);
 }
 
-std::optional<comm::Violation> apply_main(const Model& model, State& state, const dag::Transition& step) {
+std::optional<comm::Violation> apply_main(const Model& model, State& state,
+                                          const dag::Transition& step) {
   RankState& r = state.ranks.at(step.rank);
   if (!main_enabled(model, r, step.rank)) throw not_enabled(step, "the main thread cannot act");
   const dag::Program& p = model.program(step.rank);
@@ -107,7 +108,8 @@ std::optional<comm::Violation> apply_issue(const Model& model, State& state,
                     op.kind == dag::OpKind::collective);
 }
 
-std::optional<comm::Violation> apply_start(const Model& model, State& state, const dag::Transition& step) {
+std::optional<comm::Violation> apply_start(const Model& model, State& state,
+                                           const dag::Transition& step) {
   RankState& r = state.ranks.at(step.rank);
   const dag::Program& p = model.program(step.rank);
   if (step.op >= p.ops.size() || r.phase[step.op] != OpPhase::pushed) {
@@ -134,7 +136,6 @@ std::optional<comm::Violation> apply_start(const Model& model, State& state, con
   if (engine::body_is_own_transition(op.kind)) return std::nullopt;
   return apply_issue(model, state, step);
 }
-
 
 void apply_complete(const Model& model, State& state, const dag::Transition& step) {
   RankState& r = state.ranks.at(step.rank);
@@ -172,7 +173,8 @@ std::vector<dag::Transition> enabled_steps(const Model& model, const State& stat
       const std::optional<engine::OpHandle> next = r.rules.peek_next(pool);
       const std::optional<std::uint32_t> thread = r.rules.lowest_free_thread(pool);
       if (next && thread) {
-        steps.push_back(dag::Transition{dag::Transition::Kind::claim, rank, r.op_of_slot.at(next->slot), thread});
+        steps.push_back(dag::Transition{dag::Transition::Kind::claim, rank,
+                                        r.op_of_slot.at(next->slot), thread});
       }
     }
     for (dag::OpId op = 0; op < r.phase.size(); ++op) {
@@ -189,7 +191,8 @@ std::vector<dag::Transition> enabled_steps(const Model& model, const State& stat
   return steps;
 }
 
-std::optional<comm::Violation> apply(const Model& model, State& state, const dag::Transition& step) {
+std::optional<comm::Violation> apply(const Model& model, State& state,
+                                     const dag::Transition& step) {
   if (step.rank >= model.ranks()) throw not_enabled(step, "no such rank");
   switch (step.kind) {
     case dag::Transition::Kind::main:

@@ -2,8 +2,8 @@
 // holds a pool thread, and each op pushed but not started, so a deadlock report names the cycle.
 #pragma once
 
-#include "checker/model.hpp"
-#include "checker/state.hpp"
+#include "checker/system/model.hpp"
+#include "checker/system/state.hpp"
 #include "runtime/comm/rules/violation.hpp"
 
 namespace ordo::checker {

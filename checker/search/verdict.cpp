@@ -1,4 +1,4 @@
-#include "checker/verdict.hpp"
+#include "checker/search/verdict.hpp"
 
 #include <cstdio>
 
@@ -57,7 +57,8 @@ std::string describe_action(const dag::Program& p, std::uint32_t pc) {
   return at + "call " + comm::describe(comm::call_of(c), "comm " + std::to_string(c.comm));
 }
 
-std::string describe(const Model& model, const dag::Transition& step, std::optional<std::uint32_t> pc) {
+std::string describe(const Model& model, const dag::Transition& step,
+                     std::optional<std::uint32_t> pc) {
   const std::string rank = "rank " + std::to_string(step.rank) + ": ";
   if (step.rank >= model.ranks()) return rank + "(no such rank)";
   const dag::Program& p = model.program(step.rank);
@@ -89,7 +90,8 @@ std::string report(const Model& model, const Result& result) {
     for (std::size_t i = 0; i < result.witness.size(); ++i) {
       const dag::Transition& step = result.witness[i];
       std::optional<std::uint32_t> at;
-      if (step.kind == dag::Transition::Kind::main && step.rank < model.ranks()) at = pc[step.rank]++;
+      if (step.kind == dag::Transition::Kind::main && step.rank < model.ranks())
+        at = pc[step.rank]++;
       s += "\n  " + std::to_string(i + 1) + ". " + describe(model, step, at);
     }
   } else if (result.verdict == Verdict::unknown && result.bound) {
