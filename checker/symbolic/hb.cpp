@@ -38,10 +38,14 @@ void HappensBefore::edge(EventId from, EventId to) {
 }
 
 HappensBefore::HappensBefore(const dag::Program& program)
-    : start_(program.ops.size(), none), complete_(program.ops.size(), none) {
+    : start_(program.ops.size(), none),
+      complete_(program.ops.size(), none),
+      readiness_(program.ops.size(), 0) {
   std::vector<VarQueue> vars(program.vars.size());
   std::vector<dag::OpId> pushed_since_wait_all;  // ops whose completion the next wait_for_all
                                                  // waits for
+  // Per pool, the op pushed to it last: the FIFO-dispatch rule orders it before the next one.
+  std::vector<std::optional<dag::OpId>> last_in_pool(program.pools.size());
   EventId previous = none;                       // the main thread's latest event
   const auto var_at = [&](dag::VarId v) -> VarQueue& {
     if (v >= vars.size()) throw bad("var index " + std::to_string(v) + " out of range");
@@ -80,6 +84,13 @@ HappensBefore::HappensBefore(const dag::Program& program)
         q.reads_since.clear();
       }
       pushed_since_wait_all.push_back(o);
+      // What makes `o` ready: its push and its vars' earlier accesses, the edges so far.
+      readiness_[o] = preds_[s].size();
+      if (op.pool < program.pools.size()) {
+        std::optional<dag::OpId>& before = last_in_pool[op.pool];
+        if (before) fifo_edge(program, *before, o, m);
+        before = o;
+      }
       if (dag::is_collective(op.kind)) {
         if (!op.collective) throw bad("collective op '" + op.name + "' has no collective spec");
         calls_.push_back(
@@ -106,6 +117,32 @@ HappensBefore::HappensBefore(const dag::Program& program)
   }
 }
 
+// Lemma 4 of docs/symbolic.md. On a FIFO pool of one thread, op `a`, pushed before `b`, is
+// claimed before `b` when it is ready no later than `b`: it joins the run queue first (ops made
+// ready by one event join in push order), the queue pops in ready order, and one thread claims
+// one op at a time. The thread is then held by `a` until its issue (an async collective op) or
+// its completion (any other op), so `b` starts only after that. `a` is ready no later than `b`
+// when every event that makes `a` ready (its push, its vars' earlier accesses) happens before
+// `b`'s push or at or before an event that makes `b` ready. Only consecutive ops of a pool are
+// linked; the chain orders the rest.
+void HappensBefore::fifo_edge(const dag::Program& program, dag::OpId a, dag::OpId b,
+                              EventId push_b) {
+  const dag::Pool& pool = program.pools[program.ops[b].pool];
+  if (pool.kind != dag::PoolKind::fifo || pool.threads != 1) return;
+  const std::vector<EventId>& b_preds = preds_[start_[b]];
+  std::vector<EventId> b_ready(b_preds.begin(), b_preds.begin() + static_cast<std::ptrdiff_t>(
+                                                                      readiness_[b]));
+  b_ready.push_back(push_b);
+  const std::vector<bool> no_later = ancestors(b_ready);
+  const std::vector<EventId>& preds = preds_[start_[a]];
+  for (std::size_t i = 0; i < readiness_[a]; ++i) {
+    if (!no_later[preds[i]]) return;
+  }
+  const bool frees_at_issue = program.ops[a].kind == dag::OpKind::async_collective;
+  edge(frees_at_issue ? start_[a] : complete_[a], start_[b]);
+  ++fifo_edges_;
+}
+
 bool HappensBefore::reaches(EventId from, EventId to) const {
   if (from >= events() || to >= events()) throw std::out_of_range("no such event");
   if (from == to) return true;
@@ -114,9 +151,13 @@ bool HappensBefore::reaches(EventId from, EventId to) const {
 }
 
 std::vector<bool> HappensBefore::ancestors(EventId target) const {
+  return ancestors(std::vector<EventId>{target});
+}
+
+std::vector<bool> HappensBefore::ancestors(const std::vector<EventId>& targets) const {
   std::vector<bool> seen(events(), false);
-  std::vector<EventId> todo{target};
-  seen.at(target) = true;
+  std::vector<EventId> todo = targets;
+  for (EventId t : targets) seen.at(t) = true;
   while (!todo.empty()) {
     const EventId e = todo.back();
     todo.pop_back();

@@ -1,7 +1,9 @@
 // The happens-before graph of one rank's program: the orderings the engine guarantees on every
-// schedule, and only those. Pool dispatch order and thread counts can order more; the graph
-// ignores them on purpose, so an ordering proven from it holds on every schedule, and an
-// ordering it cannot prove is only a candidate violation until a concrete run confirms it.
+// schedule, and only those. Var queues order accesses; a FIFO pool of one thread also orders two
+// of its ops when the first is ready before the second is pushed (docs/symbolic.md, Lemma 4).
+// Other dispatch orders (priority pools, several threads) can order more; the graph leaves them
+// out, so an ordering proven from it holds on every schedule, and an ordering it cannot prove is
+// only a candidate violation until a concrete run confirms it.
 #pragma once
 
 #include <cstdint>
@@ -54,6 +56,8 @@ class HappensBefore {
   // that happens before it.
   const std::vector<EventId>& preds(EventId e) const { return preds_.at(e); }
   std::uint64_t edges() const { return edges_; }
+  // The edges the FIFO-dispatch rule added (Lemma 4), for reports.
+  std::uint64_t fifo_edges() const { return fifo_edges_; }
 
   EventId main(std::uint32_t action) const { return main_.at(action); }
   EventId start(dag::OpId op) const { return start_.at(op); }
@@ -67,17 +71,22 @@ class HappensBefore {
   bool reaches(EventId from, EventId to) const;
   // `target` and every event that happens before it.
   std::vector<bool> ancestors(EventId target) const;
+  // The targets and every event that happens before one of them.
+  std::vector<bool> ancestors(const std::vector<EventId>& targets) const;
 
  private:
   EventId add(EventKind kind, std::uint32_t index);
   void edge(EventId from, EventId to);
+  void fifo_edge(const dag::Program& program, dag::OpId a, dag::OpId b, EventId push_b);
 
   std::vector<Event> events_;
   std::vector<std::vector<EventId>> preds_;
   std::uint64_t edges_ = 0;
+  std::uint64_t fifo_edges_ = 0;
   std::vector<EventId> main_;
   std::vector<EventId> start_;
   std::vector<EventId> complete_;
+  std::vector<std::size_t> readiness_;  // per op: how many of its start's preds make it ready
   std::vector<CallEvents> calls_;
 };
 

@@ -11,6 +11,7 @@
 
 #include "checker/search/explore.hpp"
 #include "fuzz/gen/design_jobs.hpp"
+#include "fuzz/gen/racy_jobs.hpp"
 #include "fuzz/gen/raw_program.hpp"
 #include "fuzz/props/budget.hpp"
 #include "fuzz/props/verdicts.hpp"
@@ -21,6 +22,10 @@ namespace {
 void check_reductions_agree(const rc::Gen<Instance>& family) {
   const Instance instance = *family;
   const Decision reduced = decide(instance);
+  if (reduced.rejected) {
+    RC_TAG("rejected");
+    return;
+  }
   const checker::Model& model = *reduced.model;
   const checker::Result full = checker::explore(model, explore_limits(), {false, false});
   RC_TAG("reduced " + verdict_tag(reduced.result), "full " + verdict_tag(full));
@@ -39,6 +44,8 @@ RC_GTEST_PROP(ReductionsAgree, HeterogeneousJobs, ()) {
   check_reductions_agree(heterogeneous_jobs());
 }
 RC_GTEST_PROP(ReductionsAgree, RawPrograms, ()) { check_reductions_agree(raw_jobs()); }
+
+RC_GTEST_PROP(ReductionsAgree, RacyJobs, ()) { check_reductions_agree(racy_jobs()); }
 
 }  // namespace
 }  // namespace ordo::fuzz

@@ -13,6 +13,7 @@
 #include "checker/promela/export.hpp"
 #include "checker/promela/spin_run.hpp"
 #include "fuzz/gen/design_jobs.hpp"
+#include "fuzz/gen/racy_jobs.hpp"
 #include "fuzz/gen/raw_program.hpp"
 #include "fuzz/props/budget.hpp"
 #include "fuzz/props/verdicts.hpp"
@@ -114,6 +115,7 @@ void check_spin_agrees(const rc::Gen<Instance>& family) {
 RC_GTEST_PROP(SpinAgrees, DesignJobs, ()) { check_spin_agrees(design_jobs()); }
 RC_GTEST_PROP(SpinAgrees, HeterogeneousJobs, ()) { check_spin_agrees(heterogeneous_jobs()); }
 RC_GTEST_PROP(SpinAgrees, RawPrograms, ()) { check_spin_agrees(raw_jobs()); }
+RC_GTEST_PROP(SpinAgrees, RacyJobs, ()) { check_spin_agrees(racy_jobs()); }
 
 }  // namespace
 }  // namespace ordo::fuzz

@@ -12,6 +12,7 @@
 
 #include "checker/symbolic/decide.hpp"
 #include "fuzz/gen/design_jobs.hpp"
+#include "fuzz/gen/racy_jobs.hpp"
 #include "fuzz/gen/raw_program.hpp"
 #include "fuzz/props/budget.hpp"
 #include "fuzz/props/schedule_tally.hpp"
@@ -28,6 +29,10 @@ void check_symbolic_agrees(const rc::Gen<Instance>& family) {
   const Instance instance = *family;
   const std::uint64_t seed = *rc::gen::noShrink(rc::gen::arbitrary<std::uint64_t>());
   const Decision explicit_search = decide(instance);
+  if (explicit_search.rejected) {
+    RC_TAG("rejected");
+    return;
+  }
   const checker::Model& model = *explicit_search.model;
   const checker::symbolic::SymbolicResult symbolic =
       checker::symbolic::decide(model, {explore_limits().seconds_max, 20'000});
@@ -64,6 +69,9 @@ RC_GTEST_PROP(SymbolicAgrees, HeterogeneousJobs, ()) {
   check_symbolic_agrees(heterogeneous_jobs());
 }
 RC_GTEST_PROP(SymbolicAgrees, RawPrograms, ()) { check_symbolic_agrees(raw_jobs()); }
+
+// One-thread FIFO pools are where the FIFO-dispatch edges (docs/symbolic.md, Lemma 4) decide.
+RC_GTEST_PROP(SymbolicAgrees, RacyJobs, ()) { check_symbolic_agrees(racy_jobs()); }
 
 }  // namespace
 }  // namespace ordo::fuzz

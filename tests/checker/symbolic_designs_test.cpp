@@ -227,31 +227,38 @@ TEST(SymbolicDesigns, ATwoRankStuckCutLiftsToAThousandRanks) {
   EXPECT_NE(text.find("a stuck cut at 2 ranks"), std::string::npos) << text;
 }
 
-// The main thread waits for each key's buffer before pushing its allreduce, so both allreduces
-// join the single comm thread's FIFO queue in push order on every rank: no deadlock, but only
-// the pool's order shows it. The symbolic checker must say so rather than guess.
-TEST(SymbolicDesigns, ConcomWithOneCommThreadForTwoCommunicatorsIsLeftToExplicitSearch) {
+// One FIFO comm thread issues the allreduces in push order on every rank: an order the
+// happens-before graph now holds (docs/symbolic.md, Lemma 4), so the symbolic stage proves both
+// concom configurations with one comm thread safe at every rank count, and explicit search, which
+// knows nothing of Lemma 4, agrees.
+TEST(SymbolicDesigns, ConcomWithOneCommThreadForTwoCommunicatorsIsProvenByTheFifoRule) {
   const dag::Job job = step_job(kvstore::mlp(1, 2, 1.0), concom(2, 2, 1));
   const Model model(job, 2);
   const SymbolicResult r = decide_and_print(model, "mlp concom(2, 2, 1 thread)");
-  EXPECT_EQ(r.outcome, Outcome::undecided) << symbolic::report(model, r);
+  EXPECT_EQ(r.outcome, Outcome::safe) << symbolic::report(model, r);
+  EXPECT_TRUE(r.every_rank_count);
   const Result explicit_result = explore(model, {2'000'000, 120.0});
   EXPECT_EQ(explicit_result.verdict, Verdict::safe) << report(model, explicit_result);
 }
 
-// One FIFO comm thread issues the window's two allreduces in push order on every rank, an order
-// the happens-before graph does not see: the symbolic checker must not call it unsafe, and the
-// explicit search proves it safe.
-TEST(SymbolicDesigns, ConcomWhoseOrderOnlyTheFifoPoolKeepsIsLeftToExplicitSearch) {
+TEST(SymbolicDesigns, ConcomWhoseOrderOnlyTheFifoPoolKeepsIsProvenByTheFifoRule) {
   const dag::Job job = step_job(kvstore::mlp(1, 2, 1.0), concom(1, 2, 1));
   const Model model(job, 2);
   const SymbolicResult r = decide_and_print(model, "mlp concom(1, 2, 1 thread)");
-  EXPECT_EQ(r.outcome, Outcome::undecided) << symbolic::report(model, r);
-  EXPECT_FALSE(r.undecided_reason.empty());
-  EXPECT_EQ(r.result.verdict, Verdict::unknown);
-  EXPECT_GE(r.guided_runs, 1u);
+  EXPECT_EQ(r.outcome, Outcome::safe) << symbolic::report(model, r);
   const Result explicit_result = explore(model, {2'000'000, 120.0});
   EXPECT_EQ(explicit_result.verdict, Verdict::safe) << report(model, explicit_result);
+}
+
+// With two comm threads the same window is not ordered (S3: either worker may issue first), so
+// the rule must not apply: the configuration is unsafe and the witness replays.
+TEST(SymbolicDesigns, TheFifoRuleDoesNotOrderTwoThreads) {
+  const dag::Job job = step_job(kvstore::mlp(1, 2, 1.0), concom(1, 2, 2));
+  const Model model(job, 2);
+  const Result explicit_result = explore(model, {2'000'000, 120.0});
+  ASSERT_EQ(explicit_result.verdict, Verdict::unsafe) << report(model, explicit_result);
+  const SymbolicResult r = decide_and_print(model, "mlp concom(1, 2, 2 threads)");
+  EXPECT_NE(r.outcome, Outcome::safe) << symbolic::report(model, r);
 }
 
 dag::Job with_init(kvstore::InitKind init, std::uint32_t comm_threads) {
