@@ -23,7 +23,7 @@ bool issues_collective(const Model& model, const State& state, const dag::Transi
   const dag::Program& program = model.program(step.rank);
   switch (step.kind) {
     case dag::Transition::Kind::main: {
-      const std::uint32_t pc = state.ranks.at(step.rank).pc;
+      const std::uint32_t pc = state.rank(step.rank).pc;
       return pc < program.main.size() &&
              std::holds_alternative<dag::CollectiveAction>(program.main[pc]);
     }
@@ -45,7 +45,7 @@ std::vector<dag::Transition> ample_steps(const Model& model, const State& state,
   while (begin < enabled.size()) {
     const dag::Rank rank = enabled[begin].rank;
     std::size_t end = begin;
-    bool local = !has_call_in_flight(state.ranks[rank]);
+    bool local = !has_call_in_flight(state.rank(rank));
     while (end < enabled.size() && enabled[end].rank == rank) {
       if (local && issues_collective(model, state, enabled[end])) local = false;
       ++end;

@@ -13,7 +13,8 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 bool main_in_collective(const State& state) {
-  for (const RankState& r : state.ranks) {
+  for (dag::Rank rank = 0; rank < state.rank_count(); ++rank) {
+    const RankState& r = state.rank(rank);
     if (r.main_blocked) return true;
   }
   return false;

@@ -84,7 +84,9 @@ class Run {
     if (finished(model_, state_)) return end(RunEnd::finished);
     if (!enabled_steps(model_, state_).empty()) return end(RunEnd::stopped);
     bool main_in_call = false;
-    for (const RankState& r : state_.ranks) main_in_call = main_in_call || r.main_blocked;
+    for (dag::Rank r = 0; r < state_.rank_count(); ++r) {
+      main_in_call = main_in_call || state_.rank(r).main_blocked;
+    }
     return violation(describe_deadlock(model_, state_), collective_pending(state_) || main_in_call);
   }
 
@@ -98,12 +100,12 @@ class Run {
     if (key != never) heap_.push(Candidate{key, rank, kind, index});
   }
 
-  bool main_can_act(dag::Rank rank) const { return main_enabled(model_, state_.ranks[rank], rank); }
+  bool main_can_act(dag::Rank rank) const { return main_enabled(model_, state_.rank(rank), rank); }
 
   // Offers what the rank's main thread and pools can do now; completions are offered when an op
   // becomes completable (it starts running, or its call matches).
   void offer_rank(dag::Rank rank) {
-    const RankState& r = state_.ranks[rank];
+    const RankState& r = state_.rank(rank);
     if (main_can_act(rank)) offer(rank, dag::Transition::Kind::main, r.pc, hb_[rank]->main(r.pc));
     for (dag::PoolId pool = 0; pool < r.rules.pools(); ++pool) {
       const std::optional<engine::OpHandle> next = r.rules.peek_next(pool);
@@ -115,7 +117,7 @@ class Run {
   }
 
   bool still_enabled(const Candidate& c) const {
-    const RankState& r = state_.ranks[c.rank];
+    const RankState& r = state_.rank(c.rank);
     switch (c.kind) {
       case dag::Transition::Kind::main:
         return r.pc == c.index && main_can_act(c.rank);
@@ -137,7 +139,7 @@ class Run {
   const dag::Collective* call_of(const dag::Transition& step) const {
     const dag::Program& p = model_.program(step.rank);
     if (step.kind == dag::Transition::Kind::main) {
-      const auto* c = std::get_if<dag::CollectiveAction>(&p.main[state_.ranks[step.rank].pc]);
+      const auto* c = std::get_if<dag::CollectiveAction>(&p.main[state_.rank(step.rank).pc]);
       return c == nullptr ? nullptr : &c->collective;
     }
     if (step.kind == dag::Transition::Kind::issue) return &*p.ops[step.op].collective;
@@ -150,18 +152,18 @@ class Run {
   }
 
   std::optional<comm::Violation> take(const Candidate& c) {
-    RankState& r = state_.ranks[c.rank];
     dag::Transition step{c.kind, c.rank, c.kind == dag::Transition::Kind::main ? 0 : c.index,
                          std::nullopt};
     if (c.kind == dag::Transition::Kind::claim) {
-      step.thread = r.rules.lowest_free_thread(model_.program(c.rank).ops[c.index].pool);
+      step.thread =
+          state_.rank(c.rank).rules.lowest_free_thread(model_.program(c.rank).ops[c.index].pool);
     }
     const dag::Collective* call = call_of(step);
     std::uint64_t seq = 0;
     if (call != nullptr) {
       const std::int64_t member = model_.member_of(call->comm, c.rank);
       if (member >= 0) {
-        seq = state_.comms.at(call->comm).next_seq(static_cast<std::size_t>(member));
+        seq = state_.comm(call->comm).next_seq(static_cast<std::size_t>(member));
       }
     }
     result_.result.witness.push_back(step);
@@ -170,8 +172,10 @@ class Run {
       auto& at_seq = pending_[call->comm][seq];
       const bool by_op = c.kind != dag::Transition::Kind::main;
       at_seq.push_back(Issued{c.rank, by_op ? std::optional(c.index) : std::nullopt});
-      if (state_.comms[call->comm].slots().count(seq) == 0) matched(call->comm, seq);
+      if (state_.comm(call->comm).slots().count(seq) == 0) matched(call->comm, seq);
     }
+    // Read after the step: a write may have replaced the rank's shared state.
+    const RankState& r = state_.rank(c.rank);
     if (c.kind == dag::Transition::Kind::claim && r.phase[c.index] == OpPhase::running) {
       offer(c.rank, dag::Transition::Kind::complete, c.index, hb_[c.rank]->complete(c.index));
     }

@@ -11,7 +11,7 @@ std::optional<std::uint64_t> seq_of(const Model& model, const State& state, dag:
                                     dag::Rank rank, std::optional<dag::OpId> op) {
   const std::int64_t member = model.member_of(comm, rank);
   if (member < 0) return std::nullopt;
-  return state.comms.at(comm).seq_of(static_cast<std::size_t>(member), tag_of(op));
+  return state.comm(comm).seq_of(static_cast<std::size_t>(member), tag_of(op));
 }
 
 std::string waiting_for(const Model& model, const State& state, dag::CommId comm, dag::Rank rank,
@@ -19,14 +19,14 @@ std::string waiting_for(const Model& model, const State& state, dag::CommId comm
   const std::optional<std::uint64_t> seq = seq_of(model, state, comm, rank, op);
   if (!seq) return "";
   std::string s = ", call " + std::to_string(*seq) + ", waiting for rank(s)";
-  for (std::size_t m : state.comms.at(comm).missing_members(*seq)) {
+  for (std::size_t m : state.comm(comm).missing_members(*seq)) {
     s += " " + std::to_string(model.members(comm)[m]);
   }
   return s;
 }
 
 std::string main_line(const Model& model, const State& state, dag::Rank rank) {
-  const RankState& r = state.ranks[rank];
+  const RankState& r = state.rank(rank);
   const dag::Program& p = model.program(rank);
   const std::string who = "rank " + std::to_string(rank) + " main: ";
   if (r.pc >= p.main.size()) return who + "finished its actions";
@@ -49,7 +49,7 @@ std::string main_line(const Model& model, const State& state, dag::Rank rank) {
 }
 
 std::string op_line(const Model& model, const State& state, dag::Rank rank, dag::OpId op) {
-  const RankState& r = state.ranks[rank];
+  const RankState& r = state.rank(rank);
   const dag::Program& p = model.program(rank);
   const dag::Op& o = p.ops[op];
   const engine::OpSlot* slot = r.rules.find(r.handle[op]);
@@ -79,7 +79,7 @@ void add_edges(const Model& model, const State& state, dag::CommId comm, dag::Ra
                std::vector<comm::WaitEdge>& edges) {
   const std::optional<std::uint64_t> seq = seq_of(model, state, comm, rank, op);
   if (!seq) return;
-  for (std::size_t m : state.comms.at(comm).missing_members(*seq)) {
+  for (std::size_t m : state.comm(comm).missing_members(*seq)) {
     edges.push_back(
         comm::WaitEdge{rank, party, model.job().comms.at(comm).name, *seq, model.members(comm)[m]});
   }
@@ -88,8 +88,8 @@ void add_edges(const Model& model, const State& state, dag::CommId comm, dag::Ra
 }  // namespace
 
 bool collective_pending(const State& state) {
-  for (const comm::MatchState& c : state.comms) {
-    if (!c.slots().empty()) return true;
+  for (dag::CommId c = 0; c < state.comm_count(); ++c) {
+    if (!state.comm(c).slots().empty()) return true;
   }
   return false;
 }
@@ -100,7 +100,7 @@ comm::Deadlock describe_deadlock(const Model& model, const State& state) {
     if (rank_finished(model, state, rank)) continue;
     d.ranks_blocked.push_back(rank);
     d.waits.push_back(main_line(model, state, rank));
-    const RankState& r = state.ranks[rank];
+    const RankState& r = state.rank(rank);
     const dag::Program& p = model.program(rank);
     if (r.main_blocked) {
       const auto& c = std::get<dag::CollectiveAction>(p.main.at(r.pc));

@@ -17,10 +17,33 @@ RankState::RankState(const dag::Program& program)
   }
 }
 
+RankState& State::rank_for_write(dag::Rank r) {
+  std::shared_ptr<RankState>& p = ranks_.at(r);
+  if (p.use_count() > 1) p = std::make_shared<RankState>(*p);
+  p->encoded.valid = false;
+  return *p;
+}
+
+comm::MatchState& State::comm_for_write(dag::CommId c) {
+  std::shared_ptr<comm::MatchState>& p = comms_.at(c);
+  if (p.use_count() > 1) p = std::make_shared<comm::MatchState>(*p);
+  return *p;
+}
+
+void State::add_rank(RankState rank) {
+  ranks_.push_back(std::make_shared<RankState>(std::move(rank)));
+}
+
+void State::add_comm(comm::MatchState comm) {
+  comms_.push_back(std::make_shared<comm::MatchState>(std::move(comm)));
+}
+
 State initial_state(const Model& model) {
   State s;
-  for (dag::Rank r = 0; r < model.ranks(); ++r) s.ranks.emplace_back(model.program(r));
-  for (dag::CommId c = 0; c < model.comms(); ++c) s.comms.emplace_back(c, model.members(c).size());
+  for (dag::Rank r = 0; r < model.ranks(); ++r) s.add_rank(RankState(model.program(r)));
+  for (dag::CommId c = 0; c < model.comms(); ++c) {
+    s.add_comm(comm::MatchState(c, model.members(c).size()));
+  }
   return s;
 }
 
@@ -32,7 +55,7 @@ std::optional<dag::OpId> op_of_tag(std::uint64_t tag) {
 }
 
 bool rank_finished(const Model& model, const State& state, dag::Rank rank) {
-  const RankState& r = state.ranks.at(rank);
+  const RankState& r = state.rank(rank);
   return r.pc >= model.program(rank).main.size() && !r.main_blocked &&
          r.rules.ops_incomplete() == 0;
 }
@@ -64,8 +87,7 @@ void put_posted(std::string& out, const comm::Posted& posted) {
   put(out, posted.tag);
 }
 
-void encode_rank(const State& state, dag::Rank rank, std::string& out) {
-  const RankState& r = state.ranks[rank];
+void encode_rank_fresh(const RankState& r, std::string& out) {
   put(out, r.pc);
   put(out, r.main_blocked ? 1u : 0u);
   for (std::size_t op = 0; op < r.phase.size(); ++op) {
@@ -84,6 +106,17 @@ void encode_rank(const State& state, dag::Rank rank, std::string& out) {
     put(out, queue.size());
     for (dag::OpId op : queue) put(out, op);
   }
+}
+
+// The rank's encoding, from its cache when the rank has not been written since.
+void encode_rank(const State& state, dag::Rank rank, std::string& out) {
+  const RankState& r = state.rank(rank);
+  if (!r.encoded.valid) {
+    r.encoded.bytes.clear();
+    encode_rank_fresh(r, r.encoded.bytes);
+    r.encoded.valid = true;
+  }
+  out += r.encoded.bytes;
 }
 
 void encode_member_view(const comm::MatchState& c, std::size_t member, std::string& out) {
@@ -106,7 +139,8 @@ void encode_member_view(const comm::MatchState& c, std::size_t member, std::stri
 std::string encode(const Model& model, const State& state) {
   std::string out;
   for (dag::Rank rank = 0; rank < model.ranks(); ++rank) encode_rank(state, rank, out);
-  for (const comm::MatchState& c : state.comms) {
+  for (dag::CommId id = 0; id < state.comm_count(); ++id) {
+    const comm::MatchState& c = state.comm(id);
     for (std::size_t m = 0; m < c.members(); ++m) put(out, c.next_seq(m));
     for (std::size_t m = 0; m < c.members(); ++m) {
       put(out, c.in_flight(m).size());
@@ -133,11 +167,14 @@ std::string encode_up_to_rank_renaming(const Model& model, const State& state) {
   std::vector<std::string> keys(model.ranks());
   for (dag::Rank rank = 0; rank < model.ranks(); ++rank) {
     encode_rank(state, rank, keys[rank]);
-    for (const comm::MatchState& c : state.comms) encode_member_view(c, rank, keys[rank]);
+    for (dag::CommId c = 0; c < state.comm_count(); ++c) {
+      encode_member_view(state.comm(c), rank, keys[rank]);
+    }
   }
   std::sort(keys.begin(), keys.end());
   std::string out;
-  for (const comm::MatchState& c : state.comms) {
+  for (dag::CommId id = 0; id < state.comm_count(); ++id) {
+    const comm::MatchState& c = state.comm(id);
     put(out, c.slots().size());
     for (const auto& entry : c.slots()) put(out, entry.first);
   }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -37,11 +38,42 @@ struct RankState {
   // through last_ready()): the state's canonical form needs the queue order, and op slots and
   // ready sequence numbers are history, not state.
   std::vector<std::vector<dag::OpId>> ready;
+  // This rank's part of the state's encoding, made when first asked for and dropped on every
+  // write (State::rank_for_write): a state that shares the rank with its parent shares it too.
+  // A copy starts empty, since it is made to be written.
+  struct EncodingCache {
+    EncodingCache() = default;
+    EncodingCache(const EncodingCache&) {}
+    EncodingCache& operator=(const EncodingCache&) {
+      bytes.clear();
+      valid = false;
+      return *this;
+    }
+    std::string bytes;
+    bool valid = false;
+  };
+  mutable EncodingCache encoded;
 };
 
-struct State {
-  std::vector<RankState> ranks;
-  std::vector<comm::MatchState> comms;
+// Ranks and communicators are shared between a state and the states copied from it until one
+// of them writes (copy on write): a transition touches one rank (and a communicator when it
+// issues), so a child state costs one rank's copy, not the whole job's. Every write goes through
+// rank_for_write or comm_for_write, which copy a shared part first; readers see const parts.
+class State {
+ public:
+  std::uint32_t rank_count() const { return static_cast<std::uint32_t>(ranks_.size()); }
+  std::uint32_t comm_count() const { return static_cast<std::uint32_t>(comms_.size()); }
+  const RankState& rank(dag::Rank r) const { return *ranks_.at(r); }
+  const comm::MatchState& comm(dag::CommId c) const { return *comms_.at(c); }
+  RankState& rank_for_write(dag::Rank r);
+  comm::MatchState& comm_for_write(dag::CommId c);
+
+  void add_rank(RankState rank);
+  void add_comm(comm::MatchState comm);
+
+ private:
+  std::vector<std::shared_ptr<RankState>> ranks_;
+  std::vector<std::shared_ptr<comm::MatchState>> comms_;
 };
 
 // The tag a call is posted with: which party of its rank issued it. A main thread has at most

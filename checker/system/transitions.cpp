@@ -32,7 +32,7 @@ void note_ready(const Model& model, RankState& r, dag::Rank rank) {
 void deliver(const Model& model, State& state, dag::CommId comm, const comm::Matched& matched) {
   const std::vector<dag::Rank>& members = model.members(comm);
   for (std::size_t m = 0; m < matched.tags.size(); ++m) {
-    RankState& r = state.ranks.at(members[m]);
+    RankState& r = state.rank_for_write(members[m]);
     if (const std::optional<dag::OpId> op = op_of_tag(matched.tags[m])) {
       r.phase.at(*op) = OpPhase::fired;
     } else {
@@ -54,7 +54,7 @@ std::optional<comm::Violation> issue_call(const Model& model, State& state, dag:
                                 comm_name + "', which it is not a member of");
   }
   const std::string party = op ? model.program(rank).ops.at(*op).name : "main";
-  comm::IssueResult result = state.comms.at(c).issue(
+  comm::IssueResult result = state.comm_for_write(c).issue(
       static_cast<std::size_t>(member),
       comm::IssuedCall{comm::Issuer{rank, party}, comm::call_of(collective), blocking}, tag_of(op),
       comm_name);
@@ -70,7 +70,7 @@ std::logic_error not_enabled(const dag::Transition& step, const std::string& why
 
 std::optional<comm::Violation> apply_main(const Model& model, State& state,
                                           const dag::Transition& step) {
-  RankState& r = state.ranks.at(step.rank);
+  RankState& r = state.rank_for_write(step.rank);
   if (!main_enabled(model, r, step.rank)) throw not_enabled(step, "the main thread cannot act");
   const dag::Program& p = model.program(step.rank);
   const dag::Action& action = p.main[r.pc];
@@ -95,7 +95,7 @@ std::optional<comm::Violation> apply_main(const Model& model, State& state,
 
 std::optional<comm::Violation> apply_issue(const Model& model, State& state,
                                            const dag::Transition& step) {
-  RankState& r = state.ranks.at(step.rank);
+  RankState& r = state.rank_for_write(step.rank);
   if (step.op >= r.phase.size() || r.phase[step.op] != OpPhase::claimed) {
     throw not_enabled(step, "not a claimed collective op with its call still to issue");
   }
@@ -110,7 +110,7 @@ std::optional<comm::Violation> apply_issue(const Model& model, State& state,
 
 std::optional<comm::Violation> apply_start(const Model& model, State& state,
                                            const dag::Transition& step) {
-  RankState& r = state.ranks.at(step.rank);
+  RankState& r = state.rank_for_write(step.rank);
   const dag::Program& p = model.program(step.rank);
   if (step.op >= p.ops.size() || r.phase[step.op] != OpPhase::pushed) {
     throw not_enabled(step, "not pushed and waiting");
@@ -138,7 +138,7 @@ std::optional<comm::Violation> apply_start(const Model& model, State& state,
 }
 
 void apply_complete(const Model& model, State& state, const dag::Transition& step) {
-  RankState& r = state.ranks.at(step.rank);
+  RankState& r = state.rank_for_write(step.rank);
   if (step.op >= r.phase.size() ||
       (r.phase[step.op] != OpPhase::running && r.phase[step.op] != OpPhase::fired)) {
     throw not_enabled(step, "not running, or its collective has not matched");
@@ -166,7 +166,7 @@ bool main_enabled(const Model& model, const RankState& r, dag::Rank rank) {
 std::vector<dag::Transition> enabled_steps(const Model& model, const State& state) {
   std::vector<dag::Transition> steps;
   for (dag::Rank rank = 0; rank < model.ranks(); ++rank) {
-    const RankState& r = state.ranks[rank];
+    const RankState& r = state.rank(rank);
     if (main_enabled(model, r, rank))
       steps.push_back(dag::Transition{dag::Transition::Kind::main, rank, 0, std::nullopt});
     for (dag::PoolId pool = 0; pool < r.rules.pools(); ++pool) {
