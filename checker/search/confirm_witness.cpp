@@ -41,7 +41,7 @@ void confirm_witness(const Model& model, const Result& result) {
   if (!std::holds_alternative<comm::Deadlock>(*result.violation)) {
     broken("has no steps but claims a mismatch or a thread-rule break");
   }
-  if (!enabled_steps(model, state).empty() || finished(model, state)) {
+  if (!enabled_transitions(model, state).empty() || finished(model, state)) {
     broken("claims a deadlock, but its end state can move or has finished");
   }
 }

@@ -35,9 +35,9 @@ Reach can_finish(const Model& model, const State& from, const ExploreLimits& lim
   };
   std::vector<Frame> stack;
   auto push = [&](State s) -> bool {  // true: `s` is a finished state
-    std::vector<dag::Transition> enabled = enabled_steps(model, s);
+    std::vector<dag::Transition> enabled = enabled_transitions(model, s);
     if (enabled.empty()) return finished(model, s);
-    std::vector<dag::Transition> ample = ample_steps(model, s, enabled);
+    std::vector<dag::Transition> ample = ample_transitions(model, s, enabled);
     stack.push_back(Frame{std::move(s), std::move(ample), 0});
     return false;
   };

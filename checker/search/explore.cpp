@@ -53,7 +53,7 @@ class Search {
     State init = initial_state(model_);
     visited_.insert(key(init));
     ++result_.stats.states;
-    std::vector<dag::Transition> steps = enabled_steps(model_, init);
+    std::vector<dag::Transition> steps = enabled_transitions(model_, init);
     if (stuck(init, steps, {})) return conclude();
     steps = reduce(init, std::move(steps));
     stack_.push_back(Frame{std::move(init), std::move(steps), 0});
@@ -76,7 +76,7 @@ class Search {
       ++result_.stats.states;
       const std::uint64_t depth = stack_.size();
       if (depth > result_.stats.depth_max) result_.stats.depth_max = depth;
-      std::vector<dag::Transition> next = enabled_steps(model_, child);
+      std::vector<dag::Transition> next = enabled_transitions(model_, child);
       if (stuck(child, next, path_of(stack_))) return conclude();
       if (next.empty()) ++result_.stats.finals;
       next = reduce(child, std::move(next));
@@ -96,7 +96,7 @@ class Search {
 
   std::vector<dag::Transition> reduce(const State& state, std::vector<dag::Transition> enabled) {
     if (!partial_order_) return enabled;
-    std::vector<dag::Transition> ample = ample_steps(model_, state, enabled);
+    std::vector<dag::Transition> ample = ample_transitions(model_, state, enabled);
     result_.stats.steps_deferred += enabled.size() - ample.size();
     return ample;
   }

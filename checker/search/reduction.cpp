@@ -38,9 +38,9 @@ bool issues_collective(const Model& model, const State& state, const dag::Transi
   return true;
 }
 
-std::vector<dag::Transition> ample_steps(const Model& model, const State& state,
+std::vector<dag::Transition> ample_transitions(const Model& model, const State& state,
                                          const std::vector<dag::Transition>& enabled) {
-  // enabled_steps lists steps rank by rank, so each rank's steps form one run.
+  // enabled_transitions lists steps rank by rank, so each rank's steps form one run.
   std::size_t begin = 0;
   while (begin < enabled.size()) {
     const dag::Rank rank = enabled[begin].rank;

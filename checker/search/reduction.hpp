@@ -21,7 +21,7 @@ bool issues_collective(const Model& model, const State& state, const dag::Transi
 
 // The ample steps: all enabled steps of the lowest rank that qualifies as above, or `enabled`
 // unchanged when no rank does. Never empty when `enabled` is not.
-std::vector<dag::Transition> ample_steps(const Model& model, const State& state,
+std::vector<dag::Transition> ample_transitions(const Model& model, const State& state,
                                          const std::vector<dag::Transition>& enabled);
 
 }  // namespace ordo::checker

@@ -45,7 +45,7 @@ std::optional<comm::Violation> reaches(const Model& model,
   if (property != Property::p3_deadlock && property != Property::p4_termination) {
     return std::nullopt;
   }
-  if (!enabled_steps(model, state).empty() || finished(model, state)) return std::nullopt;
+  if (!enabled_transitions(model, state).empty() || finished(model, state)) return std::nullopt;
   const bool collective = collective_pending(state) || main_in_collective(state);
   if (collective != (property == Property::p3_deadlock)) return std::nullopt;
   used = steps.size();

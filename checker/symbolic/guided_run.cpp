@@ -82,7 +82,7 @@ class Run {
       }
     }
     if (finished(model_, state_)) return end(RunEnd::finished);
-    if (!enabled_steps(model_, state_).empty()) return end(RunEnd::stopped);
+    if (!enabled_transitions(model_, state_).empty()) return end(RunEnd::stopped);
     bool main_in_call = false;
     for (dag::Rank r = 0; r < state_.rank_count(); ++r) {
       main_in_call = main_in_call || state_.rank(r).main_blocked;

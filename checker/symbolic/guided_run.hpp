@@ -1,5 +1,5 @@
 // A guided run: one concrete execution of a job on the explicit checker's own transition system
-// (initial_state, apply, and enabled_steps and the stuck check at the end), steered by
+// (initial_state, apply, and enabled_transitions and the stuck check at the end), steered by
 // preferences over each rank's events. At every step it takes, among the steps that are truly
 // enabled, the one whose event its rank's profile ranks first. Whatever violation it reaches is
 // real, because only the transition system says what happened; that is how a candidate from a

@@ -1,5 +1,5 @@
 // The global state of a job under exploration: per rank the engine's rules (a copyable
-// engine::Rules value, the one definition of readiness and dispatch), the main thread's position,
+// engine::EngineState value, the one definition of readiness and dispatch), the main thread's position,
 // and each program op's phase; per communicator the calls issued and not yet matched.
 #pragma once
 
@@ -11,7 +11,7 @@
 
 #include "checker/system/model.hpp"
 #include "runtime/comm/rules/match_state.hpp"
-#include "runtime/engine/rules/rules.hpp"
+#include "runtime/engine/rules/engine_state.hpp"
 
 namespace ordo::checker {
 
@@ -28,7 +28,7 @@ enum class OpPhase : std::uint8_t {
 struct RankState {
   explicit RankState(const dag::Program& program);
 
-  engine::Rules rules;
+  engine::EngineState rules;
   std::uint32_t pc = 0;        // the main thread's next action
   bool main_blocked = false;   // the action at pc is a collective issued and not yet matched
   std::vector<OpPhase> phase;  // by op id

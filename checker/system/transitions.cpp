@@ -163,7 +163,7 @@ bool main_enabled(const Model& model, const RankState& r, dag::Rank rank) {
                 // or the issue of a main-thread collective
 }
 
-std::vector<dag::Transition> enabled_steps(const Model& model, const State& state) {
+std::vector<dag::Transition> enabled_transitions(const Model& model, const State& state) {
   std::vector<dag::Transition> steps;
   for (dag::Rank rank = 0; rank < model.ranks(); ++rank) {
     const RankState& r = state.rank(rank);

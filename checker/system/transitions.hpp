@@ -17,7 +17,7 @@ namespace ordo::checker {
 // op that may complete, in op id order. Threads of one pool are interchangeable, so starting on
 // the lowest free one is a naming choice, not a loss of schedules (the runtime's controlled
 // scheduler offers the same choice).
-std::vector<dag::Transition> enabled_steps(const Model& model, const State& state);
+std::vector<dag::Transition> enabled_transitions(const Model& model, const State& state);
 
 // Whether the rank's main thread can take its next action: not blocked in a collective, not past
 // its last action, and a wait's condition holds.

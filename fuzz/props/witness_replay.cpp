@@ -46,7 +46,7 @@ std::optional<std::string> replay_problem(const Instance& instance, const checke
              checker_report;
     }
     try {
-      run.step(result.witness[i]);
+      run.take(result.witness[i]);
     } catch (const engine::ScheduleError& e) {
       return "witness step " + std::to_string(i + 1) + " is illegal on the runtime: " + e.what() +
              "\nruntime steps so far:\n" + steps_text(run) + "checker:\n" + checker_report;

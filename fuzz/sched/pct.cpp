@@ -34,7 +34,7 @@ exec::RunOutcome run_pct(exec::ControlledRun& run, const PctOptions& options) {
 
   for (std::uint64_t taken = 0; taken < options.steps_max; ++taken) {
     if (auto end = run.outcome()) return *end;
-    const std::vector<dag::Transition> steps = run.legal_steps();
+    const std::vector<dag::Transition> steps = run.legal_transitions();
     const dag::Transition* best = nullptr;
     double best_priority = 0.0;
     for (const dag::Transition& s : steps) {
@@ -51,7 +51,7 @@ exec::RunOutcome run_pct(exec::ControlledRun& run, const PctOptions& options) {
                               "no legal step, yet the run reports no end"};
     }
     const dag::Transition chosen = *best;
-    run.step(chosen);
+    run.take(chosen);
     for (std::size_t i = 0; i < change_points.size(); ++i) {
       if (change_points[i] == taken + 1) {
         priority[entity_of(chosen)] = depth - 1.0 - static_cast<double>(i);

@@ -32,7 +32,7 @@ std::string ControlledScheduler::why_not_running(OpHandle op) const {
 
 // Returns the thread the op would start on.
 std::uint32_t ControlledScheduler::check_start(const Start& decision) const {
-  const Rules& rules = core_->rules();
+  const EngineState& rules = core_->rules();
   const std::string who = "cannot start op " + op_name(decision.op);
   if (decision.pool >= rules.pools()) {
     throw ScheduleError(who + " on pool " + std::to_string(decision.pool) + ": the engine has " +

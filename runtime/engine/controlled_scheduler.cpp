@@ -41,7 +41,7 @@ void ControlledScheduler::drain() { assert(core_ != nullptr); }
 
 std::vector<Decision> ControlledScheduler::legal_decisions() const {
   const std::lock_guard<std::mutex> lock(core_->mutex());
-  const Rules& rules = core_->rules();
+  const EngineState& rules = core_->rules();
   std::vector<Decision> decisions;
   for (dag::PoolId pool = 0; pool < rules.pools(); ++pool) {
     const std::optional<OpHandle> next = rules.peek_next(pool);

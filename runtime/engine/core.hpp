@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "runtime/engine/async_done.hpp"
-#include "runtime/engine/rules/rules.hpp"
+#include "runtime/engine/rules/engine_state.hpp"
 #include "runtime/engine/scheduler.hpp"
 #include "runtime/engine/task.hpp"
 
@@ -37,8 +37,8 @@ class EngineCore {
 
   std::mutex& mutex() { return mutex_; }
   // Under the lock.
-  Rules& rules() { return rules_; }
-  const Rules& rules() const { return rules_; }
+  EngineState& rules() { return rules_; }
+  const EngineState& rules() const { return rules_; }
   bool stopping() const { return stopping_; }
   // Whether the calling thread is inside a function of an op of this engine.
   bool in_op() const;
@@ -71,7 +71,7 @@ class EngineCore {
   void wait_for_room(Lock& lock, const OpDesc& desc);
 
   std::mutex mutex_;
-  Rules rules_;
+  EngineState rules_;
   std::vector<Task> tasks_;  // by op slot
   Scheduler& scheduler_;
   std::shared_ptr<CompletionLink> link_;

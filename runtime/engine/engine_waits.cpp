@@ -13,7 +13,7 @@ namespace ordo::engine {
 void Engine::wait_to_read(VarHandle var) {
   refuse_in_op("wait_to_read");
   EngineCore::Lock lock(core_->mutex());
-  Rules& rules = core_->rules();
+  EngineState& rules = core_->rules();
   const std::uint64_t writes_target = rules.writes_pushed(var);  // throws on an unknown var
   if (recorder_) recorder_->check_room_for_action("wait_to_read");
   const auto done = [&] { return rules.writes_completed(var) >= writes_target; };
@@ -38,7 +38,7 @@ void Engine::wait_to_read(VarHandle var) {
 void Engine::wait_for_all() {
   refuse_in_op("wait_for_all");
   EngineCore::Lock lock(core_->mutex());
-  Rules& rules = core_->rules();
+  EngineState& rules = core_->rules();
   if (recorder_) recorder_->check_room_for_action("wait_for_all");
   // Discarded ops never complete, so after a discarding shutdown this wait cannot be satisfied.
   const auto done = [&] { return rules.ops_incomplete() == 0 && rules.ops_discarded() == 0; };
@@ -60,19 +60,19 @@ void Engine::wait_for_all() {
 
 bool Engine::can_read(VarHandle var) const {
   const std::lock_guard<std::mutex> lock(core_->mutex());
-  const Rules& rules = core_->rules();
+  const EngineState& rules = core_->rules();
   return rules.writes_completed(var) >= rules.writes_pushed(var);
 }
 
 bool Engine::all_done() const {
   const std::lock_guard<std::mutex> lock(core_->mutex());
-  const Rules& rules = core_->rules();
+  const EngineState& rules = core_->rules();
   return rules.ops_incomplete() == 0 && rules.ops_discarded() == 0;
 }
 
 Activity Engine::activity() const {
   const std::lock_guard<std::mutex> lock(core_->mutex());
-  const Rules& rules = core_->rules();
+  const EngineState& rules = core_->rules();
   Activity a;
   a.functions_running = core_->functions_running();
   for (dag::PoolId pool = 0; pool < rules.pools(); ++pool) {

@@ -35,7 +35,7 @@ ThreadPoolScheduler::~ThreadPoolScheduler() {
 void ThreadPoolScheduler::attach(EngineCore& core) {
   assert(core_ == nullptr && threads_.empty());
   core_ = &core;
-  const Rules& rules = core.rules();  // no worker exists yet, so no lock is needed
+  const EngineState& rules = core.rules();  // no worker exists yet, so no lock is needed
   for (dag::PoolId pool = 0; pool < rules.pools(); ++pool) {
     pools_.push_back(std::make_unique<PoolWorkers>());
   }
@@ -99,7 +99,7 @@ bool ThreadPoolScheduler::help(Lock& lock, const WaitNeeds& needs, std::uint64_t
   if (!options_.help_waits || needs.kind == WaitNeeds::Kind::none || core_->stopping()) {
     return false;
   }
-  const Rules& rules = core_->rules();
+  const EngineState& rules = core_->rules();
   const dag::PoolId pools = std::min<dag::PoolId>(rules.pools(), 64);
   for (dag::PoolId pool = 0; pool < pools; ++pool) {
     // Only a lone ready op of a pool whose workers sleep, once per pool and wait: that is a
@@ -234,7 +234,7 @@ void ThreadPoolScheduler::release_deferred([[maybe_unused]] Lock& lock) {
 }
 
 void ThreadPoolScheduler::pay_deferred() {
-  const Rules& rules = core_->rules();
+  const EngineState& rules = core_->rules();
   for (dag::PoolId pool = 0; pool < rules.pools(); ++pool) {
     PoolWorkers& workers = *pools_[pool];
     const std::uint32_t deferred = std::exchange(workers.deferred, 0);

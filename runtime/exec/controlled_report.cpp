@@ -40,7 +40,7 @@ std::string ControlledRun::main_line(const RankRun& r) const {
 }
 
 std::optional<comm::Deadlock> ControlledRun::deadlock() const {
-  if (world_->aborted() || rank_failure() || finished() || !legal_steps().empty()) {
+  if (world_->aborted() || rank_failure() || finished() || !legal_transitions().empty()) {
     return std::nullopt;
   }
   comm::Deadlock d;
@@ -81,9 +81,9 @@ RunOutcome run_random_schedule(ControlledRun& run, std::uint64_t seed, std::uint
   std::mt19937_64 rng(seed);
   for (std::uint64_t i = 0; i < steps_max; ++i) {
     if (auto end = run.outcome()) return *end;
-    const std::vector<dag::Transition> steps = run.legal_steps();
+    const std::vector<dag::Transition> steps = run.legal_transitions();
     std::uniform_int_distribution<std::size_t> pick(0, steps.size() - 1);
-    run.step(steps[pick(rng)]);
+    run.take(steps[pick(rng)]);
   }
   if (auto end = run.outcome()) return *end;
   return RunOutcome{RunEnd::step_limit, steps_max,

@@ -69,7 +69,7 @@ bool ControlledRun::main_enabled(const RankRun& r) const {
   return true;
 }
 
-std::vector<dag::Transition> ControlledRun::legal_steps() const {
+std::vector<dag::Transition> ControlledRun::legal_transitions() const {
   std::vector<dag::Transition> steps;
   if (world_->aborted()) return steps;
   for (const auto& r : ranks_) {
@@ -95,7 +95,7 @@ std::vector<dag::Transition> ControlledRun::legal_steps() const {
   return steps;
 }
 
-void ControlledRun::step(const dag::Transition& s) {
+void ControlledRun::take(const dag::Transition& s) {
   if (s.rank >= ranks_.size()) {
     throw engine::ScheduleError("no rank " + std::to_string(s.rank) + " in this run");
   }

@@ -37,9 +37,9 @@ class ControlledRun {
   ControlledRun(const dag::Job& job, std::uint32_t ranks, BodyOptions options = {});
   ~ControlledRun();
 
-  std::vector<dag::Transition> legal_steps() const;
-  // Applies one step or throws engine::ScheduleError saying why it is illegal.
-  void step(const dag::Transition& step);
+  std::vector<dag::Transition> legal_transitions() const;
+  // Takes one transition or throws engine::ScheduleError saying why it is illegal.
+  void take(const dag::Transition& transition);
   const std::vector<dag::Transition>& trace() const { return trace_; }
   std::string describe(const dag::Transition& step) const;
 

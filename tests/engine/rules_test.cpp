@@ -1,5 +1,5 @@
 // The rules on their own: slot recycling, stale handles, copies as independent values, bounds.
-#include "runtime/engine/rules/rules.hpp"
+#include "runtime/engine/rules/engine_state.hpp"
 
 #include <gtest/gtest.h>
 
@@ -10,17 +10,17 @@
 namespace ordo::engine {
 namespace {
 
-Rules one_pool_rules(Limits limits = {}) { return Rules({dag::Pool{"cpu", 1}}, limits); }
+EngineState one_pool_rules(Limits limits = {}) { return EngineState({dag::Pool{"cpu", 1}}, limits); }
 
 // Starts and finishes the next op of pool 0.
-OpHandle run_next(Rules& rules) {
+OpHandle run_next(EngineState& rules) {
   const Started started = rules.start_next(0, 0);
   rules.complete(started.op, nullptr);
   return started.op;
 }
 
 TEST(EngineRules, OpSlotsAreRecycled) {
-  Rules rules = one_pool_rules();
+  EngineState rules = one_pool_rules();
   const VarHandle v = rules.add_var();
   const OpDesc desc{"w", {}, {v}};
   for (int i = 0; i < 100'000; ++i) {
@@ -33,7 +33,7 @@ TEST(EngineRules, OpSlotsAreRecycled) {
 }
 
 TEST(EngineRules, StaleHandlesAreDetected) {
-  Rules rules = one_pool_rules();
+  EngineState rules = one_pool_rules();
   const OpHandle first = rules.push(OpDesc{"a"}, false);
   run_next(rules);
   const OpHandle second = rules.push(OpDesc{"b"}, false);
@@ -45,13 +45,13 @@ TEST(EngineRules, StaleHandlesAreDetected) {
 }
 
 TEST(EngineRules, FinishOfAnOpNotRunningIsAUsageError) {
-  Rules rules = one_pool_rules();
+  EngineState rules = one_pool_rules();
   const OpHandle op = rules.push(OpDesc{"a"}, false);
   EXPECT_THROW(rules.complete(op, nullptr), UsageError);
 }
 
 TEST(EngineRules, MisusedTransitionsAreUsageErrors) {
-  Rules rules = one_pool_rules();
+  EngineState rules = one_pool_rules();
   EXPECT_THROW(rules.start_next(0, 0), UsageError);  // nothing ready
   EXPECT_THROW(rules.peek_next(4), UsageError);
   const OpHandle op = rules.push(OpDesc{"a"}, false);
@@ -61,11 +61,11 @@ TEST(EngineRules, MisusedTransitionsAreUsageErrors) {
 }
 
 TEST(EngineRules, CopiesEvolveIndependently) {
-  Rules original = one_pool_rules();
+  EngineState original = one_pool_rules();
   const VarHandle v = original.add_var();
   original.push(OpDesc{"w1", {}, {v}}, false);
   original.push(OpDesc{"w2", {}, {v}}, false);
-  Rules copy = original;
+  EngineState copy = original;
   run_next(copy);
   EXPECT_EQ(copy.writes_completed(v), 1u);
   EXPECT_EQ(original.writes_completed(v), 0u);
@@ -77,7 +77,7 @@ TEST(EngineRules, CopiesEvolveIndependently) {
 }
 
 TEST(EngineRules, PushBeyondOpsPendingMaxIsACapacityError) {
-  Rules rules = one_pool_rules(Limits{2});
+  EngineState rules = one_pool_rules(Limits{2});
   rules.push(OpDesc{"a"}, false);
   rules.push(OpDesc{"b"}, false);
   EXPECT_FALSE(rules.has_room());
@@ -87,14 +87,14 @@ TEST(EngineRules, PushBeyondOpsPendingMaxIsACapacityError) {
 }
 
 TEST(EngineRules, VarsBeyondVarsMaxAreACapacityError) {
-  Rules rules = one_pool_rules(Limits{16, 2});
+  EngineState rules = one_pool_rules(Limits{16, 2});
   rules.add_var();
   rules.add_var();
   EXPECT_THROW(rules.add_var(), CapacityError);
 }
 
 TEST(EngineRules, DiscardKeepsTheGrantsOfStartedOps) {
-  Rules rules({dag::Pool{"cpu", 2}}, Limits{});
+  EngineState rules({dag::Pool{"cpu", 2}}, Limits{});
   const VarHandle v = rules.add_var();
   const VarHandle u = rules.add_var();
   rules.push(OpDesc{"reader", {v}, {}}, false);
@@ -110,7 +110,7 @@ TEST(EngineRules, DiscardKeepsTheGrantsOfStartedOps) {
 }
 
 TEST(EngineRules, LastReadyIsSortedByPushOrder) {
-  Rules rules = one_pool_rules();
+  EngineState rules = one_pool_rules();
   const VarHandle a = rules.add_var();
   const VarHandle b = rules.add_var();
   rules.push(OpDesc{"w", {}, {a, b}}, false);
@@ -122,7 +122,7 @@ TEST(EngineRules, LastReadyIsSortedByPushOrder) {
 }
 
 TEST(EngineRules, PoisonTravelsWithTheFailureId) {
-  Rules rules = one_pool_rules();
+  EngineState rules = one_pool_rules();
   const VarHandle v = rules.add_var();
   const VarHandle u = rules.add_var();
   rules.push(OpDesc{"bad", {}, {v}}, false);

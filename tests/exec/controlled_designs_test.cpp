@@ -62,10 +62,10 @@ TEST(ControlledDesigns, NaiveIssuesAllreducesInScheduleOrderAndMismatches) {
       return hold_completion_of("bwd.a")(r, s) || hold_completion_of("bwd.b")(r, s);
     });
     // Both backward ops are running on both ranks; they finish in opposite orders.
-    run->step({dag::Transition::Kind::complete, 0, op_id(*run, 0, "bwd.b"), std::nullopt});
-    run->step({dag::Transition::Kind::complete, 0, op_id(*run, 0, "bwd.a"), std::nullopt});
-    run->step({dag::Transition::Kind::complete, 1, op_id(*run, 1, "bwd.a"), std::nullopt});
-    run->step({dag::Transition::Kind::complete, 1, op_id(*run, 1, "bwd.b"), std::nullopt});
+    run->take({dag::Transition::Kind::complete, 0, op_id(*run, 0, "bwd.b"), std::nullopt});
+    run->take({dag::Transition::Kind::complete, 0, op_id(*run, 0, "bwd.a"), std::nullopt});
+    run->take({dag::Transition::Kind::complete, 1, op_id(*run, 1, "bwd.a"), std::nullopt});
+    run->take({dag::Transition::Kind::complete, 1, op_id(*run, 1, "bwd.b"), std::nullopt});
     run_while(*run);
     return run;
   };

@@ -8,9 +8,9 @@ std::size_t run_while(ControlledRun& run, const StepFilter& hold, std::size_t st
   std::size_t taken = 0;
   for (; taken < steps_max; ++taken) {
     bool stepped = false;
-    for (const dag::Transition& s : run.legal_steps()) {
+    for (const dag::Transition& s : run.legal_transitions()) {
       if (hold && hold(run, s)) continue;
-      run.step(s);
+      run.take(s);
       stepped = true;
       break;
     }

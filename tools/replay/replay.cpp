@@ -9,7 +9,7 @@ Replay replay(exec::ControlledRun& run, const std::vector<dag::Transition>& step
   for (const dag::Transition& step : steps) {
     if (run.outcome()) break;
     try {
-      run.step(step);
+      run.take(step);
     } catch (const engine::ScheduleError& e) {
       r.illegal = "step " + std::to_string(r.steps_taken + 1) + " (" + run.describe(step) +
                   ") is not legal on the runtime: " + e.what();

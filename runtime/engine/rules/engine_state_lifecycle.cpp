@@ -3,11 +3,11 @@
 // bookkeeping an incremental version would need.
 #include <cassert>
 
-#include "runtime/engine/rules/rules.hpp"
+#include "runtime/engine/rules/engine_state.hpp"
 
 namespace ordo::engine {
 
-std::exception_ptr Rules::surface_var(VarHandle var) {
+std::exception_ptr EngineState::surface_var(VarHandle var) {
   const Poison poison = var_at(var).poison;
   if (!poison.active()) return nullptr;
   clear_failure(poison.failure_id);
@@ -15,7 +15,7 @@ std::exception_ptr Rules::surface_var(VarHandle var) {
   return poison.error;
 }
 
-std::exception_ptr Rules::surface_all() {
+std::exception_ptr EngineState::surface_all() {
   if (!failures_.any()) return nullptr;
   // The earliest failure wins: the list's head, or an older one past the list bound that only a
   // var still remembers.
@@ -32,7 +32,7 @@ std::exception_ptr Rules::surface_all() {
   return earliest.error;
 }
 
-void Rules::clear_failure(std::uint64_t failure_id) {
+void EngineState::clear_failure(std::uint64_t failure_id) {
   assert(failure_id != 0);
   failures_.forget(failure_id);
   for (VarState& state : vars_) {
@@ -40,7 +40,7 @@ void Rules::clear_failure(std::uint64_t failure_id) {
   }
 }
 
-std::vector<OpHandle> Rules::discard_unstarted() {
+std::vector<OpHandle> EngineState::discard_unstarted() {
   std::vector<OpHandle> discarded;
   for (std::uint32_t index = 0; index < slots_.capacity(); ++index) {
     const OpSlot& op = slots_.at(index);
@@ -62,7 +62,7 @@ std::vector<OpHandle> Rules::discard_unstarted() {
 
 // After a discard, exactly the started, not yet completed ops hold grants: rebuild the counts
 // from them instead of unpicking the partial grants of every discarded op.
-void Rules::regrant_started() {
+void EngineState::regrant_started() {
   for (VarState& state : vars_) {
     state.reads_active = 0;
     state.write_active = false;

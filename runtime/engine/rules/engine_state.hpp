@@ -31,9 +31,9 @@ struct Started {
   bool skipped = false;
 };
 
-class Rules {
+class EngineState {
  public:
-  Rules(std::vector<dag::Pool> pools, Limits limits);
+  EngineState(std::vector<dag::Pool> pools, Limits limits);
 
   VarHandle add_var();
   std::uint32_t vars() const { return static_cast<std::uint32_t>(vars_.size()); }

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "runtime/engine/rules/errors.hpp"
-#include "runtime/engine/rules/rules.hpp"
+#include "runtime/engine/rules/engine_state.hpp"
 
 namespace ordo::engine {
 namespace {
@@ -24,7 +24,7 @@ std::string role_of(const OpDesc& desc, std::size_t position) {
 
 }  // namespace
 
-void Rules::check(const OpDesc& desc, bool async) const {
+void EngineState::check(const OpDesc& desc, bool async) const {
   if (desc.name.size() > dag::limits::name_bytes_max) {
     throw UsageError("op name of " + std::to_string(desc.name.size()) + " bytes exceeds " +
                      std::to_string(dag::limits::name_bytes_max));
@@ -48,7 +48,7 @@ void Rules::check(const OpDesc& desc, bool async) const {
 
 // Every var exists and is named once: a var in both reads and writes, or twice in one list, is
 // rejected rather than merged, since it almost always hides a mistake in the caller.
-void Rules::check_vars(const OpDesc& desc) const {
+void EngineState::check_vars(const OpDesc& desc) const {
   const std::size_t count = desc.reads.size() + desc.writes.size();
   if (count > dag::limits::op_vars_max) {
     reject(desc, "names " + std::to_string(count) + " vars; at most " +

@@ -1,4 +1,4 @@
-#include "runtime/engine/rules/rules.hpp"
+#include "runtime/engine/rules/engine_state.hpp"
 
 #include <algorithm>
 #include <cassert>
@@ -9,7 +9,7 @@
 
 namespace ordo::engine {
 
-Rules::Rules(std::vector<dag::Pool> pools, Limits limits)
+EngineState::EngineState(std::vector<dag::Pool> pools, Limits limits)
     : limits_(limits), failures_(limits.failures_listed_max) {
   // No pools is a valid engine: a program whose main thread issues every collective itself has
   // no ops, and what validates must run and verify.
@@ -32,7 +32,7 @@ Rules::Rules(std::vector<dag::Pool> pools, Limits limits)
   assert(!pools_.empty() && ops_incomplete_ == 0);
 }
 
-VarHandle Rules::add_var() {
+VarHandle EngineState::add_var() {
   if (vars_.size() >= limits_.vars_max) {
     throw CapacityError("engine already has " + std::to_string(vars_.size()) +
                         " vars, the limit (limits.vars_max)");
@@ -43,7 +43,7 @@ VarHandle Rules::add_var() {
 }
 
 // Pool ids come from callers (drivers, the checker), so a bad one is a usage error, not UB.
-const Rules::Pool& Rules::pool_at(dag::PoolId pool) const {
+const EngineState::Pool& EngineState::pool_at(dag::PoolId pool) const {
   if (pool >= pools_.size()) {
     throw UsageError("pool " + std::to_string(pool) + " does not exist (the engine has " +
                      std::to_string(pools_.size()) + " pools)");
@@ -51,15 +51,15 @@ const Rules::Pool& Rules::pool_at(dag::PoolId pool) const {
   return pools_[pool];
 }
 
-Rules::Pool& Rules::pool_at(dag::PoolId pool) {
+EngineState::Pool& EngineState::pool_at(dag::PoolId pool) {
   return const_cast<Pool&>(std::as_const(*this).pool_at(pool));
 }
 
-const dag::Pool& Rules::pool(dag::PoolId pool) const { return pool_at(pool).desc; }
+const dag::Pool& EngineState::pool(dag::PoolId pool) const { return pool_at(pool).desc; }
 
-const PoolThreads& Rules::threads(dag::PoolId pool) const { return pool_at(pool).threads; }
+const PoolThreads& EngineState::threads(dag::PoolId pool) const { return pool_at(pool).threads; }
 
-const VarState& Rules::var_at(VarHandle var) const {
+const VarState& EngineState::var_at(VarHandle var) const {
   if (var.id >= vars_.size()) {
     throw UsageError("var " + std::to_string(var.id) + " does not exist (the engine has " +
                      std::to_string(vars_.size()) + " vars)");
@@ -67,7 +67,7 @@ const VarState& Rules::var_at(VarHandle var) const {
   return vars_[var.id];
 }
 
-OpHandle Rules::push(const OpDesc& desc, bool async) {
+OpHandle EngineState::push(const OpDesc& desc, bool async) {
   check(desc, async);
   if (!has_room()) {
     throw CapacityError("op '" + desc.name + "' would exceed limits.ops_pending_max (" +
@@ -99,20 +99,20 @@ OpHandle Rules::push(const OpDesc& desc, bool async) {
   return slots_.handle(index);
 }
 
-std::optional<OpHandle> Rules::peek_next(dag::PoolId pool) const {
+std::optional<OpHandle> EngineState::peek_next(dag::PoolId pool) const {
   const RunQueue& queue = pool_at(pool).queue;
   if (queue.empty()) return std::nullopt;
   assert(slots_.at(queue.front()).state == OpState::ready);
   return slots_.handle(queue.front());
 }
 
-std::optional<std::uint32_t> Rules::lowest_free_thread(dag::PoolId pool) const {
+std::optional<std::uint32_t> EngineState::lowest_free_thread(dag::PoolId pool) const {
   const PoolThreads& threads = pool_at(pool).threads;
   if (threads.threads_busy() == threads.threads()) return std::nullopt;
   return threads.lowest_free();
 }
 
-Started Rules::start_next(dag::PoolId pool, std::uint32_t thread) {
+Started EngineState::start_next(dag::PoolId pool, std::uint32_t thread) {
   Pool& target = pool_at(pool);
   if (target.queue.empty() || thread >= target.threads.threads() ||
       !target.threads.is_free(thread)) {
@@ -137,7 +137,7 @@ Started Rules::start_next(dag::PoolId pool, std::uint32_t thread) {
   return Started{handle, thread, false};
 }
 
-void Rules::thread_returned(OpHandle handle) {
+void EngineState::thread_returned(OpHandle handle) {
   const OpSlot* found = slots_.find(handle);
   if (found == nullptr) throw UsageError("op " + to_string(handle) + " is not live");
   if (!found->async || !found->holds_thread) {
@@ -158,7 +158,7 @@ void Rules::thread_returned(OpHandle handle) {
   if (op.completed) slots_.retire(handle.slot);
 }
 
-void Rules::complete(OpHandle handle, std::exception_ptr error) {
+void EngineState::complete(OpHandle handle, std::exception_ptr error) {
   const OpSlot* found = slots_.find(handle);
   if (found == nullptr) throw UsageError("op " + to_string(handle) + " is not live");
   if (found->state != OpState::running || found->completed) {
@@ -170,7 +170,7 @@ void Rules::complete(OpHandle handle, std::exception_ptr error) {
   release_slot(handle.slot, poison);
 }
 
-Poison Rules::poison_at_start(const OpSlot& op) const {
+Poison EngineState::poison_at_start(const OpSlot& op) const {
   for (const VarHandle var : op.desc.reads) {
     if (vars_[var.id].poison.active()) return vars_[var.id].poison;
   }
@@ -181,7 +181,7 @@ Poison Rules::poison_at_start(const OpSlot& op) const {
 }
 
 // Releases the op's vars. The caller cleared ready_batch_; the ops granted here form one event.
-void Rules::release_slot(std::uint32_t index, const Poison& poison) {
+void EngineState::release_slot(std::uint32_t index, const Poison& poison) {
   OpSlot& op = slots_.at(index);
   assert(op.state == OpState::running && !op.completed);
   assert(ops_incomplete_ > 0);
@@ -205,14 +205,14 @@ void Rules::release_slot(std::uint32_t index, const Poison& poison) {
   enqueue_ready_batch();
 }
 
-void Rules::granted(std::uint32_t slot) {
+void EngineState::granted(std::uint32_t slot) {
   OpSlot& op = slots_.at(slot);
   assert(op.state == OpState::waiting && op.pending > 0);
   if (--op.pending == 0) ready_batch_.push_back(slots_.handle(slot));
 }
 
 // The ready-order rule: ops made ready by one event join their run queues in push order.
-void Rules::enqueue_ready_batch() {
+void EngineState::enqueue_ready_batch() {
   const auto by_push_seq = [this](OpHandle a, OpHandle b) {
     return slots_.at(a.slot).push_seq < slots_.at(b.slot).push_seq;
   };
