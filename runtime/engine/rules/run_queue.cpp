@@ -16,7 +16,7 @@ bool pops_after(const ReadyEntry& a, const ReadyEntry& b) {
 
 void RunQueue::push(ReadyEntry entry) {
   if (kind_ == dag::PoolKind::fifo) {
-    assert(fifo_.empty() || fifo_.back().ready_seq < entry.ready_seq);
+    assert(head_ == fifo_.size() || fifo_.back().ready_seq < entry.ready_seq);
     fifo_.push_back(entry);
     return;
   }
@@ -26,13 +26,21 @@ void RunQueue::push(ReadyEntry entry) {
 
 std::uint32_t RunQueue::front() const {
   assert(!empty());
-  return kind_ == dag::PoolKind::fifo ? fifo_.front().slot : heap_.front().slot;
+  return kind_ == dag::PoolKind::fifo ? fifo_[head_].slot : heap_.front().slot;
 }
 
 void RunQueue::pop() {
   assert(!empty());
   if (kind_ == dag::PoolKind::fifo) {
-    fifo_.pop_front();
+    ++head_;
+    if (head_ == fifo_.size()) {
+      fifo_.clear();
+      head_ = 0;
+    } else if (head_ >= 32 && 2 * head_ >= fifo_.size()) {
+      // Popped entries are dropped once they are half the vector: pops stay amortised O(1).
+      fifo_.erase(fifo_.begin(), fifo_.begin() + static_cast<std::ptrdiff_t>(head_));
+      head_ = 0;
+    }
     return;
   }
   std::pop_heap(heap_.begin(), heap_.end(), pops_after);
@@ -42,9 +50,10 @@ void RunQueue::pop() {
 std::vector<std::uint32_t> RunQueue::take_all() {
   std::vector<std::uint32_t> slots;
   slots.reserve(size());
-  for (const ReadyEntry& entry : fifo_) slots.push_back(entry.slot);
+  for (std::size_t i = head_; i < fifo_.size(); ++i) slots.push_back(fifo_[i].slot);
   for (const ReadyEntry& entry : heap_) slots.push_back(entry.slot);
   fifo_.clear();
+  head_ = 0;
   heap_.clear();
   assert(empty());
   return slots;

@@ -5,7 +5,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <deque>
 #include <vector>
 
 #include "runtime/dag/program.hpp"
@@ -22,8 +21,8 @@ class RunQueue {
  public:
   explicit RunQueue(dag::PoolKind kind) : kind_(kind) {}
   void push(ReadyEntry entry);
-  bool empty() const { return fifo_.empty() && heap_.empty(); }
-  std::size_t size() const { return fifo_.size() + heap_.size(); }
+  bool empty() const { return head_ == fifo_.size() && heap_.empty(); }
+  std::size_t size() const { return fifo_.size() - head_ + heap_.size(); }
   // The slot the next pop() removes.
   std::uint32_t front() const;
   void pop();
@@ -32,7 +31,10 @@ class RunQueue {
 
  private:
   dag::PoolKind kind_;
-  std::deque<ReadyEntry> fifo_;
+  // FIFO entries from head_ on. A vector, not a deque: an empty one costs no allocation, and the
+  // checker copies every run queue of a rank with each state it writes.
+  std::vector<ReadyEntry> fifo_;
+  std::size_t head_ = 0;
   std::vector<ReadyEntry> heap_;  // max-heap on (priority, earlier ready_seq)
 };
 
