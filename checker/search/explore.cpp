@@ -29,12 +29,6 @@ std::vector<dag::Transition> path_of(const std::vector<Frame>& stack) {
   return path;
 }
 
-Property property_of(const comm::Violation& v, bool collective_involved) {
-  if (std::holds_alternative<comm::Mismatch>(v)) return Property::p1_order;
-  if (std::holds_alternative<comm::ThreadRuleBreak>(v)) return Property::p2_thread_rule;
-  return collective_involved ? Property::p3_deadlock : Property::p4_termination;
-}
-
 class Search {
  public:
   Search(const Model& model, const ExploreLimits& limits, const Reductions& reductions)

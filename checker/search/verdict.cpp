@@ -4,6 +4,12 @@
 
 namespace ordo::checker {
 
+Property property_of(const comm::Violation& v, bool collective_involved) {
+  if (std::holds_alternative<comm::Mismatch>(v)) return Property::p1_order;
+  if (std::holds_alternative<comm::ThreadRuleBreak>(v)) return Property::p2_thread_rule;
+  return collective_involved ? Property::p3_deadlock : Property::p4_termination;
+}
+
 std::string_view to_string(Verdict verdict) {
   switch (verdict) {
     case Verdict::safe:

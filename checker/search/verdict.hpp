@@ -47,6 +47,10 @@ struct Result {
   Stats stats;
 };
 
+// The property a violation breaks: P1 or P2 by its kind; a deadlock is P3 when a collective is
+// involved (a call in flight, or a main thread blocked in one), P4 otherwise.
+Property property_of(const comm::Violation& violation, bool collective_involved);
+
 std::string_view to_string(Verdict verdict);
 std::string_view to_string(Property property);  // "P1 order consistency", ...
 std::string_view to_string(Bound bound);        // "states_max", "seconds_max"

@@ -35,12 +35,6 @@ struct Issued {
   std::optional<dag::OpId> op;  // nullopt: the main thread
 };
 
-Property property_of(const comm::Violation& v, bool collective_involved) {
-  if (std::holds_alternative<comm::Mismatch>(v)) return Property::p1_order;
-  if (std::holds_alternative<comm::ThreadRuleBreak>(v)) return Property::p2_thread_rule;
-  return collective_involved ? Property::p3_deadlock : Property::p4_termination;
-}
-
 class Run {
  public:
   Run(const Model& model, const std::vector<const HappensBefore*>& hb_of_rank, const Plan& plan,

@@ -8,19 +8,6 @@ namespace ordo::checker {
 
 namespace {
 
-engine::OpDesc desc_of(const dag::Op& op) {
-  engine::OpDesc d;
-  d.name = op.name;
-  for (dag::VarId v : op.reads) d.reads.push_back(engine::VarHandle{v});
-  for (dag::VarId v : op.writes) d.writes.push_back(engine::VarHandle{v});
-  d.pool = op.pool;
-  d.priority = op.priority;
-  d.kind = op.kind;
-  d.cost_us = op.cost_us;
-  d.collective = op.collective;
-  return d;
-}
-
 // Records the ops the rules' latest transition made ready, in the order they joined.
 void note_ready(const Model& model, RankState& r, dag::Rank rank) {
   for (const engine::OpHandle h : r.rules.last_ready()) {
@@ -76,7 +63,9 @@ std::optional<comm::Violation> apply_main(const Model& model, State& state,
   const dag::Action& action = p.main[r.pc];
   if (const auto* push = std::get_if<dag::PushAction>(&action)) {
     const dag::Op& op = p.ops.at(push->op);
-    const engine::OpHandle h = r.rules.push(desc_of(op), dag::is_collective(op.kind));
+    const engine::OpHandle h =
+        r.rules.push(engine::desc_of(op, [](dag::VarId v) { return engine::VarHandle{v}; }),
+                     dag::is_collective(op.kind));
     if (r.op_of_slot.size() <= h.slot) r.op_of_slot.resize(h.slot + 1);
     r.op_of_slot[h.slot] = push->op;
     r.handle.at(push->op) = h;

@@ -10,23 +10,6 @@
 
 namespace ordo::exec {
 
-namespace {
-
-engine::OpDesc desc_of(const dag::Op& op, const std::vector<engine::VarHandle>& vars) {
-  engine::OpDesc d;
-  d.name = op.name;
-  for (dag::VarId v : op.reads) d.reads.push_back(vars.at(v));
-  for (dag::VarId v : op.writes) d.writes.push_back(vars.at(v));
-  d.pool = op.pool;
-  d.priority = op.priority;
-  d.kind = op.kind;
-  d.cost_us = op.cost_us;
-  d.collective = op.collective;
-  return d;
-}
-
-}  // namespace
-
 Executor::Executor(engine::Engine& engine, comm::World& world,
                    const std::vector<dag::Communicator>& comms, BodyOptions options)
     : engine_(engine), world_(world), options_(std::move(options)) {
@@ -49,7 +32,7 @@ dag::VarId Executor::add_var(const dag::Var& var) {
 }
 
 void Executor::push(const dag::Op& op) {
-  const engine::OpDesc desc = desc_of(op, vars_);
+  const engine::OpDesc desc = engine::desc_of(op, [this](dag::VarId v) { return vars_.at(v); });
   switch (op.kind) {
     case dag::OpKind::compute:
       last_pushed_ =

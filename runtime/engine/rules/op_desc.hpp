@@ -25,6 +25,22 @@ struct OpDesc {
   std::optional<dag::Collective> collective{};  // present exactly for collective kinds
 };
 
+// The engine's view of a program op, its vars named through `var_of` (a program var id to the
+// engine's handle: the identity in the checker, the executor's table at run time).
+template <class VarOf>
+OpDesc desc_of(const dag::Op& op, VarOf&& var_of) {
+  OpDesc d;
+  d.name = op.name;
+  for (dag::VarId v : op.reads) d.reads.push_back(var_of(v));
+  for (dag::VarId v : op.writes) d.writes.push_back(var_of(v));
+  d.pool = op.pool;
+  d.priority = op.priority;
+  d.kind = op.kind;
+  d.cost_us = op.cost_us;
+  d.collective = op.collective;
+  return d;
+}
+
 // Whether running the op's body is a transition of its own, after the claim (docs/semantics.md,
 // S3). A worker claims an op under the engine lock and runs its body outside it, so other threads
 // act in between. For a collective op that gap is visible: its body issues the call, and another
