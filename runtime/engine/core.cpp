@@ -30,7 +30,6 @@ EngineCore::EngineCore(std::vector<dag::Pool> pools, Limits limits, Scheduler& s
     : rules_(std::move(pools), limits),
       scheduler_(scheduler),
       link_(std::make_shared<CompletionLink>(*this)) {
-  assert(rules_.pools() > 0);
   assert(link_ != nullptr);
 }
 

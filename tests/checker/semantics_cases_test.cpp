@@ -8,6 +8,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <ostream>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -45,6 +46,9 @@ std::vector<Case> load_manifest() {
   }
   return out;
 }
+
+// GoogleTest names a failing case by this, not by the bytes of the struct.
+void PrintTo(const Case& c, std::ostream* os) { *os << c.file; }
 
 class SemanticsCase : public ::testing::TestWithParam<Case> {};
 

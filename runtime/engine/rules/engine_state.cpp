@@ -29,7 +29,7 @@ EngineState::EngineState(std::vector<dag::Pool> pools, Limits limits)
     const PoolThreads threads(desc.threads);
     pools_.push_back(Pool{std::move(desc), queue, threads});
   }
-  assert(!pools_.empty() && ops_incomplete_ == 0);
+  assert(ops_incomplete_ == 0);
 }
 
 VarHandle EngineState::add_var() {
