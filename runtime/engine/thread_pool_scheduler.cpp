@@ -121,6 +121,11 @@ bool ThreadPoolScheduler::help(Lock& lock, const WaitNeeds& needs, std::uint64_t
     if (!thread) continue;
     std::optional<Claim> claim = core_->claim(pool, *thread);
     assert(claim);
+    // The op's function may hold this thread without end (a blocking collective waits in MPI for
+    // the other ranks, which may first need an op this thread's batch deferred): what the batch
+    // deferred goes to the workers now, before the function runs. The claimed op has left its
+    // queue, so a caller that helps its one ready op still wakes nobody.
+    if (any_deferred_) pay_deferred();
     helped_pools |= bit;
     ++workers.helpers;
     run_claimed(lock, claim);

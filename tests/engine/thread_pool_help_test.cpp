@@ -4,10 +4,12 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <thread>
 #include <vector>
 
+#include "runtime/engine/push_batch.hpp"
 #include "tests/engine/thread_pool_rig.hpp"
 
 namespace ordo::engine {
@@ -103,6 +105,45 @@ TEST_P(HelpTest, WaitToReadLeavesOpsItDoesNotNeed) {
 INSTANTIATE_TEST_SUITE_P(Options, HelpTest,
                          ::testing::Values(options(true, 0), options(true, 50),
                                            options(false, 50)));
+
+}  // namespace
+}  // namespace ordo::engine
+
+namespace ordo::engine {
+namespace {
+
+// A wait that helps runs the op on the waiting thread, and that op may not return until another
+// op runs (on Open MPI, a blocking collective waits for a rank that first needs another op of
+// this batch). So before the helped op runs, the batch's other deferred ops go to the workers;
+// otherwise their wake-up waits for this thread's next wait, which never comes. The helped op
+// here waits (bounded, so a regression fails instead of hanging) for an op of another pool.
+TEST(HelpedWait, HandsTheBatchsOtherOpsToTheWorkersBeforeRunningOne) {
+  const auto engine = thread_pool_engine({dag::Pool{"first", 1}, dag::Pool{"second", 1}}, Limits{},
+                                         options(true, 0));
+  const VarHandle a = engine->new_var(dag::Var{"a"});
+  const VarHandle b = engine->new_var(dag::Var{"b"});
+  for (int round = 0; round < 50; ++round) {
+    // Give the workers time to fall asleep, so that the batch has wake-ups to defer.
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    std::atomic<bool> b_ran{false};
+    bool a_saw_b = false;
+    {
+      PushBatch batch(*engine);
+      engine->push({"b", {}, {b}, 1}, [&] { b_ran.store(true); });
+      engine->push({"a", {}, {a}, 0}, [&] {
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+        while (!b_ran.load() && std::chrono::steady_clock::now() < deadline) {
+          std::this_thread::sleep_for(std::chrono::microseconds(50));
+        }
+        a_saw_b = b_ran.load();
+      });
+      engine->wait_to_read(a);
+      engine->wait_for_all();
+    }
+    ASSERT_TRUE(a_saw_b) << "round " << round << ": the op run by the wait waited 5 s for an op "
+                         << "the batch never handed to a worker";
+  }
+}
 
 }  // namespace
 }  // namespace ordo::engine
