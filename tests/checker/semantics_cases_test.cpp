@@ -5,8 +5,6 @@
 // or bad input at the rank count verified.
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <ostream>
 #include <sstream>
@@ -18,6 +16,7 @@
 #include "runtime/dag/dump_error.hpp"
 #include "runtime/dag/dump_reader.hpp"
 #include "runtime/exec/controlled_run.hpp"
+#include "tests/common/case_manifest.hpp"
 #include "tools/replay/replay.hpp"
 
 namespace ordo::checker {
@@ -25,30 +24,7 @@ namespace {
 
 const std::string cases_dir = ORDO_SEMANTICS_CASES;
 
-struct Case {
-  std::string file;
-  std::optional<std::uint32_t> ranks;
-  std::string expect;
-  std::optional<std::string> property;
-};
-
-std::vector<Case> load_manifest() {
-  std::ifstream in(cases_dir + "/manifest.json");
-  const nlohmann::json m = nlohmann::json::parse(in);
-  std::vector<Case> out;
-  for (const nlohmann::json& c : m) {
-    Case k;
-    k.file = c.at("file").get<std::string>();
-    if (!c.at("ranks").is_null()) k.ranks = c.at("ranks").get<std::uint32_t>();
-    k.expect = c.at("expect").get<std::string>();
-    if (!c.at("property").is_null()) k.property = c.at("property").get<std::string>();
-    out.push_back(std::move(k));
-  }
-  return out;
-}
-
-// GoogleTest names a failing case by this, not by the bytes of the struct.
-void PrintTo(const Case& c, std::ostream* os) { *os << c.file; }
+using Case = ordo::testing::ManifestCase;
 
 class SemanticsCase : public ::testing::TestWithParam<Case> {};
 
@@ -94,7 +70,9 @@ std::string case_name(const ::testing::TestParamInfo<Case>& info) {
   return name;
 }
 
-INSTANTIATE_TEST_SUITE_P(Manifest, SemanticsCase, ::testing::ValuesIn(load_manifest()), case_name);
+INSTANTIATE_TEST_SUITE_P(Manifest, SemanticsCase,
+                         ::testing::ValuesIn(ordo::testing::read_case_manifest(cases_dir)),
+                         case_name);
 
 // Where "every rank count" begins: a job without a fixed count whose bcast root is 3 is valid
 // from 4 ranks only, and a safe verdict says so.

@@ -16,8 +16,6 @@
 #include <gtest/gtest.h>
 
 #include <cctype>
-#include <fstream>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -29,6 +27,7 @@
 #include "runtime/dag/dump_reader.hpp"
 #include "runtime/exec/controlled_run.hpp"
 #include "runtime/exec/threaded_run.hpp"
+#include "tests/common/case_manifest.hpp"
 #include "tools/replay/replay.hpp"
 
 namespace ordo::exec {
@@ -53,32 +52,7 @@ constexpr int runs_per_mode = 200 / sanitizer_divisor;
 // a claim that silently depends on the count would first break.
 constexpr int runs_at_more_ranks = 50 / sanitizer_divisor;
 
-struct Case {
-  std::string file;
-  std::string theme;
-  std::optional<std::uint32_t> ranks;
-  std::string expect;
-  std::optional<std::string> property;
-};
-
-std::vector<Case> load_manifest() {
-  std::ifstream in(cases_dir + "/manifest.json");
-  const nlohmann::json m = nlohmann::json::parse(in);
-  std::vector<Case> out;
-  for (const nlohmann::json& c : m) {
-    Case k;
-    k.file = c.at("file").get<std::string>();
-    k.theme = c.at("theme").get<std::string>();
-    if (!c.at("ranks").is_null()) k.ranks = c.at("ranks").get<std::uint32_t>();
-    k.expect = c.at("expect").get<std::string>();
-    if (!c.at("property").is_null()) k.property = c.at("property").get<std::string>();
-    out.push_back(std::move(k));
-  }
-  return out;
-}
-
-// GoogleTest names a failing case by this, not by the bytes of the struct.
-void PrintTo(const Case& c, std::ostream* os) { *os << c.file; }
+using Case = ordo::testing::ManifestCase;
 
 // Runs the job `runs` times in each batching mode; the first run that does not finish fails
 // the test with the runtime's own report, so one bad schedule is enough to see the disagreement.
@@ -141,7 +115,8 @@ std::string case_name(const ::testing::TestParamInfo<Case>& info) {
   return name;
 }
 
-INSTANTIATE_TEST_SUITE_P(Manifest, AdversarialCase, ::testing::ValuesIn(load_manifest()),
+INSTANTIATE_TEST_SUITE_P(Manifest, AdversarialCase,
+                         ::testing::ValuesIn(ordo::testing::read_case_manifest(cases_dir)),
                          case_name);
 
 }  // namespace

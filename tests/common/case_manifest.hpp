@@ -1,0 +1,43 @@
+// The manifest of a folder of hand-derived cases (tests/checker/semantics_cases,
+// tests/exec/adversarial_cases): per case the dump's file, the rank count to verify at (none: the
+// job's own, or 2), the expected answer and property, and a theme where the folder groups them.
+#pragma once
+
+#include <cstdint>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace ordo::testing {
+
+struct ManifestCase {
+  std::string file;
+  std::string theme;  // empty where the manifest has none
+  std::optional<std::uint32_t> ranks;
+  std::string expect;  // "safe", "unsafe" or "bad_input"
+  std::optional<std::string> property;
+};
+
+inline std::vector<ManifestCase> read_case_manifest(const std::string& dir) {
+  std::ifstream in(dir + "/manifest.json");
+  const nlohmann::json m = nlohmann::json::parse(in);
+  std::vector<ManifestCase> out;
+  for (const nlohmann::json& c : m) {
+    ManifestCase k;
+    k.file = c.at("file").get<std::string>();
+    if (c.contains("theme")) k.theme = c.at("theme").get<std::string>();
+    if (!c.at("ranks").is_null()) k.ranks = c.at("ranks").get<std::uint32_t>();
+    k.expect = c.at("expect").get<std::string>();
+    if (!c.at("property").is_null()) k.property = c.at("property").get<std::string>();
+    out.push_back(std::move(k));
+  }
+  return out;
+}
+
+// GoogleTest names a failing case by this, not by the bytes of the struct.
+inline void PrintTo(const ManifestCase& c, std::ostream* os) { *os << c.file; }
+
+}  // namespace ordo::testing
