@@ -33,14 +33,12 @@ constexpr std::array<std::string_view, 5> step_optional = {"op", "op_name", "thr
                                                            "what"};
 constexpr ObjectSpec step_spec = {"a trace step", step_required, step_optional};
 
-// The spellings of dag::Transition::Kind, in its order.
-constexpr std::array<std::string_view, 4> event_names = {"main", "claim", "issue", "complete"};
 constexpr std::array<std::string_view, 4> property_names = {"P1", "P2", "P3", "P4"};
 
 nlohmann::json step_json(const Model& model, const dag::Transition& step, std::uint32_t action) {
   nlohmann::json j;
   j["rank"] = step.rank;
-  j["event"] = event_names[static_cast<std::size_t>(step.kind)];
+  j["event"] = dag::to_string(step.kind);
   if (step.kind == dag::Transition::Kind::main) {
     j["action"] = action;
   } else {
@@ -59,8 +57,8 @@ dag::Transition read_step(const Node& node, std::optional<std::string>& op_name)
   dag::Transition step;
   step.rank = static_cast<dag::Rank>(
       dag::detail::read_unsigned(object.required("rank"), dag::limits::ranks_max - 1));
-  step.kind = static_cast<dag::Transition::Kind>(
-      dag::detail::read_choice(object.required("event"), event_names, "step event"));
+  step.kind = static_cast<dag::Transition::Kind>(dag::detail::read_choice(
+      object.required("event"), dag::transition_kind_names(), "step event"));
   const std::optional<Node> op = object.optional("op");
   const std::optional<Node> thread = object.optional("thread");
   if (step.kind == dag::Transition::Kind::main) {

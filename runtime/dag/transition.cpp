@@ -16,11 +16,6 @@ std::string_view to_string(Transition::Kind kind) {
   return i < kind_names.size() ? kind_names[i] : "?";
 }
 
-std::optional<Transition::Kind> parse_transition_kind(std::string_view text) {
-  for (std::size_t i = 0; i < kind_names.size(); ++i) {
-    if (kind_names[i] == text) return static_cast<Transition::Kind>(i);
-  }
-  return std::nullopt;
-}
+std::span<const std::string_view> transition_kind_names() { return kind_names; }
 
 }  // namespace ordo::dag

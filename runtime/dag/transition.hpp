@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string_view>
 
 #include "runtime/dag/program.hpp"
@@ -24,6 +25,7 @@ struct Transition {
 
 // "main", "claim", "issue", "complete": the spelling of the trace format.
 std::string_view to_string(Transition::Kind kind);
-std::optional<Transition::Kind> parse_transition_kind(std::string_view text);
+// Every spelling, indexed by Kind.
+std::span<const std::string_view> transition_kind_names();
 
 }  // namespace ordo::dag

@@ -62,17 +62,9 @@ TEST_P(SemanticsCase, GetsTheAnswerDerivedFromTheStandard) {
       << human_report(*model, v) << "\nruntime: " << (r.outcome ? r.outcome->report : "no end");
 }
 
-std::string case_name(const ::testing::TestParamInfo<Case>& info) {
-  std::string name = info.param.file.substr(0, info.param.file.rfind('.'));
-  for (char& ch : name) {
-    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
-  }
-  return name;
-}
-
 INSTANTIATE_TEST_SUITE_P(Manifest, SemanticsCase,
                          ::testing::ValuesIn(ordo::testing::read_case_manifest(cases_dir)),
-                         case_name);
+                         ordo::testing::case_test_name);
 
 // Where "every rank count" begins: a job without a fixed count whose bcast root is 3 is valid
 // from 4 ranks only, and a safe verdict says so.

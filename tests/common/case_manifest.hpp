@@ -3,6 +3,9 @@
 // job's own, or 2), the expected answer and property, and a theme where the folder groups them.
 #pragma once
 
+#include <gtest/gtest.h>
+
+#include <cctype>
 #include <cstdint>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -39,5 +42,14 @@ inline std::vector<ManifestCase> read_case_manifest(const std::string& dir) {
 
 // GoogleTest names a failing case by this, not by the bytes of the struct.
 inline void PrintTo(const ManifestCase& c, std::ostream* os) { *os << c.file; }
+
+// The test's name: the file without its extension, in the characters a test name may hold.
+inline std::string case_test_name(const ::testing::TestParamInfo<ManifestCase>& info) {
+  std::string name = info.param.file.substr(0, info.param.file.rfind('.'));
+  for (char& ch : name) {
+    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+  }
+  return name;
+}
 
 }  // namespace ordo::testing

@@ -107,17 +107,9 @@ TEST_P(AdversarialCase, HandDerivedVerdictHoldsOnTheRuntime) {
   }
 }
 
-std::string case_name(const ::testing::TestParamInfo<Case>& info) {
-  std::string name = info.param.file.substr(0, info.param.file.rfind('.'));
-  for (char& ch : name) {
-    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
-  }
-  return name;
-}
-
 INSTANTIATE_TEST_SUITE_P(Manifest, AdversarialCase,
                          ::testing::ValuesIn(ordo::testing::read_case_manifest(cases_dir)),
-                         case_name);
+                         ordo::testing::case_test_name);
 
 }  // namespace
 }  // namespace ordo::exec
