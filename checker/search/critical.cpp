@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <chrono>
 #include <string>
-#include <unordered_set>
 
 #include "checker/search/memory.hpp"
 #include "checker/search/reduction.hpp"
+#include "checker/search/visited_set.hpp"
 #include "checker/system/transitions.hpp"
 
 namespace ordo::checker {
@@ -15,11 +15,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-std::string key(const Model& model, const State& state) {
-  return model.ranks_interchangeable() ? encode_up_to_rank_renaming(model, state)
-                                       : encode(model, state);
-}
-
 }  // namespace
 
 Reach can_finish(const Model& model, const State& from, const ExploreLimits& limits) {
@@ -27,7 +22,9 @@ Reach can_finish(const Model& model, const State& from, const ExploreLimits& lim
   // never reorders collective issues, so a violation-free path to the end survives it.
   const Clock::time_point begin = Clock::now();
   const std::uint64_t bytes_at_begin = resident_bytes();
-  std::unordered_set<std::string> visited{key(model, from)};
+  StateKeys keys(model, true);
+  VisitedSet visited;
+  visited.insert(keys.key(from));
   struct Frame {
     State state;
     std::vector<dag::Transition> steps;
@@ -62,7 +59,7 @@ Reach can_finish(const Model& model, const State& from, const ExploreLimits& lim
     }
     State child = top.state;
     if (apply(model, child, top.steps[top.next++])) continue;  // a violation: not a way out
-    if (!visited.insert(key(model, child)).second) continue;
+    if (!visited.insert(keys.key(child))) continue;
     if (visited.size() >= limits.states_max) return Reach::unknown;
     if (push(std::move(child))) return Reach::yes;
   }

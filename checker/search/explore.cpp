@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <chrono>
 #include <string>
-#include <unordered_set>
 
 #include "checker/search/memory.hpp"
 #include "checker/search/reduction.hpp"
+#include "checker/search/visited_set.hpp"
 #include "checker/system/deadlock.hpp"
 #include "checker/system/transitions.hpp"
 
@@ -36,6 +36,7 @@ class Search {
         limits_(limits),
         partial_order_(reductions.partial_order),
         symmetry_(reductions.symmetry && model.ranks_interchangeable()),
+        keys_(model, symmetry_),
         begin_(Clock::now()),
         bytes_at_begin_(resident_bytes()) {
     result_.ranks = model.ranks();
@@ -48,7 +49,7 @@ class Search {
     visited_.insert(key(init));
     ++result_.stats.states;
     std::vector<dag::Transition> steps = enabled_transitions(model_, init);
-    if (stuck(init, steps, {})) return conclude();
+    if (stuck(init, steps)) return conclude();
     steps = reduce(init, std::move(steps));
     stack_.push_back(Frame{std::move(init), std::move(steps), 0});
     while (!stack_.empty()) {
@@ -66,12 +67,12 @@ class Search {
       if (std::optional<comm::Violation> v = apply(model_, child, step)) {
         return unsafe(std::move(*v), false, path_of(stack_));
       }
-      if (!visited_.insert(key(child)).second) continue;
+      if (!visited_.insert(key(child))) continue;
       ++result_.stats.states;
       const std::uint64_t depth = stack_.size();
       if (depth > result_.stats.depth_max) result_.stats.depth_max = depth;
       std::vector<dag::Transition> next = enabled_transitions(model_, child);
-      if (stuck(child, next, path_of(stack_))) return conclude();
+      if (stuck(child, next)) return conclude();
       if (next.empty()) ++result_.stats.finals;
       next = reduce(child, std::move(next));
       if (result_.stats.states >= limits_.states_max) {
@@ -84,9 +85,7 @@ class Search {
   }
 
  private:
-  std::string key(const State& state) const {
-    return symmetry_ ? encode_up_to_rank_renaming(model_, state) : encode(model_, state);
-  }
+  std::string_view key(const State& state) { return keys_.key(state); }
 
   std::vector<dag::Transition> reduce(const State& state, std::vector<dag::Transition> enabled) {
     if (!partial_order_) return enabled;
@@ -97,11 +96,11 @@ class Search {
 
   // A state with no enabled step that is not the end of every rank is a deadlock. Sets the
   // result and returns true in that case.
-  bool stuck(const State& state, const std::vector<dag::Transition>& enabled,
-             std::vector<dag::Transition> path) {
+  // The witness is the path to the top frame's latest child, or empty at the initial state.
+  bool stuck(const State& state, const std::vector<dag::Transition>& enabled) {
     if (!enabled.empty() || finished(model_, state)) return false;
     unsafe(describe_deadlock(model_, state), collective_pending(state) || main_in_collective(state),
-           std::move(path));
+           path_of(stack_));
     return true;
   }
 
@@ -159,10 +158,11 @@ class Search {
   ExploreLimits limits_;
   bool partial_order_;
   bool symmetry_;
+  StateKeys keys_;
   Clock::time_point begin_;
   std::uint64_t bytes_at_begin_;
   std::vector<Frame> stack_;
-  std::unordered_set<std::string> visited_;
+  VisitedSet visited_;
   std::uint32_t clock_countdown_ = 0;
   Result result_;
 };

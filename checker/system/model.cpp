@@ -61,6 +61,16 @@ Model::Model(dag::Job job, std::uint32_t ranks) : job_(std::move(job)), ranks_(r
     const dag::Program* p = dag::program_of(job_, r);
     if (p == nullptr) throw std::invalid_argument("no program covers rank " + std::to_string(r));
     programs_.push_back(p);
+    if (r > 0 && programs_[r - 1] == p) {
+      descs_.push_back(descs_.back());
+      continue;
+    }
+    auto descs = std::make_shared<Descs>();
+    for (const dag::Op& op : p->ops) {
+      descs->push_back(std::make_shared<const engine::OpDesc>(
+          engine::desc_of(op, [](dag::VarId v) { return engine::VarHandle{v}; })));
+    }
+    descs_.push_back(std::move(descs));
   }
   for (const dag::Communicator& c : job_.comms) {
     std::vector<dag::Rank> m;

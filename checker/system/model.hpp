@@ -3,10 +3,12 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "runtime/dag/program.hpp"
+#include "runtime/engine/rules/op_desc.hpp"
 
 namespace ordo::checker {
 
@@ -22,6 +24,11 @@ class Model {
   const dag::Job& job() const { return job_; }
   std::uint32_t ranks() const { return ranks_; }
   const dag::Program& program(dag::Rank rank) const { return *programs_.at(rank); }
+  // The engine's description of the rank's op `op`, made once: every branch that pushes the op
+  // shares it (engine::EngineState::push).
+  const std::shared_ptr<const engine::OpDesc>& desc(dag::Rank rank, dag::OpId op) const {
+    return descs_.at(rank)->at(op);
+  }
   // World ranks in communicator-rank order.
   const std::vector<dag::Rank>& members(dag::CommId comm) const { return members_.at(comm); }
   // The communicator rank of `rank`, or -1 when it is not a member.
@@ -40,6 +47,8 @@ class Model {
   dag::Job job_;
   std::uint32_t ranks_ = 0;
   std::vector<const dag::Program*> programs_;
+  using Descs = std::vector<std::shared_ptr<const engine::OpDesc>>;
+  std::vector<std::shared_ptr<const Descs>> descs_;  // per rank; ranks of one program share
   std::vector<std::vector<dag::Rank>> members_;
   std::vector<std::vector<std::int64_t>> member_index_;  // per comm, per world rank
   bool interchangeable_ = false;

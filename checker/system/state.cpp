@@ -9,8 +9,7 @@ namespace ordo::checker {
 RankState::RankState(const dag::Program& program)
     : rules(program.pools, engine::Limits{}),
       phase(program.ops.size(), OpPhase::unpushed),
-      handle(program.ops.size()),
-      ready(program.pools.size()) {
+      handle(program.ops.size()) {
   for (std::size_t v = 0; v < program.vars.size(); ++v) {
     [[maybe_unused]] const engine::VarHandle h = rules.add_var();
     assert(h.id == v);
@@ -18,25 +17,16 @@ RankState::RankState(const dag::Program& program)
 }
 
 RankState& State::rank_for_write(dag::Rank r) {
-  std::shared_ptr<RankState>& p = ranks_.at(r);
-  if (p.use_count() > 1) p = std::make_shared<RankState>(*p);
-  p->encoded.valid = false;
-  return *p;
+  RankState& rank = ranks_.at(r).write();
+  rank.encoded.valid = false;
+  return rank;
 }
 
-comm::MatchState& State::comm_for_write(dag::CommId c) {
-  std::shared_ptr<comm::MatchState>& p = comms_.at(c);
-  if (p.use_count() > 1) p = std::make_shared<comm::MatchState>(*p);
-  return *p;
-}
+comm::MatchState& State::comm_for_write(dag::CommId c) { return comms_.at(c).write(); }
 
-void State::add_rank(RankState rank) {
-  ranks_.push_back(std::make_shared<RankState>(std::move(rank)));
-}
+void State::add_rank(RankState rank) { ranks_.emplace_back(std::move(rank)); }
 
-void State::add_comm(comm::MatchState comm) {
-  comms_.push_back(std::make_shared<comm::MatchState>(std::move(comm)));
-}
+void State::add_comm(comm::MatchState comm) { comms_.emplace_back(std::move(comm)); }
 
 State initial_state(const Model& model) {
   State s;
@@ -102,9 +92,11 @@ void encode_rank_fresh(const RankState& r, std::string& out) {
     // that differ only in thread names have the same futures up to that renaming.
     put(out, slot->holds_thread ? 1u : 0u);
   }
-  for (const std::vector<dag::OpId>& queue : r.ready) {
-    put(out, queue.size());
-    for (dag::OpId op : queue) put(out, op);
+  // Run queues in the order their pools would start the ops, named by op id: op slots and
+  // ready sequence numbers are history, not state.
+  for (dag::PoolId pool = 0; pool < r.rules.pools(); ++pool) {
+    put(out, r.rules.ready_count(pool));
+    r.rules.for_each_ready(pool, [&](std::uint32_t slot) { put(out, r.op_of_slot[slot]); });
   }
 }
 
@@ -136,9 +128,9 @@ void encode_member_view(const comm::MatchState& c, std::size_t member, std::stri
 
 }  // namespace
 
-std::string encode(const Model& model, const State& state) {
-  std::string out;
-  for (dag::Rank rank = 0; rank < model.ranks(); ++rank) encode_rank(state, rank, out);
+namespace {
+
+void encode_comms(const State& state, std::string& out) {
   for (dag::CommId id = 0; id < state.comm_count(); ++id) {
     const comm::MatchState& c = state.comm(id);
     for (std::size_t m = 0; m < c.members(); ++m) put(out, c.next_seq(m));
@@ -158,21 +150,28 @@ std::string encode(const Model& model, const State& state) {
       }
     }
   }
-  return out;
 }
 
-std::string encode_up_to_rank_renaming(const Model& model, const State& state) {
-  // One key per rank: its own state and its view of every communicator (communicator rank ==
-  // world rank under the precondition). Sorting the keys forgets which rank holds which.
-  std::vector<std::string> keys(model.ranks());
+void encode_exact(const Model& model, const State& state, std::string& out) {
+  out.clear();
+  for (dag::Rank rank = 0; rank < model.ranks(); ++rank) encode_rank(state, rank, out);
+  encode_comms(state, out);
+}
+
+// One key per rank: its own state and its view of every communicator (communicator rank ==
+// world rank under the precondition). Sorting the keys forgets which rank holds which.
+void encode_renamed(const Model& model, const State& state, std::string& out,
+                    std::vector<std::string>& keys) {
+  keys.resize(model.ranks());
   for (dag::Rank rank = 0; rank < model.ranks(); ++rank) {
+    keys[rank].clear();
     encode_rank(state, rank, keys[rank]);
     for (dag::CommId c = 0; c < state.comm_count(); ++c) {
       encode_member_view(state.comm(c), rank, keys[rank]);
     }
   }
   std::sort(keys.begin(), keys.end());
-  std::string out;
+  out.clear();
   for (dag::CommId id = 0; id < state.comm_count(); ++id) {
     const comm::MatchState& c = state.comm(id);
     put(out, c.slots().size());
@@ -182,7 +181,33 @@ std::string encode_up_to_rank_renaming(const Model& model, const State& state) {
     put(out, key.size());  // length-prefixed, so the concatenation decodes uniquely
     out += key;
   }
+}
+
+}  // namespace
+
+std::string encode(const Model& model, const State& state) {
+  std::string out;
+  encode_exact(model, state, out);
   return out;
+}
+
+std::string encode_up_to_rank_renaming(const Model& model, const State& state) {
+  std::string out;
+  std::vector<std::string> keys;
+  encode_renamed(model, state, out, keys);
+  return out;
+}
+
+StateKeys::StateKeys(const Model& model, bool symmetry)
+    : model_(model), symmetric_(symmetry && model.ranks_interchangeable()) {}
+
+std::string_view StateKeys::key(const State& state) {
+  if (symmetric_) {
+    encode_renamed(model_, state, out_, rank_keys_);
+  } else {
+    encode_exact(model_, state, out_);
+  }
+  return out_;
 }
 
 }  // namespace ordo::checker

@@ -7,8 +7,10 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "checker/system/cow_box.hpp"
 #include "checker/system/model.hpp"
 #include "runtime/comm/rules/match_state.hpp"
 #include "runtime/engine/rules/engine_state.hpp"
@@ -34,10 +36,6 @@ struct RankState {
   std::vector<OpPhase> phase;  // by op id
   std::vector<engine::OpHandle> handle;  // by op id, meaningful from push to completion
   std::vector<dag::OpId> op_of_slot;     // by rules op slot
-  // Per pool, the ready ops in the order they joined the run queue (as the rules report them
-  // through last_ready()): the state's canonical form needs the queue order, and op slots and
-  // ready sequence numbers are history, not state.
-  std::vector<std::vector<dag::OpId>> ready;
   // This rank's part of the state's encoding, made when first asked for and dropped on every
   // write (State::rank_for_write): a state that shares the rank with its parent shares it too.
   // A copy starts empty, since it is made to be written.
@@ -63,8 +61,8 @@ class State {
  public:
   std::uint32_t rank_count() const { return static_cast<std::uint32_t>(ranks_.size()); }
   std::uint32_t comm_count() const { return static_cast<std::uint32_t>(comms_.size()); }
-  const RankState& rank(dag::Rank r) const { return *ranks_.at(r); }
-  const comm::MatchState& comm(dag::CommId c) const { return *comms_.at(c); }
+  const RankState& rank(dag::Rank r) const { return ranks_.at(r).get(); }
+  const comm::MatchState& comm(dag::CommId c) const { return comms_.at(c).get(); }
   RankState& rank_for_write(dag::Rank r);
   comm::MatchState& comm_for_write(dag::CommId c);
 
@@ -72,8 +70,8 @@ class State {
   void add_comm(comm::MatchState comm);
 
  private:
-  std::vector<std::shared_ptr<RankState>> ranks_;
-  std::vector<std::shared_ptr<comm::MatchState>> comms_;
+  std::vector<CowBox<RankState>> ranks_;
+  std::vector<CowBox<comm::MatchState>> comms_;
 };
 
 // The tag a call is posted with: which party of its rank issued it. A main thread has at most
@@ -100,5 +98,21 @@ std::string encode(const Model& model, const State& state);
 // stands for all (symmetry reduction); the search still walks real states, so a witness is a
 // real schedule.
 std::string encode_up_to_rank_renaming(const Model& model, const State& state);
+
+// The key a search stores for a state: encode_up_to_rank_renaming when the ranks are
+// interchangeable and the symmetry reduction is asked for, encode otherwise. Keeps its buffers
+// from call to call, since a search makes a key per transition; the view lasts until the next.
+class StateKeys {
+ public:
+  StateKeys(const Model& model, bool symmetry);
+  bool symmetric() const { return symmetric_; }
+  std::string_view key(const State& state);
+
+ private:
+  const Model& model_;
+  bool symmetric_;
+  std::string out_;
+  std::vector<std::string> rank_keys_;
+};
 
 }  // namespace ordo::checker

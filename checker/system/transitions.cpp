@@ -8,14 +8,6 @@ namespace ordo::checker {
 
 namespace {
 
-// Records the ops the rules' latest transition made ready, in the order they joined.
-void note_ready(const Model& model, RankState& r, dag::Rank rank) {
-  for (const engine::OpHandle h : r.rules.last_ready()) {
-    const dag::OpId op = r.op_of_slot.at(h.slot);
-    r.ready.at(model.program(rank).ops[op].pool).push_back(op);
-  }
-}
-
 void deliver(const Model& model, State& state, dag::CommId comm, const comm::Matched& matched) {
   const std::vector<dag::Rank>& members = model.members(comm);
   for (std::size_t m = 0; m < matched.tags.size(); ++m) {
@@ -64,13 +56,11 @@ std::optional<comm::Violation> apply_main(const Model& model, State& state,
   if (const auto* push = std::get_if<dag::PushAction>(&action)) {
     const dag::Op& op = p.ops.at(push->op);
     const engine::OpHandle h =
-        r.rules.push(engine::desc_of(op, [](dag::VarId v) { return engine::VarHandle{v}; }),
-                     dag::is_collective(op.kind));
+        r.rules.push(model.desc(step.rank, push->op), dag::is_collective(op.kind));
     if (r.op_of_slot.size() <= h.slot) r.op_of_slot.resize(h.slot + 1);
     r.op_of_slot[h.slot] = push->op;
     r.handle.at(push->op) = h;
     r.phase.at(push->op) = OpPhase::pushed;
-    note_ready(model, r, step.rank);
     ++r.pc;
     return std::nullopt;
   }
@@ -113,9 +103,6 @@ std::optional<comm::Violation> apply_start(const Model& model, State& state,
     throw not_enabled(step, "no such free thread");
   }
   r.rules.start_next(op.pool, thread);
-  std::vector<dag::OpId>& queue = r.ready.at(op.pool);
-  queue.erase(std::find(queue.begin(), queue.end(), step.op));
-  note_ready(model, r, step.rank);
   if (!dag::is_collective(op.kind)) {
     r.phase[step.op] = OpPhase::running;
     return std::nullopt;
@@ -126,7 +113,7 @@ std::optional<comm::Violation> apply_start(const Model& model, State& state,
   return apply_issue(model, state, step);
 }
 
-void apply_complete(const Model& model, State& state, const dag::Transition& step) {
+void apply_complete(State& state, const dag::Transition& step) {
   RankState& r = state.rank_for_write(step.rank);
   if (step.op >= r.phase.size() ||
       (r.phase[step.op] != OpPhase::running && r.phase[step.op] != OpPhase::fired)) {
@@ -134,7 +121,6 @@ void apply_complete(const Model& model, State& state, const dag::Transition& ste
   }
   r.rules.complete(r.handle[step.op], nullptr);
   r.phase[step.op] = OpPhase::completed;
-  note_ready(model, r, step.rank);
 }
 
 }  // namespace
@@ -191,7 +177,7 @@ std::optional<comm::Violation> apply(const Model& model, State& state,
     case dag::Transition::Kind::issue:
       return apply_issue(model, state, step);
     case dag::Transition::Kind::complete:
-      apply_complete(model, state, step);
+      apply_complete(state, step);
       return std::nullopt;
   }
   throw not_enabled(step, "unknown step kind");

@@ -12,7 +12,7 @@ namespace ordo::engine {
 std::string ControlledScheduler::op_name(OpHandle op) const {
   const OpSlot* slot = core_->rules().find(op);
   if (slot == nullptr) return std::string("(").append(to_string(op)).append(")");
-  return "'" + slot->desc.name + "' (" + to_string(op) + ")";
+  return "'" + slot->desc->name + "' (" + to_string(op) + ")";
 }
 
 std::string ControlledScheduler::pool_name(dag::PoolId pool) const {
@@ -24,7 +24,7 @@ std::string ControlledScheduler::why_not_running(OpHandle op) const {
   if (slot == nullptr) return "the handle is stale (the op retired, or never existed)";
   if (slot->state == OpState::waiting) return "it has not started; it is waiting for its vars";
   if (slot->state == OpState::ready) {
-    return "it has not started; it is in the run queue of pool " + pool_name(slot->desc.pool);
+    return "it has not started; it is in the run queue of pool " + pool_name(slot->desc->pool);
   }
   assert(slot->state == OpState::running);
   return "it is already running";
@@ -41,8 +41,8 @@ std::uint32_t ControlledScheduler::check_start(const Start& decision) const {
   const std::string where = who + " on pool " + pool_name(decision.pool);
   const OpSlot* slot = rules.find(decision.op);
   if (slot == nullptr) throw ScheduleError(where + ": " + why_not_running(decision.op));
-  if (slot->desc.pool != decision.pool) {
-    throw ScheduleError(where + ": the op belongs to pool " + pool_name(slot->desc.pool));
+  if (slot->desc->pool != decision.pool) {
+    throw ScheduleError(where + ": the op belongs to pool " + pool_name(slot->desc->pool));
   }
   const std::optional<OpHandle> next = rules.peek_next(decision.pool);
   if (next != decision.op) {
@@ -100,7 +100,7 @@ std::vector<std::string> ControlledScheduler::running_ops() const {
   for (const Running& r : running_) {
     const OpSlot* slot = core_->rules().find(r.op);
     if (slot == nullptr) continue;
-    std::string line = op_name(r.op) + " running on pool " + pool_name(slot->desc.pool) +
+    std::string line = op_name(r.op) + " running on pool " + pool_name(slot->desc->pool) +
                        " thread " + std::to_string(slot->thread);
     if (r.async && !r.completable) line += " (waiting for its completion)";
     lines.push_back(std::move(line));

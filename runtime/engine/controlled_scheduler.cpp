@@ -82,7 +82,7 @@ void ControlledScheduler::start(Lock& lock, const Start& decision) {
   running_.push_back(Running{op, async, !async, nullptr, std::nullopt});
   const OpSlot* slot = core_->rules().find(op);
   assert(slot != nullptr);
-  if (body_is_own_transition(slot->desc.kind)) {
+  if (body_is_own_transition(slot->desc->kind)) {
     running_.back().unrun = std::move(claim);
     return;
   }

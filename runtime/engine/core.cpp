@@ -43,9 +43,9 @@ void EngineCore::admit(Lock& lock, const OpDesc& desc, bool async) {
   wait_for_room(lock, desc);
 }
 
-OpHandle EngineCore::push(const OpDesc& desc, Task& task) {
+OpHandle EngineCore::push(std::shared_ptr<const OpDesc> desc, Task& task) {
   assert(!task.empty() && !stopping_);
-  const OpHandle op = rules_.push(desc, static_cast<bool>(task.async));
+  const OpHandle op = rules_.push(std::move(desc), static_cast<bool>(task.async));
   if (tasks_.size() <= op.slot) tasks_.resize(op.slot + 1);
   assert(tasks_[op.slot].empty());
   tasks_[op.slot] = std::move(task);
@@ -88,7 +88,7 @@ std::optional<Claim> EngineCore::claim(dag::PoolId pool, std::uint32_t thread) {
   if (!next) return std::nullopt;
   const OpSlot& slot = rules_.slot(next->slot);
   Claim claim{Started{}, std::exchange(tasks_[next->slot], Task{}),
-              slot.async ? slot.desc.name : std::string()};
+              slot.async ? slot.desc->name : std::string()};
   claim.started = rules_.start_next(pool, thread);
   assert(claim.started.op == *next && !claim.task.empty());
   if (claim.started.skipped) {
@@ -128,7 +128,7 @@ void EngineCore::complete(OpHandle op, std::exception_ptr error) {
   const OpSlot* slot = rules_.find(op);
   const bool sync = slot != nullptr && !slot->async;
   const bool frees_thread = slot != nullptr && slot->blocking && slot->returned;
-  const dag::PoolId pool = slot != nullptr ? slot->desc.pool : 0;
+  const dag::PoolId pool = slot != nullptr ? slot->desc->pool : 0;
   rules_.complete(op, std::move(error));
   if (sync) {
     assert(functions_running_ > 0);

@@ -47,7 +47,7 @@ class EngineCore {
   // waits for room through the scheduler (or throws, from inside an op). push then validates and
   // appends; `task` is moved from only when it succeeds.
   void admit(Lock& lock, const OpDesc& desc, bool async);
-  OpHandle push(const OpDesc& desc, Task& task);
+  OpHandle push(std::shared_ptr<const OpDesc> desc, Task& task);
   // Refuses new pushes, discards every unstarted op and returns their functions, to be destroyed
   // after the lock is released (a function's captures may hold completion handles).
   std::vector<Task> stop();

@@ -78,11 +78,14 @@ OpHandle Engine::push_async(const OpDesc& desc, AsyncFn fn) {
 // `task` belongs to the caller's frame, so when the push fails it is destroyed after the lock is
 // released: its captures may hold completion handles, which lock the core when they die.
 OpHandle Engine::push_task(const OpDesc& desc, Task& task) {
+  // The rules keep the description for the op's life; copying it here keeps the allocation out
+  // of the engine lock.
+  auto shared = std::make_shared<const OpDesc>(desc);
   EngineCore::Lock lock(core_->mutex());
   core_->admit(lock, desc, static_cast<bool>(task.async));
   if (desc.collective) check_collective(*desc.collective, "op '" + desc.name + "'");
   if (recorder_) recorder_->check_room_for_push(desc.name);
-  const OpHandle op = core_->push(desc, task);
+  const OpHandle op = core_->push(std::move(shared), task);
   if (recorder_) recorder_->record_push(desc);
   return op;
 }

@@ -114,7 +114,7 @@ bool ThreadPoolScheduler::help(Lock& lock, const WaitNeeds& needs, std::uint64_t
     const std::optional<OpHandle> next = rules.peek_next(pool);
     assert(next);
     if (needs.kind == WaitNeeds::Kind::writes_of_var) {
-      const std::vector<VarHandle>& writes = rules.slot(next->slot).desc.writes;
+      const std::vector<VarHandle>& writes = rules.slot(next->slot).desc->writes;
       if (std::find(writes.begin(), writes.end(), needs.var) == writes.end()) continue;
     }
     const std::optional<std::uint32_t> thread = rules.lowest_free_thread(pool);
@@ -142,7 +142,7 @@ bool ThreadPoolScheduler::help(Lock& lock, const WaitNeeds& needs, std::uint64_t
 void ThreadPoolScheduler::on_ready(std::span<const OpHandle> ready) {
   const bool defer = !batching_.empty() && batching_here();
   for (const OpHandle op : ready) {
-    PoolWorkers& workers = *pools_[core_->rules().slot(op.slot).desc.pool];
+    PoolWorkers& workers = *pools_[core_->rules().slot(op.slot).desc->pool];
     if (workers.sleepers == 0) continue;
     if (defer) {
       ++workers.deferred;

@@ -68,6 +68,12 @@ const VarState& EngineState::var_at(VarHandle var) const {
 }
 
 OpHandle EngineState::push(const OpDesc& desc, bool async) {
+  return push(std::make_shared<const OpDesc>(desc), async);
+}
+
+OpHandle EngineState::push(std::shared_ptr<const OpDesc> shared, bool async) {
+  if (shared == nullptr) throw UsageError("push: no op description");
+  const OpDesc& desc = *shared;
   check(desc, async);
   if (!has_room()) {
     throw CapacityError("op '" + desc.name + "' would exceed limits.ops_pending_max (" +
@@ -75,7 +81,7 @@ OpHandle EngineState::push(const OpDesc& desc, bool async) {
   }
   const std::uint32_t index = slots_.allocate();
   OpSlot& op = slots_.at(index);
-  op.desc = desc;  // copy-assignment reuses the recycled slot's buffers
+  op.desc = std::move(shared);
   op.async = async;
   op.blocking = async && desc.kind == dag::OpKind::collective;
   op.returned = false;
@@ -141,7 +147,7 @@ void EngineState::thread_returned(OpHandle handle) {
   const OpSlot* found = slots_.find(handle);
   if (found == nullptr) throw UsageError("op " + to_string(handle) + " is not live");
   if (!found->async || !found->holds_thread) {
-    throw UsageError("op '" + found->desc.name + "' (" + to_string(handle) +
+    throw UsageError("op '" + found->desc->name + "' (" + to_string(handle) +
                      ") is not an async op whose function is running");
   }
   OpSlot& op = slots_.at(handle.slot);
@@ -152,7 +158,7 @@ void EngineState::thread_returned(OpHandle handle) {
     ready_batch_.clear();
     return;
   }
-  pools_[op.desc.pool].threads.release(op.thread, handle.slot);
+  pools_[op.desc->pool].threads.release(op.thread, handle.slot);
   op.holds_thread = false;
   ready_batch_.clear();
   if (op.completed) slots_.retire(handle.slot);
@@ -162,7 +168,7 @@ void EngineState::complete(OpHandle handle, std::exception_ptr error) {
   const OpSlot* found = slots_.find(handle);
   if (found == nullptr) throw UsageError("op " + to_string(handle) + " is not live");
   if (found->state != OpState::running || found->completed) {
-    throw UsageError("op '" + found->desc.name + "' (" + to_string(handle) +
+    throw UsageError("op '" + found->desc->name + "' (" + to_string(handle) +
                      ") cannot complete: it is not running");
   }
   ready_batch_.clear();
@@ -171,10 +177,10 @@ void EngineState::complete(OpHandle handle, std::exception_ptr error) {
 }
 
 Poison EngineState::poison_at_start(const OpSlot& op) const {
-  for (const VarHandle var : op.desc.reads) {
+  for (const VarHandle var : op.desc->reads) {
     if (vars_[var.id].poison.active()) return vars_[var.id].poison;
   }
-  for (const VarHandle var : op.desc.writes) {
+  for (const VarHandle var : op.desc->writes) {
     if (vars_[var.id].poison.active()) return vars_[var.id].poison;
   }
   return Poison{};
@@ -186,19 +192,19 @@ void EngineState::release_slot(std::uint32_t index, const Poison& poison) {
   assert(op.state == OpState::running && !op.completed);
   assert(ops_incomplete_ > 0);
   const auto on_grant = [this](std::uint32_t slot) { granted(slot); };
-  for (const VarHandle var : op.desc.writes) {
+  for (const VarHandle var : op.desc->writes) {
     if (poison.active()) vars_[var.id].poison = poison;
   }
-  for (const VarHandle var : op.desc.reads) {
+  for (const VarHandle var : op.desc->reads) {
     var_release(vars_[var.id], nodes_, AccessMode::read, on_grant);
   }
-  for (const VarHandle var : op.desc.writes) {
+  for (const VarHandle var : op.desc->writes) {
     var_release(vars_[var.id], nodes_, AccessMode::write, on_grant);
   }
   op.completed = true;
   --ops_incomplete_;
   if (op.holds_thread && (!op.async || op.returned)) {
-    pools_[op.desc.pool].threads.release(op.thread, index);
+    pools_[op.desc->pool].threads.release(op.thread, index);
     op.holds_thread = false;
   }
   if (!op.holds_thread) slots_.retire(index);
@@ -223,7 +229,7 @@ void EngineState::enqueue_ready_batch() {
     OpSlot& op = slots_.at(handle.slot);
     assert(op.state == OpState::waiting && op.pending == 0);
     op.state = OpState::ready;
-    pools_[op.desc.pool].queue.push(ReadyEntry{op.desc.priority, ready_seq_next_++, handle.slot});
+    pools_[op.desc->pool].queue.push(ReadyEntry{op.desc->priority, ready_seq_next_++, handle.slot});
   }
 }
 

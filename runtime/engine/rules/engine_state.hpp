@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <exception>
+#include <memory>
 #include <optional>
 #include <span>
 #include <vector>
@@ -45,10 +46,19 @@ class EngineState {
   void check(const OpDesc& desc, bool async) const;
   bool has_room() const { return slots_.live() < limits_.ops_pending_max; }
   // Appends the op to its vars' queues. Requires has_room(); throws UsageError on a bad desc.
+  // The description is shared, never copied, by the slot and by every copy of this state: the
+  // checker copies a rank's state with each transition, and a program pushes each op's
+  // description again in every branch.
+  OpHandle push(std::shared_ptr<const OpDesc> desc, bool async);
   OpHandle push(const OpDesc& desc, bool async);
   // The op the pool would start next, if any.
   std::optional<OpHandle> peek_next(dag::PoolId pool) const;
   std::size_t ready_count(dag::PoolId pool) const { return pool_at(pool).queue.size(); }
+  // Calls visit(slot) for each ready op of the pool, in the order the pool would start them.
+  template <typename Visit>
+  void for_each_ready(dag::PoolId pool, Visit&& visit) const {
+    pool_at(pool).queue.for_each_in_pop_order(visit);
+  }
   std::optional<std::uint32_t> lowest_free_thread(dag::PoolId pool) const;
   // Pops the pool's next op onto `thread`. Requires a non-empty run queue and `thread` free.
   Started start_next(dag::PoolId pool, std::uint32_t thread);

@@ -70,8 +70,8 @@ void EngineState::regrant_started() {
   for (std::uint32_t index = 0; index < slots_.capacity(); ++index) {
     const OpSlot& op = slots_.at(index);
     if (op.state != OpState::running || op.completed) continue;
-    for (const VarHandle var : op.desc.reads) var_grant(vars_[var.id], AccessMode::read);
-    for (const VarHandle var : op.desc.writes) var_grant(vars_[var.id], AccessMode::write);
+    for (const VarHandle var : op.desc->reads) var_grant(vars_[var.id], AccessMode::read);
+    for (const VarHandle var : op.desc->writes) var_grant(vars_[var.id], AccessMode::write);
   }
 }
 

@@ -29,6 +29,7 @@ void OpSlots::retire(std::uint32_t slot) {
   op.state = OpState::free;
   op.holds_thread = false;
   op.completed = false;
+  op.desc.reset();
   ++op.generation;  // wrapping after 2^32 reuses of one slot is accepted: stale checks are a guard
   free_.push_back(slot);
   --live_;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "runtime/engine/rules/handles.hpp"
@@ -31,7 +32,7 @@ struct OpSlot {
   std::uint32_t pending = 0;  // accesses not granted yet
   std::uint32_t thread = 0;
   std::uint64_t push_seq = 0;
-  OpDesc desc;
+  std::shared_ptr<const OpDesc> desc;  // set from push to retirement
 };
 
 class OpSlots {

@@ -3,6 +3,7 @@
 // when an op joins the queue, so both kinds are total orders and every pop is deterministic.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -28,6 +29,10 @@ class RunQueue {
   void pop();
   // Removes every entry; returns their slots in no particular order.
   std::vector<std::uint32_t> take_all();
+  // Calls visit(slot) for every entry in the order pop() would remove them: the queue's state
+  // without its history (ready sequence numbers), which the checker's state encoding needs.
+  template <typename Visit>
+  void for_each_in_pop_order(Visit&& visit) const;
 
  private:
   dag::PoolKind kind_;
@@ -37,5 +42,16 @@ class RunQueue {
   std::size_t head_ = 0;
   std::vector<ReadyEntry> heap_;  // max-heap on (priority, earlier ready_seq)
 };
+
+template <typename Visit>
+void RunQueue::for_each_in_pop_order(Visit&& visit) const {
+  for (std::size_t i = head_; i < fifo_.size(); ++i) visit(fifo_[i].slot);
+  if (heap_.empty()) return;
+  std::vector<ReadyEntry> sorted = heap_;
+  std::sort(sorted.begin(), sorted.end(), [](const ReadyEntry& a, const ReadyEntry& b) {
+    return a.priority != b.priority ? a.priority > b.priority : a.ready_seq < b.ready_seq;
+  });
+  for (const ReadyEntry& entry : sorted) visit(entry.slot);
+}
 
 }  // namespace ordo::engine

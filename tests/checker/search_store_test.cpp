@@ -1,0 +1,104 @@
+// The explicit search's storage: the visited set must answer exactly as a set of strings would
+// (a wrong "seen" skips a state and can turn unsafe into safe), copy-on-write state parts must
+// never let a write through to a sharer, even when nodes are recycled, and the reusable state
+// keys must equal the plain encodings on every state a random walk reaches.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+#include "checker/search/visited_set.hpp"
+#include "checker/system/cow_box.hpp"
+#include "checker/system/state.hpp"
+#include "checker/system/transitions.hpp"
+#include "runtime/kvstore/step_builder.hpp"
+#include "tests/checker/jobs.hpp"
+
+namespace ordo::checker::testing {
+namespace {
+
+std::string random_bytes(std::mt19937_64& rng, std::size_t max_length) {
+  std::uniform_int_distribution<std::size_t> length(0, max_length);
+  std::uniform_int_distribution<int> byte(0, 3);  // few symbols: many near-equal strings
+  std::string s(length(rng), '\0');
+  for (char& c : s) c = static_cast<char>(byte(rng));
+  return s;
+}
+
+TEST(VisitedSet, AnswersAsASetOfStringsDoes) {
+  std::mt19937_64 rng(7);
+  VisitedSet visited;
+  std::unordered_set<std::string> model;
+  for (int i = 0; i < 200'000; ++i) {  // several table growths and chunks
+    const std::string s = random_bytes(rng, 12);
+    EXPECT_EQ(visited.insert(s), model.insert(s).second) << "insert " << i;
+  }
+  EXPECT_EQ(visited.size(), model.size());
+  for (const std::string& s : model) EXPECT_FALSE(visited.insert(s));
+}
+
+TEST(VisitedSet, KeepsEncodingsLargerThanAChunkAndTheEmptyOne) {
+  VisitedSet visited;
+  const std::string big(3u << 20, 'x');
+  std::string big_other = big;
+  big_other.back() = 'y';
+  EXPECT_TRUE(visited.insert(big));
+  EXPECT_TRUE(visited.insert(big_other));
+  EXPECT_TRUE(visited.insert(""));
+  EXPECT_FALSE(visited.insert(big));
+  EXPECT_FALSE(visited.insert(big_other));
+  EXPECT_FALSE(visited.insert(""));
+  EXPECT_EQ(visited.size(), 3u);
+}
+
+TEST(CowBox, AWriteNeverReachesASharerEvenWithRecycledNodes) {
+  std::vector<CowBox<std::vector<int>>> boxes;
+  boxes.emplace_back(std::vector<int>{1, 2, 3});
+  for (int round = 0; round < 100; ++round) {
+    CowBox<std::vector<int>> copy = boxes.back();
+    copy.write().push_back(round);
+    EXPECT_EQ(boxes.back().get().size() + 1, copy.get().size());
+    {
+      CowBox<std::vector<int>> dropped = copy;  // shared, then written and released
+      dropped.write().assign(50, -1);
+    }
+    EXPECT_EQ(copy.get().back(), round);
+    boxes.push_back(copy);
+  }
+  for (std::size_t i = 0; i < boxes.size(); ++i) {
+    ASSERT_EQ(boxes[i].get().size(), 3 + i);
+    for (std::size_t k = 3; k < boxes[i].get().size(); ++k) {
+      EXPECT_EQ(boxes[i].get()[k], static_cast<int>(k - 3));
+    }
+  }
+}
+
+// A random walk through a design's states; at every state the reusable keys must equal the
+// plain encodings, whatever the nodes and buffers were used for before.
+TEST(StateKeys, EqualThePlainEncodingsAlongRandomWalks) {
+  const Model model(step_job(kvstore::mlp(2, 2, 1.0), config(kvstore::DesignKind::depcha, 2)), 3);
+  ASSERT_TRUE(model.ranks_interchangeable());
+  StateKeys exact(model, false);
+  StateKeys renamed(model, true);
+  std::mt19937_64 rng(11);
+  for (int walk = 0; walk < 30; ++walk) {
+    State state = initial_state(model);
+    std::vector<State> kept;  // older states stay alive and shared with their successors
+    for (;;) {
+      EXPECT_EQ(exact.key(state), encode(model, state));
+      EXPECT_EQ(renamed.key(state), encode_up_to_rank_renaming(model, state));
+      const std::vector<dag::Transition> enabled = enabled_transitions(model, state);
+      if (enabled.empty()) break;
+      kept.push_back(state);
+      std::uniform_int_distribution<std::size_t> pick(0, enabled.size() - 1);
+      ASSERT_FALSE(apply(model, state, enabled[pick(rng)]).has_value());
+    }
+    EXPECT_TRUE(finished(model, state));
+    for (const State& s : kept) EXPECT_EQ(exact.key(s), encode(model, s));
+  }
+}
+
+}  // namespace
+}  // namespace ordo::checker::testing
