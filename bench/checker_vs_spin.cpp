@@ -18,8 +18,8 @@
 #include "checker/promela/spin_run.hpp"
 #include "checker/search/explore.hpp"
 #include "checker/verify.hpp"
-#include "runtime/kvstore/network.hpp"
-#include "runtime/kvstore/step_builder.hpp"
+#include "runtime/networks/network.hpp"
+#include "runtime/designs/step_builder.hpp"
 
 namespace {
 
@@ -31,16 +31,16 @@ struct Point {
   std::uint32_t ranks = 2;
 };
 
-kvstore::DesignConfig design(kvstore::DesignKind kind, std::uint32_t threads) {
-  kvstore::DesignConfig c;
+designs::DesignConfig design(designs::DesignKind kind, std::uint32_t threads) {
+  designs::DesignConfig c;
   c.kind = kind;
   c.compute_threads = threads;
   c.comm_threads = threads;
   return c;
 }
 
-dag::Job step(std::uint32_t layers, const kvstore::DesignConfig& config) {
-  return kvstore::build_step_job(kvstore::mlp(layers, 2, 1.0), config, {});
+dag::Job step(std::uint32_t layers, const designs::DesignConfig& config) {
+  return designs::build_step_job(networks::mlp(layers, 2, 1.0), config, {});
 }
 
 // One axis grows while the others stay at their smallest interesting value; `make(n)` gives the
@@ -51,7 +51,7 @@ struct Axis {
 };
 
 std::vector<Axis> axes() {
-  using kvstore::DesignKind;
+  using designs::DesignKind;
   return {
       {"keys (depcha, 2 ranks)",
        [](std::uint32_t n) {

@@ -10,14 +10,14 @@
 
 #include "checker/system/model.hpp"
 #include "checker/verify.hpp"
-#include "runtime/kvstore/network.hpp"
-#include "runtime/kvstore/step_builder.hpp"
+#include "runtime/networks/network.hpp"
+#include "runtime/designs/step_builder.hpp"
 
 namespace ordo::checker {
 namespace {
 
-kvstore::DesignConfig design(kvstore::DesignKind kind) {
-  kvstore::DesignConfig config;
+designs::DesignConfig design(designs::DesignKind kind) {
+  designs::DesignConfig config;
   config.kind = kind;
   return config;
 }
@@ -30,31 +30,31 @@ std::string verdict(const Verification& v) {
 }
 
 int run() {
-  const kvstore::Network network = kvstore::resnet50(100'000.0);
+  const networks::Network network = networks::resnet50(100'000.0);
   const std::vector<std::uint32_t> rank_counts{2, 8, 64, 256, 1024};
   // The four designs as configured by default, then concom's two other configurations: one
   // communicator for two outstanding keys (unsafe), and one comm thread for two communicators
   // (safe only through FIFO dispatch, which the symbolic stage does not model).
-  kvstore::DesignConfig one_comm = design(kvstore::DesignKind::concom);
+  designs::DesignConfig one_comm = design(designs::DesignKind::concom);
   one_comm.ncomm = 1;
-  kvstore::DesignConfig one_thread = design(kvstore::DesignKind::concom);
+  designs::DesignConfig one_thread = design(designs::DesignKind::concom);
   one_thread.comm_threads = 1;
-  const std::vector<kvstore::DesignConfig> configs{design(kvstore::DesignKind::naive),
-                                                   design(kvstore::DesignKind::funnel),
-                                                   design(kvstore::DesignKind::concom),
-                                                   design(kvstore::DesignKind::depcha),
+  const std::vector<designs::DesignConfig> configs{design(designs::DesignKind::naive),
+                                                   design(designs::DesignKind::funnel),
+                                                   design(designs::DesignKind::concom),
+                                                   design(designs::DesignKind::depcha),
                                                    one_comm,
                                                    one_thread};
   VerifyOptions options;
   options.limits.seconds_max = 30.0;
   std::printf("%-50s %6s %-30s %-9s %8s %8s\n", "design", "ranks", "verdict", "method", "seconds",
               "witness");
-  for (const kvstore::DesignConfig& config : configs) {
-    const dag::Job job = kvstore::build_step_job(network, config, {});
+  for (const designs::DesignConfig& config : configs) {
+    const dag::Job job = designs::build_step_job(network, config, {});
     for (std::uint32_t ranks : rank_counts) {
       const Model model(job, ranks);
       const Verification v = verify(model, options);
-      std::printf("%-50s %6u %-30s %-9s %8.3f %8zu\n", kvstore::describe(config).c_str(), ranks,
+      std::printf("%-50s %6u %-30s %-9s %8.3f %8zu\n", designs::describe(config).c_str(), ranks,
                   verdict(v).c_str(), std::string(to_string(v.decided_by)).c_str(), v.seconds,
                   v.result.witness.size());
       std::fflush(stdout);

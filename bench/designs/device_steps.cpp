@@ -9,9 +9,9 @@ namespace ordo::bench {
 
 namespace {
 
-engine::EngineConfig engine_config(const kvstore::DesignConfig& config) {
+engine::EngineConfig engine_config(const designs::DesignConfig& config) {
   engine::EngineConfig c;
-  c.pools = kvstore::step_pools(config);
+  c.pools = designs::step_pools(config);
   return c;
 }
 
@@ -23,10 +23,10 @@ exec::BodyOptions device_bodies() {
 
 }  // namespace
 
-DeviceSteps::DeviceSteps(const kvstore::Network& network, const kvstore::DesignConfig& config,
+DeviceSteps::DeviceSteps(const networks::Network& network, const designs::DesignConfig& config,
                          comm::World& world)
     : engine_(engine_config(config), std::make_unique<engine::ThreadPoolScheduler>()),
-      executor_(engine_, world, kvstore::step_comms(config), device_bodies()),
+      executor_(engine_, world, designs::step_comms(config), device_bodies()),
       emitter_(network, config, executor_) {
   emitter_.emit_init();
 }

@@ -11,9 +11,9 @@
 #include "runtime/comm/communicator.hpp"
 #include "runtime/engine/engine.hpp"
 #include "runtime/exec/executor.hpp"
-#include "runtime/kvstore/design_config.hpp"
-#include "runtime/kvstore/network.hpp"
-#include "runtime/kvstore/step_emitter.hpp"
+#include "runtime/designs/design_config.hpp"
+#include "runtime/networks/network.hpp"
+#include "runtime/designs/step_emitter.hpp"
 
 namespace ordo::bench {
 
@@ -22,7 +22,7 @@ class DeviceSteps {
   // Collective over `world` (every rank constructs alike; `world` may be an AloneWorld, to run
   // the step without communication): broadcasts the weights. `world` must have
   // step_comms(config) and outlive this object.
-  DeviceSteps(const kvstore::Network& network, const kvstore::DesignConfig& config,
+  DeviceSteps(const networks::Network& network, const designs::DesignConfig& config,
               comm::World& world);
   ~DeviceSteps();
   DeviceSteps(const DeviceSteps&) = delete;
@@ -34,7 +34,7 @@ class DeviceSteps {
  private:
   engine::Engine engine_;
   exec::Executor executor_;
-  kvstore::StepEmitter emitter_;
+  designs::StepEmitter emitter_;
   std::uint32_t steps_ = 0;
 };
 

@@ -21,13 +21,13 @@ namespace {
 // exactly the communicators the design needs.
 class OneKeyStore {
  public:
-  OneKeyStore(const comm::MpiRuntime& runtime, const kvstore::DesignConfig& config,
+  OneKeyStore(const comm::MpiRuntime& runtime, const designs::DesignConfig& config,
               std::uint64_t count, const engine::ThreadPoolOptions& pool_options)
-      : world_(runtime, kvstore::step_comms(config)),
+      : world_(runtime, designs::step_comms(config)),
         engine_(engine_config(config), std::make_unique<engine::ThreadPoolScheduler>(pool_options)),
-        executor_(engine_, world_, kvstore::step_comms(config), exec::BodyOptions{}),
+        executor_(engine_, world_, designs::step_comms(config), exec::BodyOptions{}),
         store_(
-            kvstore::KVStore::create(kvstore::to_string(config.kind), executor_, world_, config)),
+            kvstore::KVStore::create(designs::to_string(config.kind), executor_, world_, config)),
         grad_(executor_.add_var(
             {"grad", dag::VarKind::tensor, count * sizeof(float), dag::DType::f32})) {}
 
@@ -41,9 +41,9 @@ class OneKeyStore {
   }
 
  private:
-  static engine::EngineConfig engine_config(const kvstore::DesignConfig& config) {
+  static engine::EngineConfig engine_config(const designs::DesignConfig& config) {
     engine::EngineConfig c;
-    c.pools = kvstore::step_pools(config);
+    c.pools = designs::step_pools(config);
     return c;
   }
 
@@ -67,17 +67,17 @@ double gb_per_s(std::uint64_t bytes, double seconds) {
 
 std::vector<OneKeyDesign> one_key_designs() {
   std::vector<OneKeyDesign> designs;
-  const std::pair<kvstore::BufferMode, Calls> groups[] = {
-      {kvstore::BufferMode::in_place, Calls::plain},
-      {kvstore::BufferMode::in_place, Calls::batched},
-      {kvstore::BufferMode::copy, Calls::plain}};
+  const std::pair<designs::BufferMode, Calls> groups[] = {
+      {designs::BufferMode::in_place, Calls::plain},
+      {designs::BufferMode::in_place, Calls::batched},
+      {designs::BufferMode::copy, Calls::plain}};
   for (const auto& [buffers, calls] : groups) {
-    for (kvstore::DesignKind kind : {kvstore::DesignKind::naive, kvstore::DesignKind::funnel,
-                                     kvstore::DesignKind::concom, kvstore::DesignKind::depcha}) {
-      kvstore::DesignConfig c;
+    for (designs::DesignKind kind : {designs::DesignKind::naive, designs::DesignKind::funnel,
+                                     designs::DesignKind::concom, designs::DesignKind::depcha}) {
+      designs::DesignConfig c;
       c.kind = kind;
       c.buffers = buffers;
-      if (kind == kvstore::DesignKind::concom) {
+      if (kind == designs::DesignKind::concom) {
         c.comm_threads = 1;
         c.ncomm = 2;
         c.outstanding = 2;
@@ -149,18 +149,18 @@ std::vector<OneKeyRow> run_one_key(const comm::MpiRuntime& runtime,
 
 namespace {
 
-void print_table(std::FILE* out, const std::vector<OneKeyRow>& rows, kvstore::BufferMode buffers,
+void print_table(std::FILE* out, const std::vector<OneKeyRow>& rows, designs::BufferMode buffers,
                  Calls calls) {
   const std::vector<OneKeyDesign> designs = one_key_designs();
   const auto shown = [&](const OneKeyDesign& d) {
     return d.config.buffers == buffers && d.calls == calls;
   };
-  const bool copy = buffers == kvstore::BufferMode::copy;
+  const bool copy = buffers == designs::BufferMode::copy;
   std::fprintf(out, "| size | raw MPI_Allreduce |%s", copy ? " raw + 2 memcpy |" : "");
   std::size_t columns = 0;
   for (const OneKeyDesign& d : designs) {
     if (!shown(d)) continue;
-    std::fprintf(out, " %s |", std::string(kvstore::to_string(d.config.kind)).c_str());
+    std::fprintf(out, " %s |", std::string(designs::to_string(d.config.kind)).c_str());
     ++columns;
   }
   std::fprintf(out, "\n|---|---:|%s", copy ? "---:|" : "");
@@ -186,11 +186,11 @@ void print_table(std::FILE* out, const std::vector<OneKeyRow>& rows, kvstore::Bu
 
 void print_one_key(std::FILE* out, const std::vector<OneKeyRow>& rows) {
   std::fprintf(out, "In place (the default buffer mode):\n\n");
-  print_table(out, rows, kvstore::BufferMode::in_place, Calls::plain);
+  print_table(out, rows, designs::BufferMode::in_place, Calls::plain);
   std::fprintf(out, "\nIn place, push + pull + wait inside one push batch:\n\n");
-  print_table(out, rows, kvstore::BufferMode::in_place, Calls::batched);
+  print_table(out, rows, designs::BufferMode::in_place, Calls::batched);
   std::fprintf(out, "\nCopy buffers (the paper's form):\n\n");
-  print_table(out, rows, kvstore::BufferMode::copy, Calls::plain);
+  print_table(out, rows, designs::BufferMode::copy, Calls::plain);
 }
 
 }  // namespace ordo::bench

@@ -9,7 +9,7 @@
 #include "bench/designs/sync_timer.hpp"
 #include "runtime/comm/mpi/runtime.hpp"
 #include "runtime/engine/thread_pool_scheduler.hpp"
-#include "runtime/kvstore/design_config.hpp"
+#include "runtime/designs/design_config.hpp"
 
 namespace ordo::bench {
 
@@ -26,7 +26,7 @@ struct OneKeyRow {
 enum class Calls { plain, batched };
 
 struct OneKeyDesign {
-  kvstore::DesignConfig config;
+  designs::DesignConfig config;
   Calls calls = Calls::plain;
 };
 

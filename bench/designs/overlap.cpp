@@ -22,10 +22,10 @@ constexpr std::uint32_t mlp_layers = 8;
 constexpr std::uint32_t mlp_width = 1024;
 
 // Element counts of every key, in the order the step pushes them (backward order).
-std::vector<std::uint64_t> push_order_counts(const kvstore::Network& network) {
+std::vector<std::uint64_t> push_order_counts(const networks::Network& network) {
   std::vector<std::uint64_t> counts;
   for (auto layer = network.layers.rbegin(); layer != network.layers.rend(); ++layer) {
-    for (const kvstore::Param& p : layer->params) counts.push_back(p.count);
+    for (const networks::Param& p : layer->params) counts.push_back(p.count);
   }
   return counts;
 }
@@ -34,7 +34,7 @@ std::vector<std::uint64_t> push_order_counts(const kvstore::Network& network) {
 // engine: the communication half of the lower bound.
 class RawAllreduces {
  public:
-  RawAllreduces(const comm::MpiRuntime& runtime, const kvstore::Network& network)
+  RawAllreduces(const comm::MpiRuntime& runtime, const networks::Network& network)
       : counts_(push_order_counts(network)),
         world_(runtime, {dag::Communicator{"raw", std::nullopt}}) {
     std::uint64_t total = 0;
@@ -86,27 +86,27 @@ std::string mib(std::uint64_t bytes) {
 
 std::vector<Workload> overlap_workloads() {
   return {
-      {"resnet50", [](double forward_us) { return kvstore::resnet50(forward_us); }},
+      {"resnet50", [](double forward_us) { return networks::resnet50(forward_us); }},
       {"mlp8x1024",
        [](double forward_us) {
-         return kvstore::mlp(mlp_layers, mlp_width, forward_us / mlp_layers);
+         return networks::mlp(mlp_layers, mlp_width, forward_us / mlp_layers);
        }},
   };
 }
 
-std::vector<kvstore::DesignConfig> overlap_designs() {
-  std::vector<kvstore::DesignConfig> designs;
-  for (kvstore::BufferMode buffers : {kvstore::BufferMode::in_place, kvstore::BufferMode::copy}) {
-    kvstore::DesignConfig funnel;
-    funnel.kind = kvstore::DesignKind::funnel;
-    kvstore::DesignConfig concom;
-    concom.kind = kvstore::DesignKind::concom;
+std::vector<designs::DesignConfig> overlap_designs() {
+  std::vector<designs::DesignConfig> designs;
+  for (designs::BufferMode buffers : {designs::BufferMode::in_place, designs::BufferMode::copy}) {
+    designs::DesignConfig funnel;
+    funnel.kind = designs::DesignKind::funnel;
+    designs::DesignConfig concom;
+    concom.kind = designs::DesignKind::concom;
     concom.comm_threads = 1;
     concom.ncomm = 2;
     concom.outstanding = 2;
-    kvstore::DesignConfig depcha;
-    depcha.kind = kvstore::DesignKind::depcha;
-    for (kvstore::DesignConfig c : {funnel, concom, depcha}) {
+    designs::DesignConfig depcha;
+    depcha.kind = designs::DesignKind::depcha;
+    for (designs::DesignConfig c : {funnel, concom, depcha}) {
       c.buffers = buffers;
       designs.push_back(c);
     }
@@ -119,27 +119,27 @@ OverlapResult run_overlap(const comm::MpiRuntime& runtime, const Workload& workl
   if (steps < 2) throw std::invalid_argument("the overlap needs a warm-up round and a timed one");
   OverlapResult result;
   result.workload = workload.name;
-  const kvstore::Network shape = workload.make(0.0);
-  result.keys = kvstore::param_count(shape);
-  result.bytes = kvstore::param_bytes(shape);
+  const networks::Network shape = workload.make(0.0);
+  result.keys = networks::param_count(shape);
+  result.bytes = networks::param_bytes(shape);
   RawAllreduces raw(runtime, shape);
   // Forward plus backward (twice the forward) take as long as the allreduces.
   result.forward_us_total = median_seconds(calibration_repeats, [&] { raw.run(); }) / 3.0 * 1e6;
-  const kvstore::Network network = workload.make(result.forward_us_total);
+  const networks::Network network = workload.make(result.forward_us_total);
 
   // The step without communication, on a world of one rank whose collectives do nothing, for
   // each buffer mode (copy buffers add the copies to it). depcha, whose main thread never
   // waits, so that nothing but the engine orders the ops.
-  kvstore::DesignConfig alone_config;
-  alone_config.kind = kvstore::DesignKind::depcha;
-  AloneWorld alone_world(kvstore::step_comms(alone_config));
+  designs::DesignConfig alone_config;
+  alone_config.kind = designs::DesignKind::depcha;
+  AloneWorld alone_world(designs::step_comms(alone_config));
   DeviceSteps alone_in_place(network, alone_config, alone_world);
-  alone_config.buffers = kvstore::BufferMode::copy;
+  alone_config.buffers = designs::BufferMode::copy;
   DeviceSteps alone_copy(network, alone_config, alone_world);
   std::vector<std::unique_ptr<comm::MpiWorld>> worlds;
   std::vector<std::unique_ptr<DeviceSteps>> designs;
-  for (const kvstore::DesignConfig& config : overlap_designs()) {
-    worlds.push_back(std::make_unique<comm::MpiWorld>(runtime, kvstore::step_comms(config)));
+  for (const designs::DesignConfig& config : overlap_designs()) {
+    worlds.push_back(std::make_unique<comm::MpiWorld>(runtime, designs::step_comms(config)));
     designs.push_back(std::make_unique<DeviceSteps>(network, config, *worlds.back()));
   }
 
@@ -176,9 +176,9 @@ OverlapResult run_overlap(const comm::MpiRuntime& runtime, const Workload& workl
 namespace {
 
 // The funnel step with the same buffer mode as `config`: the paper compares depcha with funnel.
-double funnel_step_s(const OverlapResult& r, const kvstore::DesignConfig& config) {
+double funnel_step_s(const OverlapResult& r, const designs::DesignConfig& config) {
   for (const OverlapRow& row : r.rows) {
-    if (row.config.kind == kvstore::DesignKind::funnel && row.config.buffers == config.buffers) {
+    if (row.config.kind == designs::DesignKind::funnel && row.config.buffers == config.buffers) {
       return row.step_s;
     }
   }
@@ -200,9 +200,9 @@ void print_overlap(std::FILE* out, const OverlapResult& r) {
                "(simulated compute, updates, engine; with copy buffers also the copies): "
                "%.1f ms in place, %.1f ms with copy buffers\n",
                r.compute_in_place_s * 1e3, r.compute_copy_s * 1e3);
-  for (kvstore::BufferMode buffers : {kvstore::BufferMode::in_place, kvstore::BufferMode::copy}) {
+  for (designs::BufferMode buffers : {designs::BufferMode::in_place, designs::BufferMode::copy}) {
     std::fprintf(out, "- %s: lower bound max(C, M) %.1f ms; no overlap, C + M: %.1f ms\n",
-                 std::string(kvstore::to_string(buffers)).c_str(),
+                 std::string(designs::to_string(buffers)).c_str(),
                  std::max(r.compute_s(buffers), r.comm_s) * 1e3,
                  (r.compute_s(buffers) + r.comm_s) * 1e3);
   }
@@ -215,7 +215,7 @@ void print_overlap(std::FILE* out, const OverlapResult& r) {
     const double bound = std::max(compute_s, r.comm_s);
     const double smaller = std::min(compute_s, r.comm_s);
     std::fprintf(out, "| %s | %.1f ms | %.2f | %.2f | %.2f | %llu of %llu |\n",
-                 kvstore::describe(row.config).c_str(), row.step_s * 1e3, row.step_s / bound,
+                 designs::describe(row.config).c_str(), row.step_s * 1e3, row.step_s / bound,
                  (compute_s + r.comm_s - row.step_s) / smaller,
                  funnel_step_s(r, row.config) / row.step_s,
                  static_cast<unsigned long long>(row.keys_wrong),

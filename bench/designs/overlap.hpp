@@ -10,16 +10,16 @@
 #include <vector>
 
 #include "runtime/comm/mpi/runtime.hpp"
-#include "runtime/kvstore/design_config.hpp"
-#include "runtime/kvstore/network.hpp"
+#include "runtime/designs/design_config.hpp"
+#include "runtime/networks/network.hpp"
 
 namespace ordo::bench {
 
 struct Workload {
   std::string name;
   // The network with a forward pass of `forward_us_total` simulated microseconds (backward
-  // costs twice the forward, as in kvstore::mlp and kvstore::resnet50).
-  std::function<kvstore::Network(double forward_us_total)> make;
+  // costs twice the forward, as in networks::mlp and networks::resnet50).
+  std::function<networks::Network(double forward_us_total)> make;
 };
 
 // ResNet-50 (161 keys, 97.5 MiB of f32) and an 8-layer MLP of width 1024 (16 keys, 32 MiB).
@@ -27,10 +27,10 @@ std::vector<Workload> overlap_workloads();
 
 // funnel, concom (one comm thread, 2 communicators, a barrier every 2 keys), depcha (2 comm
 // threads): the designs safe on any network, first in place, then with copy buffers.
-std::vector<kvstore::DesignConfig> overlap_designs();
+std::vector<designs::DesignConfig> overlap_designs();
 
 struct OverlapRow {
-  kvstore::DesignConfig config;
+  designs::DesignConfig config;
   double step_s = 0.0;  // median step, slowest rank
   // A separate run_steps of the same design and network shape, which writes known gradients:
   // key-steps whose sum was wrong, summed over ranks (must be 0), and key-steps checked.
@@ -49,8 +49,8 @@ struct OverlapResult {
   // buffer mode, in place first.
   double compute_in_place_s = 0.0;
   double compute_copy_s = 0.0;
-  double compute_s(kvstore::BufferMode buffers) const {
-    return buffers == kvstore::BufferMode::copy ? compute_copy_s : compute_in_place_s;
+  double compute_s(designs::BufferMode buffers) const {
+    return buffers == designs::BufferMode::copy ? compute_copy_s : compute_in_place_s;
   }
   std::vector<OverlapRow> rows;  // per entry of overlap_designs(), in order
 };

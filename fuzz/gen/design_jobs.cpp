@@ -5,7 +5,7 @@
 
 #include "fuzz/gen/design_recipe.hpp"
 #include "fuzz/gen/network_recipe.hpp"
-#include "runtime/kvstore/step_builder.hpp"
+#include "runtime/designs/step_builder.hpp"
 
 namespace ordo::fuzz {
 
@@ -13,22 +13,22 @@ namespace {
 
 // Three ranks multiply the state space by far more than a third rank's share: only jobs with at
 // most one key get them, which keeps them decidable and still checks three-way matching.
-std::uint32_t ranks_for(const kvstore::Network& network, std::uint32_t wanted) {
-  return kvstore::param_count(network) <= 1 ? wanted : 2;
+std::uint32_t ranks_for(const networks::Network& network, std::uint32_t wanted) {
+  return networks::param_count(network) <= 1 ? wanted : 2;
 }
 
 std::string describe(const DesignRecipe& r) {
-  std::string s = kvstore::describe(r.config);
+  std::string s = designs::describe(r.config);
   if (r.step.include_init) s += " with init";
   return s;
 }
 
 Instance spmd_instance(const NetworkRecipe& net, const DesignRecipe& design, std::uint32_t ranks) {
-  const kvstore::Network network = to_network(net);
+  const networks::Network network = to_network(net);
   Instance instance;
   instance.origin =
-      "design " + describe(design) + ", " + std::to_string(kvstore::param_count(network)) + " keys";
-  instance.job = kvstore::build_step_job(network, design.config, design.step);
+      "design " + describe(design) + ", " + std::to_string(networks::param_count(network)) + " keys";
+  instance.job = designs::build_step_job(network, design.config, design.step);
   instance.ranks = ranks_for(network, ranks);
   return instance;
 }
@@ -36,14 +36,14 @@ Instance spmd_instance(const NetworkRecipe& net, const DesignRecipe& design, std
 Instance heterogeneous_instance(const NetworkRecipe& net, const DesignRecipe& base,
                                 const std::vector<RankVariation>& variations) {
   Instance instance;
-  const kvstore::Network reference = to_network(net);
+  const networks::Network reference = to_network(net);
   instance.ranks = ranks_for(reference, static_cast<std::uint32_t>(variations.size()));
   instance.origin = "heterogeneous";
   instance.job.ranks = instance.ranks;
   for (dag::Rank r = 0; r < instance.ranks; ++r) {
     const DesignRecipe design = vary(base, variations[r]);
-    const kvstore::Network network = to_network(net, variations[r].count_delta);
-    dag::Job own = kvstore::build_step_job(network, design.config, design.step);
+    const networks::Network network = to_network(net, variations[r].count_delta);
+    dag::Job own = designs::build_step_job(network, design.config, design.step);
     // Communicator ids are positional (world, then concom's comm0, comm1, ...), so the longest
     // table serves every rank's program.
     if (own.comms.size() > instance.job.comms.size()) instance.job.comms = own.comms;

@@ -9,11 +9,11 @@ namespace {
 
 rc::Gen<std::uint32_t> threads() { return uniform<std::uint32_t>(1, bounds::threads_max + 1); }
 
-kvstore::DesignConfig make_config(kvstore::DesignKind kind, kvstore::InitKind init,
-                                  kvstore::BufferMode buffers, std::uint32_t compute,
+designs::DesignConfig make_config(designs::DesignKind kind, designs::InitKind init,
+                                  designs::BufferMode buffers, std::uint32_t compute,
                                   std::uint32_t copy, std::uint32_t comm, std::uint32_t ncomm,
                                   std::uint32_t outstanding) {
-  kvstore::DesignConfig c;
+  designs::DesignConfig c;
   c.kind = kind;
   c.init = init;
   c.buffers = buffers;
@@ -30,15 +30,15 @@ kvstore::DesignConfig make_config(kvstore::DesignKind kind, kvstore::InitKind in
 rc::Gen<DesignRecipe> design_recipes() {
   const auto configs = rc::gen::apply(
       make_config,
-      rc::gen::element(kvstore::DesignKind::depcha, kvstore::DesignKind::funnel,
-                       kvstore::DesignKind::concom, kvstore::DesignKind::naive),
-      rc::gen::element(kvstore::InitKind::safe, kvstore::InitKind::fig4),
-      rc::gen::element(kvstore::BufferMode::in_place, kvstore::BufferMode::copy), threads(),
+      rc::gen::element(designs::DesignKind::depcha, designs::DesignKind::funnel,
+                       designs::DesignKind::concom, designs::DesignKind::naive),
+      rc::gen::element(designs::InitKind::safe, designs::InitKind::fig4),
+      rc::gen::element(designs::BufferMode::in_place, designs::BufferMode::copy), threads(),
       threads(), threads(), uniform<std::uint32_t>(1, bounds::ncomm_max + 1),
       uniform<std::uint32_t>(1, bounds::outstanding_max + 1));
   return rc::gen::apply(
-      [](const kvstore::DesignConfig& config, bool include_init) {
-        return DesignRecipe{config, kvstore::StepOptions{include_init, 1}};
+      [](const designs::DesignConfig& config, bool include_init) {
+        return DesignRecipe{config, designs::StepOptions{include_init, 1}};
       },
       configs, rc::gen::arbitrary<bool>());
 }
@@ -61,7 +61,7 @@ rc::Gen<RankVariation> rank_variations() {
 DesignRecipe vary(const DesignRecipe& base, const RankVariation& variation) {
   DesignRecipe r = base;
   if (variation.design > 0) {
-    r.config.kind = static_cast<kvstore::DesignKind>((variation.design - 1) % 4);
+    r.config.kind = static_cast<designs::DesignKind>((variation.design - 1) % 4);
   }
   if (variation.comm_threads > 0) r.config.comm_threads = variation.comm_threads;
   if (variation.compute_threads > 0) r.config.compute_threads = variation.compute_threads;

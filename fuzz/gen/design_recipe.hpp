@@ -8,14 +8,14 @@
 
 #include <cstdint>
 
-#include "runtime/kvstore/design_config.hpp"
-#include "runtime/kvstore/step_builder.hpp"
+#include "runtime/designs/design_config.hpp"
+#include "runtime/designs/step_builder.hpp"
 
 namespace ordo::fuzz {
 
 struct DesignRecipe {
-  kvstore::DesignConfig config;
-  kvstore::StepOptions step;
+  designs::DesignConfig config;
+  designs::StepOptions step;
 };
 
 rc::Gen<DesignRecipe> design_recipes();

@@ -37,12 +37,12 @@ rc::Gen<NetworkRecipe> network_recipes() {
       &NetworkRecipe::layers, rc::gen::nonEmpty(up_to(bounds::layers_max, layer_recipes()))));
 }
 
-kvstore::Network to_network(const NetworkRecipe& recipe, std::uint64_t count_delta) {
-  kvstore::Network net{"net", {}};
+networks::Network to_network(const NetworkRecipe& recipe, std::uint64_t count_delta) {
+  networks::Network net{"net", {}};
   std::uint32_t keys = 0;
   for (std::uint32_t i = 0; i < recipe.layers.size(); ++i) {
     const LayerRecipe& lr = recipe.layers[i];
-    kvstore::Layer layer;
+    networks::Layer layer;
     layer.name = "l" + std::to_string(i);
     layer.forward_us = lr.forward_us;
     layer.backward_us = lr.backward_us;
@@ -62,7 +62,7 @@ kvstore::Network to_network(const NetworkRecipe& recipe, std::uint64_t count_del
     }
     net.layers.push_back(std::move(layer));
   }
-  kvstore::check_network(net);
+  networks::check_network(net);
   return net;
 }
 

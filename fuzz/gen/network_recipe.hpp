@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "runtime/kvstore/network.hpp"
+#include "runtime/networks/network.hpp"
 
 namespace ordo::fuzz {
 
@@ -36,6 +36,6 @@ rc::Gen<NetworkRecipe> network_recipes();
 
 // Parameters past bounds::keys_max are left out; `count_delta` is added to the first key's
 // count (a rank whose model disagrees with the others').
-kvstore::Network to_network(const NetworkRecipe& recipe, std::uint64_t count_delta = 0);
+networks::Network to_network(const NetworkRecipe& recipe, std::uint64_t count_delta = 0);
 
 }  // namespace ordo::fuzz

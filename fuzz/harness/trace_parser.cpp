@@ -12,7 +12,7 @@
 #include "checker/report/trace_io.hpp"
 #include "checker/system/model.hpp"
 #include "runtime/dag/dump_error.hpp"
-#include "runtime/kvstore/step_builder.hpp"
+#include "runtime/designs/step_builder.hpp"
 
 namespace {
 
@@ -20,14 +20,14 @@ namespace {
 // pushes and waits, so traces can name every kind of step, op and thread that exists.
 const ordo::checker::Model& model() {
   static const ordo::checker::Model m = [] {
-    using ordo::kvstore::Layer;
-    const ordo::kvstore::Network net{"branches",
+    using ordo::networks::Layer;
+    const ordo::networks::Network net{"branches",
                                      {Layer{"a", {{"a.w", 4, ordo::dag::DType::f32}}, 1, 1, {}},
                                       Layer{"b", {{"b.w", 4, ordo::dag::DType::f32}}, 1, 1, {}},
                                       Layer{"join", {}, 1, 1, {0, 1}}}};
-    ordo::kvstore::DesignConfig config;
-    config.kind = ordo::kvstore::DesignKind::naive;
-    return ordo::checker::Model(ordo::kvstore::build_step_job(net, config, {}), 2);
+    ordo::designs::DesignConfig config;
+    config.kind = ordo::designs::DesignKind::naive;
+    return ordo::checker::Model(ordo::designs::build_step_job(net, config, {}), 2);
   }();
   return m;
 }

@@ -32,13 +32,13 @@ kvstore::StepRunOptions step_options(const DesignsDemoOptions& o) {
 
 }  // namespace
 
-std::vector<kvstore::DesignConfig> demo_designs() {
-  std::vector<kvstore::DesignConfig> designs;
-  for (kvstore::DesignKind k : {kvstore::DesignKind::naive, kvstore::DesignKind::funnel,
-                                kvstore::DesignKind::concom, kvstore::DesignKind::depcha}) {
-    kvstore::DesignConfig c;
+std::vector<designs::DesignConfig> demo_designs() {
+  std::vector<designs::DesignConfig> designs;
+  for (designs::DesignKind k : {designs::DesignKind::naive, designs::DesignKind::funnel,
+                                designs::DesignKind::concom, designs::DesignKind::depcha}) {
+    designs::DesignConfig c;
     c.kind = k;
-    if (k == kvstore::DesignKind::concom) c.comm_threads = 1;
+    if (k == designs::DesignKind::concom) c.comm_threads = 1;
     designs.push_back(c);
   }
   return designs;
@@ -46,8 +46,8 @@ std::vector<kvstore::DesignConfig> demo_designs() {
 
 std::vector<DesignRow> run_designs_simulated(std::uint32_t ranks, const DesignsDemoOptions& o) {
   std::vector<DesignRow> rows;
-  for (const kvstore::DesignConfig& config : demo_designs()) {
-    comm::sim::SimWorld world(ranks, kvstore::step_comms(config));
+  for (const designs::DesignConfig& config : demo_designs()) {
+    comm::sim::SimWorld world(ranks, designs::step_comms(config));
     world.start_watchdog(std::chrono::milliseconds(20));
     std::vector<kvstore::StepRunResult> results(ranks);
     std::vector<std::string> errors(ranks);
@@ -78,7 +78,7 @@ std::vector<DesignRow> run_designs_simulated(std::uint32_t ranks, const DesignsD
   return rows;
 }
 
-DesignRow run_design_on(comm::World& world, const kvstore::DesignConfig& config,
+DesignRow run_design_on(comm::World& world, const designs::DesignConfig& config,
                         const DesignsDemoOptions& o) {
   DesignRow row{config, world.size(), 0.0, false, false, {}};
   try {
@@ -95,7 +95,7 @@ DesignRow run_design_on(comm::World& world, const kvstore::DesignConfig& config,
 void print_rows(std::ostream& out, const std::string& title, const std::vector<DesignRow>& rows) {
   out << title << '\n';
   for (const DesignRow& r : rows) {
-    out << "  " << std::left << std::setw(50) << kvstore::describe(r.config);
+    out << "  " << std::left << std::setw(50) << designs::describe(r.config);
     if (!r.failure.empty()) {
       out << "FAILED\n";
       std::istringstream lines(r.failure);

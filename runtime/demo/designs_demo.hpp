@@ -9,13 +9,13 @@
 #include <vector>
 
 #include "runtime/comm/communicator.hpp"
-#include "runtime/kvstore/design_config.hpp"
-#include "runtime/kvstore/network.hpp"
+#include "runtime/designs/design_config.hpp"
+#include "runtime/networks/network.hpp"
 
 namespace ordo::demo {
 
 struct DesignRow {
-  kvstore::DesignConfig config;
+  designs::DesignConfig config;
   std::uint32_t ranks = 0;
   double step_ms_mean = 0.0;   // over steps after the first, on the slowest rank
   bool gradients_exact = false;
@@ -24,19 +24,19 @@ struct DesignRow {
 };
 
 struct DesignsDemoOptions {
-  kvstore::Network network = kvstore::mlp(4, 256, 2000.0);
+  networks::Network network = networks::mlp(4, 256, 2000.0);
   std::uint32_t steps = 4;
   double compute_time_scale = 1.0;
 };
 
 // The four designs in their default configurations.
-std::vector<kvstore::DesignConfig> demo_designs();
+std::vector<designs::DesignConfig> demo_designs();
 
 // Every design on `ranks` simulated ranks, one thread per rank.
 std::vector<DesignRow> run_designs_simulated(std::uint32_t ranks, const DesignsDemoOptions& o);
 // One design on the calling MPI rank; every rank of `world` must call it alike. The row's step
 // time is this rank's.
-DesignRow run_design_on(comm::World& world, const kvstore::DesignConfig& config,
+DesignRow run_design_on(comm::World& world, const designs::DesignConfig& config,
                         const DesignsDemoOptions& o);
 
 void print_rows(std::ostream& out, const std::string& title, const std::vector<DesignRow>& rows);

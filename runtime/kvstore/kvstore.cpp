@@ -8,25 +8,25 @@
 namespace ordo::kvstore {
 
 std::unique_ptr<KVStore> KVStore::create(std::string_view name, exec::Executor& executor,
-                                         comm::World& world, DesignConfig config) {
-  config.kind = parse_design(name);
+                                         comm::World& world, designs::DesignConfig config) {
+  config.kind = designs::parse_design(name);
   return std::unique_ptr<KVStore>(new KVStore(executor, world, config));
 }
 
-KVStore::KVStore(exec::Executor& executor, comm::World& world, const DesignConfig& config)
+KVStore::KVStore(exec::Executor& executor, comm::World& world, const designs::DesignConfig& config)
     : executor_(executor),
       world_(world),
       buffers_(config.buffers),
-      design_(Design::create(config, executor)) {
-  if (world_.comm_count() != step_comms(config).size()) {
-    throw std::invalid_argument("design " + describe(config) + " needs " +
-                                std::to_string(step_comms(config).size()) +
+      design_(designs::Design::create(config, executor)) {
+  if (world_.comm_count() != designs::step_comms(config).size()) {
+    throw std::invalid_argument("design " + designs::describe(config) + " needs " +
+                                std::to_string(designs::step_comms(config).size()) +
                                 " communicators; the world has " +
                                 std::to_string(world_.comm_count()));
   }
 }
 
-KeyVars& KVStore::key_vars(std::int64_t key, dag::VarId var) {
+designs::KeyVars& KVStore::key_vars(std::int64_t key, dag::VarId var) {
   const dag::Var& v = executor_.var(var);
   if (v.kind == dag::VarKind::token || v.bytes % dag::dtype_bytes(v.dtype) != 0) {
     throw std::invalid_argument("key " + std::to_string(key) + ": var '" + v.name +
@@ -34,13 +34,13 @@ KeyVars& KVStore::key_vars(std::int64_t key, dag::VarId var) {
   }
   const std::uint64_t count = v.bytes / dag::dtype_bytes(v.dtype);
   auto [it, fresh] = keys_.try_emplace(key);
-  KeyVars& k = it->second;
+  designs::KeyVars& k = it->second;
   if (fresh) {
     k.key = key;
     k.name = "k" + std::to_string(key);
     k.count = count;
     k.dtype = v.dtype;
-    if (buffers_ == BufferMode::copy) {
+    if (buffers_ == designs::BufferMode::copy) {
       k.buf = executor_.add_var({"buf." + k.name, dag::VarKind::buffer, v.bytes, v.dtype});
     }
   } else if (k.count != count || k.dtype != v.dtype) {
@@ -52,7 +52,7 @@ KeyVars& KVStore::key_vars(std::int64_t key, dag::VarId var) {
 
 void KVStore::init(std::int64_t key, dag::VarId weight) {
   const engine::PushBatch batch(executor_.engine());
-  KeyVars& k = key_vars(key, weight);
+  designs::KeyVars& k = key_vars(key, weight);
   k.weight = weight;
   design_->init(k);
   executor_.wait_to_read(weight);
@@ -66,18 +66,18 @@ void KVStore::barrier() {
 
 void KVStore::push(std::int64_t key, dag::VarId grad) {
   const engine::PushBatch batch(executor_.engine());
-  KeyVars& k = key_vars(key, grad);
+  designs::KeyVars& k = key_vars(key, grad);
   k.grad = grad;
   // In place the sum is formed in the pushed var, and a later pull reads it from there.
-  if (buffers_ == BufferMode::in_place) k.buf = grad;
+  if (buffers_ == designs::BufferMode::in_place) k.buf = grad;
   design_->set_prefix("n" + std::to_string(++pushes_[key]) + ".");
   design_->push(k);
 }
 
 void KVStore::pull(std::int64_t key, dag::VarId out) {
   const engine::PushBatch batch(executor_.engine());
-  KeyVars& k = key_vars(key, out);
-  if (buffers_ == BufferMode::in_place && pushes_[key] == 0) {
+  designs::KeyVars& k = key_vars(key, out);
+  if (buffers_ == designs::BufferMode::in_place && pushes_[key] == 0) {
     // Every rank refuses alike, before anything is pushed, so the ranks stay in step.
     throw std::invalid_argument("key " + std::to_string(key) +
                                 ": pull before any push; in place the sum lives in the pushed var");

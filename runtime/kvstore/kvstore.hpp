@@ -11,7 +11,7 @@
 
 #include "runtime/comm/communicator.hpp"
 #include "runtime/exec/executor.hpp"
-#include "runtime/kvstore/design.hpp"
+#include "runtime/designs/design.hpp"
 
 namespace ordo::kvstore {
 
@@ -21,7 +21,7 @@ class KVStore {
   // replaced by `name`). The executor's engine must have step_pools(config), and its world
   // step_comms(config). Throws std::invalid_argument for an unknown name or bad configuration.
   static std::unique_ptr<KVStore> create(std::string_view name, exec::Executor& executor,
-                                         comm::World& world, DesignConfig config = {});
+                                         comm::World& world, designs::DesignConfig config = {});
 
   // Broadcast `weight` from rank 0 and wait for it, as MXNet's init does: a later main-thread
   // collective on the world (a barrier) must not overtake it. The key's size and type are taken
@@ -47,14 +47,14 @@ class KVStore {
   std::uint32_t size() const { return world_.size(); }
 
  private:
-  KVStore(exec::Executor& executor, comm::World& world, const DesignConfig& config);
-  KeyVars& key_vars(std::int64_t key, dag::VarId var);
+  KVStore(exec::Executor& executor, comm::World& world, const designs::DesignConfig& config);
+  designs::KeyVars& key_vars(std::int64_t key, dag::VarId var);
 
   exec::Executor& executor_;
   comm::World& world_;
-  BufferMode buffers_;
-  std::unique_ptr<Design> design_;
-  std::map<std::int64_t, KeyVars> keys_;
+  designs::BufferMode buffers_;
+  std::unique_ptr<designs::Design> design_;
+  std::map<std::int64_t, designs::KeyVars> keys_;
   // Pushes per key so far: the n-th push of a key names its ops "n<N>.", so the program the
   // engine records keeps unique op names however many steps run.
   std::map<std::int64_t, std::uint64_t> pushes_;

@@ -8,7 +8,7 @@
 #include "runtime/engine/engine.hpp"
 #include "runtime/engine/thread_pool_scheduler.hpp"
 #include "runtime/exec/executor.hpp"
-#include "runtime/kvstore/step_emitter.hpp"
+#include "runtime/designs/step_emitter.hpp"
 
 namespace ordo::kvstore {
 
@@ -16,13 +16,13 @@ namespace {
 
 // Writes this rank's gradients from every backward op, and rank-specific weights at init time.
 struct GradientFill {
-  const StepEmitter* emitter = nullptr;
+  const designs::StepEmitter* emitter = nullptr;
   dag::Rank rank = 0;
   std::uint32_t step = 0;
 
   void operator()(const dag::Op& op, exec::Buffers& buffers) const {
     if (op.name.find("bwd.") == std::string::npos) return;
-    for (const KeyVars& k : emitter->keys()) {
+    for (const designs::KeyVars& k : emitter->keys()) {
       for (dag::VarId w : op.writes) {
         if (w != k.grad) continue;
         std::span<float> g = buffers.as<float>(k.grad);
@@ -32,10 +32,10 @@ struct GradientFill {
   }
 };
 
-std::uint64_t wrong_keys(const StepEmitter& emitter, exec::Buffers& buffers, std::uint32_t ranks,
+std::uint64_t wrong_keys(const designs::StepEmitter& emitter, exec::Buffers& buffers, std::uint32_t ranks,
                          std::uint32_t step) {
   std::uint64_t wrong = 0;
-  for (const KeyVars& k : emitter.keys()) {
+  for (const designs::KeyVars& k : emitter.keys()) {
     std::span<float> g = buffers.as<float>(k.grad);
     for (std::uint64_t i = 0; i < g.size(); ++i) {
       float expected = 0.0f;
@@ -80,35 +80,35 @@ class ProbeScope {
 
 }  // namespace
 
-StepRunResult run_steps(const Network& network, const DesignConfig& config, comm::World& world,
+StepRunResult run_steps(const networks::Network& network, const designs::DesignConfig& config, comm::World& world,
                         const StepRunOptions& options, comm::sim::SimWorld* sim) {
-  for (const Layer& l : network.layers) {
-    for (const Param& p : l.params) {
+  for (const networks::Layer& l : network.layers) {
+    for (const networks::Param& p : l.params) {
       if (p.dtype != dag::DType::f32) throw std::invalid_argument("run_steps checks f32 keys only");
     }
   }
   engine::EngineConfig engine_config;
-  engine_config.pools = step_pools(config);
+  engine_config.pools = designs::step_pools(config);
   engine::Engine engine(std::move(engine_config), std::make_unique<engine::ThreadPoolScheduler>());
   auto fill = std::make_shared<GradientFill>();
   exec::BodyOptions body;
   body.compute_time_scale = options.compute_time_scale;
   body.compute = [fill](dag::Rank, const dag::Op& op, exec::Buffers& b) { (*fill)(op, b); };
-  exec::Executor executor(engine, world, step_comms(config), body);
+  exec::Executor executor(engine, world, designs::step_comms(config), body);
   const ProbeScope probe(sim, world.rank(), executor);
-  StepEmitter emitter(network, config, executor);
+  designs::StepEmitter emitter(network, config, executor);
   fill->emitter = &emitter;
   fill->rank = world.rank();
 
   StepRunResult result;
   if (options.include_init) {
-    for (const KeyVars& k : emitter.keys()) {
+    for (const designs::KeyVars& k : emitter.keys()) {
       std::span<float> w = executor.buffers().as<float>(k.weight);
       for (float& x : w) x = static_cast<float>(world.rank() == 0 ? k.key : -1);
     }
     emitter.emit_init();
     result.weights_initialised = true;
-    for (const KeyVars& k : emitter.keys()) {
+    for (const designs::KeyVars& k : emitter.keys()) {
       for (float x : executor.buffers().as<float>(k.weight)) {
         result.weights_initialised = result.weights_initialised && x == static_cast<float>(k.key);
       }

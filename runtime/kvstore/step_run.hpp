@@ -9,8 +9,8 @@
 
 #include "runtime/comm/communicator.hpp"
 #include "runtime/comm/sim/sim_world.hpp"
-#include "runtime/kvstore/design_config.hpp"
-#include "runtime/kvstore/network.hpp"
+#include "runtime/designs/design_config.hpp"
+#include "runtime/networks/network.hpp"
 
 namespace ordo::kvstore {
 
@@ -34,7 +34,7 @@ float gradient_value(dag::Rank rank, std::int64_t key, std::uint64_t i, std::uin
 // Runs on the calling thread as this rank's main thread; every rank of `world` must call it with
 // the same arguments. When `world` is a rank of `sim`, the rank's executor is registered for
 // deadlock detection while it runs. Throws what the runtime throws (a violation, a poisoned wait).
-StepRunResult run_steps(const Network& network, const DesignConfig& config, comm::World& world,
+StepRunResult run_steps(const networks::Network& network, const designs::DesignConfig& config, comm::World& world,
                         const StepRunOptions& options, comm::sim::SimWorld* sim = nullptr);
 
 }  // namespace ordo::kvstore

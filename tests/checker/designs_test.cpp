@@ -10,7 +10,7 @@
 namespace ordo::checker::testing {
 namespace {
 
-using kvstore::DesignKind;
+using designs::DesignKind;
 
 // Generous for the small networks below, and explicit: hitting it fails the tests as `unknown`.
 constexpr ExploreLimits limits{2'000'000, 120.0};
@@ -41,10 +41,10 @@ TEST(CheckerDesigns, NaiveMismatchesWithAReplayableWitness) {
 }
 
 TEST(CheckerDesigns, ConcomWithOneCommunicatorForTwoOutstandingBreaksTheThreadRule) {
-  kvstore::DesignConfig c = config(DesignKind::concom, 2);
+  designs::DesignConfig c = config(DesignKind::concom, 2);
   c.ncomm = 1;
   c.outstanding = 2;
-  const dag::Job job = step_job(kvstore::mlp(1, 2, 1.0), c);
+  const dag::Job job = step_job(networks::mlp(1, 2, 1.0), c);
   const Model model(job, 2);
   const Result result = explore(model, limits);
   ASSERT_EQ(result.verdict, Verdict::unsafe) << report(model, result);
@@ -75,13 +75,13 @@ void expect_safe(const dag::Job& job, std::uint32_t ranks) {
 }
 
 TEST(CheckerDesigns, FunnelIsSafeOnTwoKeysAtTwoAndThreeRanks) {
-  const dag::Job job = step_job(kvstore::mlp(1, 2, 1.0), config(DesignKind::funnel, 2));
+  const dag::Job job = step_job(networks::mlp(1, 2, 1.0), config(DesignKind::funnel, 2));
   expect_safe(job, 2);
   expect_safe(job, 3);
 }
 
 TEST(CheckerDesigns, DepchaIsSafeOnTwoKeysAtTwoRanks) {
-  expect_safe(step_job(kvstore::mlp(1, 2, 1.0), config(DesignKind::depcha, 2)), 2);
+  expect_safe(step_job(networks::mlp(1, 2, 1.0), config(DesignKind::depcha, 2)), 2);
 }
 
 // Without partial-order reduction the two-key depcha step has more than a million states at three

@@ -2,31 +2,31 @@
 
 #include <string>
 
-#include "runtime/kvstore/step_builder.hpp"
+#include "runtime/designs/step_builder.hpp"
 
 namespace ordo::checker::testing {
 
-kvstore::Network branches() {
-  using kvstore::Layer;
+networks::Network branches() {
+  using networks::Layer;
   return {"branches",
           {Layer{"a", {{"a.w", 4, dag::DType::f32}}, 1.0, 1.0, {}},
            Layer{"b", {{"b.w", 4, dag::DType::f32}}, 1.0, 1.0, {}},
            Layer{"join", {}, 1.0, 1.0, {0, 1}}}};
 }
 
-kvstore::Network one_key() {
-  return {"one_key", {kvstore::Layer{"a", {{"a.w", 4, dag::DType::f32}}, 1.0, 1.0, {}}}};
+networks::Network one_key() {
+  return {"one_key", {networks::Layer{"a", {{"a.w", 4, dag::DType::f32}}, 1.0, 1.0, {}}}};
 }
 
-kvstore::DesignConfig config(kvstore::DesignKind kind, std::uint32_t comm_threads) {
-  kvstore::DesignConfig c;
+designs::DesignConfig config(designs::DesignKind kind, std::uint32_t comm_threads) {
+  designs::DesignConfig c;
   c.kind = kind;
   c.comm_threads = comm_threads;
   return c;
 }
 
-dag::Job step_job(const kvstore::Network& network, const kvstore::DesignConfig& config) {
-  return kvstore::build_step_job(network, config, {});
+dag::Job step_job(const networks::Network& network, const designs::DesignConfig& config) {
+  return designs::build_step_job(network, config, {});
 }
 
 namespace {

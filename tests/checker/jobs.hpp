@@ -5,22 +5,22 @@
 #include <cstdint>
 
 #include "runtime/dag/program.hpp"
-#include "runtime/kvstore/design_config.hpp"
-#include "runtime/kvstore/network.hpp"
+#include "runtime/designs/design_config.hpp"
+#include "runtime/networks/network.hpp"
 
 namespace ordo::checker::testing {
 
 // Two independent layers reading the input and a join: their backward ops run concurrently on a
 // two-thread compute pool, so which gradient is ready first depends on the schedule.
-kvstore::Network branches();
+networks::Network branches();
 
 // One layer with one parameter: a single key.
-kvstore::Network one_key();
+networks::Network one_key();
 
-kvstore::DesignConfig config(kvstore::DesignKind kind, std::uint32_t comm_threads);
+designs::DesignConfig config(designs::DesignKind kind, std::uint32_t comm_threads);
 
 // The design's step program for `network`, valid at any rank count.
-dag::Job step_job(const kvstore::Network& network, const kvstore::DesignConfig& config);
+dag::Job step_job(const networks::Network& network, const designs::DesignConfig& config);
 
 // Two ranks on the world: rank 0 pushes `allreduces0` allreduce ops, rank 1 `allreduces1`, then
 // each waits for all.

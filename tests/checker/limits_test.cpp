@@ -11,7 +11,7 @@ namespace ordo::checker::testing {
 namespace {
 
 TEST(CheckerLimits, TooFewStatesGiveUnknownWithTheBoundNamed) {
-  const Model model(step_job(kvstore::mlp(1, 2, 1.0), config(kvstore::DesignKind::depcha, 2)), 2);
+  const Model model(step_job(networks::mlp(1, 2, 1.0), config(designs::DesignKind::depcha, 2)), 2);
   const Result result = explore(model, ExploreLimits{50, 60.0});
   ASSERT_EQ(result.verdict, Verdict::unknown) << report(model, result);
   EXPECT_EQ(result.bound, Bound::states_max);
@@ -25,7 +25,7 @@ TEST(CheckerLimits, TooFewStatesGiveUnknownWithTheBoundNamed) {
 }
 
 TEST(CheckerLimits, NoTimeGivesUnknownWithTheTimeBoundNamed) {
-  const Model model(step_job(kvstore::mlp(1, 2, 1.0), config(kvstore::DesignKind::depcha, 2)), 3);
+  const Model model(step_job(networks::mlp(1, 2, 1.0), config(designs::DesignKind::depcha, 2)), 3);
   const Result result = explore(model, ExploreLimits{1'000'000, 0.0});
   ASSERT_EQ(result.verdict, Verdict::unknown) << report(model, result);
   EXPECT_EQ(result.bound, Bound::seconds_max);
@@ -33,7 +33,7 @@ TEST(CheckerLimits, NoTimeGivesUnknownWithTheTimeBoundNamed) {
 
 TEST(CheckerLimits, ARankCountTheJobDoesNotHaveIsRefused) {
   EXPECT_THROW(Model(allreduce_counts(1, 1), 3), std::invalid_argument);
-  EXPECT_THROW(Model(step_job(kvstore::mlp(1, 2, 1.0), config(kvstore::DesignKind::depcha, 2)), 0),
+  EXPECT_THROW(Model(step_job(networks::mlp(1, 2, 1.0), config(designs::DesignKind::depcha, 2)), 0),
                std::invalid_argument);
 }
 

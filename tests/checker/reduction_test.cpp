@@ -7,14 +7,14 @@
 #include <vector>
 
 #include "checker/search/explore.hpp"
-#include "runtime/kvstore/step_builder.hpp"
+#include "runtime/designs/step_builder.hpp"
 #include "tests/checker/jobs.hpp"
 #include "tests/checker/replay.hpp"
 
 namespace ordo::checker::testing {
 namespace {
 
-using kvstore::DesignKind;
+using designs::DesignKind;
 
 constexpr ExploreLimits limits{3'000'000, 300.0};
 
@@ -25,25 +25,25 @@ struct Case {
 };
 
 dag::Job with_fig4_init(DesignKind kind, std::uint32_t comm_threads) {
-  kvstore::DesignConfig c = config(kind, comm_threads);
-  c.init = kvstore::InitKind::fig4;
-  return kvstore::build_step_job(one_key(), c, {.include_init = true, .steps = 1});
+  designs::DesignConfig c = config(kind, comm_threads);
+  c.init = designs::InitKind::fig4;
+  return designs::build_step_job(one_key(), c, {.include_init = true, .steps = 1});
 }
 
 dag::Job concom(std::uint32_t ncomm, std::uint32_t outstanding, std::uint32_t threads) {
-  kvstore::DesignConfig c = config(DesignKind::concom, threads);
+  designs::DesignConfig c = config(DesignKind::concom, threads);
   c.ncomm = ncomm;
   c.outstanding = outstanding;
-  return step_job(kvstore::mlp(1, 2, 1.0), c);
+  return step_job(networks::mlp(1, 2, 1.0), c);
 }
 
 std::vector<Case> cases() {
   return {
       {"naive_branches", step_job(branches(), config(DesignKind::naive, 1)), 2},
       {"naive_two_threads", step_job(branches(), config(DesignKind::naive, 2)), 2},
-      {"funnel_two_keys_2", step_job(kvstore::mlp(1, 2, 1.0), config(DesignKind::funnel, 2)), 2},
-      {"funnel_two_keys_3", step_job(kvstore::mlp(1, 2, 1.0), config(DesignKind::funnel, 2)), 3},
-      {"depcha_two_keys_2", step_job(kvstore::mlp(1, 2, 1.0), config(DesignKind::depcha, 2)), 2},
+      {"funnel_two_keys_2", step_job(networks::mlp(1, 2, 1.0), config(DesignKind::funnel, 2)), 2},
+      {"funnel_two_keys_3", step_job(networks::mlp(1, 2, 1.0), config(DesignKind::funnel, 2)), 3},
+      {"depcha_two_keys_2", step_job(networks::mlp(1, 2, 1.0), config(DesignKind::depcha, 2)), 2},
       {"depcha_one_key_3", step_job(one_key(), config(DesignKind::depcha, 2)), 3},
       {"concom_thread_rule", concom(1, 2, 2), 2},
       {"concom_safe", concom(2, 2, 2), 2},
@@ -86,7 +86,7 @@ INSTANTIATE_TEST_SUITE_P(Jobs, ReductionAgreement, ::testing::Range<std::size_t>
 
 // Out of reach of the plain search (it ran out of two minutes), decided with the reductions.
 TEST(Reductions, DepchaOnTwoKeysIsSafeAtThreeRanks) {
-  const dag::Job job = step_job(kvstore::mlp(1, 2, 1.0), config(DesignKind::depcha, 2));
+  const dag::Job job = step_job(networks::mlp(1, 2, 1.0), config(DesignKind::depcha, 2));
   for (const std::uint32_t ranks : {3u}) {
     const Model model(job, ranks);
     const Result result = explore(model, limits);

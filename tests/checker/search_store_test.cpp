@@ -13,7 +13,7 @@
 #include "checker/system/cow_box.hpp"
 #include "checker/system/state.hpp"
 #include "checker/system/transitions.hpp"
-#include "runtime/kvstore/step_builder.hpp"
+#include "runtime/designs/step_builder.hpp"
 #include "tests/checker/jobs.hpp"
 
 namespace ordo::checker::testing {
@@ -78,7 +78,7 @@ TEST(CowBox, AWriteNeverReachesASharerEvenWithRecycledNodes) {
 // A random walk through a design's states; at every state the reusable keys must equal the
 // plain encodings, whatever the nodes and buffers were used for before.
 TEST(StateKeys, EqualThePlainEncodingsAlongRandomWalks) {
-  const Model model(step_job(kvstore::mlp(2, 2, 1.0), config(kvstore::DesignKind::depcha, 2)), 3);
+  const Model model(step_job(networks::mlp(2, 2, 1.0), config(designs::DesignKind::depcha, 2)), 3);
   ASSERT_TRUE(model.ranks_interchangeable());
   StateKeys exact(model, false);
   StateKeys renamed(model, true);

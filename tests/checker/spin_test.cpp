@@ -19,14 +19,14 @@
 #include "checker/promela/spin_run.hpp"
 #include "checker/search/explore.hpp"
 #include "runtime/comm/rules/call.hpp"
-#include "runtime/kvstore/step_builder.hpp"
+#include "runtime/designs/step_builder.hpp"
 #include "tests/checker/jobs.hpp"
 #include "tests/checker/spin_test_jobs.hpp"
 
 namespace ordo::checker::testing {
 namespace {
 
-using kvstore::DesignKind;
+using designs::DesignKind;
 using promela::SpinVerdict;
 
 struct Instance {
@@ -41,19 +41,19 @@ struct Instance {
 void PrintTo(const Instance& instance, std::ostream* out) { *out << instance.name; }
 
 dag::Job concom(std::uint32_t ncomm, std::uint32_t outstanding, std::uint32_t threads) {
-  kvstore::DesignConfig c = config(DesignKind::concom, threads);
+  designs::DesignConfig c = config(DesignKind::concom, threads);
   c.ncomm = ncomm;
   c.outstanding = outstanding;
-  return step_job(kvstore::mlp(1, 2, 1.0), c);
+  return step_job(networks::mlp(1, 2, 1.0), c);
 }
 
 // The paper's init: broadcast ops that write nothing, on a two-thread comm pool.
 dag::Job fig4_init() {
-  kvstore::DesignConfig c = config(DesignKind::depcha, 2);
-  c.init = kvstore::InitKind::fig4;
-  kvstore::StepOptions options;
+  designs::DesignConfig c = config(DesignKind::depcha, 2);
+  c.init = designs::InitKind::fig4;
+  designs::StepOptions options;
   options.include_init = true;
-  return kvstore::build_step_job(kvstore::mlp(1, 2, 1.0), c, options);
+  return designs::build_step_job(networks::mlp(1, 2, 1.0), c, options);
 }
 
 // Two allreduces that a compute op releases in the same event, on a one-thread comm pool. Rank 0's
@@ -104,7 +104,7 @@ dag::Job released_together(bool rank1_priority) {
 std::vector<Instance> instances() {
   using enum Property;
   const auto design = [](DesignKind kind, std::uint32_t threads) {
-    return [=] { return step_job(kvstore::mlp(1, 2, 1.0), config(kind, threads)); };
+    return [=] { return step_job(networks::mlp(1, 2, 1.0), config(kind, threads)); };
   };
   return {
       {"naive_branches",

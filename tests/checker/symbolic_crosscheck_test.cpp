@@ -10,14 +10,14 @@
 
 #include "checker/search/explore.hpp"
 #include "checker/symbolic/decide.hpp"
-#include "runtime/kvstore/network.hpp"
+#include "runtime/networks/network.hpp"
 #include "tests/checker/jobs.hpp"
 #include "tests/checker/replay.hpp"
 
 namespace ordo::checker::testing {
 namespace {
 
-using kvstore::DesignKind;
+using designs::DesignKind;
 using Outcome = symbolic::SymbolicResult::Outcome;
 
 struct Instance {
@@ -66,9 +66,9 @@ void cross_check(const Instance& instance, Tally& tally) {
   EXPECT_EQ(s.result.property, e.property) << symbolic::report(model, s) << report(model, e);
 }
 
-kvstore::DesignConfig design(DesignKind kind, std::uint32_t comm_threads, std::uint32_t ncomm = 2,
+designs::DesignConfig design(DesignKind kind, std::uint32_t comm_threads, std::uint32_t ncomm = 2,
                              std::uint32_t outstanding = 2) {
-  kvstore::DesignConfig c = config(kind, comm_threads);
+  designs::DesignConfig c = config(kind, comm_threads);
   c.ncomm = ncomm;
   c.outstanding = outstanding;
   return c;
@@ -84,9 +84,9 @@ TEST(SymbolicCrossCheck, HandWrittenJobs) {
 }
 
 TEST(SymbolicCrossCheck, DesignsOnSmallNetworks) {
-  const std::vector<std::pair<std::string, kvstore::Network>> networks{
-      {"one key", one_key()}, {"branches", branches()}, {"mlp 1x2", kvstore::mlp(1, 2, 1.0)}};
-  const std::vector<std::pair<std::string, kvstore::DesignConfig>> designs{
+  const std::vector<std::pair<std::string, networks::Network>> networks{
+      {"one key", one_key()}, {"branches", branches()}, {"mlp 1x2", networks::mlp(1, 2, 1.0)}};
+  const std::vector<std::pair<std::string, designs::DesignConfig>> designs{
       {"naive 1 thread", design(DesignKind::naive, 1)},
       {"naive 2 threads", design(DesignKind::naive, 2)},
       {"funnel", design(DesignKind::funnel, 2)},

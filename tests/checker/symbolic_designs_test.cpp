@@ -10,24 +10,24 @@
 
 #include "checker/search/explore.hpp"
 #include "checker/symbolic/decide.hpp"
-#include "runtime/kvstore/network.hpp"
-#include "runtime/kvstore/step_builder.hpp"
+#include "runtime/networks/network.hpp"
+#include "runtime/designs/step_builder.hpp"
 #include "tests/checker/jobs.hpp"
 #include "tests/checker/replay.hpp"
 
 namespace ordo::checker::testing {
 namespace {
 
-using kvstore::DesignKind;
+using designs::DesignKind;
 using symbolic::SymbolicResult;
 using Outcome = symbolic::SymbolicResult::Outcome;
 
 const dag::Job& resnet_job(DesignKind kind) {
-  static const kvstore::Network network = kvstore::resnet50(1e5);
+  static const networks::Network network = networks::resnet50(1e5);
   static std::map<DesignKind, dag::Job> jobs;
   auto it = jobs.find(kind);
   if (it == jobs.end()) {
-    it = jobs.emplace(kind, kvstore::build_step_job(network, config(kind, 2), {})).first;
+    it = jobs.emplace(kind, designs::build_step_job(network, config(kind, 2), {})).first;
   }
   return it->second;
 }
@@ -66,7 +66,7 @@ void expect_safe_everywhere(DesignKind kind) {
   for (std::uint32_t ranks : {2u, 8u, 64u, 256u, 1024u}) {
     const Model model(resnet_job(kind), ranks);
     const SymbolicResult r =
-        decide_and_print(model, "resnet50 " + std::string(kvstore::to_string(kind)));
+        decide_and_print(model, "resnet50 " + std::string(designs::to_string(kind)));
     ASSERT_EQ(r.outcome, Outcome::safe) << symbolic::report(model, r);
     EXPECT_TRUE(r.every_rank_count) << symbolic::report(model, r);
     EXPECT_EQ(r.result.verdict, Verdict::safe);
@@ -135,16 +135,16 @@ TEST(SymbolicDesigns, NaiveWithOneCommThreadMismatchesAcrossRanks) {
   }
 }
 
-kvstore::DesignConfig concom(std::uint32_t ncomm, std::uint32_t outstanding,
+designs::DesignConfig concom(std::uint32_t ncomm, std::uint32_t outstanding,
                              std::uint32_t comm_threads) {
-  kvstore::DesignConfig c = config(DesignKind::concom, comm_threads);
+  designs::DesignConfig c = config(DesignKind::concom, comm_threads);
   c.ncomm = ncomm;
   c.outstanding = outstanding;
   return c;
 }
 
 TEST(SymbolicDesigns, ConcomWithACommunicatorPerOutstandingKeyIsSafe) {
-  const dag::Job small = step_job(kvstore::mlp(2, 4, 1.0), concom(2, 2, 2));
+  const dag::Job small = step_job(networks::mlp(2, 4, 1.0), concom(2, 2, 2));
   const Model model(small, 3);
   const SymbolicResult r = decide_and_print(model, "mlp concom(2, 2, 2 threads)");
   ASSERT_EQ(r.outcome, Outcome::safe) << symbolic::report(model, r);
@@ -157,7 +157,7 @@ TEST(SymbolicDesigns, ConcomWithACommunicatorPerOutstandingKeyIsSafe) {
 }
 
 TEST(SymbolicDesigns, ConcomWithOneCommunicatorForTwoOutstandingBreaksTheThreadRule) {
-  const dag::Job job = step_job(kvstore::mlp(1, 2, 1.0), concom(1, 2, 2));
+  const dag::Job job = step_job(networks::mlp(1, 2, 1.0), concom(1, 2, 2));
   const Model model(job, 2);
   const SymbolicResult r = decide_and_print(model, "mlp concom(1, 2, 2 threads)");
   ASSERT_EQ(r.outcome, Outcome::unsafe) << symbolic::report(model, r);
@@ -232,7 +232,7 @@ TEST(SymbolicDesigns, ATwoRankStuckCutLiftsToAThousandRanks) {
 // concom configurations with one comm thread safe at every rank count, and explicit search, which
 // knows nothing of Lemma 4, agrees.
 TEST(SymbolicDesigns, ConcomWithOneCommThreadForTwoCommunicatorsIsProvenByTheFifoRule) {
-  const dag::Job job = step_job(kvstore::mlp(1, 2, 1.0), concom(2, 2, 1));
+  const dag::Job job = step_job(networks::mlp(1, 2, 1.0), concom(2, 2, 1));
   const Model model(job, 2);
   const SymbolicResult r = decide_and_print(model, "mlp concom(2, 2, 1 thread)");
   EXPECT_EQ(r.outcome, Outcome::safe) << symbolic::report(model, r);
@@ -242,7 +242,7 @@ TEST(SymbolicDesigns, ConcomWithOneCommThreadForTwoCommunicatorsIsProvenByTheFif
 }
 
 TEST(SymbolicDesigns, ConcomWhoseOrderOnlyTheFifoPoolKeepsIsProvenByTheFifoRule) {
-  const dag::Job job = step_job(kvstore::mlp(1, 2, 1.0), concom(1, 2, 1));
+  const dag::Job job = step_job(networks::mlp(1, 2, 1.0), concom(1, 2, 1));
   const Model model(job, 2);
   const SymbolicResult r = decide_and_print(model, "mlp concom(1, 2, 1 thread)");
   EXPECT_EQ(r.outcome, Outcome::safe) << symbolic::report(model, r);
@@ -253,7 +253,7 @@ TEST(SymbolicDesigns, ConcomWhoseOrderOnlyTheFifoPoolKeepsIsProvenByTheFifoRule)
 // With two comm threads the same window is not ordered (S3: either worker may issue first), so
 // the rule must not apply: the configuration is unsafe and the witness replays.
 TEST(SymbolicDesigns, TheFifoRuleDoesNotOrderTwoThreads) {
-  const dag::Job job = step_job(kvstore::mlp(1, 2, 1.0), concom(1, 2, 2));
+  const dag::Job job = step_job(networks::mlp(1, 2, 1.0), concom(1, 2, 2));
   const Model model(job, 2);
   const Result explicit_result = explore(model, {2'000'000, 120.0});
   ASSERT_EQ(explicit_result.verdict, Verdict::unsafe) << report(model, explicit_result);
@@ -261,14 +261,14 @@ TEST(SymbolicDesigns, TheFifoRuleDoesNotOrderTwoThreads) {
   EXPECT_NE(r.outcome, Outcome::safe) << symbolic::report(model, r);
 }
 
-dag::Job with_init(kvstore::InitKind init, std::uint32_t comm_threads) {
-  kvstore::DesignConfig c = config(DesignKind::depcha, comm_threads);
+dag::Job with_init(designs::InitKind init, std::uint32_t comm_threads) {
+  designs::DesignConfig c = config(DesignKind::depcha, comm_threads);
   c.init = init;
-  return kvstore::build_step_job(kvstore::mlp(2, 4, 1.0), c, {.include_init = true});
+  return designs::build_step_job(networks::mlp(2, 4, 1.0), c, {.include_init = true});
 }
 
 TEST(SymbolicDesigns, TheFig4InitWithTwoCommThreadsIsUnsafe) {
-  const dag::Job job = with_init(kvstore::InitKind::fig4, 2);
+  const dag::Job job = with_init(designs::InitKind::fig4, 2);
   const Model model(job, 2);
   const SymbolicResult r = decide_and_print(model, "mlp depcha, init fig4");
   ASSERT_EQ(r.outcome, Outcome::unsafe) << symbolic::report(model, r);
@@ -281,7 +281,7 @@ TEST(SymbolicDesigns, TheFig4InitWithTwoCommThreadsIsUnsafe) {
 
 TEST(SymbolicDesigns, TheRuntimesInitIsSafe) {
   for (std::uint32_t threads : {1u, 2u}) {
-    const Model model(with_init(kvstore::InitKind::safe, threads), 64);
+    const Model model(with_init(designs::InitKind::safe, threads), 64);
     const SymbolicResult r = decide_and_print(model, "mlp depcha, safe init");
     EXPECT_EQ(r.outcome, Outcome::safe) << symbolic::report(model, r);
     EXPECT_TRUE(r.every_rank_count);

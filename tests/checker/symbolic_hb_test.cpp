@@ -9,8 +9,8 @@
 #include "checker/symbolic/hb.hpp"
 #include "checker/symbolic/order_queries.hpp"
 #include "checker/symbolic/timeline.hpp"
-#include "runtime/kvstore/network.hpp"
-#include "runtime/kvstore/step_builder.hpp"
+#include "runtime/networks/network.hpp"
+#include "runtime/designs/step_builder.hpp"
 #include "tests/checker/jobs.hpp"
 
 namespace ordo::checker::testing {
@@ -94,7 +94,7 @@ TEST(SymbolicHb, AMainCollectiveReturnsBeforeTheNextAction) {
 
 TEST(SymbolicHb, EventIdsAreATopologicalOrder) {
   const dag::Job job =
-      kvstore::build_step_job(kvstore::resnet50(1e5), config(kvstore::DesignKind::depcha, 2), {});
+      designs::build_step_job(networks::resnet50(1e5), config(designs::DesignKind::depcha, 2), {});
   const HappensBefore hb(job.programs.at(0));
   EXPECT_GT(hb.events(), 1000u);
   for (EventId e = 0; e < hb.events(); ++e) {
@@ -136,12 +136,12 @@ void expect_z3_agrees_with_search(const dag::Job& job) {
 }
 
 TEST(SymbolicHb, Z3AgreesWithGraphSearchOnEveryLink) {
-  for (kvstore::DesignKind kind : {kvstore::DesignKind::naive, kvstore::DesignKind::funnel,
-                                   kvstore::DesignKind::concom, kvstore::DesignKind::depcha}) {
-    SCOPED_TRACE(std::string(kvstore::to_string(kind)));
-    kvstore::DesignConfig c = config(kind, 2);
+  for (designs::DesignKind kind : {designs::DesignKind::naive, designs::DesignKind::funnel,
+                                   designs::DesignKind::concom, designs::DesignKind::depcha}) {
+    SCOPED_TRACE(std::string(designs::to_string(kind)));
+    designs::DesignConfig c = config(kind, 2);
     c.ncomm = 1;  // concom: two keys per window on one communicator, unordered
-    expect_z3_agrees_with_search(kvstore::build_step_job(kvstore::mlp(3, 4, 1.0), c, {}));
+    expect_z3_agrees_with_search(designs::build_step_job(networks::mlp(3, 4, 1.0), c, {}));
   }
 }
 

@@ -8,14 +8,14 @@
 #include <nlohmann/json.hpp>
 
 #include "checker/report/dot.hpp"
-#include "runtime/kvstore/step_builder.hpp"
+#include "runtime/designs/step_builder.hpp"
 #include "tests/checker/jobs.hpp"
 #include "tests/checker/replay.hpp"
 
 namespace ordo::checker::testing {
 namespace {
 
-using kvstore::DesignKind;
+using designs::DesignKind;
 
 Verification run(const dag::Job& job, std::uint32_t ranks) {
   const Model model(job, ranks);
@@ -38,10 +38,10 @@ void expect_replays(const dag::Job& job, std::uint32_t ranks, const Verification
 
 dag::Job design(DesignKind kind, std::uint32_t threads, std::uint32_t ncomm = 2,
                 std::uint32_t outstanding = 2) {
-  kvstore::DesignConfig c = config(kind, threads);
+  designs::DesignConfig c = config(kind, threads);
   c.ncomm = ncomm;
   c.outstanding = outstanding;
-  return step_job(kvstore::mlp(2, 4, 1.0), c);
+  return step_job(networks::mlp(2, 4, 1.0), c);
 }
 
 TEST(Verify, NaiveWithTwoCommThreadsIsUnsafeWithAShortReplayableWitness) {
@@ -80,15 +80,15 @@ TEST(Verify, ConcomWithFewerCommunicatorsThanOutstandingKeysBreaksTheThreadRule)
 }
 
 TEST(Verify, ThePapersInitIsUnsafeWithTwoThreadsAndTheRuntimesIsSafe) {
-  kvstore::DesignConfig c = config(DesignKind::depcha, 2);
-  c.init = kvstore::InitKind::fig4;
+  designs::DesignConfig c = config(DesignKind::depcha, 2);
+  c.init = designs::InitKind::fig4;
   // Two keys, so two broadcasts that the two comm threads can start in either order.
-  const kvstore::Network net = kvstore::mlp(1, 2, 1.0);
-  const dag::Job fig4 = kvstore::build_step_job(net, c, {.include_init = true, .steps = 1});
+  const networks::Network net = networks::mlp(1, 2, 1.0);
+  const dag::Job fig4 = designs::build_step_job(net, c, {.include_init = true, .steps = 1});
   const Verification bad = run(fig4, 2);
   expect_replays(fig4, 2, bad);
-  c.init = kvstore::InitKind::safe;
-  const dag::Job safe = kvstore::build_step_job(net, c, {.include_init = true, .steps = 1});
+  c.init = designs::InitKind::safe;
+  const dag::Job safe = designs::build_step_job(net, c, {.include_init = true, .steps = 1});
   EXPECT_EQ(run(safe, 2).result.verdict, Verdict::safe);
 }
 

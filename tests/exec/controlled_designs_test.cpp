@@ -5,7 +5,7 @@
 
 #include <span>
 
-#include "runtime/kvstore/step_builder.hpp"
+#include "runtime/designs/step_builder.hpp"
 #include "runtime/kvstore/step_run.hpp"
 #include "tests/checker/jobs.hpp"
 #include "tests/exec/schedules.hpp"
@@ -13,13 +13,13 @@
 namespace ordo::exec::testing {
 namespace {
 
-using kvstore::DesignConfig;
-using kvstore::DesignKind;
+using designs::DesignConfig;
+using designs::DesignKind;
 
 // Two independent layers reading the input and a join: their backward ops run concurrently on a
 // two-thread compute pool, so which gradient is ready first depends on the schedule.
-kvstore::Network branches() {
-  using kvstore::Layer;
+networks::Network branches() {
+  using networks::Layer;
   return {"branches",
           {Layer{"a", {{"a.w", 4, dag::DType::f32}}, 1.0, 1.0, {}},
            Layer{"b", {{"b.w", 4, dag::DType::f32}}, 1.0, 1.0, {}},
@@ -33,8 +33,8 @@ DesignConfig config(DesignKind kind, std::uint32_t comm_threads) {
   return c;
 }
 
-dag::Job job_of(const kvstore::Network& net, const DesignConfig& c) {
-  return kvstore::build_step_job(net, c, {});
+dag::Job job_of(const networks::Network& net, const DesignConfig& c) {
+  return designs::build_step_job(net, c, {});
 }
 
 bool is_grad(const dag::Var& v) { return v.name.rfind("grad.", 0) == 0; }
@@ -93,7 +93,7 @@ TEST(ControlledDesigns, ConcomWithFewerCommunicatorsThanOutstandingBreaksTheThre
   DesignConfig c = config(DesignKind::concom, 2);
   c.ncomm = 1;
   c.outstanding = 2;
-  ControlledRun run(job_of(kvstore::mlp(1, 2, 1.0), c), 2);
+  ControlledRun run(job_of(networks::mlp(1, 2, 1.0), c), 2);
   run_while(run);  // rank 0's steps come first: it runs ahead of rank 1
   const std::optional<RunOutcome> end = run.outcome();
   ASSERT_TRUE(end);

@@ -19,19 +19,19 @@ namespace {
 constexpr std::uint32_t ranks = 3;
 
 // Runs `body` as every rank's main thread, each with its own engine, executor and store.
-void on_every_rank(const DesignConfig& config,
+void on_every_rank(const designs::DesignConfig& config,
                    const std::function<void(dag::Rank, exec::Executor&, KVStore&)>& body) {
-  comm::sim::SimWorld world(ranks, step_comms(config));
+  comm::sim::SimWorld world(ranks, designs::step_comms(config));
   std::vector<std::string> errors(ranks);
   std::vector<std::thread> threads;
   for (dag::Rank r = 0; r < ranks; ++r) {
     threads.emplace_back([&, r] {
       try {
         engine::EngineConfig engine_config;
-        engine_config.pools = step_pools(config);
+        engine_config.pools = designs::step_pools(config);
         engine::Engine engine(std::move(engine_config),
                               std::make_unique<engine::ThreadPoolScheduler>());
-        exec::Executor executor(engine, world.rank(r), step_comms(config), {});
+        exec::Executor executor(engine, world.rank(r), designs::step_comms(config), {});
         auto store = KVStore::create(to_string(config.kind), executor, world.rank(r), config);
         body(r, executor, *store);
         executor.wait_for_all();
@@ -45,13 +45,13 @@ void on_every_rank(const DesignConfig& config,
   for (const std::string& e : errors) EXPECT_EQ(e, "");
 }
 
-std::vector<DesignConfig> safe_configs(BufferMode buffers) {
-  std::vector<DesignConfig> out;
-  for (DesignKind kind : {DesignKind::funnel, DesignKind::concom, DesignKind::depcha}) {
-    DesignConfig c;
+std::vector<designs::DesignConfig> safe_configs(designs::BufferMode buffers) {
+  std::vector<designs::DesignConfig> out;
+  for (designs::DesignKind kind : {designs::DesignKind::funnel, designs::DesignKind::concom, designs::DesignKind::depcha}) {
+    designs::DesignConfig c;
     c.kind = kind;
     c.buffers = buffers;
-    if (kind == DesignKind::concom) c.comm_threads = 1;
+    if (kind == designs::DesignKind::concom) c.comm_threads = 1;
     out.push_back(c);
   }
   return out;
@@ -70,8 +70,8 @@ std::vector<float> values(exec::Executor& executor, dag::VarId var) {
 }
 
 TEST(KvstoreBuffers, PullIntoAnotherVarGetsTheSumInBothModes) {
-  for (BufferMode buffers : {BufferMode::in_place, BufferMode::copy}) {
-    for (const DesignConfig& config : safe_configs(buffers)) {
+  for (designs::BufferMode buffers : {designs::BufferMode::in_place, designs::BufferMode::copy}) {
+    for (const designs::DesignConfig& config : safe_configs(buffers)) {
       on_every_rank(config, [&](dag::Rank r, exec::Executor& ex, KVStore& kv) {
         const dag::VarId g = ex.add_var({"g", dag::VarKind::tensor, 16, dag::DType::f32});
         const dag::VarId out = ex.add_var({"out", dag::VarKind::tensor, 16, dag::DType::f32});
@@ -79,17 +79,17 @@ TEST(KvstoreBuffers, PullIntoAnotherVarGetsTheSumInBothModes) {
         kv.push(9, g);
         kv.pull(9, out);
         ex.wait_for_all();
-        EXPECT_EQ(values(ex, out), sum) << describe(config);
+        EXPECT_EQ(values(ex, out), sum) << designs::describe(config);
         // In place the sum was formed in the pushed var; a copy buffer left it alone.
-        EXPECT_EQ(values(ex, g), buffers == BufferMode::in_place ? sum : gradient(r))
-            << describe(config);
+        EXPECT_EQ(values(ex, g), buffers == designs::BufferMode::in_place ? sum : gradient(r))
+            << designs::describe(config);
       });
     }
   }
 }
 
 TEST(KvstoreBuffers, InPlacePullBeforeAnyPushIsRefusedOnEveryRank) {
-  for (const DesignConfig& config : safe_configs(BufferMode::in_place)) {
+  for (const designs::DesignConfig& config : safe_configs(designs::BufferMode::in_place)) {
     on_every_rank(config, [&](dag::Rank r, exec::Executor& ex, KVStore& kv) {
       const dag::VarId g = ex.add_var({"g", dag::VarKind::tensor, 16, dag::DType::f32});
       EXPECT_THROW(kv.pull(4, g), std::invalid_argument);
@@ -97,7 +97,7 @@ TEST(KvstoreBuffers, InPlacePullBeforeAnyPushIsRefusedOnEveryRank) {
       ex.buffers().fill<float>(g, gradient(r));
       kv.pushpull(4, g);
       ex.wait_for_all();
-      EXPECT_EQ(values(ex, g), sum) << describe(config);
+      EXPECT_EQ(values(ex, g), sum) << designs::describe(config);
     });
   }
 }

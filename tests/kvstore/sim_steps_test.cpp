@@ -18,23 +18,23 @@ namespace ordo::kvstore {
 namespace {
 
 struct Case {
-  DesignConfig config;
+  designs::DesignConfig config;
   std::uint32_t ranks = 2;
 };
 
 std::vector<Case> cases() {
   std::vector<Case> out;
-  for (DesignKind kind :
-       {DesignKind::naive, DesignKind::funnel, DesignKind::concom, DesignKind::depcha}) {
-    for (BufferMode buffers : {BufferMode::in_place, BufferMode::copy}) {
+  for (designs::DesignKind kind :
+       {designs::DesignKind::naive, designs::DesignKind::funnel, designs::DesignKind::concom, designs::DesignKind::depcha}) {
+    for (designs::BufferMode buffers : {designs::BufferMode::in_place, designs::BufferMode::copy}) {
       for (std::uint32_t ranks : {2u, 3u, 5u, 8u}) {
-        DesignConfig c;
+        designs::DesignConfig c;
         c.kind = kind;
         c.buffers = buffers;
         // One comm thread makes naive's order the backward order on this chain
         // network, and keeps concom within the thread rule whatever ncomm and
         // outstanding are.
-        if (kind == DesignKind::naive || kind == DesignKind::concom) c.comm_threads = 1;
+        if (kind == designs::DesignKind::naive || kind == designs::DesignKind::concom) c.comm_threads = 1;
         out.push_back({c, ranks});
       }
     }
@@ -52,7 +52,7 @@ class SimSteps : public ::testing::TestWithParam<Case> {};
 
 TEST_P(SimSteps, PulledGradientsEqualTheExactSum) {
   const Case& c = GetParam();
-  comm::sim::SimWorld world(c.ranks, step_comms(c.config));
+  comm::sim::SimWorld world(c.ranks, designs::step_comms(c.config));
   world.start_watchdog(std::chrono::milliseconds(20));
   StepRunOptions options;
   options.steps = 3;
@@ -63,7 +63,7 @@ TEST_P(SimSteps, PulledGradientsEqualTheExactSum) {
   for (dag::Rank r = 0; r < c.ranks; ++r) {
     threads.emplace_back([&, r] {
       try {
-        results[r] = run_steps(mlp(3, 16, 10.0), c.config, world.rank(r), options, &world);
+        results[r] = run_steps(networks::mlp(3, 16, 10.0), c.config, world.rank(r), options, &world);
       } catch (const std::exception& e) {
         errors[r] = e.what();
       }
@@ -83,7 +83,7 @@ INSTANTIATE_TEST_SUITE_P(Designs, SimSteps, ::testing::ValuesIn(cases()), name_o
 
 TEST(KvstoreApi, InitBroadcastsAndPushpullSums) {
   constexpr std::uint32_t ranks = 3;
-  comm::sim::SimWorld world(ranks, step_comms(DesignConfig{}));
+  comm::sim::SimWorld world(ranks, designs::step_comms(designs::DesignConfig{}));
   std::vector<std::vector<float>> weights(ranks), grads(ranks);
   std::vector<std::string> errors(ranks);
   std::vector<std::thread> threads;
@@ -91,9 +91,9 @@ TEST(KvstoreApi, InitBroadcastsAndPushpullSums) {
     threads.emplace_back([&, r] {
       try {
         engine::EngineConfig config;
-        config.pools = step_pools(DesignConfig{});
+        config.pools = designs::step_pools(designs::DesignConfig{});
         engine::Engine eng(std::move(config), std::make_unique<engine::ThreadPoolScheduler>());
-        exec::Executor ex(eng, world.rank(r), step_comms(DesignConfig{}), {});
+        exec::Executor ex(eng, world.rank(r), designs::step_comms(designs::DesignConfig{}), {});
         const dag::VarId w = ex.add_var({"w", dag::VarKind::tensor, 16, dag::DType::f32});
         const dag::VarId g = ex.add_var({"g", dag::VarKind::tensor, 16, dag::DType::f32});
         ex.buffers().fill<float>(w, {1.0f * static_cast<float>(r), 2, 3, 4});
@@ -125,16 +125,16 @@ TEST(KvstoreApi, InitBroadcastsAndPushpullSums) {
 
 TEST(KvstoreApi, RepeatedPushesRecordAValidProgram) {
   for (const char* design : {"naive", "funnel", "concom", "depcha"}) {
-    for (BufferMode buffers : {BufferMode::in_place, BufferMode::copy}) {
-      DesignConfig c;
-      c.kind = parse_design(design);
+    for (designs::BufferMode buffers : {designs::BufferMode::in_place, designs::BufferMode::copy}) {
+      designs::DesignConfig c;
+      c.kind = designs::parse_design(design);
       c.buffers = buffers;
-      comm::sim::SimWorld world(1, step_comms(c));
+      comm::sim::SimWorld world(1, designs::step_comms(c));
       engine::EngineConfig config;
-      config.pools = step_pools(c);
+      config.pools = designs::step_pools(c);
       config.record = true;
       engine::Engine eng(std::move(config), std::make_unique<engine::ThreadPoolScheduler>());
-      exec::Executor ex(eng, world.rank(0), step_comms(c), {});
+      exec::Executor ex(eng, world.rank(0), designs::step_comms(c), {});
       const dag::VarId w = ex.add_var({"w", dag::VarKind::tensor, 8, dag::DType::f32});
       const dag::VarId g = ex.add_var({"g", dag::VarKind::tensor, 8, dag::DType::f32});
       auto kv = KVStore::create(design, ex, world.rank(0), c);
@@ -143,17 +143,17 @@ TEST(KvstoreApi, RepeatedPushesRecordAValidProgram) {
       kv->barrier();
       const std::vector<dag::Diagnostic> problems = dag::validate(eng.recorded_job());
       EXPECT_TRUE(problems.empty())
-          << describe(c) << ": " << problems.front().where << ": " << problems.front().message;
+          << designs::describe(c) << ": " << problems.front().where << ": " << problems.front().message;
     }
   }
 }
 
 TEST(KvstoreApi, UnknownDesignNameIsRejected) {
-  comm::sim::SimWorld world(1, step_comms(DesignConfig{}));
+  comm::sim::SimWorld world(1, designs::step_comms(designs::DesignConfig{}));
   engine::EngineConfig config;
-  config.pools = step_pools(DesignConfig{});
+  config.pools = designs::step_pools(designs::DesignConfig{});
   engine::Engine eng(std::move(config), std::make_unique<engine::ThreadPoolScheduler>());
-  exec::Executor ex(eng, world.rank(0), step_comms(DesignConfig{}), {});
+  exec::Executor ex(eng, world.rank(0), designs::step_comms(designs::DesignConfig{}), {});
   EXPECT_THROW(KVStore::create("horovod", ex, world.rank(0)), std::invalid_argument);
 }
 

@@ -25,19 +25,19 @@ struct KeySize {
 };
 const std::vector<KeySize> api_keys = {{7, 1}, {3, 1023}, {100, 1024}, {42, 256 * 1024}};
 
-engine::EngineConfig engine_config(const DesignConfig& config) {
+engine::EngineConfig engine_config(const designs::DesignConfig& config) {
   engine::EngineConfig c;
-  c.pools = step_pools(config);
+  c.pools = designs::step_pools(config);
   return c;
 }
 
 // One rank's KVStore over a world with exactly the communicators its design needs.
 class StoreRig {
  public:
-  explicit StoreRig(const DesignConfig& config)
-      : world_(comm::test::runtime(), step_comms(config)),
+  explicit StoreRig(const designs::DesignConfig& config)
+      : world_(comm::test::runtime(), designs::step_comms(config)),
         engine_(engine_config(config), std::make_unique<engine::ThreadPoolScheduler>()),
-        executor_(engine_, world_, step_comms(config), exec::BodyOptions{}),
+        executor_(engine_, world_, designs::step_comms(config), exec::BodyOptions{}),
         store_(KVStore::create(to_string(config.kind), executor_, world_, config)) {}
 
   KVStore& store() { return *store_; }
@@ -74,7 +74,7 @@ std::string label(const StoreRig& rig, const char* what, std::int64_t key) {
          std::to_string(rig.rank());
 }
 
-class KVStoreApi : public ::testing::TestWithParam<DesignConfig> {};
+class KVStoreApi : public ::testing::TestWithParam<designs::DesignConfig> {};
 
 TEST_P(KVStoreApi, InitBroadcastsRankZerosWeightsBitForBit) {
   StoreRig rig(GetParam());
@@ -133,7 +133,7 @@ TEST_P(KVStoreApi, PullWritesTheSumIntoAnotherVar) {
   EXPECT_EQ(f32_difference(rig.bytes(out), bytes_of(expected_sum(rig.size(), k.key, k.count, 0)),
                            label(rig, "pulled sum", k.key)),
             "");
-  if (GetParam().buffers == BufferMode::copy) {
+  if (GetParam().buffers == designs::BufferMode::copy) {
     // push sums a copy: the gradient itself still holds this rank's contribution.
     EXPECT_EQ(f32_difference(rig.bytes(grad), contribution, label(rig, "pushed gradient", k.key)),
               "");
@@ -168,10 +168,10 @@ INSTANTIATE_TEST_SUITE_P(CopyBuffers, KVStoreApi, ::testing::ValuesIn(copy_desig
 
 TEST(KVStoreApiCreate, RefusesUnknownNamesAndWorldsWithoutTheDesignsCommunicators) {
   // A world with only the world communicator: right for depcha, one short of concom's rotation.
-  const DesignConfig depcha = depcha_config(2);
-  comm::MpiWorld world(comm::test::runtime(), step_comms(depcha));
+  const designs::DesignConfig depcha = depcha_config(2);
+  comm::MpiWorld world(comm::test::runtime(), designs::step_comms(depcha));
   engine::Engine engine(engine_config(depcha), std::make_unique<engine::ThreadPoolScheduler>());
-  exec::Executor executor(engine, world, step_comms(depcha), exec::BodyOptions{});
+  exec::Executor executor(engine, world, designs::step_comms(depcha), exec::BodyOptions{});
   EXPECT_THROW(KVStore::create("allgather", executor, world, depcha), std::invalid_argument);
   EXPECT_THROW(KVStore::create("concom", executor, world, concom_config()), std::invalid_argument);
   EXPECT_NE(KVStore::create("depcha", executor, world, depcha), nullptr);

@@ -4,9 +4,9 @@ namespace ordo::kvstore::mpi_test {
 
 namespace {
 
-Layer dense(const std::string& name, std::uint64_t weight_count, std::uint64_t bias_count,
+networks::Layer dense(const std::string& name, std::uint64_t weight_count, std::uint64_t bias_count,
             std::vector<std::uint32_t> inputs) {
-  return Layer{name,
+  return networks::Layer{name,
                {{name + ".weight", weight_count, dag::DType::f32},
                 {name + ".bias", bias_count, dag::DType::f32}},
                0.0,
@@ -16,20 +16,20 @@ Layer dense(const std::string& name, std::uint64_t weight_count, std::uint64_t b
 
 }  // namespace
 
-Network keys_network(const std::string& name, const std::vector<std::uint64_t>& counts) {
-  Network net{name, {}};
+networks::Network keys_network(const std::string& name, const std::vector<std::uint64_t>& counts) {
+  networks::Network net{name, {}};
   for (std::size_t i = 0; i < counts.size(); ++i) {
     const std::string layer = "layer" + std::to_string(i);
     net.layers.push_back(
-        Layer{layer, {{layer + ".param", counts[i], dag::DType::f32}}, 0.0, 0.0, {}});
+        networks::Layer{layer, {{layer + ".param", counts[i], dag::DType::f32}}, 0.0, 0.0, {}});
     if (i > 0) net.layers.back().inputs = {static_cast<std::uint32_t>(i - 1)};
   }
-  check_network(net);
+  networks::check_network(net);
   return net;
 }
 
-Network branching_network() {
-  Network net{"branching", {}};
+networks::Network branching_network() {
+  networks::Network net{"branching", {}};
   net.layers.push_back(dense("stem", 4096, 64, {}));
   std::vector<std::uint32_t> ends;
   for (std::uint32_t b = 0; b < 3; ++b) {
@@ -44,7 +44,7 @@ Network branching_network() {
   net.layers.push_back(dense("join", 2048, 7, ends));
   net.layers.push_back(
       dense("head", 10 * 1024, 10, {static_cast<std::uint32_t>(net.layers.size() - 1)}));
-  check_network(net);
+  networks::check_network(net);
   return net;
 }
 

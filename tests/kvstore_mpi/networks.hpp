@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/kvstore/network.hpp"
+#include "runtime/networks/network.hpp"
 
 namespace ordo::kvstore::mpi_test {
 
@@ -17,12 +17,12 @@ inline const std::vector<std::uint64_t> small_key_counts = {1, 1023, 1024, 256 *
 inline constexpr std::uint64_t largest_key_count = std::uint64_t{16} << 20;
 
 // A chain of layers with one f32 parameter of each count, no compute cost.
-Network keys_network(const std::string& name, const std::vector<std::uint64_t>& counts);
+networks::Network keys_network(const std::string& name, const std::vector<std::uint64_t>& counts);
 
 // A stem, three parallel branches of two layers each, a join and a head; every layer has a
 // weight and a bias of different sizes (18 keys). With two compute threads the branches'
 // backward ops finish in an order that differs between ranks and runs, which is what the safe
 // designs must make harmless.
-Network branching_network();
+networks::Network branching_network();
 
 }  // namespace ordo::kvstore::mpi_test

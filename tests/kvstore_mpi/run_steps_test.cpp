@@ -19,16 +19,16 @@ StepRunOptions untimed(std::uint32_t steps) {
   return o;
 }
 
-void expect_exact(const Network& network, const DesignConfig& config, std::uint32_t steps) {
-  comm::MpiWorld world(comm::test::runtime(), step_comms(config));
+void expect_exact(const networks::Network& network, const designs::DesignConfig& config, std::uint32_t steps) {
+  comm::MpiWorld world(comm::test::runtime(), designs::step_comms(config));
   const StepRunResult r = run_steps(network, config, world, untimed(steps));
-  EXPECT_TRUE(r.weights_initialised) << describe(config);
-  EXPECT_EQ(r.keys_checked, steps * param_count(network)) << describe(config);
-  EXPECT_EQ(r.keys_wrong, 0u) << describe(config);
-  EXPECT_EQ(r.step_ms.size(), steps) << describe(config);
+  EXPECT_TRUE(r.weights_initialised) << designs::describe(config);
+  EXPECT_EQ(r.keys_checked, steps * networks::param_count(network)) << designs::describe(config);
+  EXPECT_EQ(r.keys_wrong, 0u) << designs::describe(config);
+  EXPECT_EQ(r.step_ms.size(), steps) << designs::describe(config);
 }
 
-class RunSteps : public ::testing::TestWithParam<DesignConfig> {};
+class RunSteps : public ::testing::TestWithParam<designs::DesignConfig> {};
 
 TEST_P(RunSteps, KeysFromOneElementToOneMiBSumExactly) {
   expect_exact(keys_network("sizes", small_key_counts), GetParam(), 3);
@@ -46,8 +46,8 @@ TEST(RunStepsNaive, OneKeyPerStepSumsExactly) {
   // With a single key each step issues exactly one collective and ends with a wait for all ops,
   // so no schedule can put two collectives in different orders on different ranks (see
   // tested_designs.hpp). Two comm threads: even then there is nothing to reorder.
-  DesignConfig config;
-  config.kind = DesignKind::naive;
+  designs::DesignConfig config;
+  config.kind = designs::DesignKind::naive;
   config.comm_threads = 2;
   expect_exact(keys_network("one_key", {256 * 1024}), config, 4);
 }

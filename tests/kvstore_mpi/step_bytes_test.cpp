@@ -12,8 +12,8 @@
 namespace ordo::kvstore::mpi_test {
 namespace {
 
-std::string key_label(const DesignConfig& config, const KeyVars& k, const char* what) {
-  return describe(config) + " " + what + " of key " + std::to_string(k.key) + " '" + k.name +
+std::string key_label(const designs::DesignConfig& config, const designs::KeyVars& k, const char* what) {
+  return designs::describe(config) + " " + what + " of key " + std::to_string(k.key) + " '" + k.name +
          "' (" + std::to_string(k.count) + " x f32) on rank " +
          std::to_string(comm::test::world().rank());
 }
@@ -22,15 +22,15 @@ std::string key_label(const DesignConfig& config, const KeyVars& k, const char* 
 // 64 MiB.
 std::vector<std::vector<std::byte>> rank0_weights(const StepRig& rig) {
   std::vector<std::vector<std::byte>> weights;
-  for (const KeyVars& k : rig.keys()) weights.push_back(weight_pattern(0, k.key, k.count));
+  for (const designs::KeyVars& k : rig.keys()) weights.push_back(weight_pattern(0, k.key, k.count));
   return weights;
 }
 
 // Every weight equals rank 0's initial pattern, here and on every rank.
-void expect_rank0_weights(StepRig& rig, const DesignConfig& config,
+void expect_rank0_weights(StepRig& rig, const designs::DesignConfig& config,
                           const std::vector<std::vector<std::byte>>& rank0) {
   for (std::size_t i = 0; i < rig.keys().size(); ++i) {
-    const KeyVars& k = rig.keys()[i];
+    const designs::KeyVars& k = rig.keys()[i];
     const std::span<const std::byte> w = rig.bytes(k.weight);
     EXPECT_EQ(f32_difference(w, rank0[i], key_label(config, k, "weight")), "");
     EXPECT_TRUE(same_on_every_rank(w)) << key_label(config, k, "weight");
@@ -38,9 +38,9 @@ void expect_rank0_weights(StepRig& rig, const DesignConfig& config,
 }
 
 // Every gradient equals the exact sum of `step`, here and on every rank.
-void expect_summed_gradients(StepRig& rig, const DesignConfig& config, std::uint32_t step) {
+void expect_summed_gradients(StepRig& rig, const designs::DesignConfig& config, std::uint32_t step) {
   const std::uint32_t ranks = comm::test::world().size();
-  for (const KeyVars& k : rig.keys()) {
+  for (const designs::KeyVars& k : rig.keys()) {
     const std::span<const std::byte> g = rig.bytes(k.grad);
     EXPECT_EQ(f32_difference(g, bytes_of(expected_sum(ranks, k.key, k.count, step)),
                              key_label(config, k, "gradient") + " in step " + std::to_string(step)),
@@ -49,8 +49,8 @@ void expect_summed_gradients(StepRig& rig, const DesignConfig& config, std::uint
   }
 }
 
-void run_and_check(const Network& network, const DesignConfig& config, std::uint32_t steps) {
-  comm::MpiWorld world(comm::test::runtime(), step_comms(config));
+void run_and_check(const networks::Network& network, const designs::DesignConfig& config, std::uint32_t steps) {
+  comm::MpiWorld world(comm::test::runtime(), designs::step_comms(config));
   StepRig rig(network, config, world);
   const std::vector<std::vector<std::byte>> rank0 = rank0_weights(rig);
   rig.init();
@@ -64,7 +64,7 @@ void run_and_check(const Network& network, const DesignConfig& config, std::uint
   expect_rank0_weights(rig, config, rank0);
 }
 
-class StepBytes : public ::testing::TestWithParam<DesignConfig> {};
+class StepBytes : public ::testing::TestWithParam<designs::DesignConfig> {};
 
 TEST_P(StepBytes, EveryKeyIsTheExactSumOnEveryRank) {
   run_and_check(keys_network("sizes", small_key_counts), GetParam(), 3);
@@ -82,8 +82,8 @@ INSTANTIATE_TEST_SUITE_P(CopyBuffers, StepBytes, ::testing::ValuesIn(copy_design
 // The tests with a 64 MiB key (weight and gradient per rank, and a buffer with copy buffers), so
 // that the largest size is covered once per design without making every test pay for it.
 TEST(StepBytesLargest, SixtyFourMiBKeyUnderEveryDesign) {
-  const Network network = keys_network("largest", {largest_key_count});
-  for (const DesignConfig& config : {funnel_config(), concom_config(), depcha_config(2)}) {
+  const networks::Network network = keys_network("largest", {largest_key_count});
+  for (const designs::DesignConfig& config : {funnel_config(), concom_config(), depcha_config(2)}) {
     run_and_check(network, config, 2);
   }
 }

@@ -11,9 +11,9 @@ namespace ordo::kvstore::mpi_test {
 
 namespace {
 
-engine::EngineConfig engine_config(const DesignConfig& config) {
+engine::EngineConfig engine_config(const designs::DesignConfig& config) {
   engine::EngineConfig c;
-  c.pools = step_pools(config);
+  c.pools = designs::step_pools(config);
   return c;
 }
 
@@ -39,20 +39,20 @@ void StepRig::Gradients::write(dag::Rank rank, const dag::Op& op, exec::Buffers&
   }
 }
 
-StepRig::StepRig(const Network& network, const DesignConfig& config, comm::World& world)
+StepRig::StepRig(const networks::Network& network, const designs::DesignConfig& config, comm::World& world)
     : world_(world),
       engine_(engine_config(config), std::make_unique<engine::ThreadPoolScheduler>()),
       gradients_(std::make_shared<Gradients>()),
-      executor_(engine_, world_, step_comms(config),
+      executor_(engine_, world_, designs::step_comms(config),
                 bodies([g = gradients_](dag::Rank rank, const dag::Op& op, exec::Buffers& b) {
                   g->write(rank, op, b);
                 })),
       emitter_(network, config, executor_) {
-  for (const KeyVars& k : emitter_.keys()) gradients_->key_of_grad.emplace(k.grad, k.key);
+  for (const designs::KeyVars& k : emitter_.keys()) gradients_->key_of_grad.emplace(k.grad, k.key);
 }
 
 void StepRig::init() {
-  for (const KeyVars& k : emitter_.keys()) {
+  for (const designs::KeyVars& k : emitter_.keys()) {
     const std::vector<std::byte> pattern = weight_pattern(world_.rank(), k.key, k.count);
     std::span<std::byte> w = executor_.buffers().bytes(k.weight);
     std::memcpy(w.data(), pattern.data(), w.size());

@@ -15,14 +15,14 @@
 #include "runtime/comm/communicator.hpp"
 #include "runtime/engine/engine.hpp"
 #include "runtime/exec/executor.hpp"
-#include "runtime/kvstore/step_emitter.hpp"
+#include "runtime/designs/step_emitter.hpp"
 
 namespace ordo::kvstore::mpi_test {
 
 class StepRig {
  public:
   // `world` must have step_comms(config) and outlive the rig. Every rank builds its rig alike.
-  StepRig(const Network& network, const DesignConfig& config, comm::World& world);
+  StepRig(const networks::Network& network, const designs::DesignConfig& config, comm::World& world);
 
   // Writes this rank's weight_pattern into every weight and broadcasts rank 0's (the design's
   // init); returns when every broadcast completed.
@@ -30,7 +30,7 @@ class StepRig {
   // One training step; backward writes gradient_value(rank, key, i, step) into each gradient.
   void step(std::uint32_t step);
 
-  const std::vector<KeyVars>& keys() const { return emitter_.keys(); }
+  const std::vector<designs::KeyVars>& keys() const { return emitter_.keys(); }
   std::span<const std::byte> bytes(dag::VarId var) {
     return std::as_const(executor_.buffers()).bytes(var);
   }
@@ -48,7 +48,7 @@ class StepRig {
   engine::Engine engine_;
   std::shared_ptr<Gradients> gradients_;
   exec::Executor executor_;
-  StepEmitter emitter_;
+  designs::StepEmitter emitter_;
 };
 
 }  // namespace ordo::kvstore::mpi_test

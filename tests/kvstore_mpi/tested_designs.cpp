@@ -2,56 +2,56 @@
 
 namespace ordo::kvstore::mpi_test {
 
-DesignConfig funnel_config() {
-  DesignConfig c;
-  c.kind = DesignKind::funnel;
+designs::DesignConfig funnel_config() {
+  designs::DesignConfig c;
+  c.kind = designs::DesignKind::funnel;
   return c;
 }
 
-DesignConfig concom_config() {
-  DesignConfig c;
-  c.kind = DesignKind::concom;
+designs::DesignConfig concom_config() {
+  designs::DesignConfig c;
+  c.kind = designs::DesignKind::concom;
   c.comm_threads = 1;
   c.ncomm = 2;
   c.outstanding = 2;
   return c;
 }
 
-DesignConfig depcha_config(std::uint32_t comm_threads) {
-  DesignConfig c;
-  c.kind = DesignKind::depcha;
+designs::DesignConfig depcha_config(std::uint32_t comm_threads) {
+  designs::DesignConfig c;
+  c.kind = designs::DesignKind::depcha;
   c.comm_threads = comm_threads;
   return c;
 }
 
-std::vector<DesignConfig> safe_designs() {
+std::vector<designs::DesignConfig> safe_designs() {
   return {funnel_config(), concom_config(), depcha_config(2), depcha_config(4)};
 }
 
-std::vector<DesignConfig> copy_designs() {
+std::vector<designs::DesignConfig> copy_designs() {
   return {with_copy(funnel_config()), with_copy(concom_config()), with_copy(depcha_config(2))};
 }
 
-DesignConfig with_copy(DesignConfig config) {
-  config.buffers = BufferMode::copy;
+designs::DesignConfig with_copy(designs::DesignConfig config) {
+  config.buffers = designs::BufferMode::copy;
   return config;
 }
 
-std::string test_name(const DesignConfig& config) {
+std::string test_name(const designs::DesignConfig& config) {
   std::string name(to_string(config.kind));
   switch (config.kind) {
-    case DesignKind::concom:
+    case designs::DesignKind::concom:
       name += "_ncomm" + std::to_string(config.ncomm) + "_outstanding" +
               std::to_string(config.outstanding);
       break;
-    case DesignKind::depcha:
-    case DesignKind::naive:
+    case designs::DesignKind::depcha:
+    case designs::DesignKind::naive:
       name += "_threads" + std::to_string(config.comm_threads);
       break;
-    case DesignKind::funnel:
+    case designs::DesignKind::funnel:
       break;
   }
-  return config.buffers == BufferMode::copy ? name + "_copy" : name;
+  return config.buffers == designs::BufferMode::copy ? name + "_copy" : name;
 }
 
 }  // namespace ordo::kvstore::mpi_test

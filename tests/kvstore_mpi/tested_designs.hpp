@@ -12,30 +12,30 @@
 #include <string>
 #include <vector>
 
-#include "runtime/kvstore/design_config.hpp"
+#include "runtime/designs/design_config.hpp"
 
 namespace ordo::kvstore::mpi_test {
 
 // funnel: the main thread issues every allreduce, in key order.
-DesignConfig funnel_config();
+designs::DesignConfig funnel_config();
 // concom with one comm thread: its FIFO pool runs the allreduces in push order, at most one at a
 // time, and the main thread's barriers come after it waited for every allreduce in flight.
-DesignConfig concom_config();
+designs::DesignConfig concom_config();
 // depcha: every allreduce writes one chain var, so they run in push order on any number of comm
 // threads; `comm_threads` above one checks that the chain, not the pool, orders them.
-DesignConfig depcha_config(std::uint32_t comm_threads);
+designs::DesignConfig depcha_config(std::uint32_t comm_threads);
 
 // funnel, concom, depcha with 2 comm threads and depcha with 4, all reducing in place (the
 // default buffer mode).
-std::vector<DesignConfig> safe_designs();
+std::vector<designs::DesignConfig> safe_designs();
 // The paper's form of funnel, concom and depcha with 2 comm threads: a buffer per key that push
 // copies into and pull copies out of.
-std::vector<DesignConfig> copy_designs();
+std::vector<designs::DesignConfig> copy_designs();
 // `config` with copy buffers.
-DesignConfig with_copy(DesignConfig config);
+designs::DesignConfig with_copy(designs::DesignConfig config);
 
 // A gtest parameter name: "funnel", "concom_ncomm2_outstanding2", "depcha_threads4", with
 // "_copy" after it for copy buffers.
-std::string test_name(const DesignConfig& config);
+std::string test_name(const designs::DesignConfig& config);
 
 }  // namespace ordo::kvstore::mpi_test

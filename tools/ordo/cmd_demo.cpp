@@ -29,7 +29,7 @@ struct DemoCliOptions {
 bool designs_ok(const std::vector<demo::DesignRow>& rows) {
   std::vector<demo::DesignRow> safe;
   for (const demo::DesignRow& r : rows) {
-    if (r.config.kind != kvstore::DesignKind::naive) safe.push_back(r);
+    if (r.config.kind != designs::DesignKind::naive) safe.push_back(r);
   }
   return demo::rows_ok(safe);
 }
@@ -38,11 +38,11 @@ int run_mpi(const DemoCliOptions& o) {
   comm::MpiRuntime runtime(nullptr, nullptr);
   std::vector<demo::DesignRow> rows;
   std::uint32_t ranks = 0;
-  for (const kvstore::DesignConfig& config : demo::demo_designs()) {
+  for (const designs::DesignConfig& config : demo::demo_designs()) {
     // naive may issue collectives in different orders on different ranks; on real MPI that
     // corrupts or hangs instead of being reported, so it only runs on simulated ranks.
-    if (config.kind == kvstore::DesignKind::naive) continue;
-    comm::MpiWorld world(runtime, kvstore::step_comms(config));
+    if (config.kind == designs::DesignKind::naive) continue;
+    comm::MpiWorld world(runtime, designs::step_comms(config));
     ranks = world.size();
     rows.push_back(demo::run_design_on(world, config, o.designs));
     if (world.rank() != 0) rows.pop_back();

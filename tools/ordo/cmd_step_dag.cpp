@@ -5,7 +5,7 @@
 #include <string>
 
 #include "runtime/dag/dump_writer.hpp"
-#include "runtime/kvstore/step_builder.hpp"
+#include "runtime/designs/step_builder.hpp"
 #include "tools/ordo/commands.hpp"
 #include "tools/ordo/job_input.hpp"
 #include "tools/ordo/output.hpp"
@@ -19,16 +19,16 @@ struct StepDagOptions {
   std::string design = "depcha";
   std::string init = "safe";
   std::uint32_t layers = 4;
-  kvstore::DesignConfig config;
-  kvstore::StepOptions step;
+  designs::DesignConfig config;
+  designs::StepOptions step;
   std::string out_path;
 };
 
 int run_step_dag(StepDagOptions o) {
-  o.config.kind = kvstore::parse_design(o.design);
-  o.config.init = kvstore::parse_init(o.init);
+  o.config.kind = designs::parse_design(o.design);
+  o.config.init = designs::parse_init(o.init);
   const std::string text =
-      dag::write_dump(kvstore::build_step_job(pick_network(o.network, o.layers), o.config, o.step));
+      dag::write_dump(designs::build_step_job(pick_network(o.network, o.layers), o.config, o.step));
   return write_output(o.out_path, text, "step-dag") ? exit_ok : exit_bad_input;
 }
 

@@ -3,14 +3,14 @@
 #include <stdexcept>
 
 #include "runtime/dag/dump_reader.hpp"
-#include "runtime/kvstore/network_reader.hpp"
+#include "runtime/networks/network_reader.hpp"
 
 namespace ordo::tools {
 
-kvstore::Network pick_network(const std::string& name, std::uint32_t layers) {
-  if (name == "mlp") return kvstore::mlp(layers, 256, 100.0);
-  if (name == "resnet50") return kvstore::resnet50(30000.0);
-  return kvstore::read_network_file(name);
+networks::Network pick_network(const std::string& name, std::uint32_t layers) {
+  if (name == "mlp") return networks::mlp(layers, 256, 100.0);
+  if (name == "resnet50") return networks::resnet50(30000.0);
+  return networks::read_network_file(name);
 }
 
 void JobInput::add_options(CLI::App* sub, const std::string& what) {
@@ -37,19 +37,19 @@ dag::Job JobInput::load() const {
   if (!path.empty() && !network.empty()) {
     throw std::invalid_argument("give the network once: as the input or with --network");
   }
-  kvstore::DesignConfig c = config;
-  c.kind = kvstore::parse_design(design);
-  c.init = kvstore::parse_init(init);
+  designs::DesignConfig c = config;
+  c.kind = designs::parse_design(design);
+  c.init = designs::parse_init(init);
   const std::string net = !network.empty() ? network : (!path.empty() ? path : "mlp");
-  return kvstore::build_step_job(pick_network(net, layers), c, step);
+  return designs::build_step_job(pick_network(net, layers), c, step);
 }
 
 std::string JobInput::name() const {
   if (design.empty()) return path;
   const std::string net = !network.empty() ? network : (!path.empty() ? path : "mlp");
-  kvstore::DesignConfig c = config;
-  c.kind = kvstore::parse_design(design);
-  return kvstore::describe(c) + " on " + net;
+  designs::DesignConfig c = config;
+  c.kind = designs::parse_design(design);
+  return designs::describe(c) + " on " + net;
 }
 
 }  // namespace ordo::tools

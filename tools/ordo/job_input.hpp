@@ -9,9 +9,9 @@
 #include <string>
 
 #include "runtime/dag/program.hpp"
-#include "runtime/kvstore/design_config.hpp"
-#include "runtime/kvstore/network.hpp"
-#include "runtime/kvstore/step_builder.hpp"
+#include "runtime/designs/design_config.hpp"
+#include "runtime/networks/network.hpp"
+#include "runtime/designs/step_builder.hpp"
 
 namespace ordo::tools {
 
@@ -21,8 +21,8 @@ struct JobInput {
   std::string network;  // with --design: mlp, resnet50 or a description file (default: path)
   std::string init = "safe";
   std::uint32_t layers = 4;
-  kvstore::DesignConfig config;
-  kvstore::StepOptions step;
+  designs::DesignConfig config;
+  designs::StepOptions step;
 
   // Registers the positional input and the design options on `sub`.
   void add_options(CLI::App* sub, const std::string& what);
@@ -33,6 +33,6 @@ struct JobInput {
 };
 
 // "mlp" and "resnet50" are built in; anything else is read as a description file.
-kvstore::Network pick_network(const std::string& name, std::uint32_t layers);
+networks::Network pick_network(const std::string& name, std::uint32_t layers);
 
 }  // namespace ordo::tools

@@ -1,4 +1,4 @@
-#include "runtime/kvstore/network_reader.hpp"
+#include "runtime/networks/network_reader.hpp"
 
 #include <array>
 #include <fstream>
@@ -13,7 +13,7 @@
 #include "runtime/dag/limits.hpp"
 #include "runtime/dag/names.hpp"
 
-namespace ordo::kvstore {
+namespace ordo::networks {
 
 namespace {
 
@@ -134,4 +134,4 @@ std::string write_network(const Network& network) {
   return j.dump(1) + "\n";
 }
 
-}  // namespace ordo::kvstore
+}  // namespace ordo::networks

@@ -4,15 +4,15 @@
 #include <algorithm>
 
 #include "runtime/dag/validate.hpp"
-#include "runtime/kvstore/network.hpp"
-#include "runtime/kvstore/step_builder.hpp"
+#include "runtime/networks/network.hpp"
+#include "runtime/designs/step_builder.hpp"
 
-namespace ordo::kvstore {
+namespace ordo::designs {
 namespace {
 
 dag::Job build(DesignKind kind, DesignConfig config = {}, StepOptions options = {}) {
   config.kind = kind;
-  return build_step_job(mlp(3, 4, 10.0), config, options);
+  return build_step_job(networks::mlp(3, 4, 10.0), config, options);
 }
 
 std::vector<const dag::Op*> collective_ops(const dag::Program& p) {
@@ -51,7 +51,7 @@ TEST(KvstoreDesigns, EveryDesignGivesAValidProgram) {
       }
     }
   }
-  EXPECT_TRUE(dag::validate(build_step_job(resnet50(1000.0), {}, {true, 1})).empty());
+  EXPECT_TRUE(dag::validate(build_step_job(networks::resnet50(1000.0), {}, {true, 1})).empty());
 }
 
 TEST(KvstoreDesigns, NaiveAllreducesAreUnorderedEngineOpsOnTheWorld) {
@@ -168,30 +168,30 @@ TEST(KvstoreDesigns, ConfigurationsAreCheckedAndNamed) {
 }
 
 TEST(KvstoreNetwork, Resnet50HasTheReferenceKeysAndParameters) {
-  const Network net = resnet50(1000.0);
-  EXPECT_EQ(param_count(net), 161u);
+  const networks::Network net = networks::resnet50(1000.0);
+  EXPECT_EQ(networks::param_count(net), 161u);
   std::uint64_t elements = 0;
-  for (const Layer& l : net.layers) {
-    for (const Param& p : l.params) elements += p.count;
+  for (const networks::Layer& l : net.layers) {
+    for (const networks::Param& p : l.params) elements += p.count;
   }
   // torchvision's resnet50 has 25,557,032 trainable parameters, which these keys are.
   EXPECT_EQ(elements, 25557032u);
   double forward = 0.0;
-  for (const Layer& l : net.layers) forward += l.forward_us;
+  for (const networks::Layer& l : net.layers) forward += l.forward_us;
   EXPECT_NEAR(forward, 1000.0, 1e-6);
 }
 
 TEST(KvstoreNetwork, BadNetworksAreRejectedWithTheLayerNamed) {
-  Network n{"n", {Layer{"a", {}, 1.0, 1.0, {}}, Layer{"b", {}, 1.0, 1.0, {1}}}};
+  networks::Network n{"n", {networks::Layer{"a", {}, 1.0, 1.0, {}}, networks::Layer{"b", {}, 1.0, 1.0, {1}}}};
   try {
-    check_network(n);
+    networks::check_network(n);
     FAIL() << "accepted a layer reading itself";
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find("'b'"), std::string::npos);
   }
   n.layers[1].inputs = {0, 0};
-  EXPECT_THROW(check_network(n), std::invalid_argument);
+  EXPECT_THROW(networks::check_network(n), std::invalid_argument);
 }
 
 }  // namespace
-}  // namespace ordo::kvstore
+}  // namespace ordo::designs

@@ -9,7 +9,7 @@
 
 #include "runtime/dag/program.hpp"
 
-namespace ordo::kvstore {
+namespace ordo::networks {
 
 struct Param {
   std::string name;
@@ -48,4 +48,4 @@ Network mlp(std::uint32_t layers, std::uint32_t width, double forward_us_per_lay
 // pass takes `forward_us_total`; backward costs twice the forward.
 Network resnet50(double forward_us_total);
 
-}  // namespace ordo::kvstore
+}  // namespace ordo::networks

@@ -1,10 +1,10 @@
-#include "runtime/kvstore/network.hpp"
+#include "runtime/networks/network.hpp"
 
 #include <cmath>
 #include <set>
 #include <stdexcept>
 
-namespace ordo::kvstore {
+namespace ordo::networks {
 
 void check_network(const Network& network) {
   std::set<std::string> names;
@@ -74,4 +74,4 @@ Network mlp(std::uint32_t layers, std::uint32_t width, double forward_us_per_lay
   return net;
 }
 
-}  // namespace ordo::kvstore
+}  // namespace ordo::networks

@@ -1,18 +1,18 @@
-#include "runtime/kvstore/step_builder.hpp"
+#include "runtime/designs/step_builder.hpp"
 
 #include <stdexcept>
 #include <string>
 
 #include "runtime/dag/program_writer.hpp"
-#include "runtime/kvstore/step_emitter.hpp"
+#include "runtime/designs/step_emitter.hpp"
 
-namespace ordo::kvstore {
+namespace ordo::designs {
 
 namespace {
 constexpr std::uint32_t steps_max = 1024;
 }
 
-dag::Job build_step_job(const Network& network, const DesignConfig& config,
+dag::Job build_step_job(const networks::Network& network, const DesignConfig& config,
                         const StepOptions& options) {
   if (options.steps == 0 || options.steps > steps_max) {
     throw std::invalid_argument("steps must be in [1, " + std::to_string(steps_max) + "]");
@@ -31,4 +31,4 @@ dag::Job build_step_job(const Network& network, const DesignConfig& config,
   return job;
 }
 
-}  // namespace ordo::kvstore
+}  // namespace ordo::designs

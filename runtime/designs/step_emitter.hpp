@@ -10,16 +10,16 @@
 #include <vector>
 
 #include "runtime/dag/program_sink.hpp"
-#include "runtime/kvstore/design.hpp"
-#include "runtime/kvstore/network.hpp"
+#include "runtime/designs/design.hpp"
+#include "runtime/networks/network.hpp"
 
-namespace ordo::kvstore {
+namespace ordo::designs {
 
 class StepEmitter {
  public:
   // Declares every var of the network on `main`; throws std::invalid_argument for a bad network
   // or configuration.
-  StepEmitter(const Network& network, const DesignConfig& config, dag::ProgramSink& main);
+  StepEmitter(const networks::Network& network, const DesignConfig& config, dag::ProgramSink& main);
 
   // Broadcast every key's weight from rank 0, then wait for all.
   void emit_init();
@@ -37,7 +37,7 @@ class StepEmitter {
   void emit_forward(const std::string& prefix);
   void emit_backward(const std::string& prefix);
 
-  const Network& network_;
+  const networks::Network& network_;
   dag::ProgramSink& main_;
   std::unique_ptr<Design> design_;
   dag::VarId data_ = 0;
@@ -48,4 +48,4 @@ class StepEmitter {
   std::vector<std::uint32_t> push_order_;
 };
 
-}  // namespace ordo::kvstore
+}  // namespace ordo::designs

@@ -1,8 +1,8 @@
-#include "runtime/kvstore/step_emitter.hpp"
+#include "runtime/designs/step_emitter.hpp"
 
 #include <cassert>
 
-namespace ordo::kvstore {
+namespace ordo::designs {
 
 namespace {
 
@@ -26,7 +26,7 @@ dag::Op compute_op(std::string name, std::vector<dag::VarId> reads, std::vector<
 
 }  // namespace
 
-StepEmitter::StepEmitter(const Network& network, const DesignConfig& config, dag::ProgramSink& main)
+StepEmitter::StepEmitter(const networks::Network& network, const DesignConfig& config, dag::ProgramSink& main)
     : network_(network), main_(main) {
   check_network(network_);
   check_config(config);
@@ -38,10 +38,10 @@ void StepEmitter::declare_vars(BufferMode buffers) {
   data_ = main_.add_var(token("data"));
   layer_keys_.resize(network_.layers.size());
   for (std::size_t l = 0; l < network_.layers.size(); ++l) {
-    const Layer& layer = network_.layers[l];
+    const networks::Layer& layer = network_.layers[l];
     act_.push_back(main_.add_var(token("act." + layer.name)));
     dact_.push_back(main_.add_var(token("dact." + layer.name)));
-    for (const Param& p : layer.params) {
+    for (const networks::Param& p : layer.params) {
       const std::uint64_t bytes = p.count * dag::dtype_bytes(p.dtype);
       KeyVars k;
       k.key = static_cast<std::int64_t>(keys_.size());
@@ -70,7 +70,7 @@ void StepEmitter::emit_init() {
 
 void StepEmitter::emit_forward(const std::string& prefix) {
   for (std::size_t l = 0; l < network_.layers.size(); ++l) {
-    const Layer& layer = network_.layers[l];
+    const networks::Layer& layer = network_.layers[l];
     std::vector<dag::VarId> reads;
     for (std::uint32_t k : layer_keys_[l]) reads.push_back(keys_[k].weight);
     if (layer.inputs.empty()) reads.push_back(data_);
@@ -84,7 +84,7 @@ void StepEmitter::emit_forward(const std::string& prefix) {
 
 void StepEmitter::emit_backward(const std::string& prefix) {
   for (std::size_t l = network_.layers.size(); l-- > 0;) {
-    const Layer& layer = network_.layers[l];
+    const networks::Layer& layer = network_.layers[l];
     std::vector<dag::VarId> reads;
     std::vector<dag::VarId> writes;
     for (std::uint32_t k : layer_keys_[l]) {
@@ -114,4 +114,4 @@ void StepEmitter::emit_step(const std::string& prefix) {
   main_.wait_for_all();
 }
 
-}  // namespace ordo::kvstore
+}  // namespace ordo::designs

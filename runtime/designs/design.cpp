@@ -1,11 +1,11 @@
-#include "runtime/kvstore/design.hpp"
+#include "runtime/designs/design.hpp"
 
 #include <cassert>
 #include <stdexcept>
 
-#include "runtime/kvstore/designs/designs.hpp"
+#include "runtime/designs/makers.hpp"
 
-namespace ordo::kvstore {
+namespace ordo::designs {
 
 Design::Design(const DesignConfig& config, dag::ProgramSink& main) : config_(config), main_(main) {
   check_config(config_);
@@ -117,4 +117,4 @@ void Design::barrier() {
                             std::nullopt});
 }
 
-}  // namespace ordo::kvstore
+}  // namespace ordo::designs

@@ -3,9 +3,9 @@
 #include <cassert>
 #include <string>
 
-#include "runtime/kvstore/network.hpp"
+#include "runtime/networks/network.hpp"
 
-namespace ordo::kvstore {
+namespace ordo::networks {
 
 namespace {
 
@@ -88,4 +88,4 @@ Network resnet50(double forward_us_total) {
   return b.net;
 }
 
-}  // namespace ordo::kvstore
+}  // namespace ordo::networks

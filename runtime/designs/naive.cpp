@@ -3,9 +3,9 @@
 // different orders on different ranks. Kept as the design the checker must refute.
 #include <vector>
 
-#include "runtime/kvstore/designs/designs.hpp"
+#include "runtime/designs/makers.hpp"
 
-namespace ordo::kvstore {
+namespace ordo::designs {
 
 namespace {
 
@@ -27,4 +27,4 @@ std::unique_ptr<Design> make_naive(const DesignConfig& config, dag::ProgramSink&
   return std::make_unique<Naive>(config, main);
 }
 
-}  // namespace ordo::kvstore
+}  // namespace ordo::designs

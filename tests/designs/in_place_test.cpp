@@ -6,10 +6,10 @@
 #include <string>
 #include <vector>
 
-#include "runtime/kvstore/network.hpp"
-#include "runtime/kvstore/step_builder.hpp"
+#include "runtime/networks/network.hpp"
+#include "runtime/designs/step_builder.hpp"
 
-namespace ordo::kvstore {
+namespace ordo::designs {
 namespace {
 
 // "buf.<param>" and "grad.<param>" name one var once the buffer is the gradient.
@@ -69,7 +69,7 @@ std::vector<std::string> skeleton(const dag::Program& p, bool keep_stages) {
   return out;
 }
 
-dag::Program program(const Network& network, DesignConfig config, BufferMode buffers) {
+dag::Program program(const networks::Network& network, DesignConfig config, BufferMode buffers) {
   config.buffers = buffers;
   return build_step_job(network, config, {true, 2}).programs.at(0);
 }
@@ -88,7 +88,7 @@ std::vector<DesignConfig> configs() {
 }
 
 TEST(KvstoreInPlace, EachDesignIsItsPaperProgramWithBuffersRenamedToGradients) {
-  for (const Network& network : {mlp(3, 4, 10.0), resnet50(1000.0)}) {
+  for (const networks::Network& network : {networks::mlp(3, 4, 10.0), networks::resnet50(1000.0)}) {
     for (const DesignConfig& config : configs()) {
       const dag::Program in_place = program(network, config, BufferMode::in_place);
       const dag::Program copy = program(network, config, BufferMode::copy);
@@ -103,7 +103,7 @@ TEST(KvstoreInPlace, EachDesignIsItsPaperProgramWithBuffersRenamedToGradients) {
 
 TEST(KvstoreInPlace, NoBufferVarsNoCopiesAndEveryReductionWritesItsGradient) {
   for (const DesignConfig& config : configs()) {
-    const dag::Program p = program(mlp(3, 4, 10.0), config, BufferMode::in_place);
+    const dag::Program p = program(networks::mlp(3, 4, 10.0), config, BufferMode::in_place);
     for (const dag::Var& v : p.vars) EXPECT_NE(v.kind, dag::VarKind::buffer) << v.name;
     std::size_t fences = 0;
     std::size_t allreduces = 0;
@@ -134,4 +134,4 @@ TEST(KvstoreInPlace, NoBufferVarsNoCopiesAndEveryReductionWritesItsGradient) {
 }
 
 }  // namespace
-}  // namespace ordo::kvstore
+}  // namespace ordo::designs

@@ -4,9 +4,9 @@
 // pool's threads: the checker decides.
 #include <vector>
 
-#include "runtime/kvstore/designs/designs.hpp"
+#include "runtime/designs/makers.hpp"
 
-namespace ordo::kvstore {
+namespace ordo::designs {
 
 namespace {
 
@@ -37,4 +37,4 @@ std::unique_ptr<Design> make_concom(const DesignConfig& config, dag::ProgramSink
   return std::make_unique<ConCom>(config, main);
 }
 
-}  // namespace ordo::kvstore
+}  // namespace ordo::designs

@@ -1,12 +1,12 @@
 // Network descriptions: what write_network writes reads back equal (ResNet-50 and a layered
 // net with branches), and malformed descriptions fail at the right place with what was expected.
-#include "runtime/kvstore/network_reader.hpp"
+#include "runtime/networks/network_reader.hpp"
 
 #include <gtest/gtest.h>
 
 #include "runtime/dag/dump_error.hpp"
 
-namespace ordo::kvstore {
+namespace ordo::networks {
 namespace {
 
 TEST(NetworkReader, BuiltInNetworksRoundTrip) {
@@ -38,4 +38,4 @@ TEST(NetworkReader, MalformedDescriptionsSayWhereAndWhat) {
 }
 
 }  // namespace
-}  // namespace ordo::kvstore
+}  // namespace ordo::networks

@@ -3,9 +3,9 @@
 // rest of the step overlap freely. The main thread never waits.
 #include <optional>
 
-#include "runtime/kvstore/designs/designs.hpp"
+#include "runtime/designs/makers.hpp"
 
-namespace ordo::kvstore {
+namespace ordo::designs {
 
 namespace {
 
@@ -29,4 +29,4 @@ std::unique_ptr<Design> make_depcha(const DesignConfig& config, dag::ProgramSink
   return std::make_unique<DepCha>(config, main);
 }
 
-}  // namespace ordo::kvstore
+}  // namespace ordo::designs

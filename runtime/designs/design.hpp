@@ -10,9 +10,9 @@
 
 #include "runtime/dag/program.hpp"
 #include "runtime/dag/program_sink.hpp"
-#include "runtime/kvstore/design_config.hpp"
+#include "runtime/designs/design_config.hpp"
 
-namespace ordo::kvstore {
+namespace ordo::designs {
 
 // The vars of one key: the gradient the backward pass writes, the communication buffer, the
 // weight the update writes. All three hold `count` elements of `dtype`. With in-place buffers
@@ -77,4 +77,4 @@ class Design {
   std::optional<dag::VarId> init_chain_;  // the token the safe init's broadcasts all write
 };
 
-}  // namespace ordo::kvstore
+}  // namespace ordo::designs

@@ -3,13 +3,13 @@
 
 #include <memory>
 
-#include "runtime/kvstore/design.hpp"
+#include "runtime/designs/design.hpp"
 
-namespace ordo::kvstore {
+namespace ordo::designs {
 
 std::unique_ptr<Design> make_naive(const DesignConfig& config, dag::ProgramSink& main);
 std::unique_ptr<Design> make_funnel(const DesignConfig& config, dag::ProgramSink& main);
 std::unique_ptr<Design> make_concom(const DesignConfig& config, dag::ProgramSink& main);
 std::unique_ptr<Design> make_depcha(const DesignConfig& config, dag::ProgramSink& main);
 
-}  // namespace ordo::kvstore
+}  // namespace ordo::designs

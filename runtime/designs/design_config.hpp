@@ -9,7 +9,7 @@
 
 #include "runtime/dag/program.hpp"
 
-namespace ordo::kvstore {
+namespace ordo::designs {
 
 enum class DesignKind : std::uint8_t { naive, funnel, concom, depcha };
 // "safe": weights broadcast by ops chained through one token var. "fig4": the paper's Fig. 4,
@@ -60,4 +60,4 @@ std::vector<dag::Communicator> step_comms(const DesignConfig& config);
 // non-default buffer mode is named too ("depcha(comm_threads=2, buffers=copy)").
 std::string describe(const DesignConfig& config);
 
-}  // namespace ordo::kvstore
+}  // namespace ordo::designs

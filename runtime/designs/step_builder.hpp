@@ -5,10 +5,10 @@
 #include <cstdint>
 
 #include "runtime/dag/program.hpp"
-#include "runtime/kvstore/design_config.hpp"
-#include "runtime/kvstore/network.hpp"
+#include "runtime/designs/design_config.hpp"
+#include "runtime/networks/network.hpp"
 
-namespace ordo::kvstore {
+namespace ordo::designs {
 
 struct StepOptions {
   bool include_init = false;  // broadcast the weights first, as the first training step would
@@ -16,7 +16,7 @@ struct StepOptions {
 };
 
 // Throws std::invalid_argument for a bad network, configuration or step count.
-dag::Job build_step_job(const Network& network, const DesignConfig& config,
+dag::Job build_step_job(const networks::Network& network, const DesignConfig& config,
                         const StepOptions& options);
 
-}  // namespace ordo::kvstore
+}  // namespace ordo::designs

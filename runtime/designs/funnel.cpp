@@ -1,8 +1,8 @@
 // funnel (paper Fig. 5-7): the engine only prepares the buffer; the main thread waits for it and
 // calls the allreduce itself, so every rank issues them in key order.
-#include "runtime/kvstore/designs/designs.hpp"
+#include "runtime/designs/makers.hpp"
 
-namespace ordo::kvstore {
+namespace ordo::designs {
 
 namespace {
 
@@ -26,4 +26,4 @@ std::unique_ptr<Design> make_funnel(const DesignConfig& config, dag::ProgramSink
   return std::make_unique<Funnel>(config, main);
 }
 
-}  // namespace ordo::kvstore
+}  // namespace ordo::designs

@@ -1,8 +1,8 @@
-#include "runtime/kvstore/design_config.hpp"
+#include "runtime/designs/design_config.hpp"
 
 #include <stdexcept>
 
-namespace ordo::kvstore {
+namespace ordo::designs {
 
 namespace {
 
@@ -94,4 +94,4 @@ std::string describe(const DesignConfig& config) {
   return s + ")";
 }
 
-}  // namespace ordo::kvstore
+}  // namespace ordo::designs

@@ -7,9 +7,9 @@
 #include <string>
 #include <string_view>
 
-#include "runtime/kvstore/network.hpp"
+#include "runtime/networks/network.hpp"
 
-namespace ordo::kvstore {
+namespace ordo::networks {
 
 // Throws dag::DumpError (where, problem, expected), and nothing else, for any text that is not
 // a well-formed network description, check_network's findings included.
@@ -19,4 +19,4 @@ Network read_network_file(const std::filesystem::path& path);
 // The description of `network` that read_network reads back equal.
 std::string write_network(const Network& network);
 
-}  // namespace ordo::kvstore
+}  // namespace ordo::networks
