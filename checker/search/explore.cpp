@@ -6,6 +6,7 @@
 
 #include "checker/search/memory.hpp"
 #include "checker/search/reduction.hpp"
+#include "checker/search/state_keys.hpp"
 #include "checker/search/visited_set.hpp"
 #include "checker/system/deadlock.hpp"
 #include "checker/system/transitions.hpp"

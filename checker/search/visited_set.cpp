@@ -44,18 +44,20 @@ VisitedSet::Slot VisitedSet::store(std::string_view encoding, std::uint64_t hash
   return slot;
 }
 
-bool VisitedSet::insert(std::string_view encoding) {
+VisitedSet::Found VisitedSet::find_or_insert(std::string_view encoding) {
   const std::uint64_t hash = std::hash<std::string_view>{}(encoding);
   const std::size_t mask = table_.size() - 1;
+  const auto place = [](const Slot& slot) { return Place{slot.chunk} << 32 | slot.offset; };
   for (std::size_t i = hash & mask;; i = (i + 1) & mask) {
     Slot& slot = table_[i];
     if (slot.chunk == 0) {
       slot = store(encoding, hash);
+      const Found found{true, place(slot)};
       ++size_;
       if (2 * size_ > table_.size()) grow();
-      return true;
+      return found;
     }
-    if (slot.hash == hash && stored(slot) == encoding) return false;
+    if (slot.hash == hash && stored(slot) == encoding) return Found{false, place(slot)};
   }
 }
 

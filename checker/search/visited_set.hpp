@@ -15,8 +15,16 @@ namespace ordo::checker {
 class VisitedSet {
  public:
   VisitedSet();
+  // Where an encoding is kept: equal for two encodings exactly when they are equal, so it can
+  // stand for the encoding inside a larger one (the search's state keys name rank encodings so).
+  using Place = std::uint64_t;
+  struct Found {
+    bool inserted = false;  // it was not in before
+    Place place = 0;
+  };
+  Found find_or_insert(std::string_view encoding);
   // Adds the encoding; false when an equal one is already in.
-  bool insert(std::string_view encoding);
+  bool insert(std::string_view encoding) { return find_or_insert(encoding).inserted; }
   std::uint64_t size() const { return size_; }
 
  private:

@@ -7,7 +7,6 @@
 #include <memory>
 #include <optional>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "checker/system/cow_box.hpp"
@@ -38,17 +37,24 @@ struct RankState {
   std::vector<dag::OpId> op_of_slot;     // by rules op slot
   // This rank's part of the state's encoding, made when first asked for and dropped on every
   // write (State::rank_for_write): a state that shares the rank with its parent shares it too.
-  // A copy starts empty, since it is made to be written.
+  // A copy starts empty, since it is made to be written. `piece` is where a search's table of
+  // rank encodings keeps these bytes (search/state_keys.hpp), valid for the table `table` names.
   struct EncodingCache {
     EncodingCache() = default;
     EncodingCache(const EncodingCache&) {}
     EncodingCache& operator=(const EncodingCache&) {
+      drop();
+      return *this;
+    }
+    void drop() {
       bytes.clear();
       valid = false;
-      return *this;
+      table = 0;
     }
     std::string bytes;
     bool valid = false;
+    std::uint64_t table = 0;  // 0: no table
+    std::uint64_t piece = 0;
   };
   mutable EncodingCache encoded;
 };
@@ -84,35 +90,5 @@ State initial_state(const Model& model);
 // Every rank's main thread is past its last action and every op it pushed completed.
 bool rank_finished(const Model& model, const State& state, dag::Rank rank);
 bool finished(const Model& model, const State& state);
-
-// A byte string that is equal for two states exactly when they have the same future: it names
-// ops by program op id (never by rules slot) and run queues by order (never by sequence number).
-// Why that suffices: a var's grants are a function of the accesses pushed to it (fixed by the
-// main pc, since each rank pushes in program order) and of which of them completed, because the
-// grant rule is a greedy prefix of the var's queue that a completion can only extend; everything
-// else the rules hold (thread occupancy, pending counts, op states) is encoded explicitly.
-std::string encode(const Model& model, const State& state);
-
-// Equal for two states exactly when one is the other with ranks renamed. Requires
-// model.ranks_interchangeable(): then renamed states have renamed futures, so one of them
-// stands for all (symmetry reduction); the search still walks real states, so a witness is a
-// real schedule.
-std::string encode_up_to_rank_renaming(const Model& model, const State& state);
-
-// The key a search stores for a state: encode_up_to_rank_renaming when the ranks are
-// interchangeable and the symmetry reduction is asked for, encode otherwise. Keeps its buffers
-// from call to call, since a search makes a key per transition; the view lasts until the next.
-class StateKeys {
- public:
-  StateKeys(const Model& model, bool symmetry);
-  bool symmetric() const { return symmetric_; }
-  std::string_view key(const State& state);
-
- private:
-  const Model& model_;
-  bool symmetric_;
-  std::string out_;
-  std::vector<std::string> rank_keys_;
-};
 
 }  // namespace ordo::checker
