@@ -166,9 +166,10 @@ std::vector<dag::Transition> enabled_transitions(const Model& model, const State
   return steps;
 }
 
-std::optional<comm::Violation> apply(const Model& model, State& state,
-                                     const dag::Transition& step) {
-  if (step.rank >= model.ranks()) throw not_enabled(step, "no such rank");
+namespace {
+
+std::optional<comm::Violation> apply_step(const Model& model, State& state,
+                                          const dag::Transition& step) {
   switch (step.kind) {
     case dag::Transition::Kind::main:
       return apply_main(model, state, step);
@@ -181,6 +182,38 @@ std::optional<comm::Violation> apply(const Model& model, State& state,
       return std::nullopt;
   }
   throw not_enabled(step, "unknown step kind");
+}
+
+// What a step advances: its rank's main thread (a collective it blocks in counts half an
+// action) or its op's phase. No step moves either back (a match only advances other parties),
+// so every path through the transition system is acyclic; the partial-order reduction's cycle
+// condition and the searches' lack of a depth bound rest on it.
+std::uint64_t progress_of(const State& state, const dag::Transition& step) {
+  const RankState& r = state.rank(step.rank);
+  if (step.kind == dag::Transition::Kind::main) {
+    return 2 * std::uint64_t{r.pc} + (r.main_blocked ? 1u : 0u);
+  }
+  return static_cast<std::uint64_t>(r.phase[step.op]);
+}
+
+}  // namespace
+
+std::optional<comm::Violation> apply(const Model& model, State& state,
+                                     const dag::Transition& step) {
+  if (step.rank >= model.ranks()) throw not_enabled(step, "no such rank");
+  if (step.kind != dag::Transition::Kind::main && step.op >= state.rank(step.rank).phase.size()) {
+    throw not_enabled(step, "no such op");
+  }
+  const std::uint64_t before = progress_of(state, step);
+  std::optional<comm::Violation> violation = apply_step(model, state, step);
+  // Checked on every step, in release builds too: a step that advanced nothing would make the
+  // state graph cyclic, and the reductions' argument with it void.
+  if (!violation && progress_of(state, step) <= before) {
+    throw std::logic_error("rank " + std::to_string(step.rank) + ": a " +
+                           std::string(dag::to_string(step.kind)) +
+                           " step on op " + std::to_string(step.op) + " advanced nothing");
+  }
+  return violation;
 }
 
 }  // namespace ordo::checker

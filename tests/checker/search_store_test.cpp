@@ -4,6 +4,7 @@
 // keys must be equal exactly when the plain encodings are, on every state a random walk reaches.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <random>
 #include <string>
@@ -115,6 +116,51 @@ TEST(StateKeys, AreEqualExactlyWhenThePlainEncodingsAre) {
     for (const auto& [state, key] : kept) EXPECT_EQ(std::string(keys.key(state)), key);
     // Walks meet (at least at the initial and the final state), so equal keys were compared.
     EXPECT_LT(plain_of_key.size() + 2 * 39, kept.size());
+  }
+}
+
+// What the encoding rests on (checker/system/encoding.hpp): two states with equal encodings have
+// the same future. Checked here one step deep on the states random walks reach, over jobs that
+// exercise every phase: the steps enabled in both must be the same (thread names aside, which
+// the encoding leaves out on purpose), and so must the encodings after each.
+TEST(Encoding, EqualEncodingsHaveTheSameSteps) {
+  const std::vector<dag::Job> jobs = {
+      step_job(networks::mlp(2, 2, 1.0), config(designs::DesignKind::depcha, 2)),
+      step_job(networks::mlp(1, 2, 1.0), config(designs::DesignKind::funnel, 2)),
+      step_job(branches(), config(designs::DesignKind::naive, 2))};
+  for (const dag::Job& job : jobs) {
+    const Model model(job, 2);
+    // The steps with their thread left out, and the encoding each leads to.
+    const auto future = [&](const State& state) {
+      std::vector<std::string> steps;
+      for (const dag::Transition& step : enabled_transitions(model, state)) {
+        State next = state;
+        const bool violates = apply(model, next, step).has_value();
+        steps.push_back(std::string(dag::to_string(step.kind)) + " " + std::to_string(step.rank) +
+                        " " + std::to_string(step.op) +
+                        (violates ? " violates" : " -> " + encode(model, next)));
+      }
+      std::sort(steps.begin(), steps.end());
+      return steps;
+    };
+    std::map<std::string, std::vector<std::string>> future_of;
+    std::mt19937_64 rng(5);
+    std::size_t compared = 0;
+    for (int walk = 0; walk < 60; ++walk) {
+      State state = initial_state(model);
+      for (;;) {
+        const auto [it, inserted] = future_of.emplace(encode(model, state), future(state));
+        if (!inserted) {
+          ++compared;
+          EXPECT_EQ(it->second, future(state));
+        }
+        const std::vector<dag::Transition> enabled = enabled_transitions(model, state);
+        if (enabled.empty()) break;
+        std::uniform_int_distribution<std::size_t> pick(0, enabled.size() - 1);
+        if (apply(model, state, enabled[pick(rng)])) break;
+      }
+    }
+    EXPECT_GT(compared, 60u);
   }
 }
 
