@@ -47,7 +47,7 @@ class Search {
 
   Result run() {
     State init = initial_state(model_);
-    visited_.insert(key(init));
+    visited_.insert(keys_.key(init));
     ++result_.stats.states;
     std::vector<dag::Transition> steps = enabled_transitions(model_, init);
     if (stuck(init, steps)) return conclude();
@@ -68,7 +68,7 @@ class Search {
       if (std::optional<comm::Violation> v = apply(model_, child, step)) {
         return unsafe(std::move(*v), false, path_of(stack_));
       }
-      if (!visited_.insert(key(child))) continue;
+      if (!visited_.insert(keys_.key(child))) continue;
       ++result_.stats.states;
       const std::uint64_t depth = stack_.size();
       if (depth > result_.stats.depth_max) result_.stats.depth_max = depth;
@@ -86,8 +86,6 @@ class Search {
   }
 
  private:
-  std::string_view key(const State& state) { return keys_.key(state); }
-
   std::vector<dag::Transition> reduce(const State& state, std::vector<dag::Transition> enabled) {
     if (!partial_order_) return enabled;
     std::vector<dag::Transition> ample = ample_transitions(model_, state, enabled);
@@ -96,8 +94,8 @@ class Search {
   }
 
   // A state with no enabled step that is not the end of every rank is a deadlock. Sets the
-  // result and returns true in that case.
-  // The witness is the path to the top frame's latest child, or empty at the initial state.
+  // result and returns true in that case; the witness is the path to the top frame's latest
+  // child (empty at the initial state, when the stack is).
   bool stuck(const State& state, const std::vector<dag::Transition>& enabled) {
     if (!enabled.empty() || finished(model_, state)) return false;
     unsafe(describe_deadlock(model_, state), collective_pending(state) || main_in_collective(state),

@@ -24,11 +24,8 @@ class StateKeys {
   StateKeys(const StateKeys&) = delete;
   StateKeys& operator=(const StateKeys&) = delete;
 
-  bool symmetric() const { return symmetric_; }
   // The state's key; the view lasts until the next call.
   std::string_view key(const State& state);
-  // Distinct rank encodings kept so far.
-  std::uint64_t pieces() const { return pieces_.size(); }
 
  private:
   VisitedSet::Place piece(const State& state, dag::Rank rank);

@@ -29,10 +29,9 @@ VisitedSet::Slot VisitedSet::store(std::string_view encoding, std::uint64_t hash
     throw std::length_error("a state encoding longer than 4 GiB");
   }
   const std::uint32_t need = static_cast<std::uint32_t>(length_bytes + encoding.size());
-  if (chunks_.empty() || chunk_sizes_.back() - chunk_used_ < need) {
-    const std::uint32_t size = std::max(chunk_bytes, need);
-    chunks_.push_back(std::make_unique<char[]>(size));
-    chunk_sizes_.push_back(size);
+  if (chunks_.empty() || chunk_size_ - chunk_used_ < need) {
+    chunk_size_ = std::max(chunk_bytes, need);
+    chunks_.push_back(std::make_unique<char[]>(chunk_size_));
     chunk_used_ = 0;
   }
   char* at = chunks_.back().get() + chunk_used_;

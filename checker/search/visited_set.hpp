@@ -40,7 +40,7 @@ class VisitedSet {
 
   std::vector<Slot> table_;  // open addressing, linear probing; size a power of two
   std::vector<std::unique_ptr<char[]>> chunks_;
-  std::vector<std::uint32_t> chunk_sizes_;
+  std::uint32_t chunk_size_ = 0;  // of the last chunk, the one being filled
   std::uint32_t chunk_used_ = 0;
   std::uint64_t size_ = 0;
 };

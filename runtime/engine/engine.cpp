@@ -1,6 +1,7 @@
 #include "runtime/engine/engine.hpp"
 
 #include <cassert>
+#include <memory>
 #include <set>
 #include <utility>
 
