@@ -4,6 +4,7 @@
 #include <atomic>
 
 #include "checker/system/encoding.hpp"
+#include "checker/system/encoding_check.hpp"
 
 namespace ordo::checker {
 
@@ -26,13 +27,25 @@ StateKeys::StateKeys(const Model& model, bool symmetry)
 VisitedSet::Place StateKeys::piece(const State& state, dag::Rank rank) {
   const RankState& r = state.rank(rank);
   if (r.encoded.table != table_id_) {
-    r.encoded.piece = pieces_.find_or_insert(rank_encoding(state, rank)).place;
+    const std::string& bytes = rank_encoding(state, rank);
+    const VisitedSet::Found found = pieces_.find_or_insert(bytes);
+    // Every new piece is read back: a piece stands for every rank state with its bytes.
+    if (found.inserted) check_rank_encoding(r, bytes);
+    r.encoded.piece = found.place;
     r.encoded.table = table_id_;
   }
   return r.encoded.piece;
 }
 
 std::string_view StateKeys::key(const State& state) {
+  // A sample of the communicators' parts is read back too (they are not stored as pieces).
+  if ((keys_made_++ & comm_check_mask) == 0) {
+    for (dag::CommId id = 0; id < state.comm_count(); ++id) {
+      comm_bytes_.clear();
+      put_comm(state.comm(id), comm_bytes_);
+      check_comm_encoding(state.comm(id), comm_bytes_);
+    }
+  }
   out_.clear();
   if (!symmetric_) {
     for (dag::Rank rank = 0; rank < model_.ranks(); ++rank) put_uint(out_, piece(state, rank));

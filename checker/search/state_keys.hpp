@@ -36,6 +36,9 @@ class StateKeys {
   VisitedSet pieces_;
   std::string out_;
   std::vector<std::string> rank_keys_;
+  static constexpr std::uint64_t comm_check_mask = 1023;
+  std::uint64_t keys_made_ = 0;
+  std::string comm_bytes_;
 };
 
 }  // namespace ordo::checker

@@ -30,6 +30,8 @@ class CowBox {
   ~CowBox() { release(node_); }
 
   const T& get() const { return node_->value; }
+  // Whether the two boxes share one part: neither wrote it since one was copied from the other.
+  bool shares(const CowBox& other) const { return node_ == other.node_; }
   // The part for writing: this box's own node, copied first if any other box shares it.
   T& write() {
     if (node_->refs > 1) {

@@ -24,6 +24,16 @@ RankState& State::rank_for_write(dag::Rank r) {
 
 comm::MatchState& State::comm_for_write(dag::CommId c) { return comms_.at(c).write(); }
 
+bool State::wrote_only(const State& parent, dag::Rank rank) const {
+  for (dag::Rank r = 0; r < rank_count(); ++r) {
+    if (r != rank && !ranks_.at(r).shares(parent.ranks_.at(r))) return false;
+  }
+  for (dag::CommId c = 0; c < comm_count(); ++c) {
+    if (!comms_.at(c).shares(parent.comms_.at(c))) return false;
+  }
+  return true;
+}
+
 void State::add_rank(RankState rank) { ranks_.emplace_back(std::move(rank)); }
 
 void State::add_comm(comm::MatchState comm) { comms_.emplace_back(std::move(comm)); }

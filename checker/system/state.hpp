@@ -72,6 +72,10 @@ class State {
   RankState& rank_for_write(dag::Rank r);
   comm::MatchState& comm_for_write(dag::CommId c);
 
+  // Whether every part but `rank`'s is still shared with `parent`, this state's origin: the
+  // transition that made it wrote no other rank and no communicator.
+  bool wrote_only(const State& parent, dag::Rank rank) const;
+
   void add_rank(RankState rank);
   void add_comm(comm::MatchState comm);
 
