@@ -1,10 +1,44 @@
 #include "runtime/networks/network.hpp"
 
+#include "runtime/networks/shapes.hpp"
+
 #include <cmath>
 #include <set>
 #include <stdexcept>
 
 namespace ordo::networks {
+
+namespace {
+
+// A network that says what its layers compute must say it of every layer, and each layer's
+// parameters must be exactly those its ops have.
+void check_computes(const Network& network) {
+  bool any = !network.input.empty();
+  for (const Layer& l : network.layers) any = any || !l.ops.empty();
+  if (!any) return;
+  if (!computes(network)) {
+    throw std::invalid_argument("network '" + network.name +
+                                "': an input shape and every layer's ops are needed once one is "
+                                "given");
+  }
+  const LayerShapes shapes = infer_shapes(network);
+  const std::vector<std::vector<Shape>> ins = layer_inputs(network, shapes.outputs);
+  for (std::size_t l = 0; l < network.layers.size(); ++l) {
+    const Layer& layer = network.layers[l];
+    const std::vector<Param> expected = walk_layer(layer.name, layer.ops, ins[l]).params;
+    if (layer.params != expected) {
+      std::string want;
+      for (const Param& p : expected) {
+        want += (want.empty() ? "" : ", ") + p.name + " (" + std::to_string(p.count) + ")";
+      }
+      throw std::invalid_argument("layer '" + layer.name +
+                                  "': its parameters are not those its ops have: " +
+                                  (want.empty() ? "none" : want));
+    }
+  }
+}
+
+}  // namespace
 
 void check_network(const Network& network) {
   std::set<std::string> names;
@@ -41,6 +75,7 @@ void check_network(const Network& network) {
       }
     }
   }
+  check_computes(network);
 }
 
 std::uint64_t param_count(const Network& network) {
@@ -58,7 +93,7 @@ std::uint64_t param_bytes(const Network& network) {
 }
 
 Network mlp(std::uint32_t layers, std::uint32_t width, double forward_us_per_layer) {
-  Network net{"mlp" + std::to_string(layers) + "x" + std::to_string(width), {}};
+  Network net{"mlp" + std::to_string(layers) + "x" + std::to_string(width), {}, {width}};
   for (std::uint32_t l = 0; l < layers; ++l) {
     const std::string name = "dense" + std::to_string(l);
     Layer layer{name,
@@ -66,7 +101,9 @@ Network mlp(std::uint32_t layers, std::uint32_t width, double forward_us_per_lay
                  {name + ".bias", width, dag::DType::f32}},
                 forward_us_per_layer,
                 2.0 * forward_us_per_layer,
-                {}};
+                {},
+                {{OpKind::dense, width, 0, 1, 0}}};
+    if (l + 1 < layers) layer.ops.push_back({OpKind::relu, 0, 0, 1, 0});
     if (l > 0) layer.inputs = {l - 1};
     net.layers.push_back(std::move(layer));
   }

@@ -27,10 +27,17 @@ constexpr std::size_t layers_max = 1u << 16;
 constexpr std::size_t params_max = 1u << 12;
 
 constexpr std::array<std::string_view, 4> net_required = {"format", "version", "name", "layers"};
-constexpr ObjectSpec net_spec = {"an ordo-network description", net_required, {}};
+constexpr std::array<std::string_view, 1> net_optional = {"input"};
+constexpr ObjectSpec net_spec = {"an ordo-network description", net_required, net_optional};
 constexpr std::array<std::string_view, 1> layer_required = {"name"};
-constexpr std::array<std::string_view, 4> layer_optional = {"params", "forward_us", "backward_us",
-                                                            "inputs"};
+constexpr std::array<std::string_view, 5> layer_optional = {"params", "forward_us", "backward_us",
+                                                            "inputs", "ops"};
+constexpr std::array<std::string_view, 1> op_required = {"op"};
+constexpr std::array<std::string_view, 4> op_optional = {"units", "kernel", "stride", "padding"};
+constexpr ObjectSpec op_spec = {"a layer op", op_required, op_optional};
+constexpr std::size_t ops_max = 64;
+constexpr std::size_t input_dims_max = 3;
+constexpr std::uint64_t size_max = std::uint64_t{1} << 24;
 constexpr ObjectSpec layer_spec = {"a layer", layer_required, layer_optional};
 constexpr std::array<std::string_view, 2> param_required = {"name", "count"};
 constexpr std::array<std::string_view, 1> param_optional = {"dtype"};
@@ -46,6 +53,24 @@ Param read_param(const Node& node) {
     p.dtype = dag::detail::read_enum<dag::DType>(*dtype, "dtype");
   }
   return p;
+}
+
+LayerOp read_op(const Node& node) {
+  const ObjectNode object(node, op_spec);
+  object.reject_unknown_fields();
+  LayerOp op;
+  op.kind = static_cast<OpKind>(
+      dag::detail::read_choice(object.required("op"), op_kind_names(), "layer op"));
+  const auto field = [&](const char* name, std::uint32_t& into) {
+    if (const std::optional<Node> n = object.optional(name)) {
+      into = static_cast<std::uint32_t>(dag::detail::read_unsigned(*n, size_max));
+    }
+  };
+  field("units", op.units);
+  field("kernel", op.kernel);
+  field("stride", op.stride);
+  field("padding", op.padding);
+  return op;
 }
 
 Layer read_layer(const Node& node, std::size_t index) {
@@ -75,6 +100,10 @@ Layer read_layer(const Node& node, std::size_t index) {
       layer.inputs.push_back(static_cast<std::uint32_t>(at));
     }
   }
+  if (const std::optional<Node> ops = object.optional("ops")) {
+    const std::size_t n = dag::detail::read_array(*ops, ops_max, "layer ops");
+    for (std::size_t i = 0; i < n; ++i) layer.ops.push_back(read_op(ops->element(i)));
+  }
   return layer;
 }
 
@@ -91,6 +120,13 @@ Network read_network(std::string_view text) {
   object.reject_unknown_fields();
   Network network;
   network.name = dag::detail::read_name(object.required("name"));
+  if (const std::optional<Node> input = object.optional("input")) {
+    const std::size_t n = dag::detail::read_array(*input, input_dims_max, "input sizes");
+    for (std::size_t i = 0; i < n; ++i) {
+      network.input.push_back(
+          static_cast<std::uint32_t>(dag::detail::read_unsigned(input->element(i), size_max)));
+    }
+  }
   const Node layers = object.required("layers");
   const std::size_t n = dag::detail::read_array(layers, layers_max, "layers");
   for (std::size_t i = 0; i < n; ++i) network.layers.push_back(read_layer(layers.element(i), i));
@@ -121,16 +157,30 @@ std::string write_network(const Network& network) {
     for (const Param& p : l.params) {
       params.push_back({{"name", p.name}, {"count", p.count}, {"dtype", dag::to_string(p.dtype)}});
     }
-    layers.push_back({{"name", l.name},
-                      {"params", params},
-                      {"forward_us", l.forward_us},
-                      {"backward_us", l.backward_us},
-                      {"inputs", l.inputs}});
+    nlohmann::json layer = {{"name", l.name},
+                            {"params", params},
+                            {"forward_us", l.forward_us},
+                            {"backward_us", l.backward_us},
+                            {"inputs", l.inputs}};
+    if (!l.ops.empty()) {
+      nlohmann::json ops = nlohmann::json::array();
+      for (const LayerOp& op : l.ops) {
+        // Every field, defaults included: a reader sees the whole op without knowing defaults.
+        ops.push_back({{"op", to_string(op.kind)},
+                       {"units", op.units},
+                       {"kernel", op.kernel},
+                       {"stride", op.stride},
+                       {"padding", op.padding}});
+      }
+      layer["ops"] = ops;
+    }
+    layers.push_back(std::move(layer));
   }
-  const nlohmann::json j{{"format", format_name},
-                         {"version", format_version},
-                         {"name", network.name},
-                         {"layers", layers}};
+  nlohmann::json j{{"format", format_name},
+                   {"version", format_version},
+                   {"name", network.name},
+                   {"layers", layers}};
+  if (!network.input.empty()) j["input"] = network.input;
   return j.dump(1) + "\n";
 }
 

@@ -6,6 +6,7 @@
 
 #include "runtime/dag/dump_writer.hpp"
 #include "runtime/designs/step_builder.hpp"
+#include "runtime/networks/catalog.hpp"
 #include "tools/ordo/commands.hpp"
 #include "tools/ordo/job_input.hpp"
 #include "tools/ordo/output.hpp"
@@ -38,7 +39,8 @@ Command add_step_dag(CLI::App& app) {
   auto o = std::make_shared<StepDagOptions>();
   CLI::App* sub =
       app.add_subcommand("step-dag", "Write a design's training-step program as a dump");
-  sub->add_option("--network", o->network, "mlp, resnet50 or a network description file")
+  sub->add_option("--network", o->network,
+                  networks::builtin_network_names() + " or a network description file")
       ->capture_default_str();
   sub->add_option("--layers", o->layers, "layers of the mlp")->check(CLI::Range(1, 1024));
   sub->add_option("--design", o->design, "naive, funnel, concom or depcha")->capture_default_str();

@@ -3,13 +3,13 @@
 #include <stdexcept>
 
 #include "runtime/dag/dump_reader.hpp"
+#include "runtime/networks/catalog.hpp"
 #include "runtime/networks/network_reader.hpp"
 
 namespace ordo::tools {
 
 networks::Network pick_network(const std::string& name, std::uint32_t layers) {
-  if (name == "mlp") return networks::mlp(layers, 256, 100.0);
-  if (name == "resnet50") return networks::resnet50(30000.0);
+  if (std::optional<networks::Network> net = networks::builtin_network(name, layers)) return *net;
   return networks::read_network_file(name);
 }
 
@@ -18,7 +18,8 @@ void JobInput::add_options(CLI::App* sub, const std::string& what) {
   sub->add_option("--design", design,
                   "check this design's step on a network instead of a dump: "
                   "naive, funnel, concom or depcha");
-  sub->add_option("--network", network, "with --design: mlp, resnet50 or a description file");
+  sub->add_option("--network", network,
+                  "with --design: " + networks::builtin_network_names() + " or a description file");
   sub->add_option("--layers", layers, "layers of the built-in mlp")->check(CLI::Range(1, 1024));
   sub->add_option("--init", init, "safe or fig4 (with --with-init)")->capture_default_str();
   sub->add_flag("--with-init", step.include_init, "broadcast the weights first");

@@ -1,0 +1,26 @@
+// The built-in networks by name, as every tool and the trainer take them: one function, so that
+// `ordo step-dag --network N` and `ordo train --network N` mean one network.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "runtime/networks/network.hpp"
+
+namespace ordo::networks {
+
+// "mlp" (`mlp_layers` dense layers of 256), "lenet", "resnet20", "resnet32", "resnet44",
+// "resnet56", "resnet110" (CIFAR ResNets) and "resnet50"; nullopt for another name. `input`
+// replaces the network's own input shape where the network allows it (the CIFAR ResNets and
+// lenet take any image; empty keeps the default: 1x28x28 for lenet, 3x32x32 for the CIFAR
+// ResNets). Costs are a fixed time per multiply-add, the one that makes ResNet-50's forward pass
+// 30 ms (the step builder's and simulators' estimate; the trainer measures real time).
+std::optional<Network> builtin_network(const std::string& name, std::uint32_t mlp_layers = 4,
+                                       std::vector<std::uint32_t> input = {},
+                                       std::uint32_t classes = 10);
+
+// The names builtin_network knows, for help texts.
+std::string builtin_network_names();
+
+}  // namespace ordo::networks

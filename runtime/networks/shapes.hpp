@@ -1,0 +1,54 @@
+// Shape inference over a network whose layers say what they compute: each layer's output shape
+// from the network's input shape, the parameters each layer's ops have (so a description cannot
+// disagree with what the trainer builds), and the multiply-adds of one example, from which
+// costs are estimated. Shapes are per example: {channels, height, width} or {features}.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "runtime/networks/network.hpp"
+
+namespace ordo::networks {
+
+using Shape = std::vector<std::uint64_t>;
+
+struct LayerShapes {
+  std::vector<Shape> outputs;       // per layer
+  std::vector<std::uint64_t> macs;  // per layer, one example's multiply-adds
+};
+
+// True when the network has an input shape and every layer has ops.
+bool computes(const Network& network);
+
+// Every layer's output shape and multiply-adds (walk_layer); throws std::invalid_argument when
+// !computes(network) or a shape does not fit: a convolution or pool on a non-image, a window
+// larger than its padded input, joined inputs of different shapes, an op with a zero size.
+LayerShapes infer_shapes(const Network& network);
+
+// One layer's ops on inputs of these shapes: its output shape, one example's multiply-adds, and
+// the parameters its ops have, in the order the layer holds them: "<layer>.weight" and
+// "<layer>.bias" for dense, "<layer>.weight" for a convolution, "<layer>.bn.gamma" and
+// "<layer>.bn.beta" for batch norm. Throws std::invalid_argument naming the layer and op when a
+// shape does not fit, or a layer has two weighted ops or two batch norms (their names would clash).
+struct LayerResult {
+  Shape output;
+  std::uint64_t macs = 0;
+  std::vector<Param> params;
+};
+LayerResult walk_layer(const std::string& layer, const std::vector<LayerOp>& ops,
+                       const std::vector<Shape>& inputs);
+
+// The network's input shape; throws std::invalid_argument unless it is {features} or
+// {channels, height, width} with sizes 1 to 2^24.
+Shape input_shape(const Network& network);
+// Each layer's input shapes, given every layer's output shape.
+std::vector<std::vector<Shape>> layer_inputs(const Network& network,
+                                             const std::vector<Shape>& outputs);
+
+// The step builder's costs from multiply-adds: forward_us_total shared in proportion, backward
+// twice each forward (two products per forward product: the input's and the weights' gradients).
+void set_costs_from_macs(Network& network, double forward_us_total);
+
+}  // namespace ordo::networks
