@@ -24,9 +24,18 @@ std::string show(const Shape& s) {
   return out + "]";
 }
 
-std::uint64_t elements(const Shape& s) {
+// Products of sizes, refused past 2^48 (far beyond any real layer), so no count can wrap.
+constexpr std::uint64_t product_max = std::uint64_t{1} << 48;
+
+std::uint64_t times(const OpContext& c, std::uint64_t a, std::uint64_t b) {
+  std::uint64_t r = 0;
+  if (__builtin_mul_overflow(a, b, &r) || r > product_max) c.fail("sizes whose product exceeds 2^48");
+  return r;
+}
+
+std::uint64_t elements(const OpContext& c, const Shape& s) {
   std::uint64_t n = 1;
-  for (std::uint64_t d : s) n *= d;
+  for (std::uint64_t d : s) n = times(c, n, d);
   return n;
 }
 
@@ -51,14 +60,14 @@ Shape apply(const OpContext& c, const Shape& in, std::uint64_t& macs) {
   switch (op.kind) {
     case OpKind::dense: {
       if (op.units == 0 || op.units > size_max) c.fail("units must be 1 to 2^24");
-      macs += elements(in) * op.units;
+      macs += times(c, elements(c, in), op.units);
       return {op.units};
     }
     case OpKind::conv: {
       const Shape& x = image(c, in);
       if (op.units == 0 || op.units > size_max) c.fail("units must be 1 to 2^24");
       const Shape out = {op.units, window_out(c, x[1]), window_out(c, x[2])};
-      macs += elements(out) * x[0] * op.kernel * op.kernel;
+      macs += times(c, times(c, elements(c, out), x[0]), times(c, op.kernel, op.kernel));
       return out;
     }
     case OpKind::max_pool:
@@ -129,11 +138,13 @@ LayerResult walk_layer(const std::string& layer, const std::vector<LayerOp>& ops
       if (seen_weighted) c.fail("a second weighted op in one layer");
       seen_weighted = true;
       if (ops[k].kind == OpKind::dense) {
-        r.params.push_back({layer + ".weight", elements(in) * ops[k].units, dag::DType::f32});
+        r.params.push_back({layer + ".weight", times(c, elements(c, in), ops[k].units),
+                            dag::DType::f32});
         r.params.push_back({layer + ".bias", ops[k].units, dag::DType::f32});
       } else {
         r.params.push_back({layer + ".weight",
-                            std::uint64_t{ops[k].units} * in[0] * ops[k].kernel * ops[k].kernel,
+                            times(c, times(c, ops[k].units, in[0]),
+                                  times(c, ops[k].kernel, ops[k].kernel)),
                             dag::DType::f32});
       }
     } else if (ops[k].kind == OpKind::batch_norm) {

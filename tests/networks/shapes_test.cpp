@@ -95,6 +95,10 @@ TEST(Shapes, MisfitsAreErrorsNamingTheLayerAndOp) {
   EXPECT_THROW(img.add("pad", {a}, {op::pad_shortcut(2, 2)}), std::invalid_argument);
   EXPECT_THROW(img.add("w2", {a}, {op::conv(4, 1, 1, 0), op::dense(3)}), std::invalid_argument);
   EXPECT_THROW(img.add("z", {a}, {op::conv(4, 0, 1, 0)}), std::invalid_argument);
+  // Sizes whose products would wrap 64 bits are refused, not wrapped.
+  NetworkBuilder huge("huge", {1u << 24, 1u << 24, 1u << 24});
+  EXPECT_THROW(huge.add("c", {}, {op::conv(1u << 24, 1u << 24, 1, 0)}), std::invalid_argument);
+  EXPECT_THROW(huge.add("d", {}, {op::dense(1u << 24)}), std::invalid_argument);
   const std::uint32_t same = img.add("same", {}, {op::conv(2, 3, 1, 1)});
   EXPECT_EQ(img.output(img.add("cat", {a, same}, {op::concat()})), (Shape{6, 8, 8}));
 }
