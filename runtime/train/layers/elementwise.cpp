@@ -1,6 +1,8 @@
 #include "runtime/train/layers/elementwise.hpp"
 
 #include <ATen/ops/cat.h>
+#include <ATen/ops/constant_pad_nd.h>
+#include <ATen/ops/zeros.h>
 #include <ATen/ops/relu.h>
 #include <ATen/ops/threshold_backward.h>
 
@@ -39,6 +41,21 @@ at::Tensor Add::forward(const std::vector<at::Tensor>& inputs, bool training) {
 std::vector<at::Tensor> Add::backward(const at::Tensor& grad_output) {
   // Each input's gradient is the output's; the consumers only read it.
   return std::vector<at::Tensor>(inputs_, grad_output);
+}
+
+at::Tensor PadShortcut::forward(const std::vector<at::Tensor>& inputs, bool training) {
+  const at::Tensor& x = inputs.at(0);
+  if (training) input_sizes_ = x.sizes().vec();
+  const at::Tensor sub = x.slice(2, 0, x.size(2), stride_).slice(3, 0, x.size(3), stride_);
+  return at::constant_pad_nd(sub, {0, 0, 0, 0, 0, channels_ - x.size(1)}, 0);
+}
+
+std::vector<at::Tensor> PadShortcut::backward(const at::Tensor& grad_output) {
+  at::Tensor dx = at::zeros(input_sizes_, grad_output.options());
+  dx.slice(2, 0, input_sizes_[2], stride_)
+      .slice(3, 0, input_sizes_[3], stride_)
+      .copy_(grad_output.narrow(1, 0, input_sizes_[1]));
+  return {dx};
 }
 
 at::Tensor Concat::forward(const std::vector<at::Tensor>& inputs, bool training) {

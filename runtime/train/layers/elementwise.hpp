@@ -35,6 +35,20 @@ class Add final : public Layer {
   std::size_t inputs_ = 0;
 };
 
+// ResNet's parameter-free shortcut (option A): every stride-th pixel, channels padded with zeros
+// to `channels`.
+class PadShortcut final : public Layer {
+ public:
+  PadShortcut(std::int64_t channels, std::int64_t stride) : channels_(channels), stride_(stride) {}
+  at::Tensor forward(const std::vector<at::Tensor>& inputs, bool training) override;
+  std::vector<at::Tensor> backward(const at::Tensor& grad_output) override;
+
+ private:
+  std::int64_t channels_;
+  std::int64_t stride_;
+  std::vector<std::int64_t> input_sizes_;
+};
+
 // Its inputs joined along the channels (dimension 1).
 class Concat final : public Layer {
  public:

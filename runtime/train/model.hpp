@@ -1,0 +1,65 @@
+// A network's compute on libtorch, layer by layer as the step program runs it: forward(l) and
+// backward(l) are what the engine ops fwd.<layer> and bwd.<layer> do. Built from a network that
+// says what it computes (networks/layer_ops.hpp): each network layer is a chain of library
+// layers, and its parameters come out in the network's key order with the network's names, so
+// the KVStore's keys, the step program's vars and the tensors are one list.
+//
+// Gradients of a layer's output that several layers read are summed: the consumer whose backward
+// runs first (the latest layer, since backward runs in reverse) sets the gradient and the others
+// add to it. In the step program each consumer's backward writes that var, so the engine runs
+// them in that order and no two touch it at once.
+#pragma once
+
+#include <ATen/core/Tensor.h>
+
+#include <cstddef>
+#include <memory>
+#include <vector>
+
+#include "runtime/networks/network.hpp"
+#include "runtime/train/layers/layer.hpp"
+#include "runtime/train/layers/softmax_cross_entropy.hpp"
+
+namespace ordo::train {
+
+class Model {
+ public:
+  // Throws std::invalid_argument unless networks::computes(network) and its shapes fit.
+  Model(const networks::Network& network, at::ScalarType dtype);
+  Model(const Model&) = delete;
+  Model& operator=(const Model&) = delete;
+  ~Model();
+
+  std::size_t layers() const { return blocks_.size(); }
+  // Every parameter, in the network's key order.
+  const std::vector<Param*>& params() const { return params_; }
+  // Every library layer, for init_params and the running statistics.
+  std::vector<Layer*> library_layers() const;
+
+  // Layer l on the batch (layers without inputs) or its inputs' outputs.
+  void forward(std::size_t l, const at::Tensor& batch, bool training);
+  const at::Tensor& output(std::size_t l) const { return outputs_.at(l); }
+  // The loss of the last layer's output against labels, and its gradient into that output's.
+  at::Tensor loss_forward(const at::Tensor& labels);
+  void loss_backward();
+  // Layer l's backward from the gradient of its output: its parameters' grads, and its inputs'
+  // output gradients (set or added, as above). The batch's gradient is kept for tests.
+  void backward(std::size_t l);
+  const at::Tensor& batch_grad() const { return batch_grad_; }
+
+ private:
+  struct Block;
+  const networks::Network& network_;
+  std::vector<std::unique_ptr<Block>> blocks_;
+  std::vector<Param*> params_;
+  std::vector<at::Tensor> outputs_;
+  std::vector<at::Tensor> output_grads_;
+  // Per layer and input slot: whether this layer's backward sets (true) or adds to the gradient.
+  std::vector<std::vector<bool>> sets_grad_;
+  at::Tensor batch_;
+  at::Tensor batch_grad_;
+  bool batch_grad_set_ = false;
+  SoftmaxCrossEntropy loss_;
+};
+
+}  // namespace ordo::train
