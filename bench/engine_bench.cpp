@@ -1,5 +1,5 @@
 // Dispatch throughput of the engine on the production thread pool: how many ops per second go
-// through push, the var queues, a pool thread and completion when the ops themselves do nothing.
+// through submit, the var queues, a pool thread and completion when the ops themselves do nothing.
 // Results and the command that produced them: docs/benchmarks.md.
 #include <benchmark/benchmark.h>
 
@@ -19,12 +19,13 @@ std::unique_ptr<Engine> engine_with_threads(std::uint32_t threads) {
   return std::make_unique<Engine>(std::move(config), std::make_unique<ThreadPoolScheduler>());
 }
 
-// (a) Ops with no vars: every op is ready at push; measures push -> run queue -> thread -> retire.
+// (a) Ops with no vars: every op is ready when submitted; measures submit -> run queue -> thread ->
+// retire.
 void BM_IndependentOps(benchmark::State& state) {
   const auto engine = engine_with_threads(1);
   const OpDesc desc{"empty"};
   for (auto _ : state) {
-    for (std::int64_t i = 0; i < ops_per_batch; ++i) engine->push(desc, [] {});
+    for (std::int64_t i = 0; i < ops_per_batch; ++i) engine->submit(desc, [] {});
     engine->wait_for_all();
   }
   state.SetItemsProcessed(state.iterations() * ops_per_batch);
@@ -36,7 +37,7 @@ void BM_WriteChain(benchmark::State& state) {
   const VarHandle var = engine->new_var(dag::Var{"chain"});
   const OpDesc desc{"write", {}, {var}};
   for (auto _ : state) {
-    for (std::int64_t i = 0; i < ops_per_batch; ++i) engine->push(desc, [] {});
+    for (std::int64_t i = 0; i < ops_per_batch; ++i) engine->submit(desc, [] {});
     engine->wait_to_read(var);
   }
   state.SetItemsProcessed(state.iterations() * ops_per_batch);
@@ -52,9 +53,9 @@ void BM_FanOutFanIn(benchmark::State& state) {
   const std::int64_t rounds = ops_per_batch / (readers + 2);
   for (auto _ : state) {
     for (std::int64_t round = 0; round < rounds; ++round) {
-      engine->push(write, [] {});
-      for (std::int64_t r = 0; r < readers; ++r) engine->push(read, [] {});
-      engine->push(write, [] {});
+      engine->submit(write, [] {});
+      for (std::int64_t r = 0; r < readers; ++r) engine->submit(read, [] {});
+      engine->submit(write, [] {});
     }
     engine->wait_for_all();
   }

@@ -8,7 +8,7 @@
 
 #include "runtime/comm/mpi/error.hpp"
 #include "runtime/comm/mpi/world.hpp"
-#include "runtime/engine/push_batch.hpp"
+#include "runtime/engine/submit_batch.hpp"
 #include "runtime/engine/thread_pool_scheduler.hpp"
 #include "runtime/exec/executor.hpp"
 #include "runtime/kvstore/kvstore.hpp"
@@ -33,7 +33,7 @@ class OneKeyStore {
 
   // The gradient is all zeros, so its sum stays zero however often it is pushed.
   void push_pull(Calls calls) {
-    std::optional<engine::PushBatch> batch;
+    std::optional<engine::SubmitBatch> batch;
     if (calls == Calls::batched) batch.emplace(executor_.engine());
     store_->push(0, grad_);
     store_->pull(0, grad_);
@@ -187,7 +187,7 @@ void print_table(std::FILE* out, const std::vector<OneKeyRow>& rows, designs::Bu
 void print_one_key(std::FILE* out, const std::vector<OneKeyRow>& rows) {
   std::fprintf(out, "In place (the default buffer mode):\n\n");
   print_table(out, rows, designs::BufferMode::in_place, Calls::plain);
-  std::fprintf(out, "\nIn place, push + pull + wait inside one push batch:\n\n");
+  std::fprintf(out, "\nIn place, push + pull + wait inside one submit batch:\n\n");
   print_table(out, rows, designs::BufferMode::in_place, Calls::batched);
   std::fprintf(out, "\nCopy buffers (the paper's form):\n\n");
   print_table(out, rows, designs::BufferMode::copy, Calls::plain);

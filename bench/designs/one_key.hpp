@@ -22,7 +22,7 @@ struct OneKeyRow {
 };
 
 // How a variant calls the store: push, pull and wait_for_all as they are, or all three inside
-// one push batch (runtime/engine/push_batch.hpp), as a caller that waits at once would.
+// one submit batch (runtime/engine/submit_batch.hpp), as a caller that waits at once would.
 enum class Calls { plain, batched };
 
 struct OneKeyDesign {

@@ -64,11 +64,11 @@ class InitWriter {
            << comment_text(desc.name) << "' */\n";
     }
     for (dag::OpId op = 0; op < p.ops.size(); ++op) write_op(r, op, p.ops[op]);
-    std::uint32_t pushes = 0;
+    std::uint32_t submits = 0;
     for (std::uint32_t a = 0; a < p.main.size(); ++a) {
       write_action(r, a, p.main[a], p);
-      if (const auto* push = std::get_if<dag::PushAction>(&p.main[a])) {
-        out_ << "    push_order[OPX(" << r << ", " << pushes++ << ")] = " << push->op << ";\n";
+      if (const auto* submit = std::get_if<dag::SubmitAction>(&p.main[a])) {
+        out_ << "    submit_order[OPX(" << r << ", " << submits++ << ")] = " << submit->op << ";\n";
       }
     }
   }
@@ -101,9 +101,9 @@ class InitWriter {
                     const dag::Program& p) {
     const std::string at = "[ACTX(" + std::to_string(r) + ", " + std::to_string(a) + ")]";
     out_ << "    act_kind" << at << " = ";
-    if (const auto* push = std::get_if<dag::PushAction>(&action)) {
-      out_ << "A_PUSH; act_arg" << at << " = " << push->op << ";  /* push '"
-           << comment_text(p.ops.at(push->op).name) << "' */\n";
+    if (const auto* submit = std::get_if<dag::SubmitAction>(&action)) {
+      out_ << "A_SUBMIT; act_arg" << at << " = " << submit->op << ";  /* submit '"
+           << comment_text(p.ops.at(submit->op).name) << "' */\n";
     } else if (const auto* wait = std::get_if<dag::WaitToReadAction>(&action)) {
       out_ << "A_WAIT_READ; act_arg" << at << " = " << wait->var << ";  /* wait to read '"
            << comment_text(p.vars.at(wait->var).name) << "' */\n";

@@ -52,8 +52,8 @@ std::string describe_action(const dag::Program& p, std::uint32_t pc) {
   if (pc >= p.main.size()) return "main: no action " + std::to_string(pc);
   const dag::Action& a = p.main[pc];
   const std::string at = "main action " + std::to_string(pc) + ": ";
-  if (const auto* push = std::get_if<dag::PushAction>(&a)) {
-    return at + "push '" + p.ops.at(push->op).name + "'";
+  if (const auto* submit = std::get_if<dag::SubmitAction>(&a)) {
+    return at + "submit '" + p.ops.at(submit->op).name + "'";
   }
   if (const auto* w = std::get_if<dag::WaitToReadAction>(&a)) {
     return at + "wait to read '" + p.vars.at(w->var).name + "'";

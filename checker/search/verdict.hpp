@@ -59,7 +59,7 @@ std::string_view to_string(Bound bound);        // "states_max", "seconds_max"
 // action when `pc`, the rank's main position before the step, is given.
 std::string describe(const Model& model, const dag::Transition& step,
                      std::optional<std::uint32_t> pc = std::nullopt);
-// "main action 3: push 'copy.a.w'".
+// "main action 3: submit 'copy.a.w'".
 std::string describe_action(const dag::Program& program, std::uint32_t pc);
 // The whole answer in words: verdict and rank count, then the violation and the numbered
 // witness, or the bound hit, then the figures.

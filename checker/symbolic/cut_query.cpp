@@ -120,7 +120,7 @@ class CutEncoding {
         // Ready and not started: its pool must have no free thread.
         solver_.add(z3::implies(enabled && !d[e], full.at(program.ops.at(ev.index).pool)));
       } else {
-        // A main action (push, wait, issue) or a compute or copy op's completion: enabled once
+        // A main action (submit, wait, issue) or a compute or copy op's completion: enabled once
         // everything before it happened, so a stuck cut has taken it.
         solver_.add(z3::implies(enabled, d[e]));
       }

@@ -116,7 +116,7 @@ class Run {
       case dag::Transition::Kind::main:
         return r.pc == c.index && main_can_act(c.rank);
       case dag::Transition::Kind::claim: {
-        if (r.phase[c.index] != OpPhase::pushed) return false;
+        if (r.phase[c.index] != OpPhase::submitted) return false;
         const dag::PoolId pool = model_.program(c.rank).ops[c.index].pool;
         const std::optional<engine::OpHandle> next = r.rules.peek_next(pool);
         return next && *next == r.handle[c.index] && r.rules.lowest_free_thread(pool);

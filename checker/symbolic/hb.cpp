@@ -11,8 +11,8 @@ namespace {
 
 constexpr EventId none = std::numeric_limits<EventId>::max();
 
-// The accesses a var's FIFO queue still orders against a later push: the last write, and the
-// reads pushed after it (a later write waits for all of them; a later read only for the write).
+// The accesses a var's FIFO queue still orders against a later submission: the last write, and the
+// reads submitted after it (a later write waits for all of them; a later read only for the write).
 struct VarQueue {
   std::optional<dag::OpId> last_write;
   std::vector<dag::OpId> reads_since;
@@ -42,9 +42,9 @@ HappensBefore::HappensBefore(const dag::Program& program)
       complete_(program.ops.size(), none),
       readiness_(program.ops.size(), 0) {
   std::vector<VarQueue> vars(program.vars.size());
-  std::vector<dag::OpId> pushed_since_wait_all;  // ops whose completion the next wait_for_all
-                                                 // waits for
-  // Per pool, the op pushed to it last: the FIFO-dispatch rule orders it before the next one.
+  std::vector<dag::OpId> submitted_since_wait_all;  // ops whose completion the next wait_for_all
+                                                    // waits for
+  // Per pool, the op submitted to it last: the FIFO-dispatch rule orders it before the next one.
   std::vector<std::optional<dag::OpId>> last_in_pool(program.pools.size());
   EventId previous = none;                       // the main thread's latest event
   const auto var_at = [&](dag::VarId v) -> VarQueue& {
@@ -57,10 +57,10 @@ HappensBefore::HappensBefore(const dag::Program& program)
     main_.push_back(m);
     if (previous != none) edge(previous, m);
     previous = m;
-    if (const auto* push = std::get_if<dag::PushAction>(&action)) {
-      const dag::OpId o = push->op;
+    if (const auto* submit = std::get_if<dag::SubmitAction>(&action)) {
+      const dag::OpId o = submit->op;
       if (o >= program.ops.size()) throw bad("op index " + std::to_string(o) + " out of range");
-      if (start_[o] != none) throw bad("op '" + program.ops[o].name + "' is pushed twice");
+      if (start_[o] != none) throw bad("op '" + program.ops[o].name + "' is submitted twice");
       const dag::Op& op = program.ops[o];
       const EventId s = add(EventKind::start, o);
       const EventId c = add(EventKind::complete, o);
@@ -83,8 +83,8 @@ HappensBefore::HappensBefore(const dag::Program& program)
         q.last_write = o;
         q.reads_since.clear();
       }
-      pushed_since_wait_all.push_back(o);
-      // What makes `o` ready: its push and its vars' earlier accesses, the edges so far.
+      submitted_since_wait_all.push_back(o);
+      // What makes `o` ready: its submission and its vars' earlier accesses, the edges so far.
       readiness_[o] = preds_[s].size();
       if (op.pool < program.pools.size()) {
         std::optional<dag::OpId>& before = last_in_pool[op.pool];
@@ -97,13 +97,13 @@ HappensBefore::HappensBefore(const dag::Program& program)
             CallEvents{s, c, o, k, *op.collective, op.kind == dag::OpKind::collective});
       }
     } else if (const auto* w = std::get_if<dag::WaitToReadAction>(&action)) {
-      // Writes to one var complete in push order, so waiting for the last one waits for all.
+      // Writes to one var complete in submit order, so waiting for the last one waits for all.
       const VarQueue& q = var_at(w->var);
       if (q.last_write) edge(complete_[*q.last_write], m);
     } else if (std::holds_alternative<dag::WaitForAllAction>(action)) {
-      // Ops pushed before the previous wait_for_all completed before it, which is before this one.
-      for (dag::OpId o : pushed_since_wait_all) edge(complete_[o], m);
-      pushed_since_wait_all.clear();
+      // Ops submitted before the previous wait_for_all completed before it, so before this one.
+      for (dag::OpId o : submitted_since_wait_all) edge(complete_[o], m);
+      submitted_since_wait_all.clear();
     } else {
       const auto& c = std::get<dag::CollectiveAction>(action);
       const EventId r = add(EventKind::returned, k);
@@ -113,26 +113,26 @@ HappensBefore::HappensBefore(const dag::Program& program)
     }
   }
   for (dag::OpId o = 0; o < program.ops.size(); ++o) {
-    if (start_[o] == none) throw bad("op '" + program.ops[o].name + "' is never pushed");
+    if (start_[o] == none) throw bad("op '" + program.ops[o].name + "' is never submitted");
   }
 }
 
-// Lemma 4 of docs/symbolic.md. On a FIFO pool of one thread, op `a`, pushed before `b`, is
+// Lemma 4 of docs/symbolic.md. On a FIFO pool of one thread, op `a`, submitted before `b`, is
 // claimed before `b` when it is ready no later than `b`: it joins the run queue first (ops made
-// ready by one event join in push order), the queue pops in ready order, and one thread claims
+// ready by one event join in submit order), the queue pops in ready order, and one thread claims
 // one op at a time. The thread is then held by `a` until its issue (an async collective op) or
 // its completion (any other op), so `b` starts only after that. `a` is ready no later than `b`
-// when every event that makes `a` ready (its push, its vars' earlier accesses) happens before
-// `b`'s push or at or before an event that makes `b` ready. Only consecutive ops of a pool are
+// when every event that makes `a` ready (its submission, its vars' earlier accesses) happens before
+// `b`'s submit or at or before an event that makes `b` ready. Only consecutive ops of a pool are
 // linked; the chain orders the rest.
 void HappensBefore::fifo_edge(const dag::Program& program, dag::OpId a, dag::OpId b,
-                              EventId push_b) {
+                              EventId submit_b) {
   const dag::Pool& pool = program.pools[program.ops[b].pool];
   if (pool.kind != dag::PoolKind::fifo || pool.threads != 1) return;
   const std::vector<EventId>& b_preds = preds_[start_[b]];
   std::vector<EventId> b_ready(b_preds.begin(), b_preds.begin() + static_cast<std::ptrdiff_t>(
                                                                       readiness_[b]));
-  b_ready.push_back(push_b);
+  b_ready.push_back(submit_b);
   const std::vector<bool> no_later = ancestors(b_ready);
   const std::vector<EventId>& preds = preds_[start_[a]];
   for (std::size_t i = 0; i < readiness_[a]; ++i) {

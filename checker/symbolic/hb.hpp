@@ -1,6 +1,6 @@
 // The happens-before graph of one rank's program: the orderings the engine guarantees on every
 // schedule, and only those. Var queues order accesses; a FIFO pool of one thread also orders two
-// of its ops when the first is ready before the second is pushed (docs/symbolic.md, Lemma 4).
+// of its ops when the first is ready before the second is submitted (docs/symbolic.md, Lemma 4).
 // Other dispatch orders (priority pools, several threads) can order more; the graph leaves them
 // out, so an ordering proven from it holds on every schedule, and an ordering it cannot prove is
 // only a candidate violation until a concrete run confirms it.
@@ -17,7 +17,7 @@ namespace ordo::checker::symbolic {
 using EventId = std::uint32_t;
 
 enum class EventKind : std::uint8_t {
-  main,      // a main action: a push, a wait, or the issue of a main-thread collective
+  main,      // a main action: a submission, a wait, or the issue of a main-thread collective
   returned,  // a main-thread collective returns (it matched on every member)
   start,     // an op starts; a collective op issues its call when it starts
   complete,  // an op completes
@@ -35,18 +35,18 @@ struct CallEvents {
   EventId issue = 0;
   EventId complete = 0;
   std::optional<dag::OpId> op;    // nullopt: the main thread
-  std::uint32_t main_action = 0;  // the action that pushes the op, or that calls the collective
+  std::uint32_t main_action = 0;  // the action that submits the op, or that calls the collective
   dag::Collective collective;
   bool blocking = true;  // holds its issuer (a pool thread, or the main thread) until it matched
 };
 
 // Event ids are a topological order of the graph, which the queries and the profiles rely on:
 // every edge goes from a smaller id to a larger one. The main actions come in program order; a
-// pushed op's start and completion follow its push, and a main-thread collective's return
+// submitted op's start and completion follow its submission, and a main-thread collective's return
 // follows its issue.
 class HappensBefore {
  public:
-  // Requires a program that passed dag::validate (every op pushed once, references in range);
+  // Requires a program that passed dag::validate (every op submitted once, references in range);
   // throws std::invalid_argument otherwise.
   explicit HappensBefore(const dag::Program& program);
 
@@ -77,7 +77,7 @@ class HappensBefore {
  private:
   EventId add(EventKind kind, std::uint32_t index);
   void edge(EventId from, EventId to);
-  void fifo_edge(const dag::Program& program, dag::OpId a, dag::OpId b, EventId push_b);
+  void fifo_edge(const dag::Program& program, dag::OpId a, dag::OpId b, EventId submit_b);
 
   std::vector<Event> events_;
   std::vector<std::vector<EventId>> preds_;

@@ -36,7 +36,7 @@ std::string main_line(const Model& model, const State& state, dag::Rank rank) {
     const engine::VarHandle v{w->var};
     return at + "wait to read '" + p.vars.at(w->var).name + "' (" +
            std::to_string(r.rules.writes_completed(v)) + " of " +
-           std::to_string(r.rules.writes_pushed(v)) + " writes completed)";
+           std::to_string(r.rules.writes_submitted(v)) + " writes completed)";
   }
   if (std::holds_alternative<dag::WaitForAllAction>(a)) {
     return at + "wait for all (" + std::to_string(r.rules.ops_incomplete()) + " ops incomplete)";
@@ -45,7 +45,7 @@ std::string main_line(const Model& model, const State& state, dag::Rank rank) {
     return at + "in " + describe(model, c->collective) +
            waiting_for(model, state, c->collective.comm, rank, std::nullopt);
   }
-  return at + "push (always possible)";
+  return at + "submit (always possible)";
 }
 
 std::string op_line(const Model& model, const State& state, dag::Rank rank, dag::OpId op) {
@@ -63,7 +63,7 @@ std::string op_line(const Model& model, const State& state, dag::Rank rank, dag:
              waiting_for(model, state, o.collective->comm, rank, op);
     case OpPhase::claimed:
       return s + ": claimed, about to issue " + describe(model, *o.collective);
-    case OpPhase::pushed:
+    case OpPhase::submitted:
       if (slot != nullptr && slot->state == engine::OpState::ready) {
         return s + ": ready, no free thread in pool '" + p.pools[o.pool].name + "'";
       }
@@ -107,7 +107,7 @@ comm::Deadlock describe_deadlock(const Model& model, const State& state) {
       add_edges(model, state, c.collective.comm, rank, std::nullopt, "main", d.edges);
     }
     for (dag::OpId op = 0; op < r.phase.size(); ++op) {
-      if (r.phase[op] != OpPhase::unpushed && r.phase[op] != OpPhase::completed) {
+      if (r.phase[op] != OpPhase::unsubmitted && r.phase[op] != OpPhase::completed) {
         d.waits.push_back(op_line(model, state, rank, op));
       }
       if (r.phase[op] == OpPhase::issued) {

@@ -1,5 +1,5 @@
 // What every party of a stuck state waits on: each unfinished rank's main thread, each op that
-// holds a pool thread, and each op pushed but not started, so a deadlock report names the cycle.
+// holds a pool thread, and each op submitted but not started, so a deadlock report names the cycle.
 #pragma once
 
 #include "checker/system/model.hpp"

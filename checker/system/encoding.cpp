@@ -22,7 +22,7 @@ void encode_rank_fresh(const RankState& r, std::string& out) {
   for (std::size_t op = 0; op < r.phase.size(); ++op) {
     const OpPhase phase = r.phase[op];
     put_uint(out, static_cast<std::uint64_t>(phase));
-    if (phase == OpPhase::unpushed || phase == OpPhase::completed) continue;
+    if (phase == OpPhase::unsubmitted || phase == OpPhase::completed) continue;
     const engine::OpSlot* slot = r.rules.find(r.handle[op]);
     assert(slot != nullptr);
     put_uint(out, static_cast<std::uint64_t>(slot->state));

@@ -13,8 +13,8 @@ namespace ordo::checker {
 
 // A byte string that is equal for two states exactly when they have the same future: it names
 // ops by program op id (never by rules slot) and run queues by order (never by sequence number).
-// Why that suffices: a var's grants are a function of the accesses pushed to it (fixed by the
-// main pc, since each rank pushes in program order) and of which of them completed, because the
+// Why that suffices: a var's grants are a function of the accesses submitted to it (fixed by the
+// main pc, since each rank submits in program order) and of which of them completed, because the
 // grant rule is a greedy prefix of the var's queue that a completion can only extend; everything
 // else the rules hold (thread occupancy, pending counts, op states) is encoded explicitly.
 std::string encode(const Model& model, const State& state);

@@ -24,8 +24,8 @@ class Model {
   const dag::Job& job() const { return job_; }
   std::uint32_t ranks() const { return ranks_; }
   const dag::Program& program(dag::Rank rank) const { return *programs_.at(rank); }
-  // The engine's description of the rank's op `op`, made once: every branch that pushes the op
-  // shares it (engine::EngineState::push).
+  // The engine's description of the rank's op `op`, made once: every branch that submits the op
+  // shares it (engine::EngineState::submit).
   const std::shared_ptr<const engine::OpDesc>& desc(dag::Rank rank, dag::OpId op) const {
     return descs_.at(rank)->at(op);
   }

@@ -8,7 +8,7 @@ namespace ordo::checker {
 
 RankState::RankState(const dag::Program& program)
     : rules(program.pools, engine::Limits{}),
-      phase(program.ops.size(), OpPhase::unpushed),
+      phase(program.ops.size(), OpPhase::unsubmitted),
       handle(program.ops.size()) {
   for (std::size_t v = 0; v < program.vars.size(); ++v) {
     [[maybe_unused]] const engine::VarHandle h = rules.add_var();

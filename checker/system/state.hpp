@@ -17,12 +17,12 @@
 namespace ordo::checker {
 
 enum class OpPhase : std::uint8_t {
-  unpushed,
-  pushed,   // in the rules, waiting for its vars or ready in its pool's run queue
-  running,  // a sync op on its thread; it may complete at any moment
-  claimed,  // a collective op on its thread, its call not issued yet (S3)
-  issued,   // a collective op that issued its call; not yet matched
-  fired,    // its collective matched: the op may complete
+  unsubmitted,
+  submitted,  // in the rules, waiting for its vars or ready in its pool's run queue
+  running,    // a sync op on its thread; it may complete at any moment
+  claimed,    // a collective op on its thread, its call not issued yet (S3)
+  issued,     // a collective op that issued its call; not yet matched
+  fired,      // its collective matched: the op may complete
   completed,
 };
 
@@ -33,7 +33,7 @@ struct RankState {
   std::uint32_t pc = 0;        // the main thread's next action
   bool main_blocked = false;   // the action at pc is a collective issued and not yet matched
   std::vector<OpPhase> phase;  // by op id
-  std::vector<engine::OpHandle> handle;  // by op id, meaningful from push to completion
+  std::vector<engine::OpHandle> handle;  // by op id, meaningful from submit to completion
   std::vector<dag::OpId> op_of_slot;     // by rules op slot
   // This rank's part of the state's encoding, made when first asked for and dropped on every
   // write (State::rank_for_write): a state that shares the rank with its parent shares it too.
@@ -91,7 +91,7 @@ std::optional<dag::OpId> op_of_tag(std::uint64_t tag);
 
 State initial_state(const Model& model);
 
-// Every rank's main thread is past its last action and every op it pushed completed.
+// Every rank's main thread is past its last action and every op it submitted completed.
 bool rank_finished(const Model& model, const State& state, dag::Rank rank);
 bool finished(const Model& model, const State& state);
 

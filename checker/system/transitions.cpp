@@ -53,14 +53,14 @@ std::optional<comm::Violation> apply_main(const Model& model, State& state,
   if (!main_enabled(model, r, step.rank)) throw not_enabled(step, "the main thread cannot act");
   const dag::Program& p = model.program(step.rank);
   const dag::Action& action = p.main[r.pc];
-  if (const auto* push = std::get_if<dag::PushAction>(&action)) {
-    const dag::Op& op = p.ops.at(push->op);
+  if (const auto* submit = std::get_if<dag::SubmitAction>(&action)) {
+    const dag::Op& op = p.ops.at(submit->op);
     const engine::OpHandle h =
-        r.rules.push(model.desc(step.rank, push->op), dag::is_collective(op.kind));
+        r.rules.submit(model.desc(step.rank, submit->op), dag::is_collective(op.kind));
     if (r.op_of_slot.size() <= h.slot) r.op_of_slot.resize(h.slot + 1);
-    r.op_of_slot[h.slot] = push->op;
-    r.handle.at(push->op) = h;
-    r.phase.at(push->op) = OpPhase::pushed;
+    r.op_of_slot[h.slot] = submit->op;
+    r.handle.at(submit->op) = h;
+    r.phase.at(submit->op) = OpPhase::submitted;
     ++r.pc;
     return std::nullopt;
   }
@@ -91,8 +91,8 @@ std::optional<comm::Violation> apply_start(const Model& model, State& state,
                                            const dag::Transition& step) {
   RankState& r = state.rank_for_write(step.rank);
   const dag::Program& p = model.program(step.rank);
-  if (step.op >= p.ops.size() || r.phase[step.op] != OpPhase::pushed) {
-    throw not_enabled(step, "not pushed and waiting");
+  if (step.op >= p.ops.size() || r.phase[step.op] != OpPhase::submitted) {
+    throw not_enabled(step, "not submitted and waiting");
   }
   const dag::Op& op = p.ops[step.op];
   const std::optional<engine::OpHandle> next = r.rules.peek_next(op.pool);
@@ -131,10 +131,10 @@ bool main_enabled(const Model& model, const RankState& r, dag::Rank rank) {
   const dag::Action& action = p.main[r.pc];
   if (const auto* w = std::get_if<dag::WaitToReadAction>(&action)) {
     const engine::VarHandle v{w->var};
-    return r.rules.writes_completed(v) >= r.rules.writes_pushed(v);
+    return r.rules.writes_completed(v) >= r.rules.writes_submitted(v);
   }
   if (std::holds_alternative<dag::WaitForAllAction>(action)) return r.rules.ops_incomplete() == 0;
-  return true;  // a push (the rules' bound of 65536 live ops is far above any program explored)
+  return true;  // submit (the rules' bound of 65536 live ops is far above any program explored)
                 // or the issue of a main-thread collective
 }
 

@@ -23,7 +23,7 @@ inline constexpr std::uint32_t outstanding_max = 3;
 
 // Raw engine programs.
 inline constexpr std::uint32_t raw_ranks_max = 3;
-inline constexpr int raw_events_max = 8;  // actions of one rank's main thread, pushes included
+inline constexpr int raw_events_max = 8;  // actions of one rank's main thread, submissions included
 inline constexpr int raw_data_vars_max = 3;
 inline constexpr int raw_tokens_max = 2;
 inline constexpr int raw_pools_max = 2;

@@ -15,7 +15,7 @@ struct RacyOp {
   std::uint32_t kind = 0;       // allreduce, bcast, barrier
   std::uint32_t root_edge = 0;  // bcast root: comm size - 1 + root_edge - 1, so -2..+1 of it
   bool chained = false;         // reads the token the previous op wrote
-  bool barrier_before = false;  // the main thread calls a world barrier before pushing it
+  bool barrier_before = false;  // the main thread calls a world barrier before submitting it
   std::uint32_t flip = 0;       // bit r: rank r issues the other form (blocking or not)
 };
 
@@ -74,7 +74,7 @@ dag::Program program_for(const RacyRecipe& recipe, std::optional<dag::Rank> rank
     op.writes = {buf, tok};
     if (o.chained && i > 0) op.reads = {static_cast<dag::VarId>(2 * i - 1)};
     op.collective = collective_of(o, i, recipe.comms, recipe.ranks);
-    p.main.emplace_back(dag::PushAction{static_cast<dag::OpId>(p.ops.size())});
+    p.main.emplace_back(dag::SubmitAction{static_cast<dag::OpId>(p.ops.size())});
     p.ops.push_back(std::move(op));
   }
   p.main.emplace_back(dag::WaitForAllAction{});

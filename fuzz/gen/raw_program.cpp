@@ -29,7 +29,7 @@ struct RankBuild {
   const dag::Job& job;
   dag::Rank rank = 0;
   dag::Program program;
-  std::vector<bool> written;  // per var: an op pushed so far writes it
+  std::vector<bool> written;  // per var: an op submitted so far writes it
 
   std::uint32_t vars() const { return recipe.data_vars + recipe.tokens; }
   bool is_member(dag::CommId comm) const {
@@ -48,9 +48,9 @@ struct RankBuild {
     return out;
   }
 
-  void push(dag::Op op) {
+  void submit(dag::Op op) {
     for (dag::VarId v : op.writes) written[v] = true;
-    program.main.emplace_back(dag::PushAction{static_cast<dag::OpId>(program.ops.size())});
+    program.main.emplace_back(dag::SubmitAction{static_cast<dag::OpId>(program.ops.size())});
     program.ops.push_back(std::move(op));
   }
 
@@ -83,7 +83,7 @@ struct RankBuild {
     for (dag::VarId v : vars_in(e.reads)) {
       if (!has(e.writes, v)) op.reads.push_back(v);
     }
-    push(std::move(op));
+    submit(std::move(op));
   }
 
   // The runtime copies one var's bytes into another: a copy needs two distinct data vars.
@@ -97,7 +97,7 @@ struct RankBuild {
     dag::Op op = op_base(e, index, dag::OpKind::copy);
     op.reads = {from};
     op.writes = {*to};
-    push(std::move(op));
+    submit(std::move(op));
   }
 
   // The buffer comes first among the writes, as the runtime takes the first data var written;
@@ -115,7 +115,7 @@ struct RankBuild {
       }
     }
     op.collective = collective(e, static_cast<std::int64_t>(index), comm);
-    push(std::move(op));
+    submit(std::move(op));
   }
 
   void main_collective(const EventRecipe& e, std::size_t index, dag::CommId comm) {
@@ -125,7 +125,7 @@ struct RankBuild {
     program.main.emplace_back(a);
   }
 
-  // A wait names a var some pushed op writes, or else waits for everything.
+  // A wait names a var some submitted op writes, or else waits for everything.
   void wait(const EventRecipe& e) {
     std::vector<dag::VarId> candidates;
     for (dag::VarId v = 0; v < vars(); ++v) {
@@ -244,7 +244,7 @@ Instance to_instance(const RawRecipe& recipe) {
   instance.ranks = recipe.ranks;
   instance.job.ranks = recipe.ranks;
   instance.job.comms = comms_of(recipe);
-  std::uint32_t pushes = 0;
+  std::uint32_t submits = 0;
   for (dag::Rank r = 0; r < recipe.ranks; ++r) {
     RankBuild build{
         recipe, instance.job, r, {}, std::vector<bool>(recipe.data_vars + recipe.tokens)};
@@ -257,11 +257,11 @@ Instance to_instance(const RawRecipe& recipe) {
            recipe.pools[p].priority ? dag::PoolKind::priority : dag::PoolKind::fifo});
     }
     for (std::size_t i = 0; i < recipe.events.size(); ++i) build.add(recipe.events[i], i);
-    pushes += static_cast<std::uint32_t>(build.program.ops.size());
+    submits += static_cast<std::uint32_t>(build.program.ops.size());
     instance.job.programs.push_back(std::move(build.program));
   }
   instance.origin = "raw program, " + std::to_string(recipe.events.size()) + " events, " +
-                    std::to_string(pushes) + " ops over all ranks";
+                    std::to_string(submits) + " ops over all ranks";
   return instance;
 }
 

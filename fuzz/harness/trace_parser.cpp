@@ -17,7 +17,7 @@
 namespace {
 
 // Naive on two concurrent branches: two keys, collective ops on a two-thread pool, main-thread
-// pushes and waits, so traces can name every kind of step, op and thread that exists.
+// submissions and waits, so traces can name every kind of step, op and thread that exists.
 const ordo::checker::Model& model() {
   static const ordo::checker::Model m = [] {
     using ordo::networks::Layer;

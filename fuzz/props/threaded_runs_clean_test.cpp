@@ -1,14 +1,13 @@
 // Property 7: when the checker proves a job safe, the production scheduler agrees. Each safe
 // instance runs on real threads (thread pools with helping waits, a simulated world with its
-// deadlock watchdog): as pushed, and with every rank's main thread inside one push batch, which
-// defers worker wake-ups to the main thread's waits and collectives. A batch only delays when
-// ready ops start, so no run may end in a mismatch, a thread-rule break, a deadlock, a failed
-// rank, or a hang (the test's timeout). The runs sleep a random moment before each collective
-// op issues its call (BodyOptions::issue_jitter_us): the runtime has that window between claim
-// and issue anyway, and without widening it an order the checker missed showed up about once in
-// thirty runs of a targeted job and once in a thousand of a design, too rarely for a property
-// that runs a job a few times. A job the checker refuses as invalid at its rank count must fail
-// on the runtime too.
+// deadlock watchdog): as submitted, and with every rank's main thread inside one submit batch,
+// which defers worker wake-ups to the main thread's waits and collectives. A batch only delays when
+// ready ops start, so no run may end in a mismatch, a thread-rule break, a deadlock, a failed rank,
+// or a hang (the test's timeout). The runs sleep a random moment before each collective op issues
+// its call (BodyOptions::issue_jitter_us): the runtime has that window between claim and issue
+// anyway, and without widening it an order the checker missed showed up about once in thirty runs
+// of a targeted job and once in a thousand of a design, too rarely for a property that runs a job a
+// few times. A job the checker refuses as invalid at its rank count must fail on the runtime too.
 #include <gtest/gtest.h>
 // rapidcheck/gtest.h needs GoogleTest declared first.
 #include <rapidcheck/gtest.h>
@@ -67,7 +66,7 @@ void check_threaded_runs_clean(const rc::Gen<Instance>& family, int rounds) {
           exec::run_threaded(instance.job, instance.ranks, options);
       if (outcome.end != exec::RunEnd::finished) {
         RC_FAIL("the checker says safe, but threaded run " + std::to_string(round + 1) +
-                std::string(batched ? " with push batches" : "") + " ended in " +
+                std::string(batched ? " with submit batches" : "") + " ended in " +
                 std::string(to_string(outcome.end)) + ":\n" + outcome.report);
       }
     }

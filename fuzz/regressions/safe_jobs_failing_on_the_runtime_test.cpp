@@ -58,7 +58,7 @@ TEST(SafeJobsFailingOnTheRuntime, CopyReadingTwoVars) {
   copy.reads = {0, 1};
   copy.writes = {2};
   p.ops.push_back(copy);
-  p.main = {dag::PushAction{0}, dag::WaitToReadAction{2}};
+  p.main = {dag::SubmitAction{0}, dag::WaitToReadAction{2}};
   expect_valid_safe_jobs_finish(job, "a copy reads exactly one var and writes exactly one");
 }
 
@@ -80,7 +80,7 @@ TEST(SafeJobsFailingOnTheRuntime, CollectiveOpWritingTwoVarsFirstTooSmall) {
   ar.writes = {2, 0};
   ar.collective = allreduce_of_four();
   p.ops.push_back(ar);
-  p.main = {dag::PushAction{0}, dag::WaitForAllAction{}};
+  p.main = {dag::SubmitAction{0}, dag::WaitForAllAction{}};
   expect_valid_safe_jobs_finish(job, "needs 16 bytes but var 'c' has 4 bytes");
 }
 

@@ -10,7 +10,7 @@
 //
 // The entities that carry priorities here are the parties of a controlled run: each rank's main
 // thread, and each op of each rank (its start and its completion, which is how a pool thread
-// or an in-flight collective appears to the scheduler). Entities appear as ops are pushed; a new
+// or an in-flight collective appears to the scheduler). Entities appear as ops are submitted; a new
 // one gets a random priority among the initial ones, which gives the same uniform random order as
 // drawing a permutation up front. k is the exact length of a finished run (one step per main
 // action, two per op), so the change points fall inside the run.

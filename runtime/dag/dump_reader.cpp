@@ -51,7 +51,8 @@ std::vector<Communicator> read_comms(const Node& node, detail::NameTable& names)
 
 Job read_job(const Node& root) {
   const ObjectNode object(root, job_spec);
-  detail::check_format(object, dump_format_name, dump_format_version);
+  const std::uint64_t version = detail::check_format(
+      object, dump_format_name, dump_format_version_oldest, dump_format_version);
   object.reject_unknown_fields();
   Job job;
   if (const std::optional<Node> ranks = object.optional("ranks")) {
@@ -66,7 +67,8 @@ Job read_job(const Node& root) {
   program_names.reserve(count);
   job.programs.reserve(count);
   for (std::size_t i = 0; i < count; ++i) {
-    job.programs.push_back(detail::read_program(programs.element(i), comms, program_names));
+    job.programs.push_back(
+        detail::read_program(programs.element(i), version, comms, program_names));
   }
   assert(job.comms.size() == comms.size() && job.programs.size() == count);
   return job;

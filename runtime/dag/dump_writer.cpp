@@ -84,9 +84,9 @@ std::string op_text(const Op& op, const Program& program, const Job& job,
 std::string action_text(const Action& action, const Program& program, const Job& job,
                         const std::string& where) {
   InlineObject object;
-  if (const auto* push = std::get_if<PushAction>(&action)) {
-    object.field("action", spelling_text("push"))
-        .field("op", name_of(program.ops, push->op, "op", where + "/op"));
+  if (const auto* submit = std::get_if<SubmitAction>(&action)) {
+    object.field("action", spelling_text(submit_action_spelling(dump_format_version)))
+        .field("op", name_of(program.ops, submit->op, "op", where + "/op"));
   } else if (const auto* wait = std::get_if<WaitToReadAction>(&action)) {
     object.field("action", spelling_text("wait_to_read"))
         .field("var", name_of(program.vars, wait->var, "var", where + "/var"));

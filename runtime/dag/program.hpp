@@ -73,9 +73,9 @@ struct Op {
 };
 
 // The main thread's program, executed in order.
-struct PushAction {
+struct SubmitAction {
   OpId op = 0;
-  friend bool operator==(const PushAction&, const PushAction&) = default;
+  friend bool operator==(const SubmitAction&, const SubmitAction&) = default;
 };
 struct WaitToReadAction {
   VarId var = 0;
@@ -91,7 +91,7 @@ struct CollectiveAction {
   std::optional<VarId> buffer;
   friend bool operator==(const CollectiveAction&, const CollectiveAction&) = default;
 };
-using Action = std::variant<PushAction, WaitToReadAction, WaitForAllAction, CollectiveAction>;
+using Action = std::variant<SubmitAction, WaitToReadAction, WaitForAllAction, CollectiveAction>;
 
 // One rank's step. `ranks` says which ranks of the job run it: nullopt means all of them (SPMD).
 struct Program {

@@ -12,10 +12,10 @@ dag::VarId ProgramWriter::add_var(const dag::Var& var) {
 
 const dag::Var& ProgramWriter::var(dag::VarId id) const { return program_.vars.at(id); }
 
-void ProgramWriter::push(const dag::Op& op) {
+void ProgramWriter::submit(const dag::Op& op) {
   program_.ops.push_back(op);
   const auto id = static_cast<dag::OpId>(program_.ops.size() - 1);
-  program_.main.emplace_back(dag::PushAction{id});
+  program_.main.emplace_back(dag::SubmitAction{id});
 }
 
 void ProgramWriter::wait_to_read(dag::VarId var) {

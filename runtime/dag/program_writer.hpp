@@ -13,7 +13,7 @@ class ProgramWriter final : public ProgramSink {
 
   dag::VarId add_var(const dag::Var& var) override;
   const dag::Var& var(dag::VarId id) const override;
-  void push(const dag::Op& op) override;
+  void submit(const dag::Op& op) override;
   void wait_to_read(dag::VarId var) override;
   void wait_for_all() override;
   void collective(const dag::CollectiveAction& action) override;

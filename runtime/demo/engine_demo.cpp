@@ -45,7 +45,7 @@ engine::EngineConfig engine_config(const DemoOptions& options) {
   return config;
 }
 
-void push_step(engine::Engine& eng, const std::vector<engine::VarHandle>& vars,
+void submit_step(engine::Engine& eng, const std::vector<engine::VarHandle>& vars,
                const std::vector<MlpOp>& ops, std::uint32_t step, MlpModel& model,
                Concurrency& running) {
   for (const MlpOp& op : ops) {
@@ -55,7 +55,7 @@ void push_step(engine::Engine& eng, const std::vector<engine::VarHandle>& vars,
     for (std::uint32_t t : op.writes) desc.writes.push_back(vars.at(t));
     desc.pool = op.update ? update_pool : compute_pool;
     desc.kind = dag::OpKind::compute;
-    eng.push(desc, [&op, &model, &running] {
+    eng.submit(desc, [&op, &model, &running] {
       running.enter();
       op.run(model);
       running.leave();
@@ -90,7 +90,7 @@ DemoReport run_engine_demo(const DemoOptions& options) {
     }
     for (std::uint32_t step = 0; step < options.steps; ++step) {
       const auto start = std::chrono::steady_clock::now();
-      push_step(eng, vars, ops, step, model, running);
+      submit_step(eng, vars, ops, step, model, running);
       eng.wait_for_all();
       const std::chrono::duration<double, std::milli> wall = std::chrono::steady_clock::now() - start;
       report.steps.push_back({model.loss, wall.count()});

@@ -36,7 +36,7 @@ struct MlpOp {
 
 // A model with random weights, input and target drawn from `seed`.
 MlpModel make_model(const MlpShape& shape, std::uint64_t seed);
-// The ops of one step, in push order.
+// The ops of one step, in submit order.
 std::vector<MlpOp> step_ops(const MlpShape& shape);
 // The tensor the loss op writes its gradient into; read after a step to know the loss is ready.
 std::uint32_t loss_tensor(const MlpShape& shape);

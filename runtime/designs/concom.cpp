@@ -1,4 +1,4 @@
-// concom (paper Fig. 8-9): the main thread waits for each key's copy and pushes its allreduce as
+// concom (paper Fig. 8-9): the main thread waits for each key's copy and submits its allreduce as
 // an engine op on communicator k mod ncomm; every `outstanding` keys it waits until none is in
 // flight and calls a barrier. Whether that is safe depends on ncomm, outstanding and the comm
 // pool's threads: the checker decides.
@@ -18,7 +18,7 @@ class ConCom final : public Design {
     main().wait_to_read(k.buf);
     const auto rotation =
         static_cast<dag::CommId>(static_cast<std::uint64_t>(k.key) % config().ncomm);
-    main().push(collective_op(op_name("allreduce", k), allreduce(k, 1 + rotation), {}, {k.buf}));
+    main().submit(collective_op(op_name("allreduce", k), allreduce(k, 1 + rotation), {}, {k.buf}));
     in_flight_.push_back(k.buf);
     if (in_flight_.size() == config().outstanding) {
       for (dag::VarId buf : in_flight_) main().wait_to_read(buf);
@@ -28,7 +28,7 @@ class ConCom final : public Design {
   }
 
  private:
-  std::vector<dag::VarId> in_flight_;  // buffers of allreduces pushed since the last barrier
+  std::vector<dag::VarId> in_flight_;  // buffers of allreduces submitted since the last barrier
 };
 
 }  // namespace

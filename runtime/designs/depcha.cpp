@@ -1,5 +1,5 @@
 // depcha (paper Fig. 10-12): every allreduce op also writes one shared token var, so the engine
-// runs them in push order on every rank, whatever the pools, while the copies (if any) and the
+// runs them in submit order on every rank, whatever the pools, while the copies (if any) and the
 // rest of the step overlap freely. The main thread never waits.
 #include <optional>
 
@@ -15,7 +15,7 @@ class DepCha final : public Design {
   void push(const KeyVars& k) override {
     if (!chain_) chain_ = add_token("allreduce.chain");
     push_into_buffer(k, /*main_waits=*/false);
-    main().push(
+    main().submit(
         collective_op(op_name("allreduce", k), allreduce(k, world_comm), {}, {k.buf, *chain_}));
   }
 

@@ -30,7 +30,7 @@ dag::VarId Design::add_token(const std::string& name) {
   return main_.add_var(dag::Var{name, dag::VarKind::token, 0, dag::DType::u8});
 }
 
-void Design::push_copy(const std::string& name, dag::VarId from, dag::VarId to) {
+void Design::submit_copy(const std::string& name, dag::VarId from, dag::VarId to) {
   dag::Op op;
   op.name = name;
   op.kind = dag::OpKind::copy;
@@ -38,10 +38,10 @@ void Design::push_copy(const std::string& name, dag::VarId from, dag::VarId to) 
   op.reads = {from};
   op.writes = {to};
   op.cost_us = 0.0;
-  main_.push(op);
+  main_.submit(op);
 }
 
-void Design::push_fence(const std::string& name, dag::VarId var) {
+void Design::submit_fence(const std::string& name, dag::VarId var) {
   dag::Op op;
   op.name = name;
   op.kind = dag::OpKind::compute;
@@ -49,7 +49,7 @@ void Design::push_fence(const std::string& name, dag::VarId var) {
   op.pool = copy_pool;
   op.writes = {var};
   op.cost_us = 0.0;
-  main_.push(op);
+  main_.submit(op);
 }
 
 bool Design::in_place(const KeyVars& k) const {
@@ -64,14 +64,14 @@ bool Design::in_place(const KeyVars& k) const {
 
 void Design::push_into_buffer(const KeyVars& k, bool main_waits) {
   if (!in_place(k)) {
-    push_copy(op_name("push", k), k.grad, k.buf);
+    submit_copy(op_name("push", k), k.grad, k.buf);
   } else if (main_waits) {
-    push_fence(op_name("fence", k), k.buf);
+    submit_fence(op_name("fence", k), k.buf);
   }
 }
 
 void Design::pull(const KeyVars& k) {
-  if (k.buf != k.grad) push_copy(op_name("pull", k), k.buf, k.grad);
+  if (k.buf != k.grad) submit_copy(op_name("pull", k), k.buf, k.grad);
 }
 
 dag::Collective Design::allreduce(const KeyVars& k, dag::CommId comm) const {
@@ -103,11 +103,11 @@ void Design::init(const KeyVars& k) {
     // Fig. 4 as printed: the broadcast declares the weight as a read and writes nothing, so
     // broadcasts of different keys are unordered and a pool with several threads may start them
     // in a different order on each rank.
-    main_.push(collective_op(op_name("init", k), bcast, {k.weight}, {}));
+    main_.submit(collective_op(op_name("init", k), bcast, {k.weight}, {}));
     return;
   }
   if (!init_chain_) init_chain_ = add_token("init.chain");
-  main_.push(collective_op(op_name("init", k), bcast, {}, {k.weight, *init_chain_}));
+  main_.submit(collective_op(op_name("init", k), bcast, {}, {k.weight, *init_chain_}));
 }
 
 void Design::barrier() {

@@ -40,7 +40,7 @@ class Design {
   void pull(const KeyVars& k);
   // A barrier of every rank on the world communicator, issued by the main thread.
   void barrier();
-  // Prefix for the names of the ops pushed from now on (the step they belong to).
+  // Prefix for the names of the ops submitted from now on (the step they belong to).
   void set_prefix(std::string prefix) { prefix_ = std::move(prefix); }
 
   // Throws std::invalid_argument for a bad configuration.
@@ -54,17 +54,17 @@ class Design {
   std::string op_name(const char* what, const KeyVars& k) const {
     return prefix_ + what + "." + k.name;
   }
-  void push_copy(const std::string& name, dag::VarId from, dag::VarId to);
+  void submit_copy(const std::string& name, dag::VarId from, dag::VarId to);
   // An op that writes `var` and does nothing (a compute op of no cost on the copy pool): it runs
-  // only after every op pushed before it that reads or writes `var`.
-  void push_fence(const std::string& name, dag::VarId var);
+  // only after every op submitted before it that reads or writes `var`.
+  void submit_fence(const std::string& name, dag::VarId var);
   // Whether the key's buffer is its gradient; throws std::logic_error when that disagrees with
   // the configured buffer mode (the key's vars were declared for the other mode).
   bool in_place(const KeyVars& k) const;
   // The start of every push but naive's: the paper's copy of the gradient into the buffer. In
   // place there is nothing to copy; but where the main thread then waits for the buffer
   // (`main_waits`), a fence on the gradient stands in for the copy, so the wait is for an op the
-  // design pushed (and, for funnel's main-thread allreduce, for every earlier reader too).
+  // design submitted (and, for funnel's main-thread allreduce, for every earlier reader too).
   void push_into_buffer(const KeyVars& k, bool main_waits);
   dag::Collective allreduce(const KeyVars& k, dag::CommId comm) const;
   dag::Op collective_op(const std::string& name, const dag::Collective& c,

@@ -16,7 +16,7 @@ enum class DesignKind : std::uint8_t { naive, funnel, concom, depcha };
 // broadcast ops that write nothing, which may run in different orders on different ranks.
 enum class InitKind : std::uint8_t { safe, fig4 };
 // Where a key's allreduce runs. "in_place": on the gradient itself, so a push and pull cost one
-// allreduce; the gradient var doubles as the key's buffer and the designs push no copies.
+// allreduce; the gradient var doubles as the key's buffer and the designs submit no copies.
 // "copy": the paper's design as printed, a buffer per key that push copies the gradient into and
 // pull copies the sum out of (MXNet copies because it merges several devices' gradients there).
 // The ordering (vars each op writes, main-thread waits and calls, chains, comms, barriers) is the

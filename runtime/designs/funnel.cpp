@@ -10,7 +10,7 @@ class Funnel final : public Design {
  public:
   using Design::Design;
   void push(const KeyVars& k) override {
-    // In place the main thread writes the gradient outside the engine, so every op pushed before
+    // In place the main thread writes the gradient outside the engine, so every op submitted before
     // that still reads it must be done, not only its writers (all that wait_to_read covers): the
     // fence push_into_buffer puts there runs only after them, and the wait is for the fence.
     // This is MXNet's WaitToWrite; in the paper's form the copy into the buffer is that write.

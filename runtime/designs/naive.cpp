@@ -16,7 +16,7 @@ class Naive final : public Design {
     // Out of place from the gradient into the buffer, or in place on the gradient.
     std::vector<dag::VarId> reads;
     if (!in_place(k)) reads.push_back(k.grad);
-    main().push(collective_op(op_name("allreduce", k), allreduce(k, world_comm), std::move(reads),
+    main().submit(collective_op(op_name("allreduce", k), allreduce(k, world_comm), std::move(reads),
                               {k.buf}));
   }
 };

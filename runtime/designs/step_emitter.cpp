@@ -75,10 +75,10 @@ void StepEmitter::emit_forward(const std::string& prefix) {
     for (std::uint32_t k : layer_keys_[l]) reads.push_back(keys_[k].weight);
     if (layer.inputs.empty()) reads.push_back(data_);
     for (std::uint32_t in : layer.inputs) reads.push_back(act_[in]);
-    main_.push(compute_op(prefix + "fwd." + layer.name, reads, {act_[l]}, layer.forward_us));
+    main_.submit(compute_op(prefix + "fwd." + layer.name, reads, {act_[l]}, layer.forward_us));
   }
   if (!network_.layers.empty()) {
-    main_.push(compute_op(prefix + "loss", {act_.back()}, {dact_.back()}, 0.0));
+    main_.submit(compute_op(prefix + "loss", {act_.back()}, {dact_.back()}, 0.0));
   }
 }
 
@@ -95,7 +95,7 @@ void StepEmitter::emit_backward(const std::string& prefix) {
     for (std::uint32_t in : layer.inputs) reads.push_back(act_[in]);
     reads.push_back(dact_[l]);
     for (std::uint32_t in : layer.inputs) writes.push_back(dact_[in]);
-    main_.push(compute_op(prefix + "bwd." + layer.name, reads, writes, layer.backward_us));
+    main_.submit(compute_op(prefix + "bwd." + layer.name, reads, writes, layer.backward_us));
   }
 }
 
@@ -108,7 +108,7 @@ void StepEmitter::emit_step(const std::string& prefix) {
     design_->push(k);
     design_->pull(k);
     const double mib = static_cast<double>(k.count * dag::dtype_bytes(k.dtype)) / (1 << 20);
-    main_.push(
+    main_.submit(
         compute_op(prefix + "update." + k.name, {k.grad}, {k.weight}, update_us_per_mib * mib));
   }
   main_.wait_for_all();

@@ -1,8 +1,8 @@
 // A scheduler without threads: a driver (a test, the checker's counterexample replay) takes every
 // decision. Start runs the op's function synchronously on the driver's thread; a sync op then
 // holds its pool thread until the driver completes it, which it may do at any later step, as any
-// running op may finish at any moment. Waits and full-engine pushes never block: they throw
-// WouldBlock. The same pushes and the same decisions give the same trace and the same effects.
+// running op may finish at any moment. Waits and full-engine submissions never block: they throw
+// WouldBlock. The same submissions and the same decisions give the same trace and the same effects.
 // One driver thread; completion handles may still be invoked from any thread.
 #pragma once
 

@@ -9,8 +9,8 @@
 namespace ordo::engine {
 namespace {
 
-// The core whose op function the current thread is running, if any. Set around every function
-// call so that a push or wait from inside an op can be told apart from one on a caller thread.
+// The core whose op function the current thread is running, if any. Set around every function call
+// so that a submission or wait from inside an op can be told apart from one on a caller thread.
 thread_local const EngineCore* running_core = nullptr;
 
 class RunningMarker {
@@ -37,15 +37,15 @@ bool EngineCore::in_op() const { return running_core == this; }
 
 void EngineCore::admit(Lock& lock, const OpDesc& desc, bool async) {
   assert(lock.owns_lock());
-  if (stopping_) throw EngineStopped("op '" + desc.name + "' pushed after engine shutdown");
+  if (stopping_) throw EngineStopped("op '" + desc.name + "' submitted after engine shutdown");
   if (rules_.has_room()) return;
   rules_.check(desc, async);  // a malformed op is reported as such, not as a wait
   wait_for_room(lock, desc);
 }
 
-OpHandle EngineCore::push(std::shared_ptr<const OpDesc> desc, Task& task) {
+OpHandle EngineCore::submit(std::shared_ptr<const OpDesc> desc, Task& task) {
   assert(!task.empty() && !stopping_);
-  const OpHandle op = rules_.push(std::move(desc), static_cast<bool>(task.async));
+  const OpHandle op = rules_.submit(std::move(desc), static_cast<bool>(task.async));
   if (tasks_.size() <= op.slot) tasks_.resize(op.slot + 1);
   assert(tasks_[op.slot].empty());
   tasks_[op.slot] = std::move(task);
@@ -59,12 +59,12 @@ void EngineCore::wait_for_room(Lock& lock, const OpDesc& desc) {
   const std::string bound =
       "limits.ops_pending_max (" + std::to_string(rules_.limits().ops_pending_max) + ")";
   if (in_op()) {
-    throw CapacityError("op '" + desc.name + "' pushed from inside an op would exceed " + bound);
+    throw CapacityError("op '" + desc.name + "' submitted from inside an op would exceed " + bound);
   }
   const auto room_or_stopping = [this] { return rules_.has_room() || stopping_; };
-  scheduler_.wait(lock, room_or_stopping, "push of op '" + desc.name + "' at " + bound,
+  scheduler_.wait(lock, room_or_stopping, "submission of op '" + desc.name + "' at " + bound,
                   WaitNeeds{});
-  if (stopping_) throw EngineStopped("op '" + desc.name + "' pushed during engine shutdown");
+  if (stopping_) throw EngineStopped("op '" + desc.name + "' submitted during engine shutdown");
   assert(rules_.has_room());
 }
 
@@ -144,7 +144,7 @@ void EngineCore::thread_returned(OpHandle op) {
   --functions_running_;
   rules_.thread_returned(op);
   assert(rules_.last_ready().empty());
-  // An async op that already completed retires only now, which is room a blocked push awaits.
+  // An async op that already completed retires only now, which is room a blocked submission awaits.
   scheduler_.on_progress();
 }
 

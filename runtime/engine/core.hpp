@@ -1,5 +1,5 @@
 // The engine state behind its one mutex: the rules, the op functions waiting to run, and the link
-// completion handles report through. Engine drives it from the caller's side (push, waits,
+// completion handles report through. Engine drives it from the caller's side (submit, waits,
 // shutdown); a Scheduler drives it from the execution side (claim, execute, complete). Keeping both
 // sides here is what makes the production pool and the controlled scheduler run the same logic.
 #pragma once
@@ -43,13 +43,13 @@ class EngineCore {
   // Whether the calling thread is inside a function of an op of this engine.
   bool in_op() const;
 
-  // Caller side, under the lock. admit refuses pushes after shutdown and, at ops_pending_max,
-  // waits for room through the scheduler (or throws, from inside an op). push then validates and
+  // Caller side, under the lock. admit refuses submissions after shutdown and, at ops_pending_max,
+  // waits for room through the scheduler (or throws, from inside an op). submit then validates and
   // appends; `task` is moved from only when it succeeds.
   void admit(Lock& lock, const OpDesc& desc, bool async);
-  OpHandle push(std::shared_ptr<const OpDesc> desc, Task& task);
-  // Refuses new pushes, discards every unstarted op and returns their functions, to be destroyed
-  // after the lock is released (a function's captures may hold completion handles).
+  OpHandle submit(std::shared_ptr<const OpDesc> desc, Task& task);
+  // Refuses new submissions, discards every unstarted op and returns their functions, to be
+  // destroyed after the lock is released (a function's captures may hold completion handles).
   std::vector<Task> stop();
   // Without the lock: completion handles stop reaching this core.
   void sever_link() { link_->sever(); }

@@ -64,30 +64,30 @@ dag::CommId Engine::declare_comm(dag::Communicator comm) {
   return static_cast<dag::CommId>(comms_.size() - 1);
 }
 
-OpHandle Engine::push(const OpDesc& desc, SyncFn fn) {
-  if (!fn) throw UsageError("op '" + desc.name + "' pushed without a function");
+OpHandle Engine::submit(const OpDesc& desc, SyncFn fn) {
+  if (!fn) throw UsageError("op '" + desc.name + "' submitted without a function");
   Task task{std::move(fn), {}};
-  return push_task(desc, task);
+  return submit_task(desc, task);
 }
 
-OpHandle Engine::push_async(const OpDesc& desc, AsyncFn fn) {
-  if (!fn) throw UsageError("async op '" + desc.name + "' pushed without a function");
+OpHandle Engine::submit_async(const OpDesc& desc, AsyncFn fn) {
+  if (!fn) throw UsageError("async op '" + desc.name + "' submitted without a function");
   Task task{{}, std::move(fn)};
-  return push_task(desc, task);
+  return submit_task(desc, task);
 }
 
-// `task` belongs to the caller's frame, so when the push fails it is destroyed after the lock is
-// released: its captures may hold completion handles, which lock the core when they die.
-OpHandle Engine::push_task(const OpDesc& desc, Task& task) {
+// `task` belongs to the caller's frame, so when the submission fails it is destroyed after the lock
+// is released: its captures may hold completion handles, which lock the core when they die.
+OpHandle Engine::submit_task(const OpDesc& desc, Task& task) {
   // The rules keep the description for the op's life; copying it here keeps the allocation out
   // of the engine lock.
   auto shared = std::make_shared<const OpDesc>(desc);
   EngineCore::Lock lock(core_->mutex());
   core_->admit(lock, desc, static_cast<bool>(task.async));
   if (desc.collective) check_collective(*desc.collective, "op '" + desc.name + "'");
-  if (recorder_) recorder_->check_room_for_push(desc.name);
-  const OpHandle op = core_->push(std::move(shared), task);
-  if (recorder_) recorder_->record_push(desc);
+  if (recorder_) recorder_->check_room_for_submit(desc.name);
+  const OpHandle op = core_->submit(std::move(shared), task);
+  if (recorder_) recorder_->record_submit(desc);
   return op;
 }
 

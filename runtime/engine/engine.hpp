@@ -26,7 +26,7 @@ class EngineCore;
 struct EngineConfig {
   std::vector<dag::Pool> pools{};  // PoolId i is pools[i]; names unique
   Limits limits{};
-  bool record = false;  // keep the pushed program for recorded_job()
+  bool record = false;  // keep the submitted program for recorded_job()
   std::string program_name = "step";
 };
 
@@ -35,7 +35,7 @@ struct EngineConfig {
 struct Activity {
   std::uint32_t functions_running = 0;  // op functions executing now
   std::uint32_t ops_startable = 0;      // pools with a ready op and a free thread
-  std::uint64_t ops_incomplete = 0;     // pushed and not completed
+  std::uint64_t ops_incomplete = 0;     // submitted and not completed
   friend bool operator==(const Activity&, const Activity&) = default;
 };
 
@@ -57,26 +57,26 @@ class Engine {
   dag::CommId declare_comm(dag::Communicator comm);
 
   // Appends the op to its vars' queues. At limits.ops_pending_max a caller thread blocks until an
-  // op retires; a push from inside an op throws CapacityError instead. Throws UsageError on a bad
-  // desc and EngineStopped after shutdown began.
-  OpHandle push(const OpDesc& desc, SyncFn fn);
+  // op retires; a submission from inside an op throws CapacityError instead. Throws UsageError on a
+  // bad desc and EngineStopped after shutdown began.
+  OpHandle submit(const OpDesc& desc, SyncFn fn);
   // desc.kind must be async_collective; the op completes when its handle is invoked.
-  OpHandle push_async(const OpDesc& desc, AsyncFn fn);
+  OpHandle submit_async(const OpDesc& desc, AsyncFn fn);
 
-  // Blocks until every write pushed to `var` so far completed, then rethrows the var's poison
+  // Blocks until every write submitted to `var` so far completed, then rethrows the var's poison
   // (clearing it). Under the controlled scheduler throws WouldBlock instead of blocking.
   void wait_to_read(VarHandle var);
-  // Blocks until every pushed op completed, then rethrows the earliest failure not yet surfaced
+  // Blocks until every submitted op completed, then rethrows the earliest failure not yet surfaced
   // (clearing every failure).
   void wait_for_all();
-  // Whether every write pushed to `var` / every pushed op completed, so that the matching wait
-  // returns (or rethrows the poison) at once. Ops discarded at shutdown never complete.
+  // Whether every write submitted to `var` / every submitted op completed, so that the matching
+  // wait returns (or rethrows the poison) at once. Ops discarded at shutdown never complete.
   bool can_read(VarHandle var) const;
   bool all_done() const;
   Activity activity() const;
 
-  // Push batches (push_batch.hpp), nested per thread: begin/end are what PushBatch calls. Ending
-  // the outermost batch of a thread hands the ops it deferred to the workers.
+  // Submit batches (submit_batch.hpp), nested per thread: begin/end are what SubmitBatch calls.
+  // Ending the outermost batch of a thread hands the ops it deferred to the workers.
   void begin_batch();
   void end_batch();
   // Hands every ready op whose worker wake a batch deferred to the workers now: for a batching
@@ -85,17 +85,17 @@ class Engine {
 
   // A collective the caller thread issues itself, recorded as a main action; no effect otherwise.
   void record_main_collective(const dag::Collective& collective, std::optional<VarHandle> buffer);
-  // The program pushed so far: one SPMD program, ranks absent, the declared communicators.
+  // The program submitted so far: one SPMD program, ranks absent, the declared communicators.
   dag::Job recorded_job() const;
 
   // Discards unstarted ops (their functions destroyed unrun), waits for started ones, stops the
-  // scheduler. Idempotent; later pushes throw EngineStopped.
+  // scheduler. Idempotent; later submissions throw EngineStopped.
   ShutdownReport shutdown();
 
   Scheduler& scheduler() { return *scheduler_; }
 
  private:
-  OpHandle push_task(const OpDesc& desc, Task& task);
+  OpHandle submit_task(const OpDesc& desc, Task& task);
   void check_collective(const dag::Collective& collective, const std::string& user) const;
   std::string describe_var(VarHandle var) const;
   void refuse_in_op(const char* call) const;

@@ -14,13 +14,13 @@ void Engine::wait_to_read(VarHandle var) {
   refuse_in_op("wait_to_read");
   EngineCore::Lock lock(core_->mutex());
   EngineState& rules = core_->rules();
-  const std::uint64_t writes_target = rules.writes_pushed(var);  // throws on an unknown var
+  const std::uint64_t writes_target = rules.writes_submitted(var);  // throws on an unknown var
   if (recorder_) recorder_->check_room_for_action("wait_to_read");
   const auto done = [&] { return rules.writes_completed(var) >= writes_target; };
   if (!done()) {
     const std::string what = "wait_to_read(" + describe_var(var) +
                              "): " + std::to_string(rules.writes_completed(var)) + " of the " +
-                             std::to_string(writes_target) + " writes pushed to it completed";
+                             std::to_string(writes_target) + " writes submitted to it completed";
     const auto done_or_stopping = [&] { return done() || core_->stopping(); };
     if (!core_->stopping()) {
       scheduler_->wait(lock, done_or_stopping, what,
@@ -61,7 +61,7 @@ void Engine::wait_for_all() {
 bool Engine::can_read(VarHandle var) const {
   const std::lock_guard<std::mutex> lock(core_->mutex());
   const EngineState& rules = core_->rules();
-  return rules.writes_completed(var) >= rules.writes_pushed(var);
+  return rules.writes_completed(var) >= rules.writes_submitted(var);
 }
 
 bool Engine::all_done() const {

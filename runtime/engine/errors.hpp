@@ -15,7 +15,7 @@ class ScheduleError : public std::logic_error {
   explicit ScheduleError(const std::string& what) : std::logic_error(what) {}
 };
 
-// Under the controlled scheduler nothing runs unless the driver decides it, so a wait or a push
+// Under the controlled scheduler nothing runs unless the driver decides it, so a wait or a submit
 // that would have to block is refused: the driver must decide completions first.
 class WouldBlock : public std::logic_error {
  public:

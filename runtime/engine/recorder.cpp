@@ -17,12 +17,12 @@ std::vector<dag::VarId> var_ids(const std::vector<VarHandle>& vars) {
 
 }  // namespace
 
-void Recorder::check_room_for_push(const std::string& op_name) const {
+void Recorder::check_room_for_submit(const std::string& op_name) const {
   if (ops_.size() >= dag::limits::ops_max) {
     throw CapacityError("recording op '" + op_name + "' would exceed the program bound of " +
                         std::to_string(dag::limits::ops_max) + " ops");
   }
-  check_room_for_action("push");
+  check_room_for_action("submit");
 }
 
 void Recorder::check_room_for_action(const char* action) const {
@@ -32,12 +32,12 @@ void Recorder::check_room_for_action(const char* action) const {
   }
 }
 
-void Recorder::record_push(const OpDesc& desc) {
+void Recorder::record_submit(const OpDesc& desc) {
   assert(ops_.size() < dag::limits::ops_max);
   const auto op = static_cast<dag::OpId>(ops_.size());
   ops_.push_back(dag::Op{desc.name, var_ids(desc.reads), var_ids(desc.writes), desc.pool,
                          desc.priority, desc.kind, desc.cost_us, desc.collective});
-  main_.emplace_back(dag::PushAction{op});
+  main_.emplace_back(dag::SubmitAction{op});
   assert(ops_.size() <= main_.size());
 }
 

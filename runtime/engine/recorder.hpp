@@ -1,7 +1,7 @@
 // Records what the engine is asked to do as the program IR, so a run can be dumped and verified
-// exactly as it was pushed. Ops are recorded in push order, each with a PushAction in the main
-// program; an op pushed from inside another op is recorded the same way, at its push position, so
-// the recorded main program is the linearisation this run produced (docs/engine.md).
+// exactly as it was submitted. Ops are recorded in submit order, each with a SubmitAction in the
+// main program; an op submitted from inside another op is recorded the same way, at its submit
+// position, so the recorded main program is the linearisation this run produced (docs/engine.md).
 #pragma once
 
 #include <cstdint>
@@ -17,10 +17,10 @@ namespace ordo::engine {
 class Recorder {
  public:
   // Throw CapacityError when one more op, or one more main action, would exceed the IR's bounds.
-  void check_room_for_push(const std::string& op_name) const;
+  void check_room_for_submit(const std::string& op_name) const;
   void check_room_for_action(const char* action) const;
 
-  void record_push(const OpDesc& desc);
+  void record_submit(const OpDesc& desc);
   void record_wait_to_read(VarHandle var);
   void record_wait_for_all();
   void record_main_collective(const dag::Collective& collective, std::optional<VarHandle> buffer);

@@ -40,7 +40,8 @@ class Scheduler {
   Scheduler& operator=(const Scheduler&) = delete;
   virtual ~Scheduler() = default;
 
-  // Once, from the engine's constructor, before any push; the core outlives the scheduler's use.
+  // Once, from the engine's constructor, before any submission; the core outlives the scheduler's
+  // use.
   virtual void attach(EngineCore& core) = 0;
   // Under the core lock: these ops just joined their pools' run queues.
   virtual void on_ready(std::span<const OpHandle> ready) = 0;
@@ -55,7 +56,7 @@ class Scheduler {
   // `what` describes the wait for error messages; `needs` says which ops the wait depends on.
   virtual void wait(Lock& lock, const std::function<bool()>& done, const std::string& what,
                     const WaitNeeds& needs) = 0;
-  // Under the core lock, on the calling thread: a push batch opens or closes (push_batch.hpp),
+  // Under the core lock, on the calling thread: a submit batch opens or closes (submit_batch.hpp),
   // and a batching thread asks for its deferred ops to be handed over. A scheduler without
   // sleeping workers has nothing to defer.
   virtual void begin_batch(Lock& /*lock*/) {}

@@ -12,7 +12,7 @@ using SyncFn = std::function<void()>;
 // the handle is invoked (or its last copy destroyed).
 using AsyncFn = std::function<void(AsyncDone)>;
 
-// Exactly one of the two is set for a pushed op; both are empty once it ran or was discarded.
+// Exactly one of the two is set for a submitted op; both are empty once it ran or was discarded.
 struct Task {
   SyncFn sync;
   AsyncFn async;

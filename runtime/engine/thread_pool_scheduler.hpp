@@ -10,8 +10,8 @@
 // A waiting caller first runs, on its own thread, the ready ops its wait needs (help_waits), then
 // polls for progress for a bounded time (wait_spin_us), and only then sleeps: handing an op to a
 // sleeping worker and being woken back costs two futex wake-ups, several microseconds each on a
-// virtual machine, which is a large share of a 1 MiB allreduce (docs/engine.md). Inside a push
-// batch (push_batch.hpp) the wake for an op the batching thread readied is deferred to that
+// virtual machine, which is a large share of a 1 MiB allreduce (docs/engine.md). Inside a submit
+// batch (submit_batch.hpp) the wake for an op the batching thread readied is deferred to that
 // thread's next wait, which then usually runs the op itself and wakes nobody.
 #pragma once
 
@@ -74,7 +74,7 @@ class ThreadPoolScheduler final : public Scheduler {
     std::uint32_t helpers = 0;
     // Sleepers whose own index a blocking collective holds: they cannot take a ready op either.
     std::uint32_t parked = 0;
-    // Wakes a push batch deferred: ready ops no worker was told about (docs/engine.md).
+    // Wakes a submit batch deferred: ready ops no worker was told about (docs/engine.md).
     std::uint32_t deferred = 0;
   };
   struct Batching {
@@ -105,7 +105,7 @@ class ThreadPoolScheduler final : public Scheduler {
   std::condition_variable waiters_wake_;
   std::vector<const std::function<bool()>*> waiting_;  // the sleeping callers' conditions
   bool stop_ = false;
-  std::vector<Batching> batching_;  // threads inside a push batch; usually none or one
+  std::vector<Batching> batching_;  // threads inside a submit batch; usually none or one
   bool any_deferred_ = false;  // some pool's `deferred` is not 0 (skips pay_deferred's loop)
   // Bumped under the core mutex at every on_progress; spinning callers read it without the lock.
   std::atomic<std::uint64_t> progress_{0};

@@ -27,8 +27,8 @@ std::string ControlledRun::main_line(const RankRun& r) const {
   if (r.pc >= p.main.size()) return "main finished";
   const dag::Action& a = p.main[r.pc];
   const std::string at = "main action " + std::to_string(r.pc) + ": ";
-  if (const auto* push = std::get_if<dag::PushAction>(&a)) {
-    return at + "push '" + p.ops.at(push->op).name + "'";
+  if (const auto* submit = std::get_if<dag::SubmitAction>(&a)) {
+    return at + "submit '" + p.ops.at(submit->op).name + "'";
   }
   if (const auto* w = std::get_if<dag::WaitToReadAction>(&a)) {
     return at + "wait to read '" + p.vars.at(w->var).name + "'";

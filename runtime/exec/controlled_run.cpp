@@ -109,7 +109,7 @@ void ControlledRun::take(const dag::Transition& s) {
   } else {
     if (s.op >= r.handles.size() || !r.handles[s.op]) {
       throw engine::ScheduleError("rank " + std::to_string(r.rank) + ": op " +
-                                  std::to_string(s.op) + " has not been pushed");
+                                  std::to_string(s.op) + " has not been submitted");
     }
     const engine::OpHandle h = *r.handles[s.op];
     if (s.kind == dag::Transition::Kind::claim) {
@@ -126,9 +126,9 @@ void ControlledRun::take(const dag::Transition& s) {
 void ControlledRun::step_main(RankRun& r) {
   const dag::Action& action = r.program->main[r.pc];
   try {
-    if (const auto* p = std::get_if<dag::PushAction>(&action)) {
-      r.executor->push(r.program->ops.at(p->op));
-      const engine::OpHandle h = r.executor->last_pushed();
+    if (const auto* p = std::get_if<dag::SubmitAction>(&action)) {
+      r.executor->submit(r.program->ops.at(p->op));
+      const engine::OpHandle h = r.executor->last_submitted();
       r.handles[p->op] = h;
       r.op_of[key_of(h)] = p->op;
       ++r.pc;

@@ -20,7 +20,7 @@ struct ControlledRun::RankRun {
   std::size_t pc = 0;          // the main thread's next action
   bool in_collective = false;  // the action at pc is a collective in flight
   std::optional<std::string> failure;
-  std::vector<std::optional<engine::OpHandle>> handles;  // by op id, once pushed
+  std::vector<std::optional<engine::OpHandle>> handles;  // by op id, once submitted
   std::unordered_map<std::uint64_t, dag::OpId> op_of;    // handle -> op id
 };
 

@@ -31,15 +31,15 @@ dag::VarId Executor::add_var(const dag::Var& var) {
   return id;
 }
 
-void Executor::push(const dag::Op& op) {
+void Executor::submit(const dag::Op& op) {
   const engine::OpDesc desc = engine::desc_of(op, [this](dag::VarId v) { return vars_.at(v); });
   switch (op.kind) {
     case dag::OpKind::compute:
-      last_pushed_ =
-          engine_.push(desc, [this, op] { run_compute(world_.rank(), op, buffers_, options_); });
+      last_submitted_ =
+          engine_.submit(desc, [this, op] { run_compute(world_.rank(), op, buffers_, options_); });
       return;
     case dag::OpKind::copy:
-      last_pushed_ = engine_.push(desc, [this, op] { run_copy(op, buffers_); });
+      last_submitted_ = engine_.submit(desc, [this, op] { run_copy(op, buffers_); });
       return;
     case dag::OpKind::collective:
     case dag::OpKind::async_collective: {
@@ -47,11 +47,12 @@ void Executor::push(const dag::Op& op) {
         throw std::invalid_argument("collective op '" + op.name + "' has no spec");
       comm::Communicator& comm = world_.comm(op.collective->comm);
       const bool blocking = op.kind == dag::OpKind::collective;
-      last_pushed_ = engine_.push_async(desc, [this, op, &comm, blocking](engine::AsyncDone done) {
-        jitter(options_.issue_jitter_us);
-        exec::issue_collective(op, buffers_, comm, blocking,
-                               [done](std::exception_ptr error) { done(error); });
-      });
+      last_submitted_ =
+          engine_.submit_async(desc, [this, op, &comm, blocking](engine::AsyncDone done) {
+            jitter(options_.issue_jitter_us);
+            exec::issue_collective(op, buffers_, comm, blocking,
+                                   [done](std::exception_ptr error) { done(error); });
+          });
       return;
     }
   }
@@ -82,8 +83,8 @@ void Executor::wait_for_all() {
 
 void Executor::issue_collective(const dag::CollectiveAction& action,
                                 comm::Communicator::Done done) {
-  // The call may block this thread until other ranks get further, which can need ops a push
-  // batch of this thread still holds back (runtime/engine/push_batch.hpp).
+  // The call may block this thread until other ranks get further, which can need ops a submit
+  // batch of this thread still holds back (runtime/engine/submit_batch.hpp).
   engine_.release_deferred();
   engine_.record_main_collective(
       action.collective, action.buffer ? std::optional(vars_.at(*action.buffer)) : std::nullopt);

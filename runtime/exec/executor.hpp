@@ -28,15 +28,15 @@ class Executor final : public dag::ProgramSink {
 
   dag::VarId add_var(const dag::Var& var) override;
   const dag::Var& var(dag::VarId id) const override { return buffers_.var(id); }
-  void push(const dag::Op& op) override;
+  void submit(const dag::Op& op) override;
   void wait_to_read(dag::VarId var) override;
   void wait_for_all() override;
   void collective(const dag::CollectiveAction& action) override;
   // The main thread's collective without blocking: `done` runs when it completes. What a
   // controlled driver uses, since one thread drives every rank there.
   void issue_collective(const dag::CollectiveAction& action, comm::Communicator::Done done);
-  // The engine handle of the op pushed last.
-  engine::OpHandle last_pushed() const { return last_pushed_; }
+  // The engine handle of the op submitted last.
+  engine::OpHandle last_submitted() const { return last_submitted_; }
 
   // The main thread has nothing more to do; deadlock detection counts it as finished.
   void main_done();
@@ -56,7 +56,7 @@ class Executor final : public dag::ProgramSink {
   BodyOptions options_;
   Buffers buffers_;
   std::vector<engine::VarHandle> vars_;
-  engine::OpHandle last_pushed_;
+  engine::OpHandle last_submitted_;
   mutable std::mutex main_mutex_;  // guards the fields below; never held across a call
   MainState main_state_ = MainState::running;
   std::optional<dag::VarId> main_var_;

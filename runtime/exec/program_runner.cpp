@@ -28,8 +28,8 @@ void run_program(Executor& executor, const dag::Program& program) {
 void run_actions(Executor& executor, const dag::Program& program) {
   const FinishOnExit finish{executor};
   for (const dag::Action& action : program.main) {
-    if (const auto* p = std::get_if<dag::PushAction>(&action)) {
-      executor.push(program.ops.at(p->op));
+    if (const auto* p = std::get_if<dag::SubmitAction>(&action)) {
+      executor.submit(program.ops.at(p->op));
     } else if (const auto* w = std::get_if<dag::WaitToReadAction>(&action)) {
       executor.wait_to_read(w->var);
     } else if (std::holds_alternative<dag::WaitForAllAction>(action)) {

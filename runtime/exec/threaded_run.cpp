@@ -7,7 +7,7 @@
 
 #include "runtime/comm/sim/sim_world.hpp"
 #include "runtime/engine/engine.hpp"
-#include "runtime/engine/push_batch.hpp"
+#include "runtime/engine/submit_batch.hpp"
 #include "runtime/engine/thread_pool_scheduler.hpp"
 #include "runtime/exec/executor.hpp"
 #include "runtime/exec/program_runner.hpp"
@@ -56,7 +56,7 @@ ThreadedOutcome run_threaded(const dag::Job& job, std::uint32_t ranks,
       try {
         declare_vars(*rank[r].executor, *programs[r]);
         if (options.before) options.before(r, rank[r].executor->buffers());
-        std::optional<engine::PushBatch> batch;
+        std::optional<engine::SubmitBatch> batch;
         if (options.batch_main) batch.emplace(*rank[r].engine);
         run_actions(*rank[r].executor, *programs[r]);
         rank[r].executor->engine().wait_for_all();

@@ -19,8 +19,8 @@ namespace ordo::exec {
 struct ThreadedOptions {
   BodyOptions body;
   std::chrono::milliseconds deadlock_check_period{20};
-  // Run each rank's main-thread actions and final wait inside one push batch
-  // (runtime/engine/push_batch.hpp), so that pool workers are woken only when the main thread
+  // Run each rank's main-thread actions and final wait inside one submit batch
+  // (runtime/engine/submit_batch.hpp), so that pool workers are woken only when the main thread
   // waits or issues a collective.
   bool batch_main = false;
   // Called on each rank's thread before its program runs (to fill inputs) and after it finished

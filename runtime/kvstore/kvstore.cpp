@@ -3,7 +3,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "runtime/engine/push_batch.hpp"
+#include "runtime/engine/submit_batch.hpp"
 
 namespace ordo::kvstore {
 
@@ -51,7 +51,7 @@ designs::KeyVars& KVStore::key_vars(std::int64_t key, dag::VarId var) {
 }
 
 void KVStore::init(std::int64_t key, dag::VarId weight) {
-  const engine::PushBatch batch(executor_.engine());
+  const engine::SubmitBatch batch(executor_.engine());
   designs::KeyVars& k = key_vars(key, weight);
   k.weight = weight;
   design_->init(k);
@@ -59,13 +59,13 @@ void KVStore::init(std::int64_t key, dag::VarId weight) {
 }
 
 void KVStore::barrier() {
-  const engine::PushBatch batch(executor_.engine());
+  const engine::SubmitBatch batch(executor_.engine());
   executor_.wait_for_all();
   design_->barrier();
 }
 
 void KVStore::push(std::int64_t key, dag::VarId grad) {
-  const engine::PushBatch batch(executor_.engine());
+  const engine::SubmitBatch batch(executor_.engine());
   designs::KeyVars& k = key_vars(key, grad);
   k.grad = grad;
   // In place the sum is formed in the pushed var, and a later pull reads it from there.
@@ -75,10 +75,10 @@ void KVStore::push(std::int64_t key, dag::VarId grad) {
 }
 
 void KVStore::pull(std::int64_t key, dag::VarId out) {
-  const engine::PushBatch batch(executor_.engine());
+  const engine::SubmitBatch batch(executor_.engine());
   designs::KeyVars& k = key_vars(key, out);
   if (buffers_ == designs::BufferMode::in_place && pushes_[key] == 0) {
-    // Every rank refuses alike, before anything is pushed, so the ranks stay in step.
+    // Every rank refuses alike, before anything is submitted, so the ranks stay in step.
     throw std::invalid_argument("key " + std::to_string(key) +
                                 ": pull before any push; in place the sum lives in the pushed var");
   }

@@ -39,7 +39,7 @@ class KVStore {
     push(key, grad);
     pull(key, grad);
   }
-  // Waits for every pushed op, then a world barrier from the main thread. The wait comes first
+  // Waits for every submitted op, then a world barrier from the main thread. The wait comes first
   // because engine ops may still have collectives on the world to issue; a barrier issued ahead
   // of them on one rank and behind them on another would mismatch.
   void barrier();

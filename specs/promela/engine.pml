@@ -1,7 +1,7 @@
 /*
  * ordo's engine and collective semantics in Promela, part 3 of 4: the engine rules.
  *
- * Each inline below is one transition of runtime/engine/rules (Rules::push, start_next,
+ * Each inline below is one transition of runtime/engine/rules (Rules::submit, start_next,
  * thread_returned, finish) and runs inside one d_step, so it is one indivisible step exactly as
  * the checker takes it. Ops never fail here: the checker explores executions in which every op
  * succeeds, so poison is not modelled.
@@ -41,7 +41,7 @@ inline granted(r, o) {
  * are compatible; otherwise it joins the var's FIFO. */
 inline var_append(r, v, o, w) {
   if
-  :: w -> rk[r].var[v].wpushed++
+  :: w -> rk[r].var[v].wsubmitted++
   :: else -> skip
   fi;
   if
@@ -105,10 +105,10 @@ inline run_queue_insert(r, p, o) {
   rk[r].pool[p].nready++
 }
 
-/* The ready-order rule: the ops made ready by one event join their run queues in push order. */
+/* The ready-order rule: the ops made ready by one event join their run queues in submit order. */
 inline enqueue_marked(r) {
   for (e_k : 0 .. nops[r] - 1) {
-    e_po = push_order[OPX(r, e_k)];
+    e_po = submit_order[OPX(r, e_k)];
     if
     :: rk[r].marked[e_po] ->
          rk[r].marked[e_po] = 0;
@@ -130,9 +130,9 @@ inline refresh_lowfree(r, p) {
   }
 }
 
-/* Rules::push: the op's accesses join its vars' queues, reads first; the whole push is one
- * event, so the op turns ready only after every var saw it. */
-inline push_op(r, o) {
+/* Rules::submit: the op's accesses join its vars' queues, reads first; the whole submission is
+ * one event, so the op turns ready only after every var saw it. */
+inline submit_op(r, o) {
   rk[r].phase[o] = WAITING;
   rk[r].pending[o] = op_nacc[OPX(r, o)];
   rk[r].incomplete++;
@@ -187,7 +187,7 @@ inline issue_claimed(r, p, t) {
 }
 
 /* Rules::finish: the op releases its vars (reads, then writes), then its thread if it still
- * holds one; the ops this made ready join their queues in push order. */
+ * holds one; the ops this made ready join their queues in submit order. */
 inline complete_op(r, o) {
   for (e_a : 0 .. op_nacc[OPX(r, o)] - 1) {
     var_release(r, acc_var[ACCX(r, o, e_a)], acc_write[ACCX(r, o, e_a)])

@@ -10,8 +10,8 @@
  * which SPIN rejects.
  *
  * End states: a rank is finished when its main thread is past its last action, not blocked, and
- * every op it pushed completed; only then does Main terminate. Pool threads and callbacks always
- * sit at end labels: a thread that holds an op, or a callback still to fire, means an op not
+ * every op it submitted completed; only then does Main terminate. Pool threads and callbacks
+ * always sit at end labels: a thread that holds an op, or a callback still to fire, means an op not
  * completed, which already keeps Main from its end. So SPIN's invalid end state is exactly the
  * checker's stuck state: no step possible and some rank not finished (P3, or P4 without a
  * collective). After a violation nothing steps and Main may end: the execution is over, and its
@@ -26,13 +26,15 @@ hidden byte m_op;
 
 #define ACT(r) act_kind[ACTX(r, rk[r].pc)]
 #define WAIT_READ_DONE(r) \
-  (rk[r].var[act_arg[ACTX(r, rk[r].pc)]].wdone >= rk[r].var[act_arg[ACTX(r, rk[r].pc)]].wpushed)
+  (rk[r].var[act_arg[ACTX(r, rk[r].pc)]].wdone >= \
+   rk[r].var[act_arg[ACTX(r, rk[r].pc)]].wsubmitted)
 
-/* The main thread can take its next action: a push or a collective at once; wait_to_read(v)
- * once every write pushed to v completed; wait_for_all once no op is incomplete. */
+/* The main thread can take its next action: a submission or a collective at once;
+ * wait_to_read(v) once every write submitted to v completed; wait_for_all once no op is
+ * incomplete. */
 #define MAIN_ENABLED(r) \
   (!rk[r].blocked && rk[r].pc < nact[r] && \
-   (ACT(r) == A_PUSH || ACT(r) == A_COLLECTIVE || \
+   (ACT(r) == A_SUBMIT || ACT(r) == A_COLLECTIVE || \
     (ACT(r) == A_WAIT_READ && WAIT_READ_DONE(r)) || \
     (ACT(r) == A_WAIT_ALL && rk[r].incomplete == 0)))
 
@@ -41,9 +43,9 @@ hidden byte m_op;
 inline main_step(r) {
   m_act = ACTX(r, rk[r].pc);
   if
-  :: act_kind[m_act] == A_PUSH ->
+  :: act_kind[m_act] == A_SUBMIT ->
        m_op = act_arg[m_act];
-       push_op(r, m_op);
+       submit_op(r, m_op);
        rk[r].pc++
   :: act_kind[m_act] == A_COLLECTIVE ->
        /* The pc stays here until the call matched; delivery moves it on. */

@@ -15,10 +15,10 @@
  * Every field is a byte: the exporter refuses instances whose counts do not fit.
  */
 
-/* An op's phase. checker::OpPhase keeps `pushed` as one phase and asks the rules whether the op
- * still waits for grants or sits in its run queue; here the two are phases of their own. */
-#define UNPUSHED 0
-#define WAITING 1   /* pushed, some var has not granted it yet */
+/* An op's phase. checker::OpPhase keeps `submitted` as one phase and asks the rules whether the
+ * op still waits for grants or sits in its run queue; here the two are phases of their own. */
+#define UNSUBMITTED 0
+#define WAITING 1   /* submitted, some var has not granted it yet */
 #define READY 2     /* every var granted it; in its pool's run queue */
 #define RUNNING 3   /* a compute or copy op on its thread: may complete at any moment */
 #define CLAIMED 4   /* a collective op on its thread, its call not issued yet: another thread
@@ -33,7 +33,7 @@
 #define K_ASYNC 2     /* async_collective: holds its thread from its claim until it issued */
 
 /* Main-thread action kinds (dag::Action). */
-#define A_PUSH 0
+#define A_SUBMIT 0
 #define A_WAIT_READ 1
 #define A_WAIT_ALL 2
 #define A_COLLECTIVE 3
@@ -48,7 +48,7 @@
 typedef VarS {
   byte reads;       /* reads holding the var (reads_active) */
   bit writing;      /* a write holds the var (write_active) */
-  byte wpushed;     /* writes pushed so far, for wait_to_read */
+  byte wsubmitted;  /* writes submitted so far, for wait_to_read */
   byte wdone;       /* writes completed so far */
   byte qlen;
   byte qop[VQ];     /* the FIFO of accesses waiting for their grant: the op ... */
@@ -65,7 +65,7 @@ typedef PoolS {
 typedef RankS {
   byte pc;              /* the main thread's next action */
   bit blocked;          /* the action at pc is a collective issued and not yet matched */
-  byte incomplete;      /* ops pushed and not completed */
+  byte incomplete;      /* ops submitted and not completed */
   byte phase[NOPS];
   byte pending[NOPS];   /* vars that have not granted the op yet */
   byte thread[NOPS];    /* the thread an op holds, meaningful while it holds one */
@@ -99,11 +99,11 @@ hidden byte op_nacc[T_OPS];
 hidden byte op_comm[T_OPS];
 hidden byte op_sig[T_OPS];      /* the call's signature id: equal ids exactly for calls that
                                  * agree, blocking included */
-hidden byte push_order[T_OPS];  /* per rank: its ops in push order */
+hidden byte submit_order[T_OPS];  /* per rank: its ops in submit order */
 hidden byte acc_var[T_ACC];     /* per op: the vars it names, reads first, as the rules do */
 hidden byte acc_write[T_ACC];
 hidden byte act_kind[T_ACTS];
-hidden byte act_arg[T_ACTS];    /* the op pushed or the var waited on */
+hidden byte act_arg[T_ACTS];    /* the op submitted or the var waited on */
 hidden byte act_comm[T_ACTS];
 hidden byte act_sig[T_ACTS];
 hidden byte pool_kind[T_POOLS];

@@ -45,7 +45,7 @@ dag::Program allreduce_program(dag::Rank rank, int allreduces) {
     op.collective = dag::Collective{dag::CollectiveKind::allreduce, 0, k, 4, dag::DType::f32,
                                     dag::Reduction::sum, std::nullopt};
     p.ops.push_back(op);
-    p.main.emplace_back(dag::PushAction{static_cast<dag::OpId>(k)});
+    p.main.emplace_back(dag::SubmitAction{static_cast<dag::OpId>(k)});
   }
   p.main.emplace_back(dag::WaitForAllAction{});
   return p;

@@ -22,7 +22,7 @@ designs::DesignConfig config(designs::DesignKind kind, std::uint32_t comm_thread
 // The design's step program for `network`, valid at any rank count.
 dag::Job step_job(const networks::Network& network, const designs::DesignConfig& config);
 
-// Two ranks on the world: rank 0 pushes `allreduces0` allreduce ops, rank 1 `allreduces1`, then
+// Two ranks on the world: rank 0 submits `allreduces0` allreduce ops, rank 1 `allreduces1`, then
 // each waits for all.
 dag::Job allreduce_counts(int allreduces0, int allreduces1);
 

@@ -57,7 +57,7 @@ dag::Job fig4_init() {
 }
 
 // Two allreduces that a compute op releases in the same event, on a one-thread comm pool. Rank 0's
-// pool is FIFO (push order: key 0 first); rank 1's is a priority pool that prefers key 1. With
+// pool is FIFO (submit order: key 0 first); rank 1's is a priority pool that prefers key 1. With
 // `rank1_priority` false both are FIFO and the order agrees.
 dag::Job released_together(bool rank1_priority) {
   dag::Job job;
@@ -94,7 +94,7 @@ dag::Job released_together(bool rank1_priority) {
                                       std::nullopt};
       p.ops.push_back(op);
     }
-    for (dag::OpId op = 0; op < 3; ++op) p.main.emplace_back(dag::PushAction{op});
+    for (dag::OpId op = 0; op < 3; ++op) p.main.emplace_back(dag::SubmitAction{op});
     p.main.emplace_back(dag::WaitForAllAction{});
     job.programs.push_back(p);
   }
@@ -121,7 +121,7 @@ std::vector<Instance> instances() {
        3,
        {}},
       {"concom_two_comms", [] { return concom(2, 2, 2); }, 2, {}},
-      // One comm thread runs the allreduces in push order on every rank.
+      // One comm thread runs the allreduces in submit order on every rank.
       {"concom_two_comms_one_thread", [] { return concom(2, 2, 1); }, 2, {}},
       {"concom_one_comm", [] { return concom(1, 2, 2); }, 2, {p2_thread_rule}},
       {"fig4_init_two_threads", fig4_init, 2, {p1_order, p2_thread_rule}},

@@ -69,7 +69,7 @@ dag::Op random_op(Draw& d, std::uint32_t index, std::uint32_t vars, std::uint32_
   return op;
 }
 
-// Pushes in a random order, with waits on vars already written and main-thread calls between.
+// Submits in a random order, with waits on vars already written and main-thread calls between.
 std::vector<dag::Action> random_main(Draw& d, const dag::Program& p, dag::CommId comms) {
   std::vector<dag::OpId> order(p.ops.size());
   for (dag::OpId op = 0; op < order.size(); ++op) order[op] = op;
@@ -77,7 +77,7 @@ std::vector<dag::Action> random_main(Draw& d, const dag::Program& p, dag::CommId
   std::vector<dag::Action> main;
   std::vector<dag::VarId> written;
   for (const dag::OpId op : order) {
-    main.emplace_back(dag::PushAction{op});
+    main.emplace_back(dag::SubmitAction{op});
     for (const dag::VarId v : p.ops[op].writes) written.push_back(v);
     if (!written.empty() && d.chance(25)) {
       main.emplace_back(
@@ -97,7 +97,7 @@ std::vector<dag::Action> random_main(Draw& d, const dag::Program& p, dag::CommId
   return main;
 }
 
-// Rank 1's variant: a collective op dropped (its push removed, later ops renumbered), or the
+// Rank 1's variant: a collective op dropped (its submission removed, later ops renumbered), or the
 // priorities reversed.
 dag::Program variant(Draw& d, dag::Program p) {
   std::vector<dag::OpId> collectives;
@@ -112,9 +112,9 @@ dag::Program variant(Draw& d, dag::Program p) {
   p.ops.erase(p.ops.begin() + drop);
   std::vector<dag::Action> main;
   for (dag::Action& action : p.main) {
-    if (auto* push = std::get_if<dag::PushAction>(&action)) {
-      if (push->op == drop) continue;
-      if (push->op > drop) --push->op;
+    if (auto* submit = std::get_if<dag::SubmitAction>(&action)) {
+      if (submit->op == drop) continue;
+      if (submit->op > drop) --submit->op;
     }
     main.push_back(action);
   }
@@ -123,8 +123,8 @@ dag::Program variant(Draw& d, dag::Program p) {
   std::vector<bool> written(p.vars.size(), false);
   std::vector<dag::Action> kept;
   for (const dag::Action& action : p.main) {
-    if (const auto* push = std::get_if<dag::PushAction>(&action)) {
-      for (const dag::VarId v : p.ops[push->op].writes) written[v] = true;
+    if (const auto* submit = std::get_if<dag::SubmitAction>(&action)) {
+      for (const dag::VarId v : p.ops[submit->op].writes) written[v] = true;
     }
     if (const auto* wait = std::get_if<dag::WaitToReadAction>(&action)) {
       if (!written[wait->var]) continue;
@@ -180,7 +180,7 @@ dag::Program one_pool_program(const std::string& name, dag::Rank rank, std::uint
   return p;
 }
 
-// Adds a collective op writing a buffer var of its own, and its push.
+// Adds a collective op writing a buffer var of its own, and its submission.
 void add_collective(dag::Program& p, dag::OpKind kind, const dag::Collective& call) {
   const auto var = static_cast<dag::VarId>(p.vars.size());
   p.vars.push_back({"buf" + std::to_string(var), dag::VarKind::buffer, 16, dag::DType::f32});
@@ -189,7 +189,7 @@ void add_collective(dag::Program& p, dag::OpKind kind, const dag::Collective& ca
   op.kind = kind;
   op.writes = {var};
   op.collective = call;
-  p.main.emplace_back(dag::PushAction{static_cast<dag::OpId>(p.ops.size())});
+  p.main.emplace_back(dag::SubmitAction{static_cast<dag::OpId>(p.ops.size())});
   p.ops.push_back(op);
 }
 

@@ -16,7 +16,7 @@ dag::Job random_small_job(std::uint64_t seed);
 
 // Hand-written two-rank jobs for the step and agreement rules (docs/semantics.md, S3 and C2).
 
-// Both ranks push two async allreduces of different keys on one communicator to a two-thread
+// Both ranks submit two async allreduces of different keys on one communicator to a two-thread
 // FIFO pool. Both threads can claim before either issues, so the issues can leave the pool's
 // order and a rank can issue the second key first: P1 under S3, although neither call blocks
 // (no P2).

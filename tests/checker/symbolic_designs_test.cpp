@@ -197,7 +197,7 @@ dag::Job two_comms_one_thread() {
                                     std::nullopt};
     p.ops.push_back(ar);
   }
-  for (dag::OpId o = 0; o < 4; ++o) p.main.emplace_back(dag::PushAction{o});
+  for (dag::OpId o = 0; o < 4; ++o) p.main.emplace_back(dag::SubmitAction{o});
   p.main.emplace_back(dag::WaitForAllAction{});
   job.programs = {p};
   return job;
@@ -227,7 +227,7 @@ TEST(SymbolicDesigns, ATwoRankStuckCutLiftsToAThousandRanks) {
   EXPECT_NE(text.find("a stuck cut at 2 ranks"), std::string::npos) << text;
 }
 
-// One FIFO comm thread issues the allreduces in push order on every rank: an order the
+// One FIFO comm thread issues the allreduces in submit order on every rank: an order the
 // happens-before graph now holds (docs/symbolic.md, Lemma 4), so the symbolic stage proves both
 // concom configurations with one comm thread safe at every rank count, and explicit search, which
 // knows nothing of Lemma 4, agrees.

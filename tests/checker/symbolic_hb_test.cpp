@@ -38,7 +38,7 @@ dag::Op op(const std::string& name, std::vector<dag::VarId> reads, std::vector<d
   return o;
 }
 
-// Vars v0, v1; ops pushed in id order: w0 writes v0, r1 and r2 read it, w3 writes it again,
+// Vars v0, v1; ops submitted in id order: w0 writes v0, r1 and r2 read it, w3 writes it again,
 // r4 reads v1 (independent), then wait_to_read(v0), a main barrier, and wait_for_all.
 dag::Program queue_program() {
   dag::Program p;
@@ -48,7 +48,7 @@ dag::Program queue_program() {
             {"v1", dag::VarKind::token, 0, dag::DType::u8}};
   p.ops = {op("w0", {}, {0}), op("r1", {0}, {}), op("r2", {0}, {}), op("w3", {}, {0}),
            op("r4", {1}, {})};
-  for (dag::OpId o = 0; o < p.ops.size(); ++o) p.main.emplace_back(dag::PushAction{o});
+  for (dag::OpId o = 0; o < p.ops.size(); ++o) p.main.emplace_back(dag::SubmitAction{o});
   p.main.emplace_back(dag::WaitToReadAction{0});
   dag::CollectiveAction barrier;
   barrier.collective = dag::Collective{
@@ -68,7 +68,7 @@ TEST(SymbolicHb, VarQueuesOrderWritesAgainstEverythingAndReadsOnlyAgainstWrites)
   EXPECT_TRUE(hb.reaches(hb.complete(2), hb.start(3)));
   EXPECT_FALSE(hb.reaches(hb.complete(0), hb.start(4)));  // another var: no order
   EXPECT_FALSE(hb.reaches(hb.complete(3), hb.start(4)));
-  EXPECT_TRUE(hb.reaches(hb.main(4), hb.start(4)));  // pushed before it starts
+  EXPECT_TRUE(hb.reaches(hb.main(4), hb.start(4)));  // submitted before it starts
 }
 
 TEST(SymbolicHb, WaitsFollowTheCompletionsTheyWaitFor) {
@@ -102,9 +102,9 @@ TEST(SymbolicHb, EventIdsAreATopologicalOrder) {
   }
 }
 
-TEST(SymbolicHb, RejectsAProgramThatNeverPushesAnOp) {
+TEST(SymbolicHb, RejectsAProgramThatNeverSubmitsAnOp) {
   dag::Program p = queue_program();
-  p.main.erase(p.main.begin() + 2);  // r2 is never pushed
+  p.main.erase(p.main.begin() + 2);  // r2 is never submitted
   EXPECT_THROW(HappensBefore{p}, std::invalid_argument);
   dag::Program q = queue_program();
   q.ops[1].reads = {7};  // no such var

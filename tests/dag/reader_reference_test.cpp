@@ -37,7 +37,7 @@ TEST(DagReaderReference, UnknownPool) {
   EXPECT_EQ(error.expected(), "the name of a pool declared there");
 }
 
-TEST(DagReaderReference, UnknownOpInAPush) {
+TEST(DagReaderReference, UnknownOpInASubmit) {
   json document = valid_document();
   program(document)["main"][3]["op"] = "ar1";
   const DumpError error = error_reading(document);

@@ -68,7 +68,7 @@ TEST(DagReaderStructure, FieldOfAnotherActionKind) {
   document["programs"][0]["main"][0]["var"] = "g0";
   const DumpError error = error_reading(document);
   EXPECT_EQ(error.where(), "/programs/0/main/0/var");
-  EXPECT_EQ(error.problem(), "unknown field 'var' in a push action");
+  EXPECT_EQ(error.problem(), "unknown field 'var' in a submit action");
 }
 
 TEST(DagReaderStructure, DuplicateName) {
@@ -197,11 +197,11 @@ TEST(DagReaderStructure, ProgramRanksAreAllOrAList) {
 
 TEST(DagReaderStructure, AbsentFieldsTakeTheirDefaults) {
   const Job job = read_dump(R"({
-    "format": "ordo-dag", "version": 1, "comms": [{"name": "world"}],
+    "format": "ordo-dag", "version": 2, "comms": [{"name": "world"}],
     "programs": [{"name": "p", "pools": [{"name": "c", "threads": 1}],
                   "vars": [{"name": "v"}],
                   "ops": [{"name": "o", "kind": "compute", "pool": "c"}],
-                  "main": [{"action": "push", "op": "o"}]}]})");
+                  "main": [{"action": "submit", "op": "o"}]}]})");
   EXPECT_FALSE(job.ranks.has_value());
   EXPECT_FALSE(job.comms[0].members.has_value());
   const Program& program = job.programs[0];

@@ -19,7 +19,7 @@ TEST(DagReaderSyntax, BadJsonIsReportedAtLineAndColumn) {
   const std::string text =
       "{\n"
       "  \"format\": \"ordo-dag\",\n"
-      "  \"version\": 1,\n"
+      "  \"version\": 2,\n"
       "  \"comms\": [,],\n"
       "  \"programs\": []\n"
       "}\n";
@@ -127,17 +127,17 @@ TEST(DagReaderSyntax, FormatIsCheckedBeforeOtherFields) {
 
 TEST(DagReaderSyntax, WrongVersion) {
   const DumpError error =
-      error_reading(R"({"format": "ordo-dag", "version": 2, "comms": [], "programs": []})");
+      error_reading(R"({"format": "ordo-dag", "version": 3, "comms": [], "programs": []})");
   EXPECT_EQ(error.where(), "/version");
-  EXPECT_EQ(error.problem(), "unsupported version 2");
-  EXPECT_EQ(error.expected(), "version 1");
+  EXPECT_EQ(error.problem(), "unsupported version 3");
+  EXPECT_EQ(error.expected(), "version 1 or 2");
   EXPECT_EQ(error_reading(R"({"format": "ordo-dag", "version": 1.0})").where(), "/version");
 }
 
 TEST(DagReaderSyntax, WhatIsWhereProblemAndExpected) {
   const DumpError error =
-      error_reading(R"({"format": "ordo-dag", "version": 2, "comms": [], "programs": []})");
-  EXPECT_STREQ(error.what(), "/version: unsupported version 2; expected version 1");
+      error_reading(R"({"format": "ordo-dag", "version": 3, "comms": [], "programs": []})");
+  EXPECT_STREQ(error.what(), "/version: unsupported version 3; expected version 1 or 2");
 }
 
 }  // namespace

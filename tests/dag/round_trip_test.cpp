@@ -84,7 +84,7 @@ TEST(DagRoundTrip, EveryActionKind) {
                          .dtype = DType::i32,
                          .root = 1};
   job.programs[0].main = {
-      PushAction{2}, WaitToReadAction{1}, WaitForAllAction{}, CollectiveAction{bcast, VarId{0}},
+      SubmitAction{2}, WaitToReadAction{1}, WaitForAllAction{}, CollectiveAction{bcast, VarId{0}},
       CollectiveAction{Collective{.kind = CollectiveKind::barrier}, std::nullopt}};
   expect_round_trip(job);
 }

@@ -50,11 +50,11 @@ Program rank0_program() {
                                 .reduction = Reduction::none,
                                 .root = 1}}};
   program.main = {
-      PushAction{0},
-      PushAction{1},
+      SubmitAction{0},
+      SubmitAction{1},
       WaitToReadAction{2},
-      PushAction{2},
-      PushAction{3},
+      SubmitAction{2},
+      SubmitAction{3},
       CollectiveAction{Collective{.kind = CollectiveKind::barrier, .comm = 0, .key = 99},
                        std::nullopt},
       WaitForAllAction{}};
@@ -91,7 +91,7 @@ Program rank12_program() {
                   .kind = OpKind::async_collective,
                   .collective = allreduce(0, 9223372036854775807, 1, DType::i64, Reduction::max)}};
   program.main = {
-      PushAction{2}, PushAction{0}, PushAction{1}, WaitToReadAction{6},
+      SubmitAction{2}, SubmitAction{0}, SubmitAction{1}, WaitToReadAction{6},
       CollectiveAction{allreduce(0, -9223372036854775807 - 1, 8, DType::f64, Reduction::sum),
                        VarId{0}}};
   return program;
@@ -122,7 +122,7 @@ Job spmd_job() {
                   .pool = 1,
                   .kind = OpKind::collective,
                   .collective = allreduce(0, 0, 1024, DType::f32, Reduction::sum)}};
-  program.main = {PushAction{0}, PushAction{1}, WaitForAllAction{}};
+  program.main = {SubmitAction{0}, SubmitAction{1}, WaitForAllAction{}};
   job.programs = {program};
   return job;
 }
@@ -143,10 +143,10 @@ Job small_valid_job() {
                   .kind = OpKind::collective,
                   .collective = allreduce(1, 0, 1024, DType::f32, Reduction::sum)}};
   program.main = {
-      PushAction{0},
-      PushAction{1},
+      SubmitAction{0},
+      SubmitAction{1},
       WaitToReadAction{1},
-      PushAction{2},
+      SubmitAction{2},
       CollectiveAction{Collective{.kind = CollectiveKind::barrier, .comm = 0}, std::nullopt},
       WaitForAllAction{}};
   job.programs = {program};

@@ -1,4 +1,4 @@
-// Rules of validate() for the main thread: pushes, waits and main-thread collectives.
+// Rules of validate() for the main thread: submissions, waits and main-thread collectives.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -25,28 +25,28 @@ CollectiveAction allreduce_call(std::uint64_t count, std::optional<VarId> buffer
                           buffer};
 }
 
-TEST(DagValidateMain, OpNeverPushed) {
+TEST(DagValidateMain, OpNeverSubmitted) {
   Job job = valid_job();
   main_of(job).erase(main_of(job).begin());
   expect_one_diagnostic(job, "/programs/0/ops/0",
-                        "op 'bwd0' is never pushed by the main program; expected a push action "
-                        "for every op");
+                        "op 'bwd0' is never submitted by the main program; expected a submit "
+                        "action for every op");
 }
 
-TEST(DagValidateMain, OpPushedTwice) {
+TEST(DagValidateMain, OpSubmittedTwice) {
   Job job = valid_job();
-  main_of(job).push_back(PushAction{0});
+  main_of(job).push_back(SubmitAction{0});
   expect_one_diagnostic(job, "/programs/0/main/6/op",
-                        "op 'bwd0' is pushed twice (first at /programs/0/main/0)");
+                        "op 'bwd0' is submitted twice (first at /programs/0/main/0)");
 }
 
-TEST(DagValidateMain, PushOfAnOpOutOfRange) {
+TEST(DagValidateMain, SubmitOfAnOpOutOfRange) {
   Job job = valid_job();
-  main_of(job).push_back(PushAction{7});
+  main_of(job).push_back(SubmitAction{7});
   expect_one_diagnostic(job, "/programs/0/main/6/op", "op index 7 is out of range");
 }
 
-TEST(DagValidateMain, WaitBeforeTheWriterIsPushed) {
+TEST(DagValidateMain, WaitBeforeTheWriterIsSubmitted) {
   Job job = valid_job();
   std::vector<Action>& main = main_of(job);
   main.erase(main.begin() + 2);
@@ -55,14 +55,14 @@ TEST(DagValidateMain, WaitBeforeTheWriterIsPushed) {
   main.emplace_back(WaitToReadAction{1});
   std::rotate(main.begin(), main.end() - 1, main.end());
   expect_one_diagnostic(job, "/programs/0/main/0/var",
-                        "no op pushed before this wait writes var 'buf0'");
+                        "no op submitted before this wait writes var 'buf0'");
 }
 
 TEST(DagValidateMain, WaitOnAVarNoOpWrites) {
   Job job = valid_job();
   main_of(job).push_back(WaitToReadAction{2});
   expect_one_diagnostic(job, "/programs/0/main/6/var",
-                        "no op pushed before this wait writes var 'tok'");
+                        "no op submitted before this wait writes var 'tok'");
 }
 
 TEST(DagValidateMain, WaitOnAVarOutOfRange) {

@@ -33,7 +33,7 @@ Job tiny_job() {
                                            .count = 1,
                                            .dtype = DType::f64,
                                            .root = 0}}};
-  program.main = {PushAction{0}, WaitToReadAction{0}, WaitForAllAction{}};
+  program.main = {SubmitAction{0}, WaitToReadAction{0}, WaitForAllAction{}};
   job.programs = {program};
   return job;
 }
@@ -41,7 +41,7 @@ Job tiny_job() {
 TEST(DagWriter, CanonicalLayout) {
   const std::string expected = R"({
   "format": "ordo-dag",
-  "version": 1,
+  "version": 2,
   "ranks": 2,
   "comms": [
     {"name": "world"},
@@ -61,7 +61,7 @@ TEST(DagWriter, CanonicalLayout) {
         {"name": "bc", "kind": "async_collective", "pool": "comm", "reads": [], "writes": ["buf"], "priority": -1, "cost_us": 2.5, "collective": {"kind": "bcast", "comm": "c01", "key": 3, "count": 1, "dtype": "f64", "reduction": "none", "root": 0}}
       ],
       "main": [
-        {"action": "push", "op": "bc"},
+        {"action": "submit", "op": "bc"},
         {"action": "wait_to_read", "var": "buf"},
         {"action": "wait_for_all"}
       ]
@@ -77,7 +77,7 @@ TEST(DagWriter, EmptyTablesAndSpmd) {
   job.programs = {Program{.name = "idle"}};
   EXPECT_EQ(write_dump(job), R"({
   "format": "ordo-dag",
-  "version": 1,
+  "version": 2,
   "comms": [],
   "programs": [
     {
@@ -92,7 +92,7 @@ TEST(DagWriter, EmptyTablesAndSpmd) {
 }
 )");
   EXPECT_EQ(write_dump(Job{}),
-            "{\n  \"format\": \"ordo-dag\",\n  \"version\": 1,\n"
+            "{\n  \"format\": \"ordo-dag\",\n  \"version\": 2,\n"
             "  \"comms\": [],\n  \"programs\": []\n}\n");
 }
 

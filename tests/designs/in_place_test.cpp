@@ -42,8 +42,8 @@ std::string collective_text(const dag::Collective& c) {
 std::vector<std::string> skeleton(const dag::Program& p, bool keep_stages) {
   std::vector<std::string> out;
   for (const dag::Action& a : p.main) {
-    if (const auto* push = std::get_if<dag::PushAction>(&a)) {
-      const dag::Op& op = p.ops.at(push->op);
+    if (const auto* submit = std::get_if<dag::SubmitAction>(&a)) {
+      const dag::Op& op = p.ops.at(submit->op);
       const bool copy = op.kind == dag::OpKind::copy;
       const bool fence = op.name.find("fence.") != std::string::npos;
       if (copy && op.name.find("pull.") != std::string::npos) continue;

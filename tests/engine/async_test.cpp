@@ -17,8 +17,8 @@ class EngineAsync : public ::testing::Test {
   EngineAsync() { rig.engine.declare_comm(dag::Communicator{"world", std::nullopt}); }
 
   // An async allreduce writing `var` whose handle lands in `handle`.
-  OpHandle push_keeping(VarHandle var, std::optional<AsyncDone>& handle) {
-    return rig.engine.push_async(desc("allreduce", var),
+  OpHandle submit_keeping(VarHandle var, std::optional<AsyncDone>& handle) {
+    return rig.engine.submit_async(desc("allreduce", var),
                                  [&handle](const AsyncDone& done) { handle = done; });
   }
 
@@ -35,7 +35,7 @@ class EngineAsync : public ::testing::Test {
 TEST_F(EngineAsync, InFlightOpDoesNotHoldItsThread) {
   const VarHandle v = rig.var("v");
   std::optional<AsyncDone> handle;
-  const OpHandle reduce = push_keeping(v, handle);
+  const OpHandle reduce = submit_keeping(v, handle);
   const OpHandle other = rig.op("other", {}, {});
   rig.start(reduce);
   ASSERT_TRUE(handle.has_value());
@@ -50,7 +50,7 @@ TEST_F(EngineAsync, InFlightOpDoesNotHoldItsThread) {
 TEST_F(EngineAsync, CompleteIsIllegalUntilTheHandleFires) {
   const VarHandle v = rig.var("v");
   std::optional<AsyncDone> handle;
-  const OpHandle reduce = push_keeping(v, handle);
+  const OpHandle reduce = submit_keeping(v, handle);
   const OpHandle reader = rig.op("reader", {v}, {});
   rig.start(reduce);
   EXPECT_FALSE(rig.completable(reduce));
@@ -66,7 +66,7 @@ TEST_F(EngineAsync, CompleteIsIllegalUntilTheHandleFires) {
 TEST_F(EngineAsync, HandleInvokedInsideTheFunctionMakesCompleteLegalAtOnce) {
   const VarHandle v = rig.var("v");
   const OpHandle reduce =
-      rig.engine.push_async(desc("inline", v), [](const AsyncDone& done) { done(); });
+      rig.engine.submit_async(desc("inline", v), [](const AsyncDone& done) { done(); });
   rig.start(reduce);
   EXPECT_TRUE(rig.completable(reduce));
   rig.complete(reduce);
@@ -76,7 +76,7 @@ TEST_F(EngineAsync, HandleInvokedInsideTheFunctionMakesCompleteLegalAtOnce) {
 TEST_F(EngineAsync, SecondInvocationIsAUsageError) {
   const VarHandle v = rig.var("v");
   std::optional<AsyncDone> handle;
-  const OpHandle reduce = push_keeping(v, handle);
+  const OpHandle reduce = submit_keeping(v, handle);
   rig.start(reduce);
   const AsyncDone copy = *handle;
   copy();
@@ -95,7 +95,7 @@ TEST_F(EngineAsync, EmptyHandleIsAUsageError) {
 
 TEST_F(EngineAsync, DroppedHandleFailsTheOp) {
   const VarHandle v = rig.var("v");
-  const OpHandle reduce = rig.engine.push_async(desc("forgetful", v), [](const AsyncDone&) {});
+  const OpHandle reduce = rig.engine.submit_async(desc("forgetful", v), [](const AsyncDone&) {});
   rig.start(reduce);
   ASSERT_TRUE(rig.completable(reduce));
   rig.complete(reduce);
@@ -107,7 +107,7 @@ TEST_F(EngineAsync, DroppedHandleFailsTheOp) {
 TEST_F(EngineAsync, HandleCarryingAnErrorPoisonsTheWrites) {
   const VarHandle v = rig.var("v");
   std::optional<AsyncDone> handle;
-  const OpHandle reduce = push_keeping(v, handle);
+  const OpHandle reduce = submit_keeping(v, handle);
   rig.start(reduce);
   (*handle)(std::make_exception_ptr(std::runtime_error("link down")));
   rig.complete(reduce);
@@ -116,7 +116,7 @@ TEST_F(EngineAsync, HandleCarryingAnErrorPoisonsTheWrites) {
 
 TEST_F(EngineAsync, FunctionThrowingBeforeTheHandleFiresFailsTheOp) {
   const VarHandle v = rig.var("v");
-  const OpHandle reduce = rig.engine.push_async(
+  const OpHandle reduce = rig.engine.submit_async(
       desc("throws", v), [](const AsyncDone&) { throw std::runtime_error("no buffer"); });
   rig.start(reduce);
   rig.complete(reduce);
@@ -126,7 +126,7 @@ TEST_F(EngineAsync, FunctionThrowingBeforeTheHandleFiresFailsTheOp) {
 TEST_F(EngineAsync, HandleMayFireOnAnotherThread) {
   const VarHandle v = rig.var("v");
   std::optional<AsyncDone> handle;
-  const OpHandle reduce = push_keeping(v, handle);
+  const OpHandle reduce = submit_keeping(v, handle);
   rig.start(reduce);
   std::thread completer([done = *handle] { done(); });
   completer.join();
@@ -140,7 +140,7 @@ TEST_F(EngineAsync, SkippedAsyncOpNeverRunsItsFunction) {
   bool ran = false;
   OpDesc reduce_desc = desc("reduce", rig.var("out"));
   reduce_desc.reads = {v};
-  rig.engine.push_async(reduce_desc, [&ran](const AsyncDone& done) {
+  rig.engine.submit_async(reduce_desc, [&ran](const AsyncDone& done) {
     ran = true;
     done();
   });
@@ -163,17 +163,17 @@ TEST(EngineIssue, ClaimedCollectiveOpsIssueInEitherOrder) {
   ControlledRig rig{one_pool(2)};
   rig.engine.declare_comm(dag::Communicator{"world", std::nullopt});
   std::vector<std::string> issued;
-  auto push = [&](const std::string& name) {
+  auto submit = [&](const std::string& name) {
     OpDesc op{name, {}, {rig.var(name + ".buf")}};
     op.kind = dag::OpKind::async_collective;
     op.collective = collective(dag::CollectiveKind::allreduce, 0, 1, 8);
-    return rig.engine.push_async(op, [&issued, name](const AsyncDone& done) {
+    return rig.engine.submit_async(op, [&issued, name](const AsyncDone& done) {
       issued.push_back(name);
       done();
     });
   };
-  const OpHandle first = push("first");
-  const OpHandle second = push("second");
+  const OpHandle first = submit("first");
+  const OpHandle second = submit("second");
   rig.claim(first);
   EXPECT_TRUE(issued.empty()) << "the claim ran the collective op's function";
   EXPECT_TRUE(rig.issuable(first));

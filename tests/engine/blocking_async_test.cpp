@@ -26,7 +26,7 @@ TEST(EngineBlockingAsync, KeepsItsThreadUntilItCompletes) {
   rig.engine.declare_comm(dag::Communicator{"world", std::nullopt});
   const VarHandle v = rig.var("v");
   std::optional<AsyncDone> handle;
-  const OpHandle reduce = rig.engine.push_async(blocking_desc("allreduce", v),
+  const OpHandle reduce = rig.engine.submit_async(blocking_desc("allreduce", v),
                                                 [&handle](const AsyncDone& d) { handle = d; });
   const OpHandle other = rig.op("other", {}, {});
   rig.start(reduce);
@@ -47,7 +47,7 @@ TEST(EngineBlockingAsync, HandleFiredInsideTheFunctionFreesTheThreadAtCompletion
   ControlledRig rig{one_pool(1)};
   rig.engine.declare_comm(dag::Communicator{"world", std::nullopt});
   const VarHandle v = rig.var("v");
-  const OpHandle reduce = rig.engine.push_async(blocking_desc("allreduce", v),
+  const OpHandle reduce = rig.engine.submit_async(blocking_desc("allreduce", v),
                                                 [](const AsyncDone& d) { d(); });
   const OpHandle other = rig.op("other", {}, {});
   rig.start(reduce);
@@ -80,12 +80,12 @@ TEST(EngineBlockingAsync, ThreadPoolWaitsForTheCollectiveBeforeTheNextOp) {
   std::condition_variable changed;
   std::optional<AsyncDone> handle;
   bool other_ran = false;
-  engine.push_async(blocking_desc("allreduce", v), [&](const AsyncDone& d) {
+  engine.submit_async(blocking_desc("allreduce", v), [&](const AsyncDone& d) {
     std::lock_guard lock(mutex);
     handle = d;
     changed.notify_all();
   });
-  engine.push(OpDesc{"other", {}, {}}, [&] {
+  engine.submit(OpDesc{"other", {}, {}}, [&] {
     std::lock_guard lock(mutex);
     other_ran = true;
   });

@@ -31,13 +31,13 @@ VarHandle ControlledRig::var(const std::string& name) {
 OpHandle ControlledRig::op(const std::string& name, std::vector<VarHandle> reads,
                            std::vector<VarHandle> writes, dag::PoolId pool, std::int32_t priority) {
   OpDesc desc{name, std::move(reads), std::move(writes), pool, priority};
-  return engine.push(desc, [log = log_, name] { log->push_back(name); });
+  return engine.submit(desc, [log = log_, name] { log->push_back(name); });
 }
 
 OpHandle ControlledRig::failing_op(const std::string& name, const std::string& message,
                                    std::vector<VarHandle> reads, std::vector<VarHandle> writes) {
   OpDesc desc{name, std::move(reads), std::move(writes)};
-  return engine.push(desc, [log = log_, name, message] {
+  return engine.submit(desc, [log = log_, name, message] {
     log->push_back(name);
     throw std::runtime_error(message);
   });

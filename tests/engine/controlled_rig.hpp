@@ -25,10 +25,10 @@ class ControlledRig {
       : ControlledRig(std::make_unique<ControlledScheduler>(), std::move(pools), limits, record) {}
 
   VarHandle var(const std::string& name);
-  // Pushes a sync op whose function appends its name to log().
+  // Submits a sync op whose function appends its name to log().
   OpHandle op(const std::string& name, std::vector<VarHandle> reads, std::vector<VarHandle> writes,
               dag::PoolId pool = 0, std::int32_t priority = 0);
-  // Pushes a sync op whose function throws std::runtime_error(message).
+  // Submits a sync op whose function throws std::runtime_error(message).
   OpHandle failing_op(const std::string& name, const std::string& message,
                       std::vector<VarHandle> reads, std::vector<VarHandle> writes);
 

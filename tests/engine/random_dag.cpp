@@ -52,14 +52,14 @@ RandomDag make_random_dag(std::uint64_t seed, std::uint32_t vars, std::uint32_t 
   return dag;
 }
 
-DagOutcome run_in_push_order(const RandomDag& dag) {
+DagOutcome run_in_submit_order(const RandomDag& dag) {
   DagOutcome outcome = fresh_outcome(dag);
   for (std::size_t index = 0; index < dag.ops.size(); ++index)
     apply(dag.ops[index], index, outcome);
   return outcome;
 }
 
-std::vector<OpHandle> push_dag(Engine& engine, const RandomDag& dag, DagOutcome& outcome) {
+std::vector<OpHandle> submit_dag(Engine& engine, const RandomDag& dag, DagOutcome& outcome) {
   outcome = fresh_outcome(dag);
   std::vector<VarHandle> vars;
   for (std::uint32_t var = 0; var < dag.vars; ++var) {
@@ -71,7 +71,8 @@ std::vector<OpHandle> push_dag(Engine& engine, const RandomDag& dag, DagOutcome&
     OpDesc desc{std::string("op").append(std::to_string(index)), {}, {}, spec.pool, spec.priority};
     for (const dag::VarId var : spec.reads) desc.reads.push_back(vars[var]);
     for (const dag::VarId var : spec.writes) desc.writes.push_back(vars[var]);
-    handles.push_back(engine.push(desc, [&spec, index, &outcome] { apply(spec, index, outcome); }));
+    handles.push_back(
+        engine.submit(desc, [&spec, index, &outcome] { apply(spec, index, outcome); }));
   }
   return handles;
 }

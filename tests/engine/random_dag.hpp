@@ -1,7 +1,7 @@
 // Random op graphs whose outcome is known: every op folds the values it reads and the old values
 // of what it writes into one number, records it, and stores derived values into its writes. The
-// engine runs conflicting accesses in push order, so any legal execution must observe exactly
-// what a sequential run in push order observes.
+// engine runs conflicting accesses in submit order, so any legal execution must observe exactly
+// what a sequential run in submit order observes.
 #pragma once
 
 #include <cstdint>
@@ -31,9 +31,9 @@ struct DagOutcome {
 
 RandomDag make_random_dag(std::uint64_t seed, std::uint32_t vars, std::uint32_t ops,
                           std::uint32_t pools);
-DagOutcome run_in_push_order(const RandomDag& dag);
-// Pushes every op; their functions fill `outcome`, which must outlive the run. Each op touches
+DagOutcome run_in_submit_order(const RandomDag& dag);
+// Submits every op; their functions fill `outcome`, which must outlive the run. Each op touches
 // only its own observed entry and the values of vars it declared.
-std::vector<OpHandle> push_dag(Engine& engine, const RandomDag& dag, DagOutcome& outcome);
+std::vector<OpHandle> submit_dag(Engine& engine, const RandomDag& dag, DagOutcome& outcome);
 
 }  // namespace ordo::engine::testing

@@ -21,8 +21,8 @@ TEST(EngineReadyOrder, FifoPoolStartsInReadyOrder) {
 }
 
 // One completion readies x (through var b) and y (through var a); the writer releases a first,
-// so y is granted first, yet they join the run queue in push order: x, then y.
-TEST(EngineReadyOrder, OpsReadiedByOneCompletionQueueInPushOrder) {
+// so y is granted first, yet they join the run queue in submit order: x, then y.
+TEST(EngineReadyOrder, OpsReadiedByOneCompletionQueueInSubmitOrder) {
   ControlledRig rig;
   const VarHandle a = rig.var("a");
   const VarHandle b = rig.var("b");
@@ -41,7 +41,7 @@ TEST(EngineReadyOrder, OpReadiedLaterQueuesBehindEarlierReadyOps) {
   ControlledRig rig(one_pool(1));
   const VarHandle v = rig.var("v");
   const OpHandle blocker = rig.op("blocker", {}, {v});
-  const OpHandle late = rig.op("late", {v}, {});  // pushed early, ready late
+  const OpHandle late = rig.op("late", {v}, {});  // submitted early, ready late
   const OpHandle early = rig.op("early", {}, {});
   rig.run(blocker);
   EXPECT_TRUE(rig.startable(early));

@@ -23,10 +23,10 @@ TEST(EngineRecorder, RecordsVarsPoolsOpsMainActionsAndComms) {
   EXPECT_EQ(rig.engine.declare_comm(world), 0u);
   EXPECT_EQ(rig.engine.declare_comm(pair), 1u);
 
-  rig.engine.push(OpDesc{"copy", {grad}, {buf}, 0, 0, dag::OpKind::copy, 2.5}, [] {});
+  rig.engine.submit(OpDesc{"copy", {grad}, {buf}, 0, 0, dag::OpKind::copy, 2.5}, [] {});
   dag::Collective reduce = collective(dag::CollectiveKind::allreduce, 1, 7, 16);
   reduce.reduction = dag::Reduction::sum;
-  rig.engine.push_async(
+  rig.engine.submit_async(
       OpDesc{"reduce", {}, {buf}, 1, 3, dag::OpKind::async_collective, 40.0, reduce},
       [](const AsyncDone& done) { done(); });
   rig.run_all();
@@ -43,18 +43,18 @@ TEST(EngineRecorder, RecordsVarsPoolsOpsMainActionsAndComms) {
                              {grad_desc, buf_desc},
                              two_pools(),
                              {copy_op, reduce_op},
-                             {dag::PushAction{0}, dag::PushAction{1}, dag::WaitToReadAction{1},
+                             {dag::SubmitAction{0}, dag::SubmitAction{1}, dag::WaitToReadAction{1},
                               dag::CollectiveAction{barrier, std::nullopt},
                               dag::CollectiveAction{reduce, 1}, dag::WaitForAllAction{}}};
   const dag::Job expected{std::nullopt, {world, pair}, {program}};
   EXPECT_EQ(rig.engine.recorded_job(), expected);
 }
 
-TEST(EngineRecorder, OpsPushedFromInsideOpsAreRecordedInPushOrder) {
+TEST(EngineRecorder, OpsSubmittedFromInsideOpsAreRecordedInSubmitOrder) {
   ControlledRig rig(two_pools(), Limits{}, true);
   const VarHandle v = rig.var("v");
   const OpHandle outer =
-      rig.engine.push(OpDesc{"outer", {}, {v}}, [&rig] { rig.op("inner", {}, {}); });
+      rig.engine.submit(OpDesc{"outer", {}, {v}}, [&rig] { rig.op("inner", {}, {}); });
   rig.start(outer);
   rig.op("after", {v}, {});
   const dag::Program program = rig.engine.recorded_job().programs.at(0);
@@ -62,7 +62,8 @@ TEST(EngineRecorder, OpsPushedFromInsideOpsAreRecordedInPushOrder) {
   EXPECT_EQ(program.ops[0].name, "outer");
   EXPECT_EQ(program.ops[1].name, "inner");
   EXPECT_EQ(program.ops[2].name, "after");
-  const std::vector<dag::Action> main{dag::PushAction{0}, dag::PushAction{1}, dag::PushAction{2}};
+  const std::vector<dag::Action> main{dag::SubmitAction{0}, dag::SubmitAction{1},
+                                      dag::SubmitAction{2}};
   EXPECT_EQ(program.main, main);
 }
 
@@ -74,7 +75,7 @@ TEST(EngineRecorder, WaitsAreRecordedWhenTheyReturnNotWhenTheyWouldBlock) {
   EXPECT_THROW(rig.engine.wait_for_all(), WouldBlock);
   rig.run_all();
   rig.engine.wait_to_read(v);
-  const std::vector<dag::Action> main{dag::PushAction{0}, dag::WaitToReadAction{0}};
+  const std::vector<dag::Action> main{dag::SubmitAction{0}, dag::WaitToReadAction{0}};
   EXPECT_EQ(rig.engine.recorded_job().programs.at(0).main, main);
 }
 

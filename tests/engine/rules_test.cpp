@@ -24,7 +24,7 @@ TEST(EngineRules, OpSlotsAreRecycled) {
   const VarHandle v = rules.add_var();
   const OpDesc desc{"w", {}, {v}};
   for (int i = 0; i < 100'000; ++i) {
-    rules.push(desc, false);
+    rules.submit(desc, false);
     run_next(rules);
   }
   EXPECT_EQ(rules.ops_live(), 0u);
@@ -34,9 +34,9 @@ TEST(EngineRules, OpSlotsAreRecycled) {
 
 TEST(EngineRules, StaleHandlesAreDetected) {
   EngineState rules = one_pool_rules();
-  const OpHandle first = rules.push(OpDesc{"a"}, false);
+  const OpHandle first = rules.submit(OpDesc{"a"}, false);
   run_next(rules);
-  const OpHandle second = rules.push(OpDesc{"b"}, false);
+  const OpHandle second = rules.submit(OpDesc{"b"}, false);
   EXPECT_EQ(second.slot, first.slot);
   EXPECT_NE(second.generation, first.generation);
   EXPECT_EQ(rules.find(first), nullptr);
@@ -46,7 +46,7 @@ TEST(EngineRules, StaleHandlesAreDetected) {
 
 TEST(EngineRules, FinishOfAnOpNotRunningIsAUsageError) {
   EngineState rules = one_pool_rules();
-  const OpHandle op = rules.push(OpDesc{"a"}, false);
+  const OpHandle op = rules.submit(OpDesc{"a"}, false);
   EXPECT_THROW(rules.complete(op, nullptr), UsageError);
 }
 
@@ -54,7 +54,7 @@ TEST(EngineRules, MisusedTransitionsAreUsageErrors) {
   EngineState rules = one_pool_rules();
   EXPECT_THROW(rules.start_next(0, 0), UsageError);  // nothing ready
   EXPECT_THROW(rules.peek_next(4), UsageError);
-  const OpHandle op = rules.push(OpDesc{"a"}, false);
+  const OpHandle op = rules.submit(OpDesc{"a"}, false);
   EXPECT_THROW(rules.start_next(0, 1), UsageError);  // the pool has one thread
   rules.start_next(0, 0);
   EXPECT_THROW(rules.thread_returned(op), UsageError);  // a sync op keeps its thread
@@ -63,8 +63,8 @@ TEST(EngineRules, MisusedTransitionsAreUsageErrors) {
 TEST(EngineRules, CopiesEvolveIndependently) {
   EngineState original = one_pool_rules();
   const VarHandle v = original.add_var();
-  original.push(OpDesc{"w1", {}, {v}}, false);
-  original.push(OpDesc{"w2", {}, {v}}, false);
+  original.submit(OpDesc{"w1", {}, {v}}, false);
+  original.submit(OpDesc{"w2", {}, {v}}, false);
   EngineState copy = original;
   run_next(copy);
   EXPECT_EQ(copy.writes_completed(v), 1u);
@@ -76,12 +76,12 @@ TEST(EngineRules, CopiesEvolveIndependently) {
   EXPECT_EQ(copy.ops_incomplete(), 1u);
 }
 
-TEST(EngineRules, PushBeyondOpsPendingMaxIsACapacityError) {
+TEST(EngineRules, SubmitBeyondOpsPendingMaxIsACapacityError) {
   EngineState rules = one_pool_rules(Limits{2});
-  rules.push(OpDesc{"a"}, false);
-  rules.push(OpDesc{"b"}, false);
+  rules.submit(OpDesc{"a"}, false);
+  rules.submit(OpDesc{"b"}, false);
   EXPECT_FALSE(rules.has_room());
-  EXPECT_THROW(rules.push(OpDesc{"c"}, false), CapacityError);
+  EXPECT_THROW(rules.submit(OpDesc{"c"}, false), CapacityError);
   run_next(rules);
   EXPECT_TRUE(rules.has_room());
 }
@@ -97,25 +97,25 @@ TEST(EngineRules, DiscardKeepsTheGrantsOfStartedOps) {
   EngineState rules({dag::Pool{"cpu", 2}}, Limits{});
   const VarHandle v = rules.add_var();
   const VarHandle u = rules.add_var();
-  rules.push(OpDesc{"reader", {v}, {}}, false);
+  rules.submit(OpDesc{"reader", {v}, {}}, false);
   const Started reader = rules.start_next(0, 0);
-  rules.push(OpDesc{"writer", {u}, {v}}, false);  // granted u, waits for v
+  rules.submit(OpDesc{"writer", {u}, {v}}, false);  // granted u, waits for v
   EXPECT_EQ(rules.discard_unstarted().size(), 1u);
   EXPECT_EQ(rules.ops_incomplete(), 1u);
-  rules.push(OpDesc{"u-writer", {}, {u}}, false);
+  rules.submit(OpDesc{"u-writer", {}, {u}}, false);
   EXPECT_TRUE(rules.peek_next(0).has_value());  // the discarded writer's grant on u is gone
-  rules.push(OpDesc{"v-writer", {}, {v}}, false);
+  rules.submit(OpDesc{"v-writer", {}, {v}}, false);
   rules.complete(reader.op, nullptr);
   EXPECT_EQ(rules.last_ready().size(), 1u);  // v-writer waited for the surviving read
 }
 
-TEST(EngineRules, LastReadyIsSortedByPushOrder) {
+TEST(EngineRules, LastReadyIsSortedBySubmitOrder) {
   EngineState rules = one_pool_rules();
   const VarHandle a = rules.add_var();
   const VarHandle b = rules.add_var();
-  rules.push(OpDesc{"w", {}, {a, b}}, false);
-  const OpHandle x = rules.push(OpDesc{"x", {b}, {}}, false);
-  const OpHandle y = rules.push(OpDesc{"y", {a}, {}}, false);
+  rules.submit(OpDesc{"w", {}, {a, b}}, false);
+  const OpHandle x = rules.submit(OpDesc{"x", {b}, {}}, false);
+  const OpHandle y = rules.submit(OpDesc{"y", {a}, {}}, false);
   run_next(rules);
   const std::vector<OpHandle> ready(rules.last_ready().begin(), rules.last_ready().end());
   EXPECT_EQ(ready, (std::vector<OpHandle>{x, y}));
@@ -125,8 +125,8 @@ TEST(EngineRules, PoisonTravelsWithTheFailureId) {
   EngineState rules = one_pool_rules();
   const VarHandle v = rules.add_var();
   const VarHandle u = rules.add_var();
-  rules.push(OpDesc{"bad", {}, {v}}, false);
-  rules.push(OpDesc{"next", {v}, {u}}, false);
+  rules.submit(OpDesc{"bad", {}, {v}}, false);
+  rules.submit(OpDesc{"next", {v}, {u}}, false);
   const Started bad = rules.start_next(0, 0);
   rules.complete(bad.op, std::make_exception_ptr(std::runtime_error("boom")));
   EXPECT_TRUE(rules.poisoned(v));

@@ -23,13 +23,13 @@ TEST(EngineShutdown, DiscardsOpsQueuedBehindAnOpThatNeverCompletes) {
   rig.engine.declare_comm(dag::Communicator{"world", std::nullopt});
   const VarHandle v = rig.var("v");
   std::optional<AsyncDone> handle;
-  const OpHandle stuck = rig.engine.push_async(async_desc("stuck", v),
+  const OpHandle stuck = rig.engine.submit_async(async_desc("stuck", v),
                                                [&handle](const AsyncDone& done) { handle = done; });
   rig.start(stuck);
   const auto capture = std::make_shared<int>(0);
   bool ran = false;
   for (const char* name : {"b", "c"}) {
-    rig.engine.push(OpDesc{name, {v}, {}}, [capture, &ran] { ran = *capture == 0; });
+    rig.engine.submit(OpDesc{name, {v}, {}}, [capture, &ran] { ran = *capture == 0; });
   }
   EXPECT_EQ(capture.use_count(), 3);
   EXPECT_EQ(rig.engine.shutdown(), (ShutdownReport{2, 1}));
@@ -54,11 +54,11 @@ TEST(EngineShutdown, StartedSyncOpIsReportedAbandonedUnderControl) {
   EXPECT_EQ(rig.log(), (std::vector<std::string>{"running"}));
 }
 
-TEST(EngineShutdown, PushAfterShutdownThrows) {
+TEST(EngineShutdown, SubmitAfterShutdownThrows) {
   ControlledRig rig;
   rig.engine.shutdown();
   EXPECT_EQ(message_of<EngineStopped>([&] { rig.op("late", {}, {}); }),
-            "op 'late' pushed after engine shutdown");
+            "op 'late' submitted after engine shutdown");
 }
 
 TEST(EngineShutdown, WaitThatCanNoLongerBeSatisfiedThrows) {
@@ -77,7 +77,7 @@ TEST(EngineShutdown, DestroyingTheEngineDiscardsQueuedOps) {
     ControlledRig rig;
     const VarHandle v = rig.var("v");
     for (int i = 0; i < 4; ++i) {
-      rig.engine.push(OpDesc{"w", {}, {v}}, [capture, &ran] { ran = *capture == 0; });
+      rig.engine.submit(OpDesc{"w", {}, {v}}, [capture, &ran] { ran = *capture == 0; });
     }
   }
   EXPECT_FALSE(ran);

@@ -79,10 +79,10 @@ TEST(ThreadPoolAsync, CompletionsFromAForeignThreadKeepTheWriteChainOrdered) {
   {
     Completer completer([&counter] { ++counter; });
     for (int i = 0; i < ops; ++i) {
-      engine->push_async(async_desc({v}),
+      engine->submit_async(async_desc({v}),
                          [&completer](AsyncDone done) { completer.submit(std::move(done)); });
       if (i % 100 == 0) {
-        engine->push(OpDesc{"check", {v}, {}, 1},
+        engine->submit(OpDesc{"check", {v}, {}, 1},
                      [&counter, &checked, i] { checked += counter == i + 1 ? 1 : 0; });
       }
     }
@@ -98,9 +98,9 @@ TEST(ThreadPoolAsync, OpInFlightLeavesItsThreadToOthers) {
   const VarHandle a = engine->new_var(dag::Var{"a"});
   const VarHandle b = engine->new_var(dag::Var{"b"});
   std::promise<AsyncDone> handle;
-  engine->push_async(async_desc({a}), [&handle](AsyncDone done) { handle.set_value(done); });
+  engine->submit_async(async_desc({a}), [&handle](AsyncDone done) { handle.set_value(done); });
   int value = 0;
-  engine->push(OpDesc{"other", {}, {b}}, [&value] { value = 42; });
+  engine->submit(OpDesc{"other", {}, {b}}, [&value] { value = 42; });
   engine->wait_to_read(b);  // would never return if the in-flight op held the only thread
   EXPECT_EQ(value, 42);
   EXPECT_FALSE(engine->can_read(a));
@@ -109,16 +109,16 @@ TEST(ThreadPoolAsync, OpInFlightLeavesItsThreadToOthers) {
   EXPECT_TRUE(engine->all_done());
 }
 
-// An async op completed from inside its function retires only when the function returns; a push
-// blocked at the bound must be woken by that retirement, not only by completions.
-TEST(ThreadPoolAsync, PushBlockedAtTheBoundResumesWhenAsyncOpsRetire) {
+// An async op completed from inside its function retires only when the function returns; a
+// submission blocked at the bound must be woken by that retirement, not only by completions.
+TEST(ThreadPoolAsync, SubmitBlockedAtTheBoundResumesWhenAsyncOpsRetire) {
   constexpr int ops = 2'000;
   const auto engine = thread_pool_engine({dag::Pool{"comm", 2}}, Limits{2});
   engine->declare_comm(dag::Communicator{"world", std::nullopt});
   const VarHandle v = engine->new_var(dag::Var{"v"});
   int completed = 0;  // ordered by the write chain on v
   for (int i = 0; i < ops; ++i) {
-    engine->push_async(async_desc({v}), [&completed](const AsyncDone& done) {
+    engine->submit_async(async_desc({v}), [&completed](const AsyncDone& done) {
       ++completed;
       done();
     });
@@ -131,7 +131,7 @@ TEST(ThreadPoolAsync, DroppedHandleOnAWorkerFailsTheOp) {
   const auto engine = thread_pool_engine({dag::Pool{"comm", 1}});
   engine->declare_comm(dag::Communicator{"world", std::nullopt});
   const VarHandle v = engine->new_var(dag::Var{"v"});
-  engine->push_async(async_desc({v}), [](const AsyncDone&) {});
+  engine->submit_async(async_desc({v}), [](const AsyncDone&) {});
   EXPECT_THROW(engine->wait_to_read(v), AsyncHandleDropped);
 }
 

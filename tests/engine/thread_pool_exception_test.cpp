@@ -14,7 +14,7 @@ namespace {
 TEST(ThreadPoolException, FailureOnAWorkerSurfacesAtWaitToRead) {
   const auto engine = thread_pool_engine({dag::Pool{"cpu", 2}});
   const VarHandle v = engine->new_var(dag::Var{"v"});
-  engine->push(OpDesc{"bad", {}, {v}}, [] { throw std::runtime_error("worker failed"); });
+  engine->submit(OpDesc{"bad", {}, {v}}, [] { throw std::runtime_error("worker failed"); });
   EXPECT_EQ(message_of<std::runtime_error>([&] { engine->wait_to_read(v); }), "worker failed");
   EXPECT_NO_THROW(engine->wait_for_all());
 }
@@ -26,7 +26,7 @@ TEST(ThreadPoolException, ChainStopsRunningAtTheFirstFailure) {
   const VarHandle v = engine->new_var(dag::Var{"v"});
   int ran = 0;  // protected by the write chain on v
   for (int i = 0; i < ops; ++i) {
-    engine->push(OpDesc{"step", {}, {v}, static_cast<dag::PoolId>(i % 2)}, [&ran, i] {
+    engine->submit(OpDesc{"step", {}, {v}, static_cast<dag::PoolId>(i % 2)}, [&ran, i] {
       ++ran;
       if (i == failing) throw std::runtime_error("step " + std::to_string(i));
     });
@@ -43,7 +43,7 @@ TEST(ThreadPoolException, IndependentFailuresSurfaceAtTheirOwnVars) {
   std::vector<VarHandle> handles;
   for (int i = 0; i < vars; ++i) {
     handles.push_back(engine->new_var(dag::Var{"v"}));
-    engine->push(OpDesc{"bad", {}, {handles.back()}, static_cast<dag::PoolId>(i % 2)},
+    engine->submit(OpDesc{"bad", {}, {handles.back()}, static_cast<dag::PoolId>(i % 2)},
                  [i] { throw std::runtime_error(std::to_string(i)); });
   }
   for (int i = 0; i < vars; ++i) {

@@ -9,7 +9,7 @@
 #include <thread>
 #include <vector>
 
-#include "runtime/engine/push_batch.hpp"
+#include "runtime/engine/submit_batch.hpp"
 #include "tests/engine/thread_pool_rig.hpp"
 
 namespace ordo::engine {
@@ -43,7 +43,7 @@ ThreadPoolOptions options(bool help, std::uint32_t spin_us) {
 
 class HelpTest : public ::testing::TestWithParam<ThreadPoolOptions> {};
 
-TEST_P(HelpTest, PushThenWaitKeepsWaitsAndPoolBounds) {
+TEST_P(HelpTest, SubmitThenWaitKeepsWaitsAndPoolBounds) {
   const auto engine = thread_pool_engine(
       {dag::Pool{"copy", 1}, dag::Pool{"comm", 2}, dag::Pool{"compute", 1}}, Limits{}, GetParam());
   const VarHandle buf = engine->new_var(dag::Var{"buf"});
@@ -52,19 +52,19 @@ TEST_P(HelpTest, PushThenWaitKeepsWaitsAndPoolBounds) {
   Occupancy comm;
   std::uint64_t writes = 0;  // written by ops only; the waits make it safe to read here
   for (int round = 0; round < 300; ++round) {
-    engine->push({"fence", {}, {buf}, 0}, [&] {
+    engine->submit({"fence", {}, {buf}, 0}, [&] {
       copy.enter();
       ++writes;
       copy.leave();
     });
     engine->wait_to_read(buf);
     ASSERT_EQ(writes, static_cast<std::uint64_t>(2 * round + 1));
-    engine->push({"allreduce", {}, {buf}, 1}, [&] {
+    engine->submit({"allreduce", {}, {buf}, 1}, [&] {
       comm.enter();
       ++writes;
       comm.leave();
     });
-    engine->push({"unrelated", {}, {other}, 1}, [&] {
+    engine->submit({"unrelated", {}, {other}, 1}, [&] {
       comm.enter();
       comm.leave();
     });
@@ -86,7 +86,7 @@ TEST_P(HelpTest, WaitToReadLeavesOpsItDoesNotNeed) {
     std::atomic<bool> released{false};
     const std::thread::id caller = std::this_thread::get_id();
     std::atomic<bool> ran_on_caller{false};
-    engine->push({"blocked", {}, {gate}, 1}, [&] {
+    engine->submit({"blocked", {}, {gate}, 1}, [&] {
       // Run by the caller inside wait_to_read it would spin forever; report it instead.
       if (std::this_thread::get_id() == caller && !released.load()) {
         ran_on_caller = true;
@@ -94,7 +94,7 @@ TEST_P(HelpTest, WaitToReadLeavesOpsItDoesNotNeed) {
       }
       while (!released.load()) std::this_thread::yield();
     });
-    engine->push({"writer", {}, {v}, 0}, [] {});
+    engine->submit({"writer", {}, {v}, 0}, [] {});
     engine->wait_to_read(v);
     released = true;
     engine->wait_for_all();
@@ -128,9 +128,9 @@ TEST(HelpedWait, HandsTheBatchsOtherOpsToTheWorkersBeforeRunningOne) {
     std::atomic<bool> b_ran{false};
     bool a_saw_b = false;
     {
-      PushBatch batch(*engine);
-      engine->push({"b", {}, {b}, 1}, [&] { b_ran.store(true); });
-      engine->push({"a", {}, {a}, 0}, [&] {
+      SubmitBatch batch(*engine);
+      engine->submit({"b", {}, {b}, 1}, [&] { b_ran.store(true); });
+      engine->submit({"a", {}, {a}, 0}, [&] {
         const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
         while (!b_ran.load() && std::chrono::steady_clock::now() < deadline) {
           std::this_thread::sleep_for(std::chrono::microseconds(50));

@@ -39,7 +39,7 @@ TEST(ThreadPoolParked, AReadyOpReachesTheWorkerWhoseIndexIsFree) {
     OpDesc reduce{"allreduce", {}, {a}};
     reduce.kind = dag::OpKind::collective;
     reduce.collective = collective(dag::CollectiveKind::allreduce, 0, 1, 8);
-    engine.push_async(reduce, [&](const AsyncDone& d) {
+    engine.submit_async(reduce, [&](const AsyncDone& d) {
       const std::lock_guard lock(mutex);
       handle = d;
     });
@@ -50,11 +50,11 @@ TEST(ThreadPoolParked, AReadyOpReachesTheWorkerWhoseIndexIsFree) {
     }));
     // The other worker runs an op and goes back to sleep, now the newest sleeper.
     std::atomic<bool> c_ran{false};
-    engine.push({"c", {}, {c}, 0}, [&] { c_ran = true; });
+    engine.submit({"c", {}, {c}, 0}, [&] { c_ran = true; });
     ASSERT_TRUE(eventually([&] { return c_ran.load() && pool.sleeping_workers(0) == 2; }));
 
     std::atomic<bool> b_ran{false};
-    engine.push({"b", {}, {b}, 0}, [&] { b_ran = true; });
+    engine.submit({"b", {}, {b}, 0}, [&] { b_ran = true; });
     EXPECT_TRUE(eventually([&] { return b_ran.load(); })) << "round " << round;
     {
       const std::lock_guard lock(mutex);

@@ -29,16 +29,16 @@ TEST(ThreadPoolShutdown, DiscardsQueuedOpsAndWaitsForTheRunningOne) {
   std::promise<void> discarded;
   std::promise<void> started;
   bool blocker_finished = false;
-  engine->push(OpDesc{"blocker", {}, {v}}, [&] {
+  engine->submit(OpDesc{"blocker", {}, {v}}, [&] {
     started.set_value();
     discarded.get_future().wait();
     blocker_finished = true;
   });
   bool queued_ran = false;
   auto guard = std::make_shared<OnDestroy>([&discarded] { discarded.set_value(); });
-  engine->push(OpDesc{"queued", {v}, {}},
+  engine->submit(OpDesc{"queued", {v}, {}},
                [&queued_ran, guard = std::move(guard)] { queued_ran = true; });
-  engine->push(OpDesc{"also-queued", {}, {v}}, [&queued_ran] { queued_ran = true; });
+  engine->submit(OpDesc{"also-queued", {}, {v}}, [&queued_ran] { queued_ran = true; });
   started.get_future().wait();
   EXPECT_EQ(engine->shutdown(), (ShutdownReport{2, 0}));
   EXPECT_TRUE(blocker_finished);
@@ -50,10 +50,10 @@ TEST(ThreadPoolShutdown, WaitsForAnAsyncOpInFlight) {
   engine->declare_comm(dag::Communicator{"world", std::nullopt});
   const VarHandle v = engine->new_var(dag::Var{"v"});
   std::promise<AsyncDone> handle;
-  engine->push_async(async_desc(v), [&handle](AsyncDone done) { handle.set_value(done); });
+  engine->submit_async(async_desc(v), [&handle](AsyncDone done) { handle.set_value(done); });
   std::promise<void> discarded;
   auto guard = std::make_shared<OnDestroy>([&discarded] { discarded.set_value(); });
-  engine->push(OpDesc{"queued", {v}, {}}, [guard = std::move(guard)] {});
+  engine->submit(OpDesc{"queued", {v}, {}}, [guard = std::move(guard)] {});
   const AsyncDone done = handle.get_future().get();  // the op started and is in flight
   std::thread completer([&discarded, done] {
     discarded.get_future().wait();
@@ -68,7 +68,7 @@ TEST(ThreadPoolShutdown, AbandonsALeakedHandleAfterTheBound) {
   engine->declare_comm(dag::Communicator{"world", std::nullopt});
   const VarHandle v = engine->new_var(dag::Var{"v"});
   std::promise<AsyncDone> handle;
-  engine->push_async(async_desc(v), [&handle](AsyncDone done) { handle.set_value(done); });
+  engine->submit_async(async_desc(v), [&handle](AsyncDone done) { handle.set_value(done); });
   const AsyncDone leaked = handle.get_future().get();
   EXPECT_EQ(engine->shutdown(), (ShutdownReport{0, 1}));
   EXPECT_NO_THROW(leaked());  // the engine no longer listens; the completion is dropped
@@ -80,12 +80,12 @@ TEST(ThreadPoolShutdown, WaiterOnADiscardedWriteIsReleased) {
   const VarHandle w = engine->new_var(dag::Var{"w"});
   std::promise<void> discarded;
   std::promise<void> started;
-  engine->push(OpDesc{"blocker", {}, {v}}, [&] {
+  engine->submit(OpDesc{"blocker", {}, {v}}, [&] {
     started.set_value();
     discarded.get_future().wait();
   });
   auto guard = std::make_shared<OnDestroy>([&discarded] { discarded.set_value(); });
-  engine->push(OpDesc{"writer", {v}, {w}}, [guard = std::move(guard)] {});
+  engine->submit(OpDesc{"writer", {v}, {w}}, [guard = std::move(guard)] {});
   started.get_future().wait();
   std::thread waiter([&] { EXPECT_THROW(engine->wait_to_read(w), EngineStopped); });
   engine->shutdown();
@@ -100,7 +100,7 @@ TEST(ThreadPoolShutdown, DestructionWithQueuedWorkAccountsForEveryOp) {
     const auto engine = thread_pool_engine({dag::Pool{"cpu", 2}, dag::Pool{"io", 1}});
     const VarHandle v = engine->new_var(dag::Var{"v"});
     for (int i = 0; i < ops; ++i) {
-      engine->push(OpDesc{"op", {}, {v}, static_cast<dag::PoolId>(i % 2)}, [&ran] { ++ran; });
+      engine->submit(OpDesc{"op", {}, {v}, static_cast<dag::PoolId>(i % 2)}, [&ran] { ++ran; });
     }
     report = engine->shutdown();
   }

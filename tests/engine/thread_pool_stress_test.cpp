@@ -22,13 +22,13 @@ TEST(ThreadPoolStress, WriteChainIncrementsAPlainIntExactly) {
   int counter = 0;  // deliberately not atomic
   for (int i = 0; i < ops; ++i) {
     const auto pool = static_cast<dag::PoolId>(i % 3);
-    engine->push(OpDesc{"inc", {}, {v}, pool}, [&counter] { ++counter; });
+    engine->submit(OpDesc{"inc", {}, {v}, pool}, [&counter] { ++counter; });
   }
   engine->wait_to_read(v);
   EXPECT_EQ(counter, ops);
 }
 
-TEST(ThreadPoolStress, ReadersSeeExactlyTheWritePushedBeforeThem) {
+TEST(ThreadPoolStress, ReadersSeeExactlyTheWriteSubmittedBeforeThem) {
   constexpr int writes = 2'000;
   constexpr int readers_per_write = 6;
   const auto engine = thread_pool_engine(three_pools());
@@ -39,12 +39,12 @@ TEST(ThreadPoolStress, ReadersSeeExactlyTheWritePushedBeforeThem) {
   } pair;
   std::atomic<int> mismatches{0};
   for (int k = 0; k < writes; ++k) {
-    engine->push(OpDesc{"write", {}, {v}, static_cast<dag::PoolId>(k % 3)}, [&pair, k] {
+    engine->submit(OpDesc{"write", {}, {v}, static_cast<dag::PoolId>(k % 3)}, [&pair, k] {
       pair.first = k;
       pair.second = k;
     });
     for (int r = 0; r < readers_per_write; ++r) {
-      engine->push(OpDesc{"read", {v}, {}, static_cast<dag::PoolId>(r % 3)},
+      engine->submit(OpDesc{"read", {v}, {}, static_cast<dag::PoolId>(r % 3)},
                    [&pair, &mismatches, k] {
                      if (pair.first != k || pair.second != k) ++mismatches;
                    });
@@ -55,39 +55,39 @@ TEST(ThreadPoolStress, ReadersSeeExactlyTheWritePushedBeforeThem) {
   EXPECT_EQ(pair.first, writes - 1);
 }
 
-TEST(ThreadPoolStress, RandomGraphsMatchPushOrderExecution) {
+TEST(ThreadPoolStress, RandomGraphsMatchSubmitOrderExecution) {
   for (std::uint64_t seed = 0; seed < 4; ++seed) {
     const RandomDag dag = make_random_dag(seed, 12, 3'000, 3);
     const auto engine = thread_pool_engine(three_pools());
     DagOutcome outcome;
-    push_dag(*engine, dag, outcome);
+    submit_dag(*engine, dag, outcome);
     engine->wait_for_all();
-    ASSERT_EQ(outcome, run_in_push_order(dag)) << "seed " << seed;
+    ASSERT_EQ(outcome, run_in_submit_order(dag)) << "seed " << seed;
   }
 }
 
-TEST(ThreadPoolStress, PushBlocksAtTheOpsPendingBoundAndResumes) {
+TEST(ThreadPoolStress, SubmitBlocksAtTheOpsPendingBoundAndResumes) {
   constexpr int ops = 20'000;
   const auto engine = thread_pool_engine(three_pools(), Limits{8});
   const VarHandle v = engine->new_var(dag::Var{"counter"});
   int counter = 0;
   for (int i = 0; i < ops; ++i) {
-    engine->push(OpDesc{"inc", {}, {v}, static_cast<dag::PoolId>(i % 3)},
+    engine->submit(OpDesc{"inc", {}, {v}, static_cast<dag::PoolId>(i % 3)},
                  [&counter] { ++counter; });
   }
   engine->wait_for_all();
   EXPECT_EQ(counter, ops);
 }
 
-TEST(ThreadPoolStress, OpsPushedFromOpsAreWaitedFor) {
+TEST(ThreadPoolStress, OpsSubmittedFromOpsAreWaitedFor) {
   constexpr int parents = 500;
   constexpr int children = 4;
   const auto engine = thread_pool_engine(three_pools());
   std::atomic<int> ran{0};
   for (int i = 0; i < parents; ++i) {
-    engine->push(OpDesc{"parent", {}, {}, static_cast<dag::PoolId>(i % 3)}, [&engine, &ran] {
+    engine->submit(OpDesc{"parent", {}, {}, static_cast<dag::PoolId>(i % 3)}, [&engine, &ran] {
       for (int c = 0; c < children; ++c) {
-        engine->push(OpDesc{"child", {}, {}, static_cast<dag::PoolId>(c % 3)}, [&ran] { ++ran; });
+        engine->submit(OpDesc{"child", {}, {}, static_cast<dag::PoolId>(c % 3)}, [&ran] { ++ran; });
       }
     });
   }
@@ -108,7 +108,7 @@ TEST(ThreadPoolStress, ConcurrentCallersWaitOnTheirOwnVars) {
     threads.emplace_back([&, c] {
       const auto mine = static_cast<std::size_t>(c);
       for (int k = 1; k <= writes; ++k) {
-        engine->push(OpDesc{"set", {}, {vars[mine]}, static_cast<dag::PoolId>(k % 3)},
+        engine->submit(OpDesc{"set", {}, {vars[mine]}, static_cast<dag::PoolId>(k % 3)},
                      [&values, mine, k] { values[mine] = k; });
         if (k % 50 == 0) {
           engine->wait_to_read(vars[mine]);

@@ -46,7 +46,7 @@ TEST(EngineVarQueue, ReadIsNotStartableWhileAWriteRuns) {
   EXPECT_TRUE(rig.startable(r));
 }
 
-TEST(EngineVarQueue, WritesRunInPushOrder) {
+TEST(EngineVarQueue, WritesRunInSubmitOrder) {
   ControlledRig rig(one_pool(3));
   const VarHandle v = rig.var("v");
   const OpHandle w1 = rig.op("w1", {}, {v});
@@ -75,7 +75,7 @@ TEST(EngineVarQueue, WriteAfterReadsWaitsForAllOfThem) {
   EXPECT_TRUE(rig.startable(w));
 }
 
-TEST(EngineVarQueue, ReadPushedAfterAQueuedWriteWaitsBehindIt) {
+TEST(EngineVarQueue, ReadSubmittedAfterAQueuedWriteWaitsBehindIt) {
   ControlledRig rig(one_pool(3));
   const VarHandle v = rig.var("v");
   const OpHandle r1 = rig.op("r1", {v}, {});
@@ -133,7 +133,7 @@ TEST(EngineVarQueue, OpsOnDifferentVarsDoNotWaitForEachOther) {
   EXPECT_TRUE(rig.startable(wb));
 }
 
-TEST(EngineVarQueue, OpWithoutVarsIsReadyAtPush) {
+TEST(EngineVarQueue, OpWithoutVarsIsReadyWhenSubmitted) {
   ControlledRig rig;
   const OpHandle lone = rig.op("lone", {}, {});
   EXPECT_TRUE(rig.startable(lone));

@@ -8,14 +8,14 @@
 namespace ordo::engine::testing {
 namespace {
 
-TEST(EngineWait, WaitToReadWouldBlockUntilPushedWritesComplete) {
+TEST(EngineWait, WaitToReadWouldBlockUntilSubmittedWritesComplete) {
   ControlledRig rig;
   const VarHandle v = rig.var("grad");
   const OpHandle w = rig.op("w", {}, {v});
   EXPECT_FALSE(rig.engine.can_read(v));
   const std::string message = message_of<WouldBlock>([&] { rig.engine.wait_to_read(v); });
-  EXPECT_EQ(message.rfind("wait_to_read(var 0 'grad'): 0 of the 1 writes pushed to it completed; "
-                          "under the controlled scheduler this would block forever",
+  EXPECT_EQ(message.rfind("wait_to_read(var 0 'grad'): 0 of the 1 writes submitted to it "
+                          "completed; under the controlled scheduler this would block forever",
                           0),
             0u)
       << message;
@@ -34,7 +34,7 @@ TEST(EngineWait, WaitToReadDoesNotWaitForReads) {
   EXPECT_NO_THROW(rig.engine.wait_to_read(v));
 }
 
-TEST(EngineWait, WaitToReadCoversEveryWritePushedSoFar) {
+TEST(EngineWait, WaitToReadCoversEveryWriteSubmittedSoFar) {
   ControlledRig rig(one_pool(2));
   const VarHandle v = rig.var("v");
   const OpHandle w1 = rig.op("w1", {}, {v});
@@ -61,21 +61,21 @@ TEST(EngineWait, WaitForAllWouldBlockUntilEveryOpCompletes) {
   EXPECT_NO_THROW(rig.engine.wait_for_all());
 }
 
-TEST(EngineWait, PushAtTheOpsPendingBoundWouldBlock) {
+TEST(EngineWait, SubmitAtTheOpsPendingBoundWouldBlock) {
   ControlledRig rig(one_pool(), Limits{2});
   const OpHandle a = rig.op("a", {}, {});
   rig.op("b", {}, {});
   const std::string message = message_of<WouldBlock>([&] { rig.op("c", {}, {}); });
-  EXPECT_EQ(message.rfind("push of op 'c' at limits.ops_pending_max (2)", 0), 0u) << message;
+  EXPECT_EQ(message.rfind("submission of op 'c' at limits.ops_pending_max (2)", 0), 0u) << message;
   rig.run(a);
   EXPECT_NO_THROW(rig.op("c", {}, {}));
 }
 
-TEST(EngineWait, PushFromInsideAnOpAtTheBoundFailsThatOp) {
+TEST(EngineWait, SubmitFromInsideAnOpAtTheBoundFailsThatOp) {
   ControlledRig rig(one_pool(), Limits{1});
   const VarHandle v = rig.var("v");
   const OpHandle outer =
-      rig.engine.push(OpDesc{"outer", {}, {v}}, [&rig] { rig.op("inner", {}, {}); });
+      rig.engine.submit(OpDesc{"outer", {}, {v}}, [&rig] { rig.op("inner", {}, {}); });
   rig.run(outer);
   EXPECT_THROW(rig.engine.wait_to_read(v), CapacityError);
 }
@@ -84,7 +84,7 @@ TEST(EngineWait, WaitFromInsideAnOpFailsThatOp) {
   ControlledRig rig;
   const VarHandle v = rig.var("v");
   const OpHandle waiter =
-      rig.engine.push(OpDesc{"waiter", {}, {v}}, [&rig, v] { rig.engine.wait_to_read(v); });
+      rig.engine.submit(OpDesc{"waiter", {}, {v}}, [&rig, v] { rig.engine.wait_to_read(v); });
   rig.run(waiter);
   const std::string message = message_of<UsageError>([&] { rig.engine.wait_to_read(v); });
   EXPECT_EQ(message.rfind("wait_to_read called from inside an op of the same engine", 0), 0u);

@@ -1,7 +1,7 @@
 // Adversarial cases aimed at the FIFO-dispatch edges of the symbolic stage (docs/symbolic.md,
 // Lemma 4) and at the split of a collective op's claim from its issue: ops made ready by one
 // event, by a completion on another pool, through a var another pool writes, computes between
-// async and blocking collectives on one thread, main-thread waits and calls between pushes,
+// async and blocking collectives on one thread, main-thread waits and calls between submissions,
 // priority pools and pools of several threads (which must get no edge), per-rank programs and
 // sub-communicators. Each answer in adversarial_cases/manifest.json was derived by hand from
 // docs/semantics.md before the checker ran, so a checker that drifts from the contract fails here
@@ -10,7 +10,7 @@
 // A `safe` answer is then held to the production scheduler: the job runs on real threads
 // (exec::run_threaded, the simulated world with its deadlock watchdog) many times, with the
 // collective bodies jittered so that the window between claim and issue (S3) opens wide, with
-// and without each rank's main thread inside one push batch. A wrong `safe` is the costliest
+// and without each rank's main thread inside one submit batch. A wrong `safe` is the costliest
 // defect the checker can have, and this is where it would show. An `unsafe` answer must come
 // with a witness that the controlled run reproduces.
 #include <gtest/gtest.h>

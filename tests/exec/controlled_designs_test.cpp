@@ -107,7 +107,7 @@ TEST(ControlledDesigns, ConcomWithFewerCommunicatorsThanOutstandingBreaksTheThre
 }
 
 TEST(ControlledDesigns, HeterogeneousProgramsDeadlockWithEveryWaitNamed) {
-  // Rank 0 pushes two allreduce ops on the world, rank 1 one, then each waits for all.
+  // Rank 0 submits two allreduce ops on the world, rank 1 one, then each waits for all.
   const dag::Job job = checker::testing::allreduce_counts(2, 1);
   ControlledRun run(job, 2);
   run_while(run);

@@ -1,6 +1,6 @@
 // A main-thread collective may block until other ranks get further, and they may need an op this
-// rank's push batch still holds back; the executor hands such ops to the workers before it
-// issues the call (runtime/engine/push_batch.hpp).
+// rank's submit batch still holds back; the executor hands such ops to the workers before it
+// issues the call (runtime/engine/submit_batch.hpp).
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -10,7 +10,7 @@
 
 #include "runtime/comm/sim/sim_world.hpp"
 #include "runtime/engine/engine.hpp"
-#include "runtime/engine/push_batch.hpp"
+#include "runtime/engine/submit_batch.hpp"
 #include "runtime/engine/thread_pool_scheduler.hpp"
 #include "runtime/exec/executor.hpp"
 #include "tests/common/eventually.hpp"
@@ -35,11 +35,11 @@ TEST(ExecutorBatch, AMainThreadCollectiveHandsDeferredOpsToTheWorkers) {
   Executor executor(engine, world.rank(0), comms, options);
   const dag::VarId v = executor.add_var({"v", dag::VarKind::tensor, 4, dag::DType::f32});
 
-  const engine::PushBatch batch(engine);
+  const engine::SubmitBatch batch(engine);
   dag::Op op;
   op.name = "work";
   op.writes = {v};
-  executor.push(op);
+  executor.submit(op);
   executor.collective(dag::CollectiveAction{
       dag::Collective{dag::CollectiveKind::barrier, 0, -1, 0, dag::DType::f32,
                       dag::Reduction::none, std::nullopt},

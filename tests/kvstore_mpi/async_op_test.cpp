@@ -50,8 +50,8 @@ TEST(MpiAsyncOp, FreesItsPoolThreadWhileTheCollectiveIsInFlight) {
   release.writes = {t};
 
   if (world.rank() == 1) comm::test::receive_token(0);
-  executor.push(reduce);
-  if (world.rank() == 0) executor.push(release);
+  executor.submit(reduce);
+  if (world.rank() == 0) executor.submit(release);
   executor.wait_for_all();
 
   const float n = static_cast<float>(world.size());

@@ -1,8 +1,8 @@
 // A wait that helps may run a blocking collective op on the waiting thread, and on Open MPI that
-// thread then blocks in MPI until the other ranks call too. If ops deferred by a push batch were
+// thread then blocks in MPI until the other ranks call too. If ops deferred by a submit batch were
 // still waiting for that thread's next wait to hand them to the workers, they would never start,
 // and a rank that needs one of them before it joins the collective would wait forever: S8 says a
-// batch only delays claims, never without end. Here rank 0 pushes `p` (non-blocking, on D, pool
+// batch only delays claims, never without end. Here rank 0 submits `p` (non-blocking, on D, pool
 // pp) and `c` (blocking, on C, pool qq) in one batch and waits for `c`; rank 1 joins C only after
 // `p` matched. The job was proven safe by the checker and hung on every run before helping paid
 // the deferred wake-ups.
@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "runtime/comm/mpi/world.hpp"
-#include "runtime/engine/push_batch.hpp"
+#include "runtime/engine/submit_batch.hpp"
 #include "runtime/engine/thread_pool_scheduler.hpp"
 #include "runtime/exec/executor.hpp"
 #include "tests/comm/mpi_env.hpp"
@@ -53,14 +53,14 @@ TEST(MpiHelpedWait, ABlockingOpRunByAWaitLeavesTheBatchsOtherOpsToTheWorkers) {
   const dag::Op p = allreduce_op("p", bp, 0, dag::OpKind::async_collective, 0);
   const dag::Op c = allreduce_op("c", bc, 1, dag::OpKind::collective, 1);
   {
-    engine::PushBatch batch(engine);
-    executor.push(p);
+    engine::SubmitBatch batch(engine);
+    executor.submit(p);
     if (world.rank() == 0) {
-      executor.push(c);
+      executor.submit(c);
       executor.wait_to_read(bc);
     } else {
       executor.wait_to_read(bp);
-      executor.push(c);
+      executor.submit(c);
       executor.wait_to_read(bc);
     }
     executor.wait_for_all();

@@ -150,7 +150,7 @@ TEST_P(KVStoreApi, RefusesAKeyWhoseSizeChanges) {
   const dag::VarId large = rig.tensor("large", 1024);
   rig.write_gradient(small, 5, 0);
   rig.store().pushpull(5, small);
-  // Refused before anything is pushed or issued, identically on every rank, so the ranks stay
+  // Refused before anything is submitted or issued, identically on every rank, so the ranks stay
   // in step.
   EXPECT_THROW(rig.store().push(5, large), std::invalid_argument);
   EXPECT_THROW(rig.store().pull(5, large), std::invalid_argument);

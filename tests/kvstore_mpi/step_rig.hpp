@@ -36,8 +36,8 @@ class StepRig {
   }
 
  private:
-  // Read by the compute threads: the map is complete before the first op is pushed and the step
-  // is set before each step's ops are, and the engine's push orders both before any op runs.
+  // Read by the compute threads: the map is complete before the first op is submitted and the step
+  // is set before each step's ops are, and the engine's submission orders both before any op runs.
   struct Gradients {
     std::unordered_map<dag::VarId, std::int64_t> key_of_grad;
     std::atomic<std::uint32_t> step{0};

@@ -18,10 +18,10 @@ namespace ordo::kvstore::mpi_test {
 
 // funnel: the main thread issues every allreduce, in key order.
 designs::DesignConfig funnel_config();
-// concom with one comm thread: its FIFO pool runs the allreduces in push order, at most one at a
+// concom with one comm thread: its FIFO pool runs the allreduces in submit order, at most one at a
 // time, and the main thread's barriers come after it waited for every allreduce in flight.
 designs::DesignConfig concom_config();
-// depcha: every allreduce writes one chain var, so they run in push order on any number of comm
+// depcha: every allreduce writes one chain var, so they run in submit order on any number of comm
 // threads; `comm_threads` above one checks that the chain, not the pool, orders them.
 designs::DesignConfig depcha_config(std::uint32_t comm_threads);
 

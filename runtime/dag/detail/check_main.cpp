@@ -1,4 +1,4 @@
-// Rules for a program's main thread: every op pushed exactly once, waits that wait for
+// Rules for a program's main thread: every op submitted exactly once, waits that wait for
 // something, and the collectives the main thread calls itself.
 #include <cassert>
 #include <variant>
@@ -13,35 +13,36 @@ namespace {
 
 // What the main thread has done so far, walking its actions in order.
 struct MainState {
-  std::vector<std::optional<std::size_t>> pushed_at;  // per op: the action that pushed it
-  std::vector<bool> written;                          // per var: a pushed op writes it
+  std::vector<std::optional<std::size_t>> submitted_at;  // per op: the action that submitted it
+  std::vector<bool> written;                             // per var: a submitted op writes it
 };
 
-void check_push(const ProgramScope& scope, const PushAction& push, std::size_t index,
+void check_submit(const ProgramScope& scope, const SubmitAction& submit, std::size_t index,
                 const std::string& where, MainState& state, Findings& findings) {
   const Program& program = scope.program();
-  if (!check_index(push.op, program.ops.size(), Location(where, "op"), "op", findings)) {
+  if (!check_index(submit.op, program.ops.size(), Location(where, "op"), "op", findings)) {
     return;
   }
-  std::optional<std::size_t>& pushed_at = state.pushed_at[push.op];
-  if (pushed_at.has_value()) {
-    const std::string first = pointer_child(pointer_child(scope.pointer(), "main"), *pushed_at);
-    findings.push_back(
-        {pointer_child(where, "op"),
-         "op " + quote(program.ops[push.op].name) + " is pushed twice (first at " + first + ")",
-         "each op pushed once"});
+  std::optional<std::size_t>& submitted_at = state.submitted_at[submit.op];
+  if (submitted_at.has_value()) {
+    const std::string first =
+        pointer_child(pointer_child(scope.pointer(), "main"), *submitted_at);
+    findings.push_back({pointer_child(where, "op"),
+                        "op " + quote(program.ops[submit.op].name) +
+                            " is submitted twice (first at " + first + ")",
+                        "each op submitted once"});
     return;
   }
-  pushed_at = index;
-  for (const VarId var : program.ops[push.op].writes) {
+  submitted_at = index;
+  for (const VarId var : program.ops[submit.op].writes) {
     if (var < state.written.size()) {
       state.written[var] = true;
     }
   }
 }
 
-// MXNet returns at once from a wait on a var that no pushed op writes; in a dump that is almost
-// always a wait placed before the push it was meant to follow.
+// MXNet returns at once from a wait on a var that no submitted op writes; in a dump that is almost
+// always a wait placed before the submission it was meant to follow.
 void check_wait(const ProgramScope& scope, const WaitToReadAction& wait, const std::string& where,
                 const MainState& state, Findings& findings) {
   const Program& program = scope.program();
@@ -49,8 +50,8 @@ void check_wait(const ProgramScope& scope, const WaitToReadAction& wait, const s
       !state.written[wait.var]) {
     findings.push_back(
         {pointer_child(where, "var"),
-         "no op pushed before this wait writes var " + quote(program.vars[wait.var].name),
-         "a wait on a var that an earlier push writes"});
+         "no op submitted before this wait writes var " + quote(program.vars[wait.var].name),
+         "a wait on a var that an earlier submission writes"});
   }
 }
 
@@ -91,8 +92,8 @@ void check_main(ProgramScope& scope, Findings& findings) {
   for (std::size_t i = 0; i < program.main.size(); ++i) {
     const Action& action = program.main[i];
     const std::string action_where = pointer_child(where, i);
-    if (const auto* push = std::get_if<PushAction>(&action)) {
-      check_push(scope, *push, i, action_where, state, findings);
+    if (const auto* submit = std::get_if<SubmitAction>(&action)) {
+      check_submit(scope, *submit, i, action_where, state, findings);
     } else if (const auto* wait = std::get_if<WaitToReadAction>(&action)) {
       check_wait(scope, *wait, action_where, state, findings);
     } else if (const auto* call = std::get_if<CollectiveAction>(&action)) {
@@ -102,11 +103,11 @@ void check_main(ProgramScope& scope, Findings& findings) {
     }
   }
   for (std::size_t op = 0; op < program.ops.size(); ++op) {
-    if (!state.pushed_at[op].has_value()) {
+    if (!state.submitted_at[op].has_value()) {
       findings.push_back(
           {pointer_child(pointer_child(scope.pointer(), "ops"), op),
-           "op " + quote(program.ops[op].name) + " is never pushed by the main program",
-           "a push action for every op"});
+           "op " + quote(program.ops[op].name) + " is never submitted by the main program",
+           "a submit action for every op"});
     }
   }
 }

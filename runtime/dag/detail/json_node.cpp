@@ -219,7 +219,9 @@ std::size_t read_choice(const Node& node, std::span<const std::string_view> choi
   return static_cast<std::size_t>(found - choices.begin());
 }
 
-void check_format(const ObjectNode& object, std::string_view format, std::uint64_t version) {
+std::uint64_t check_format(const ObjectNode& object, std::string_view format, std::uint64_t oldest,
+                           std::uint64_t newest) {
+  assert(oldest <= newest);
   const std::string expected_format = "the string \"" + std::string(format) + "\"";
   const Node format_node = object.required("format");
   const std::string& name = read_string(format_node, expected_format);
@@ -227,10 +229,16 @@ void check_format(const ObjectNode& object, std::string_view format, std::uint64
   const Node version_node = object.required("version");
   const std::uint64_t number =
       read_unsigned(version_node, std::numeric_limits<std::uint64_t>::max());
-  if (number != version) {
-    version_node.fail("unsupported version " + std::to_string(number),
-                      "version " + std::to_string(version));
+  if (number < oldest || number > newest) {
+    std::string expected = "version " + std::to_string(newest);
+    if (oldest + 1 == newest) {
+      expected = "version " + std::to_string(oldest) + " or " + std::to_string(newest);
+    } else if (oldest < newest) {
+      expected = "a version from " + std::to_string(oldest) + " to " + std::to_string(newest);
+    }
+    version_node.fail("unsupported version " + std::to_string(number), expected);
   }
+  return number;
 }
 
 }  // namespace ordo::dag::detail

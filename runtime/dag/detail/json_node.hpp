@@ -72,7 +72,12 @@ double read_number(const Node& node, double min);
 
 // The "format" and "version" fields every ordo JSON file starts with, checked first so that
 // another kind of JSON file, or a newer one, is reported as such and not as unknown fields.
-void check_format(const ObjectNode& object, std::string_view format, std::uint64_t version);
+// Accepts the versions from `oldest` to `newest` a reader still knows, and returns the one found.
+std::uint64_t check_format(const ObjectNode& object, std::string_view format, std::uint64_t oldest,
+                           std::uint64_t newest);
+inline void check_format(const ObjectNode& object, std::string_view format, std::uint64_t version) {
+  check_format(object, format, version, version);
+}
 
 // The index of the node's string in `choices`.
 std::size_t read_choice(const Node& node, std::span<const std::string_view> choices,

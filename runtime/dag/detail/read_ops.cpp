@@ -1,9 +1,12 @@
 #include <array>
 #include <cassert>
 #include <limits>
+#include <string>
 #include <string_view>
 
+#include "runtime/dag/detail/quote.hpp"
 #include "runtime/dag/detail/read_parts.hpp"
+#include "runtime/dag/dump_format.hpp"
 #include "runtime/dag/limits.hpp"
 
 namespace ordo::dag::detail {
@@ -19,15 +22,20 @@ constexpr std::array<std::string_view, 6> collective_required = {"kind",  "comm"
 constexpr std::array<std::string_view, 1> collective_optional = {"root"};
 constexpr ObjectSpec collective_spec = {"a collective", collective_required, collective_optional};
 
-// Actions are told apart by their "action" field; each kind then has its own fields.
-enum class ActionKind : std::size_t { push, wait_to_read, wait_for_all, collective };
-constexpr std::array<std::string_view, 4> action_kinds = {"push", "wait_to_read", "wait_for_all",
-                                                          "collective"};
+// Actions are told apart by their "action" field; each kind then has its own fields. The submit
+// action's spelling depends on the dump's version (dump_format.hpp), the others' do not.
+enum class ActionKind : std::size_t { submit, wait_to_read, wait_for_all, collective };
+using ActionKinds = std::array<std::string_view, 4>;
+constexpr ActionKinds action_kinds(std::uint64_t version) {
+  return {submit_action_spelling(version), "wait_to_read", "wait_for_all", "collective"};
+}
 constexpr std::array<std::string_view, 1> action_required = {"action"};
 constexpr std::array<std::string_view, 0> no_fields = {};
 constexpr ObjectSpec action_spec = {"an action", action_required, no_fields};
-constexpr std::array<std::string_view, 2> push_required = {"action", "op"};
-constexpr ObjectSpec push_spec = {"a push action", push_required, no_fields};
+constexpr std::array<std::string_view, 2> submit_required = {"action", "op"};
+constexpr ObjectSpec submit_spec = {"a submit action", submit_required, no_fields};
+// Version 1's name for the submit action.
+constexpr ObjectSpec submit_v1_spec = {"a push action", submit_required, no_fields};
 constexpr std::array<std::string_view, 2> wait_to_read_required = {"action", "var"};
 constexpr ObjectSpec wait_to_read_spec = {"a wait_to_read action", wait_to_read_required,
                                           no_fields};
@@ -100,16 +108,37 @@ CollectiveAction read_collective_action(const Node& node, const NameTable& comms
   return action;
 }
 
-Action read_action(const Node& node, const NameTable& comms, const NameTable& vars,
-                   const NameTable& ops) {
-  const std::size_t index =
-      read_choice(ObjectNode(node, action_spec).required("action"), action_kinds, "action");
-  assert(index < action_kinds.size());
+// The submit action under the other version's spelling is an error of its own: the dump mixes
+// versions (a version edited by hand, actions pasted from another dump), and saying so helps more
+// than "unknown action".
+void reject_other_submit_spelling(const Node& kind, std::uint64_t version,
+                                  const ActionKinds& kinds) {
+  const std::uint64_t other = version == 1 ? dump_format_version : 1;
+  const std::string_view spelling = submit_action_spelling(other);
+  if (!kind.value().is_string() || kind.value().get_ref<const std::string&>() != spelling) return;
+  std::string expected = "action, one of: ";
+  for (std::size_t i = 0; i < kinds.size(); ++i) {
+    expected += i == 0 ? "" : ", ";
+    expected += kinds[i];
+  }
+  kind.fail("action " + quote(spelling) + " in a version " + std::to_string(version) + " dump (" +
+                quote(spelling) + " is version " + std::to_string(other) + "'s spelling of " +
+                quote(kinds[0]) + ")",
+            expected);
+}
+
+Action read_action(const Node& node, std::uint64_t version, const NameTable& comms,
+                   const NameTable& vars, const NameTable& ops) {
+  const ActionKinds kinds = action_kinds(version);
+  const Node kind = ObjectNode(node, action_spec).required("action");
+  reject_other_submit_spelling(kind, version, kinds);
+  const std::size_t index = read_choice(kind, kinds, "action");
+  assert(index < kinds.size());
   switch (static_cast<ActionKind>(index)) {
-    case ActionKind::push: {
-      const ObjectNode object(node, push_spec);
+    case ActionKind::submit: {
+      const ObjectNode object(node, version == 1 ? submit_v1_spec : submit_spec);
       object.reject_unknown_fields();
-      return PushAction{ops.resolve(object.required("op"))};
+      return SubmitAction{ops.resolve(object.required("op"))};
     }
     case ActionKind::wait_to_read: {
       const ObjectNode object(node, wait_to_read_spec);
@@ -143,13 +172,13 @@ std::vector<Op> read_ops(const Node& node, const NameTable& comms, const NameTab
   return result;
 }
 
-std::vector<Action> read_main(const Node& node, const NameTable& comms, const NameTable& vars,
-                              const NameTable& ops) {
+std::vector<Action> read_main(const Node& node, std::uint64_t version, const NameTable& comms,
+                              const NameTable& vars, const NameTable& ops) {
   const std::size_t count = read_array(node, limits::actions_max, "actions");
   std::vector<Action> actions;
   actions.reserve(count);
   for (std::size_t i = 0; i < count; ++i) {
-    actions.push_back(read_action(node.element(i), comms, vars, ops));
+    actions.push_back(read_action(node.element(i), version, comms, vars, ops));
   }
   return actions;
 }

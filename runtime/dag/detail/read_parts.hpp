@@ -2,6 +2,7 @@
 // resolving names through the tables of the enclosing levels.
 #pragma once
 
+#include <cstdint>
 #include <vector>
 
 #include "runtime/dag/detail/json_node.hpp"
@@ -10,14 +11,15 @@
 
 namespace ordo::dag::detail {
 
-// read_program.cpp
-Program read_program(const Node& node, const NameTable& comms, NameTable& programs);
+// read_program.cpp. `version` is the dump's format version, which decides some spellings.
+Program read_program(const Node& node, std::uint64_t version, const NameTable& comms,
+                     NameTable& programs);
 std::vector<Rank> read_rank_list(const Node& node);
 
 // read_ops.cpp
 std::vector<Op> read_ops(const Node& node, const NameTable& comms, const NameTable& pools,
                          const NameTable& vars, NameTable& ops);
-std::vector<Action> read_main(const Node& node, const NameTable& comms, const NameTable& vars,
-                              const NameTable& ops);
+std::vector<Action> read_main(const Node& node, std::uint64_t version, const NameTable& comms,
+                              const NameTable& vars, const NameTable& ops);
 
 }  // namespace ordo::dag::detail

@@ -90,7 +90,8 @@ std::vector<Rank> read_rank_list(const Node& node) {
   return ranks;
 }
 
-Program read_program(const Node& node, const NameTable& comms, NameTable& programs) {
+Program read_program(const Node& node, std::uint64_t version, const NameTable& comms,
+                     NameTable& programs) {
   const ObjectNode object(node, program_spec);
   object.reject_unknown_fields();
   Program program;
@@ -103,7 +104,7 @@ Program read_program(const Node& node, const NameTable& comms, NameTable& progra
   program.pools = read_pools(object.required("pools"), pools);
   program.vars = read_vars(object.required("vars"), vars);
   program.ops = read_ops(object.required("ops"), comms, pools, vars, ops);
-  program.main = read_main(object.required("main"), comms, vars, ops);
+  program.main = read_main(object.required("main"), version, comms, vars, ops);
   assert(pools.size() == program.pools.size() && vars.size() == program.vars.size());
   assert(ops.size() == program.ops.size());
   return program;

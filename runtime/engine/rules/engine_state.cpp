@@ -67,12 +67,12 @@ const VarState& EngineState::var_at(VarHandle var) const {
   return vars_[var.id];
 }
 
-OpHandle EngineState::push(const OpDesc& desc, bool async) {
-  return push(std::make_shared<const OpDesc>(desc), async);
+OpHandle EngineState::submit(const OpDesc& desc, bool async) {
+  return submit(std::make_shared<const OpDesc>(desc), async);
 }
 
-OpHandle EngineState::push(std::shared_ptr<const OpDesc> shared, bool async) {
-  if (shared == nullptr) throw UsageError("push: no op description");
+OpHandle EngineState::submit(std::shared_ptr<const OpDesc> shared, bool async) {
+  if (shared == nullptr) throw UsageError("submit: no op description");
   const OpDesc& desc = *shared;
   check(desc, async);
   if (!has_room()) {
@@ -85,7 +85,7 @@ OpHandle EngineState::push(std::shared_ptr<const OpDesc> shared, bool async) {
   op.async = async;
   op.blocking = async && desc.kind == dag::OpKind::collective;
   op.returned = false;
-  op.push_seq = push_seq_next_++;
+  op.submit_seq = submit_seq_next_++;
   op.pending = static_cast<std::uint32_t>(desc.reads.size() + desc.writes.size());
   op.state = OpState::waiting;
   ++ops_incomplete_;
@@ -97,7 +97,7 @@ OpHandle EngineState::push(std::shared_ptr<const OpDesc> shared, bool async) {
     grants += var_append(vars_[var.id], nodes_, Access{index, AccessMode::write}) ? 1u : 0u;
   }
   assert(grants <= op.pending);
-  // The whole push is one event, so the op turns ready only after every var saw it.
+  // The whole submission is one event, so the op turns ready only after every var saw it.
   op.pending -= grants;
   ready_batch_.clear();
   if (op.pending == 0) ready_batch_.push_back(slots_.handle(index));
@@ -217,13 +217,13 @@ void EngineState::granted(std::uint32_t slot) {
   if (--op.pending == 0) ready_batch_.push_back(slots_.handle(slot));
 }
 
-// The ready-order rule: ops made ready by one event join their run queues in push order.
+// The ready-order rule: ops made ready by one event join their run queues in submit order.
 void EngineState::enqueue_ready_batch() {
-  const auto by_push_seq = [this](OpHandle a, OpHandle b) {
-    return slots_.at(a.slot).push_seq < slots_.at(b.slot).push_seq;
+  const auto by_submit_seq = [this](OpHandle a, OpHandle b) {
+    return slots_.at(a.slot).submit_seq < slots_.at(b.slot).submit_seq;
   };
-  if (!std::is_sorted(ready_batch_.begin(), ready_batch_.end(), by_push_seq)) {
-    std::sort(ready_batch_.begin(), ready_batch_.end(), by_push_seq);
+  if (!std::is_sorted(ready_batch_.begin(), ready_batch_.end(), by_submit_seq)) {
+    std::sort(ready_batch_.begin(), ready_batch_.end(), by_submit_seq);
   }
   for (const OpHandle handle : ready_batch_) {
     OpSlot& op = slots_.at(handle.slot);

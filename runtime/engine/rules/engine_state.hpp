@@ -42,15 +42,15 @@ class EngineState {
   const dag::Pool& pool(dag::PoolId pool) const;
   const Limits& limits() const { return limits_; }
 
-  // Throws UsageError naming the op and the fault; push() calls it before mutating anything.
+  // Throws UsageError naming the op and the fault; submit() calls it before mutating anything.
   void check(const OpDesc& desc, bool async) const;
   bool has_room() const { return slots_.live() < limits_.ops_pending_max; }
   // Appends the op to its vars' queues. Requires has_room(); throws UsageError on a bad desc.
   // The description is shared, never copied, by the slot and by every copy of this state: the
-  // checker copies a rank's state with each transition, and a program pushes each op's
+  // checker copies a rank's state with each transition, and a program submits each op's
   // description again in every branch.
-  OpHandle push(std::shared_ptr<const OpDesc> desc, bool async);
-  OpHandle push(const OpDesc& desc, bool async);
+  OpHandle submit(std::shared_ptr<const OpDesc> desc, bool async);
+  OpHandle submit(const OpDesc& desc, bool async);
   // The op the pool would start next, if any.
   std::optional<OpHandle> peek_next(dag::PoolId pool) const;
   std::size_t ready_count(dag::PoolId pool) const { return pool_at(pool).queue.size(); }
@@ -69,7 +69,7 @@ class EngineState {
   // Drops every op not started yet and returns them; started ops keep their grants.
   std::vector<OpHandle> discard_unstarted();
 
-  // Ops that became ready in the latest push, start_next or complete, in push order.
+  // Ops that became ready in the latest submit, start_next or complete, in submit order.
   std::span<const OpHandle> last_ready() const { return ready_batch_; }
 
   const OpSlot* find(OpHandle op) const { return slots_.find(op); }
@@ -79,9 +79,9 @@ class EngineState {
   std::uint32_t ops_live() const { return slots_.live(); }
   std::uint32_t op_slots_allocated() const { return slots_.capacity(); }
   std::uint64_t ops_incomplete() const { return ops_incomplete_; }
-  // Ops dropped by discard_unstarted: pushed, never to complete.
+  // Ops dropped by discard_unstarted: submitted, never to complete.
   std::uint64_t ops_discarded() const { return ops_discarded_; }
-  std::uint64_t writes_pushed(VarHandle var) const { return var_at(var).writes_pushed; }
+  std::uint64_t writes_submitted(VarHandle var) const { return var_at(var).writes_submitted; }
   std::uint64_t writes_completed(VarHandle var) const { return var_at(var).writes_completed; }
   bool poisoned(VarHandle var) const { return var_at(var).poison.active(); }
 
@@ -115,7 +115,7 @@ class EngineState {
   OpSlots slots_;
   Failures failures_;
   std::vector<OpHandle> ready_batch_;
-  std::uint64_t push_seq_next_ = 0;
+  std::uint64_t submit_seq_next_ = 0;
   std::uint64_t ready_seq_next_ = 0;
   std::uint64_t ops_incomplete_ = 0;
   std::uint64_t ops_discarded_ = 0;

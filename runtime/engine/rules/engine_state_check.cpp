@@ -17,7 +17,7 @@ std::string role_of(const OpDesc& desc, std::size_t position) {
   return position < desc.reads.size() ? "reads" : "writes";
 }
 
-// Messages are built only on the throwing path: check() runs on every push.
+// Messages are built only on the throwing path: check() runs on every submission.
 [[noreturn]] void reject(const OpDesc& desc, const std::string& fault) {
   throw UsageError("op '" + desc.name + "' " + fault);
 }
@@ -36,8 +36,9 @@ void EngineState::check(const OpDesc& desc, bool async) const {
   // An async op of kind collective is a blocking collective whose completion arrives by handle:
   // it holds its thread until then, exactly like a sync op that blocks in the call.
   if (async ? !dag::is_collective(desc.kind) : desc.kind == dag::OpKind::async_collective) {
-    reject(desc, async ? "is pushed async but its kind is not a collective kind"
-                       : "has kind async_collective but is pushed as a sync op; use push_async");
+    reject(desc, async ? "is submitted async but its kind is not a collective kind"
+                       : "has kind async_collective but is submitted as a sync op; use "
+                         "submit_async");
   }
   if (desc.collective.has_value() != dag::is_collective(desc.kind)) {
     reject(desc, desc.collective ? "carries a collective but its kind is not a collective kind"

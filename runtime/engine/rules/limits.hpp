@@ -9,7 +9,7 @@
 namespace ordo::engine {
 
 struct Limits {
-  // Ops pushed and not yet retired (queued, ready, running or in flight). Op slots are recycled,
+  // Ops submitted and not yet retired (queued, ready, running or in flight). Op slots are recycled,
   // so this also bounds the memory the engine holds for ops.
   std::uint32_t ops_pending_max = 1u << 16;
   std::uint32_t vars_max = dag::limits::vars_max;

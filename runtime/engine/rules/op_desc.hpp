@@ -19,7 +19,7 @@ struct OpDesc {
   std::vector<VarHandle> writes{};
   dag::PoolId pool = 0;
   std::int32_t priority = 0;  // used by priority pools only; higher runs first
-  // async_collective exactly for ops pushed with push_async; the IR has no other async kind.
+  // async_collective exactly for ops submitted with submit_async; the IR has no other async kind.
   dag::OpKind kind = dag::OpKind::compute;
   double cost_us = 0.0;  // recorded for simulators, never read by the semantics
   std::optional<dag::Collective> collective{};  // present exactly for collective kinds

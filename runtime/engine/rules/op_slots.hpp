@@ -31,8 +31,8 @@ struct OpSlot {
   bool returned = false;  // a blocking op's function has returned
   std::uint32_t pending = 0;  // accesses not granted yet
   std::uint32_t thread = 0;
-  std::uint64_t push_seq = 0;
-  std::shared_ptr<const OpDesc> desc;  // set from push to retirement
+  std::uint64_t submit_seq = 0;
+  std::shared_ptr<const OpDesc> desc;  // set from submit to retirement
 };
 
 class OpSlots {

@@ -1,6 +1,6 @@
 // One var's access state and the grant algorithm (docs/semantics.md, E1-E3): consecutive reads
-// share the var, a write holds it alone, and nothing overtakes a queued access, so a read pushed
-// after a waiting write waits behind it and two writes are granted in push order.
+// share the var, a write holds it alone, and nothing overtakes a queued access, so a read submitted
+// after a waiting write waits behind it and two writes are granted in submit order.
 #pragma once
 
 #include <cassert>
@@ -23,8 +23,9 @@ struct VarState {
   std::uint32_t reads_active = 0;
   bool write_active = false;
   AccessQueue waiting;
-  // Writes complete in push order, so "every write pushed so far completed" is a count compare.
-  std::uint64_t writes_pushed = 0;
+  // Writes complete in submit order, so "every write submitted so far completed" is a count
+  // compare.
+  std::uint64_t writes_submitted = 0;
   std::uint64_t writes_completed = 0;
   Poison poison;
 };
@@ -43,10 +44,10 @@ inline void var_grant(VarState& var, AccessMode mode) {
   }
 }
 
-// Appends an access at push time. It is granted at once only when nothing waits ahead of it and
+// Appends an access at submit time. It is granted at once only when nothing waits ahead of it and
 // the var's holders are compatible; otherwise it queues. Returns whether it was granted.
 inline bool var_append(VarState& var, AccessNodes& nodes, Access access) {
-  if (access.mode == AccessMode::write) ++var.writes_pushed;
+  if (access.mode == AccessMode::write) ++var.writes_submitted;
   if (var.waiting.empty() && var_compatible(var, access.mode)) {
     var_grant(var, access.mode);
     return true;
@@ -79,7 +80,7 @@ void var_release(VarState& var, AccessNodes& nodes, AccessMode mode, Granted&& g
     assert(var.write_active && var.reads_active == 0);
     var.write_active = false;
     ++var.writes_completed;
-    assert(var.writes_completed <= var.writes_pushed);
+    assert(var.writes_completed <= var.writes_submitted);
   }
   var_grant_from_head(var, nodes, granted);
 }

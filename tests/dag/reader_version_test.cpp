@@ -1,0 +1,91 @@
+// Format versions: version 2 spells the submit action "submit", version 1 spelt it "push". The
+// reader reads both, so dumps kept from before the rename still verify, and refuses a dump that
+// mixes the two spellings rather than guess which version was meant.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "runtime/dag/dump_format.hpp"
+#include "runtime/dag/dump_reader.hpp"
+#include "runtime/dag/dump_writer.hpp"
+#include "tests/dag/sample_jobs.hpp"
+#include "tests/dag/test_support.hpp"
+
+namespace ordo::dag {
+namespace {
+
+using nlohmann::json;
+using testing::contains;
+
+// small_valid_job() as written today, its version and its submit actions' spelling replaced.
+json document_of_version(std::uint64_t version, std::string_view submit_spelling) {
+  json document = json::parse(write_dump(testing::small_valid_job()));
+  document["version"] = version;
+  for (json& action : document["programs"][0]["main"]) {
+    if (action["action"] == "submit") action["action"] = submit_spelling;
+  }
+  return document;
+}
+
+DumpError error_reading(const json& document) { return testing::error_reading(document.dump()); }
+
+TEST(DagReaderVersion, TheWriterWritesVersion2) {
+  const json document = json::parse(write_dump(testing::small_valid_job()));
+  EXPECT_EQ(document["version"], 2);
+  EXPECT_EQ(document["programs"][0]["main"][0]["action"], "submit");
+}
+
+TEST(DagReaderVersion, AVersion1DumpReadsAsTheJobItDescribes) {
+  const Job job = read_dump(document_of_version(1, "push").dump());
+  EXPECT_EQ(job, testing::small_valid_job());
+}
+
+// A version-1 file as users keep them: the concom example before the submit action was renamed.
+// It reads as the same job as today's example, and writes back as version 2.
+TEST(DagReaderVersion, AVersion1FileReadsAsTheSameJobAsItsVersion2Twin) {
+  const Job old_job =
+      read_dump_file(std::filesystem::path(ORDO_DAG_VERSION_1_DIR) / "concom_barrier.json");
+  const Job job =
+      read_dump_file(std::filesystem::path(ORDO_DAG_EXAMPLES_DIR) / "concom_barrier.json");
+  EXPECT_EQ(old_job, job);
+  const std::string rewritten = write_dump(old_job);
+  EXPECT_TRUE(contains(rewritten, "\"version\": 2,")) << rewritten;
+  EXPECT_FALSE(contains(rewritten, "\"push\"")) << rewritten;
+}
+
+TEST(DagReaderVersion, PushInAVersion2DumpIsRefused) {
+  const DumpError error = error_reading(document_of_version(2, "push"));
+  EXPECT_EQ(error.where(), "/programs/0/main/0/action");
+  EXPECT_EQ(error.problem(),
+            "action 'push' in a version 2 dump ('push' is version 1's spelling of 'submit')");
+  EXPECT_EQ(error.expected(), "action, one of: submit, wait_to_read, wait_for_all, collective");
+}
+
+TEST(DagReaderVersion, SubmitInAVersion1DumpIsRefused) {
+  const DumpError error = error_reading(document_of_version(1, "submit"));
+  EXPECT_EQ(error.where(), "/programs/0/main/0/action");
+  EXPECT_EQ(error.problem(),
+            "action 'submit' in a version 1 dump ('submit' is version 2's spelling of 'push')");
+  EXPECT_EQ(error.expected(), "action, one of: push, wait_to_read, wait_for_all, collective");
+}
+
+TEST(DagReaderVersion, Version1PushActionsKeepTheirFields) {
+  json document = document_of_version(1, "push");
+  document["programs"][0]["main"][0]["var"] = "g0";
+  const DumpError error = error_reading(document);
+  EXPECT_EQ(error.where(), "/programs/0/main/0/var");
+  EXPECT_EQ(error.problem(), "unknown field 'var' in a push action");
+}
+
+TEST(DagReaderVersion, OnlyVersions1And2AreRead) {
+  for (const std::uint64_t version : {std::uint64_t{0}, dump_format_version + 1}) {
+    const DumpError error = error_reading(document_of_version(version, "submit"));
+    EXPECT_EQ(error.where(), "/version");
+    EXPECT_EQ(error.problem(), "unsupported version " + std::to_string(version));
+    EXPECT_EQ(error.expected(), "version 1 or 2");
+  }
+}
+
+}  // namespace
+}  // namespace ordo::dag
