@@ -57,7 +57,7 @@ void check_rank_encoding(const RankState& r, std::string_view bytes) {
   for (std::size_t op = 0; op < r.phase.size(); ++op) {
     const OpPhase phase = r.phase[op];
     in.expect(static_cast<std::uint64_t>(phase), "an op's phase");
-    if (phase == OpPhase::unpushed || phase == OpPhase::completed) continue;
+    if (phase == OpPhase::unsubmitted || phase == OpPhase::completed) continue;
     const engine::OpSlot* slot = r.rules.find(r.handle[op]);
     if (slot == nullptr) in.fail("names a live op the rules do not hold");
     in.expect(static_cast<std::uint64_t>(slot->state), "an op's rules state");
