@@ -19,14 +19,14 @@ using Clock = std::chrono::steady_clock;
 
 struct Frame {
   State state;
-  std::vector<dag::Transition> steps;
+  std::vector<dag::Transition> transitions;
   std::size_t next = 0;
 };
 
-// The steps taken from the initial state to the top frame's latest child.
+// The transitions taken from the initial state to the top frame's latest child.
 std::vector<dag::Transition> path_of(const std::vector<Frame>& stack) {
   std::vector<dag::Transition> path;
-  for (const Frame& f : stack) path.push_back(f.steps[f.next - 1]);
+  for (const Frame& f : stack) path.push_back(f.transitions[f.next - 1]);
   return path;
 }
 
@@ -49,23 +49,23 @@ class Search {
     State init = initial_state(model_);
     visited_.insert(keys_.key(init));
     ++result_.stats.states;
-    std::vector<dag::Transition> steps = enabled_transitions(model_, init);
-    if (stuck(init, steps)) return conclude();
-    steps = reduce(init, std::move(steps));
-    stack_.push_back(Frame{std::move(init), std::move(steps), 0});
+    std::vector<dag::Transition> transitions = enabled_transitions(model_, init);
+    if (stuck(init, transitions)) return conclude();
+    transitions = reduce(init, std::move(transitions));
+    stack_.push_back(Frame{std::move(init), std::move(transitions), 0});
     while (!stack_.empty()) {
       Frame& top = stack_.back();
-      if (top.next == top.steps.size()) {
+      if (top.next == top.transitions.size()) {
         stack_.pop_back();
         continue;
       }
       if (std::optional<Bound> bound = limit_reached()) {
         return unknown(*bound, *bound == Bound::seconds_max ? seconds_bound() : limits_.bytes_max);
       }
-      const dag::Transition step = top.steps[top.next++];
+      const dag::Transition transition = top.transitions[top.next++];
       State child = top.state;
       ++result_.stats.transitions;
-      if (std::optional<comm::Violation> v = apply(model_, child, step)) {
+      if (std::optional<comm::Violation> v = apply(model_, child, transition)) {
         return unsafe(std::move(*v), false, path_of(stack_));
       }
       if (!visited_.insert(keys_.key(child))) continue;
@@ -89,11 +89,11 @@ class Search {
   std::vector<dag::Transition> reduce(const State& state, std::vector<dag::Transition> enabled) {
     if (!partial_order_) return enabled;
     std::vector<dag::Transition> ample = ample_transitions(model_, state, enabled);
-    result_.stats.steps_deferred += enabled.size() - ample.size();
+    result_.stats.transitions_deferred += enabled.size() - ample.size();
     return ample;
   }
 
-  // A state with no enabled step that is not the end of every rank is a deadlock. Sets the
+  // A state with no enabled transition that is not the end of every rank is a deadlock. Sets the
   // result and returns true in that case; the witness is the path to the top frame's latest
   // child (empty at the initial state, when the stack is).
   bool stuck(const State& state, const std::vector<dag::Transition>& enabled) {
