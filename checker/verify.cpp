@@ -73,14 +73,14 @@ Verification verify(const Model& model, const VerifyOptions& options) {
     v.result = shorten(model, std::move(v.result), polish / 2.0);
   }
   // Searching from a state of many ranks for a way to finish is beyond any small budget.
-  if (options.critical_step && v.result.verdict == Verdict::unsafe &&
+  if (options.critical_transition && v.result.verdict == Verdict::unsafe &&
       model.ranks() <= critical_ranks_max) {
     // About ten bisection probes share the other half; one that hits its bound leaves the
-    // critical step unknown, which the report says.
+    // critical transition unknown, which the report says.
     ExploreLimits probe = options.limits;
     probe.seconds_max = polish / 20.0;
     probe.bytes_max = options.limits.bytes_max / 4;
-    v.critical_step = critical_step(model, v.result.witness, probe);
+    v.critical_transition = critical_transition(model, v.result.witness, probe);
   }
   confirm_witness(model, v.result);
   v.seconds = since(begin);

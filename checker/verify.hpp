@@ -2,7 +2,7 @@
 // the happens-before order of one rank's program, which can cover every rank count at once),
 // then, where that does not decide, by explicit search with reductions. The answer says which
 // method decided and what it covers; `unsafe` always carries a witness that the explicit
-// transition system took step by step.
+// transition system took transition by transition.
 #pragma once
 
 #include <cstddef>
@@ -21,9 +21,9 @@ enum class Method : std::uint8_t { automatic, explicit_search, symbolic };
 struct VerifyOptions {
   Method method = Method::automatic;
   ExploreLimits limits{5'000'000, 60.0};  // the whole verification's budget
-  bool critical_step = true;              // look for the witness's critical step
-  // Shortening the witness and finding its critical step make a witness easier to read but are
-  // not needed for the verdict: they get this much time (within the budget), then stop with
+  bool critical_transition = true;        // look for the witness's critical transition
+  // Shortening the witness and finding its critical transition make a witness easier to read but
+  // are not needed for the verdict: they get this much time (within the budget), then stop with
   // what they have.
   double witness_seconds = 1.0;
 };
@@ -34,7 +34,8 @@ struct Verification {
   bool every_rank_count = false;             // a `safe` that holds at any number of ranks
   std::vector<std::string> facts;            // what the symbolic stage proved, in words
   std::optional<std::string> symbolic_note;  // why the symbolic stage did not decide
-  std::optional<std::size_t> critical_step;  // witness steps after which the job is doomed
+  // The number of witness transitions after which the job is doomed.
+  std::optional<std::size_t> critical_transition;
   double seconds = 0.0;
 };
 
@@ -43,9 +44,9 @@ Verification verify(const Model& model, const VerifyOptions& options);
 std::string_view to_string(Method method);  // "auto", "explicit", "symbolic"
 
 // The human report: verdict line, what it covers, the violation with the first divergence or
-// the blocked parties, the critical step, the witness, the figures.
+// the blocked parties, the critical transition, the witness, the figures.
 std::string human_report(const Model& model, const Verification& verification);
-// Stable JSON (format "ordo-verify", version 1, docs/checker.md).
+// Stable JSON (format "ordo-verify", version 2, docs/checker.md).
 std::string json_report(const Model& model, const Verification& verification);
 
 }  // namespace ordo::checker

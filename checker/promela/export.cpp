@@ -10,20 +10,20 @@ namespace ordo::checker::promela {
 
 namespace {
 
-// Each main action is one step and the main thread's end one more; each op is claimed and
-// completes once, and a collective op issues once in between; init takes one step for its tables
-// and one per process it starts. Twice that leaves room for SPIN's own bookkeeping steps, and
-// costs only stack.
+// Each main action is one transition and the main thread's end one more; each op is claimed and
+// completes once, and a collective op issues once in between; init takes one transition for its
+// tables and one per process it starts. Twice that leaves room for SPIN's own bookkeeping
+// transitions, and costs only stack.
 std::uint64_t depth_max(const Model& model, const Bounds& b) {
-  std::uint64_t steps = 2 + b.processes;
+  std::uint64_t transitions = 2 + b.processes;
   for (dag::Rank r = 0; r < model.ranks(); ++r) {
     const dag::Program& p = model.program(r);
-    steps += p.main.size() + 1 + 2 * p.ops.size();
+    transitions += p.main.size() + 1 + 2 * p.ops.size();
     for (const dag::Op& op : p.ops) {
-      if (dag::is_collective(op.kind)) ++steps;
+      if (dag::is_collective(op.kind)) ++transitions;
     }
   }
-  return 2 * steps + 64;
+  return 2 * transitions + 64;
 }
 
 // The bytes of the global state (state.pml's typedefs, one byte per field, bits included) and

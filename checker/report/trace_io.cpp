@@ -18,70 +18,81 @@ using dag::detail::ObjectNode;
 using dag::detail::ObjectSpec;
 
 constexpr std::string_view format_name = "ordo-trace";
-// Version 2: a collective op's claim and the issue of its call are separate steps (S3).
-constexpr std::uint64_t format_version = 2;
-// Far above any witness the checker writes (a few steps per op and rank), low enough that a
+// Version 3 lists the witness under "transitions" (version 2 called them "steps"); since version 2
+// a collective op's claim and the issue of its call are separate transitions (S3). Older versions
+// are refused rather than converted: `ordo verify --trace` writes the witness again.
+constexpr std::uint64_t format_version = 3;
+// Far above any witness the checker writes (a few transitions per op and rank), low enough that a
 // hostile file cannot make the reader allocate without bound.
-constexpr std::size_t steps_max = std::size_t{1} << 24;
+constexpr std::size_t transitions_max = std::size_t{1} << 24;
 
-constexpr std::array<std::string_view, 4> trace_required = {"format", "version", "ranks", "steps"};
+constexpr std::array<std::string_view, 4> trace_required = {"format", "version", "ranks",
+                                                            "transitions"};
 constexpr std::array<std::string_view, 3> trace_optional = {"verdict", "property", "violation"};
 constexpr ObjectSpec trace_spec = {"an ordo-trace file", trace_required, trace_optional};
 
-constexpr std::array<std::string_view, 2> step_required = {"rank", "event"};
-constexpr std::array<std::string_view, 5> step_optional = {"op", "op_name", "thread", "action",
-                                                           "what"};
-constexpr ObjectSpec step_spec = {"a trace step", step_required, step_optional};
+constexpr std::array<std::string_view, 2> transition_required = {"rank", "event"};
+constexpr std::array<std::string_view, 5> transition_optional = {"op", "op_name", "thread",
+                                                                 "action", "what"};
+constexpr ObjectSpec transition_spec = {"a trace transition", transition_required,
+                                        transition_optional};
 
 constexpr std::array<std::string_view, 4> property_names = {"P1", "P2", "P3", "P4"};
 
-nlohmann::json step_json(const Model& model, const dag::Transition& step, std::uint32_t action) {
+nlohmann::json transition_json(const Model& model, const dag::Transition& transition,
+                               std::uint32_t action) {
   nlohmann::json j;
-  j["rank"] = step.rank;
-  j["event"] = dag::to_string(step.kind);
-  if (step.kind == dag::Transition::Kind::main) {
+  j["rank"] = transition.rank;
+  j["event"] = dag::to_string(transition.kind);
+  if (transition.kind == dag::Transition::Kind::main) {
     j["action"] = action;
   } else {
-    j["op"] = step.op;
-    j["op_name"] = model.program(step.rank).ops.at(step.op).name;
+    j["op"] = transition.op;
+    j["op_name"] = model.program(transition.rank).ops.at(transition.op).name;
   }
-  if (step.thread) j["thread"] = *step.thread;
-  j["what"] = step.kind == dag::Transition::Kind::main ? describe(model, step, action)
-                                                       : describe(model, step);
+  if (transition.thread) j["thread"] = *transition.thread;
+  j["what"] = transition.kind == dag::Transition::Kind::main ? describe(model, transition, action)
+                                                             : describe(model, transition);
   return j;
 }
 
-dag::Transition read_step(const Node& node, std::optional<std::string>& op_name) {
-  const ObjectNode object(node, step_spec);
+dag::Transition read_transition(const Node& node, std::optional<std::string>& op_name) {
+  const ObjectNode object(node, transition_spec);
   object.reject_unknown_fields();
-  dag::Transition step;
-  step.rank = static_cast<dag::Rank>(
+  dag::Transition transition;
+  transition.rank = static_cast<dag::Rank>(
       dag::detail::read_unsigned(object.required("rank"), dag::limits::ranks_max - 1));
-  step.kind = static_cast<dag::Transition::Kind>(dag::detail::read_choice(
-      object.required("event"), dag::transition_kind_names(), "step event"));
+  transition.kind = static_cast<dag::Transition::Kind>(dag::detail::read_choice(
+      object.required("event"), dag::transition_kind_names(), "transition event"));
   const std::optional<Node> op = object.optional("op");
   const std::optional<Node> thread = object.optional("thread");
-  if (step.kind == dag::Transition::Kind::main) {
-    if (op) op->fail("a main-thread step names an op", "no \"op\" field on a \"main\" step");
-    if (thread) thread->fail("a main-thread step names a pool thread", "no \"thread\" field");
+  if (transition.kind == dag::Transition::Kind::main) {
+    if (op) {
+      op->fail("a main-thread transition names an op", "no \"op\" field on a \"main\" transition");
+    }
+    if (thread) thread->fail("a main-thread transition names a pool thread", "no \"thread\" field");
   } else {
     if (!op) {
-      node.fail("missing field \"op\" in a " + std::string(dag::to_string(step.kind)) + " step",
-                "the op id the step claims, issues or completes");
+      node.fail("missing field \"op\" in a " + std::string(dag::to_string(transition.kind)) +
+                    " transition",
+                "the op id the transition claims, issues or completes");
     }
-    step.op = static_cast<dag::OpId>(dag::detail::read_unsigned(*op, dag::limits::ops_max - 1));
+    transition.op =
+        static_cast<dag::OpId>(dag::detail::read_unsigned(*op, dag::limits::ops_max - 1));
   }
-  if (step.kind == dag::Transition::Kind::claim) {
-    if (!thread) node.fail("missing field \"thread\" in a claim step", "the pool thread it uses");
-    step.thread = static_cast<std::uint32_t>(
+  if (transition.kind == dag::Transition::Kind::claim) {
+    if (!thread) {
+      node.fail("missing field \"thread\" in a claim transition", "the pool thread it uses");
+    }
+    transition.thread = static_cast<std::uint32_t>(
         dag::detail::read_unsigned(*thread, dag::limits::pool_threads_max - 1));
-  } else if (step.kind != dag::Transition::Kind::main && thread) {
-    thread->fail("a " + std::string(dag::to_string(step.kind)) + " step names a thread",
-                 "a \"thread\" field on \"claim\" steps only");
+  } else if (transition.kind != dag::Transition::Kind::main && thread) {
+    thread->fail("a " + std::string(dag::to_string(transition.kind)) + " transition names a thread",
+                 "a \"thread\" field on \"claim\" transitions only");
   }
   if (const std::optional<Node> name = object.optional("op_name")) {
-    if (step.kind == dag::Transition::Kind::main) {
-      name->fail("a main-thread step names an op", "no \"op_name\" on a \"main\" step");
+    if (transition.kind == dag::Transition::Kind::main) {
+      name->fail("a main-thread transition names an op", "no \"op_name\" on a \"main\" transition");
     }
     op_name = dag::detail::read_string(*name, "the op's name");
   }
@@ -89,9 +100,9 @@ dag::Transition read_step(const Node& node, std::optional<std::string>& op_name)
     dag::detail::read_unsigned(*action, dag::limits::actions_max - 1);
   }
   if (const std::optional<Node> what = object.optional("what")) {
-    dag::detail::read_string(*what, "a description of the step");
+    dag::detail::read_string(*what, "a description of the transition");
   }
-  return step;
+  return transition;
 }
 
 }  // namespace
@@ -115,13 +126,13 @@ std::string write_trace(const Model& model, const Result& result) {
   j["verdict"] = to_string(result.verdict);
   if (result.property) j["property"] = short_name(*result.property);
   if (result.violation) j["violation"] = describe(*result.violation);
-  nlohmann::json steps = nlohmann::json::array();
+  nlohmann::json transitions = nlohmann::json::array();
   std::vector<std::uint32_t> pc(model.ranks(), 0);
-  for (const dag::Transition& step : result.witness) {
-    const bool main = step.kind == dag::Transition::Kind::main;
-    steps.push_back(step_json(model, step, main ? pc.at(step.rank)++ : 0));
+  for (const dag::Transition& transition : result.witness) {
+    const bool main = transition.kind == dag::Transition::Kind::main;
+    transitions.push_back(transition_json(model, transition, main ? pc.at(transition.rank)++ : 0));
   }
-  j["steps"] = std::move(steps);
+  j["transitions"] = std::move(transitions);
   return j.dump(1) + "\n";
 }
 
@@ -149,20 +160,20 @@ Trace read_trace(std::string_view text) {
     trace.property = std::string(
         property_names[dag::detail::read_choice(*property, property_names, "property")]);
   }
-  const Node steps = object.required("steps");
-  const std::size_t count = dag::detail::read_array(steps, steps_max, "steps");
-  trace.steps.reserve(count);
+  const Node transitions = object.required("transitions");
+  const std::size_t count = dag::detail::read_array(transitions, transitions_max, "transitions");
+  trace.transitions.reserve(count);
   trace.op_names.reserve(count);
   for (std::size_t i = 0; i < count; ++i) {
     std::optional<std::string> name;
-    const Node element = steps.element(i);
-    dag::Transition step = read_step(element, name);
-    if (step.rank >= trace.ranks) {
-      element.fail("rank " + std::to_string(step.rank) + " in a trace of " +
+    const Node element = transitions.element(i);
+    dag::Transition transition = read_transition(element, name);
+    if (transition.rank >= trace.ranks) {
+      element.fail("rank " + std::to_string(transition.rank) + " in a trace of " +
                        std::to_string(trace.ranks) + " ranks",
                    "a rank below " + std::to_string(trace.ranks));
     }
-    trace.steps.push_back(step);
+    trace.transitions.push_back(transition);
     trace.op_names.push_back(std::move(name));
   }
   return trace;
@@ -173,23 +184,23 @@ std::optional<std::string> trace_mismatch(const Model& model, const Trace& trace
     return "the trace is for " + std::to_string(trace.ranks) + " ranks, the job runs on " +
            std::to_string(model.ranks());
   }
-  for (std::size_t i = 0; i < trace.steps.size(); ++i) {
-    const dag::Transition& step = trace.steps[i];
-    if (step.kind == dag::Transition::Kind::main) continue;
-    const dag::Program& program = model.program(step.rank);
+  for (std::size_t i = 0; i < trace.transitions.size(); ++i) {
+    const dag::Transition& transition = trace.transitions[i];
+    if (transition.kind == dag::Transition::Kind::main) continue;
+    const dag::Program& program = model.program(transition.rank);
     const std::string where =
-        "step " + std::to_string(i) + " (rank " + std::to_string(step.rank) + "): ";
-    if (step.op >= program.ops.size()) {
-      return where + "op " + std::to_string(step.op) + " does not exist; program '" + program.name +
-             "' has " + std::to_string(program.ops.size()) + " ops";
+        "transition " + std::to_string(i) + " (rank " + std::to_string(transition.rank) + "): ";
+    if (transition.op >= program.ops.size()) {
+      return where + "op " + std::to_string(transition.op) + " does not exist; program '" +
+             program.name + "' has " + std::to_string(program.ops.size()) + " ops";
     }
-    const dag::Op& op = program.ops[step.op];
+    const dag::Op& op = program.ops[transition.op];
     if (trace.op_names[i] && *trace.op_names[i] != op.name) {
-      return where + "op " + std::to_string(step.op) + " is '" + op.name + "' in the job but '" +
-             *trace.op_names[i] + "' in the trace";
+      return where + "op " + std::to_string(transition.op) + " is '" + op.name +
+             "' in the job but '" + *trace.op_names[i] + "' in the trace";
     }
-    if (step.thread && *step.thread >= program.pools.at(op.pool).threads) {
-      return where + "thread " + std::to_string(*step.thread) + " of pool '" +
+    if (transition.thread && *transition.thread >= program.pools.at(op.pool).threads) {
+      return where + "thread " + std::to_string(*transition.thread) + " of pool '" +
              program.pools[op.pool].name + "', which has " +
              std::to_string(program.pools[op.pool].threads) + " threads";
     }

@@ -1,7 +1,8 @@
 // A schedule saved as JSON (format "ordo-trace", docs/checker.md): the witness of an unsafe
-// verdict, one object per step with its rank, event, op and thread, so that `ordo replay` can run
-// it on the runtime's controlled run and a user can read it. Reading checks structure only; the
-// step's meaning against a job (does the op exist, is the step legal) is checked by replaying it.
+// verdict, one object per transition with its rank, event, op and thread, so that `ordo replay` can
+// run it on the runtime's controlled run and a user can read it. Reading checks structure only; the
+// transition's meaning against a job (does the op exist, is the transition legal) is checked by
+// replaying it.
 #pragma once
 
 #include <cstdint>
@@ -19,9 +20,9 @@ namespace ordo::checker {
 struct Trace {
   std::uint32_t ranks = 0;
   std::optional<std::string> property;  // "P1".."P4", when the trace is a witness
-  std::vector<dag::Transition> steps;
-  // Per step, the op's name when the file gives one; replay checks it against the job so that a
-  // trace is never silently run against a different program.
+  std::vector<dag::Transition> transitions;
+  // Per transition, the op's name when the file gives one; replay checks it against the job so that
+  // a trace is never silently run against a different program.
   std::vector<std::optional<std::string>> op_names;
 };
 
@@ -30,14 +31,14 @@ std::string_view short_name(Property property);
 std::optional<Property> parse_property(std::string_view name);
 
 // The witness of an unsafe result (or an empty schedule otherwise) with op names and a line of
-// words per step.
+// words per transition.
 std::string write_trace(const Model& model, const Result& result);
 
 // Throws dag::DumpError (where, problem, expected) for any text that is not a well-formed trace.
 Trace read_trace(std::string_view text);
 
-// The first step of `trace` that names a rank, op or thread the model does not have, or an op
-// name that differs from the model's, in words; nullopt when every step fits.
+// The first transition of `trace` that names a rank, op or thread the model does not have, or an op
+// name that differs from the model's, in words; nullopt when every transition fits.
 std::optional<std::string> trace_mismatch(const Model& model, const Trace& trace);
 
 }  // namespace ordo::checker

@@ -63,7 +63,7 @@ std::string json_report(const Model& model, const Verification& v) {
   const Result& r = v.result;
   json j;
   j["format"] = "ordo-verify";
-  j["version"] = 1;
+  j["version"] = 2;
   j["verdict"] = to_string(r.verdict);
   j["ranks"] = model.ranks();
   j["every_rank_count"] = r.verdict == Verdict::safe && v.every_rank_count;
@@ -73,8 +73,8 @@ std::string json_report(const Model& model, const Verification& v) {
   j["facts"] = v.facts;
   j["property"] = r.property ? json(short_name(*r.property)) : json(nullptr);
   j["violation"] = r.violation ? violation_json(*r.violation) : json(nullptr);
-  j["witness_steps"] = r.witness.size();
-  j["critical_step"] = v.critical_step ? json(*v.critical_step) : json(nullptr);
+  j["witness_transitions"] = r.witness.size();
+  j["critical_transition"] = v.critical_transition ? json(*v.critical_transition) : json(nullptr);
   j["bound"] =
       r.bound ? json{{"name", to_string(*r.bound)}, {"value", r.bound_value}} : json(nullptr);
   j["symbolic_note"] = v.symbolic_note ? json(*v.symbolic_note) : json(nullptr);
@@ -82,7 +82,7 @@ std::string json_report(const Model& model, const Verification& v) {
                 {"transitions", r.stats.transitions},
                 {"depth_max", r.stats.depth_max},
                 {"final_states", r.stats.finals},
-                {"steps_deferred", r.stats.steps_deferred},
+                {"transitions_deferred", r.stats.transitions_deferred},
                 {"partial_order", r.stats.partial_order},
                 {"symmetry", r.stats.symmetry},
                 {"search_seconds", r.stats.seconds},

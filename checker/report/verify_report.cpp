@@ -23,11 +23,11 @@ std::string figures(const Stats& s) {
   std::snprintf(
       line, sizeof line,
       "%llu states, %llu transitions, depth %llu, %llu final states, %.0f states/s; "
-      "partial-order reduction %s (%llu steps deferred), symmetry %s",
+      "partial-order reduction %s (%llu transitions deferred), symmetry %s",
       static_cast<unsigned long long>(s.states), static_cast<unsigned long long>(s.transitions),
       static_cast<unsigned long long>(s.depth_max), static_cast<unsigned long long>(s.finals),
       s.states_per_second, s.partial_order ? "on" : "off",
-      static_cast<unsigned long long>(s.steps_deferred), s.symmetry ? "on" : "off");
+      static_cast<unsigned long long>(s.transitions_deferred), s.symmetry ? "on" : "off");
   return line;
 }
 
@@ -38,7 +38,7 @@ std::string witness_lines(const Model& model, const Verification& v) {
   for (std::size_t i = 0; i < w.size(); ++i) {
     std::optional<std::uint32_t> at;
     if (w[i].kind == dag::Transition::Kind::main) at = pc.at(w[i].rank)++;
-    const bool critical = v.critical_step && *v.critical_step == i + 1;
+    const bool critical = v.critical_transition && *v.critical_transition == i + 1;
     s += (critical ? "  * " : "    ") + std::to_string(i + 1) + ". " + describe(model, w[i], at) +
          "\n";
   }
@@ -68,18 +68,20 @@ std::string human_report(const Model& model, const Verification& v) {
   }
   if (r.verdict == Verdict::unsafe && r.property && r.violation) {
     s += "violated: " + std::string(to_string(*r.property)) + "\n" + describe(*r.violation) + "\n";
-    if (!v.critical_step) {
-      s += "critical step: not found (not searched above 16 ranks, or a search hit its bound)\n";
+    if (!v.critical_transition) {
+      s += "critical transition: not found (not searched above 16 ranks, or a search hit its "
+           "bound)\n";
     } else {
-      if (*v.critical_step == 0) {
-        s += "critical step: none; no execution of this job can finish\n";
+      if (*v.critical_transition == 0) {
+        s += "critical transition: none; no execution of this job can finish\n";
       } else {
-        s += "critical step: " + std::to_string(*v.critical_step) +
+        s += "critical transition: " + std::to_string(*v.critical_transition) +
              " (marked *): after it no execution can finish without a violation\n";
       }
     }
     s += "witness: " + std::to_string(r.witness.size()) +
-         " steps from the initial state (replay with `ordo replay`):\n" + witness_lines(model, v);
+         " transitions from the initial state (replay with `ordo replay`):\n" +
+         witness_lines(model, v);
   }
   if (r.verdict == Verdict::unknown) {
     if (r.bound) {

@@ -26,9 +26,9 @@ void confirm_witness(const Model& model, const Result& result) {
     try {
       seen = apply(model, state, result.witness[i]);
     } catch (const std::logic_error& e) {
-      broken("takes an illegal step " + std::to_string(i + 1) + ": " + e.what());
+      broken("takes an illegal transition " + std::to_string(i + 1) + ": " + e.what());
     }
-    if (seen && i + 1 < n) broken("hits a violation before its last step");
+    if (seen && i + 1 < n) broken("hits a violation before its last transition");
     if (i + 1 == n && std::holds_alternative<comm::Deadlock>(*result.violation)) {
       if (seen) broken("ends in a violation, not in the deadlock it claims");
     } else if (i + 1 == n) {
@@ -39,7 +39,7 @@ void confirm_witness(const Model& model, const Result& result) {
     }
   }
   if (!std::holds_alternative<comm::Deadlock>(*result.violation)) {
-    broken("has no steps but claims a mismatch or a thread-rule break");
+    broken("has no transitions but claims a mismatch or a thread-rule break");
   }
   if (!enabled_transitions(model, state).empty() || finished(model, state)) {
     broken("claims a deadlock, but its end state can move or has finished");

@@ -28,7 +28,7 @@ Reach can_finish(const Model& model, const State& from, const ExploreLimits& lim
   visited.insert(keys.key(from));
   struct Frame {
     State state;
-    std::vector<dag::Transition> steps;
+    std::vector<dag::Transition> transitions;
     std::size_t next = 0;
   };
   std::vector<Frame> stack;
@@ -44,7 +44,7 @@ Reach can_finish(const Model& model, const State& from, const ExploreLimits& lim
   const std::uint32_t interval = std::max<std::uint32_t>(1, 2048 / model.ranks());
   while (!stack.empty()) {
     Frame& top = stack.back();
-    if (top.next == top.steps.size()) {
+    if (top.next == top.transitions.size()) {
       stack.pop_back();
       continue;
     }
@@ -59,7 +59,7 @@ Reach can_finish(const Model& model, const State& from, const ExploreLimits& lim
       }
     }
     State child = top.state;
-    if (apply(model, child, top.steps[top.next++])) continue;  // a violation: not a way out
+    if (apply(model, child, top.transitions[top.next++])) continue;  // a violation: not a way out
     if (!visited.insert(keys.key(child))) continue;
     if (visited.size() >= limits.states_max) return Reach::unknown;
     if (push(std::move(child))) return Reach::yes;
@@ -67,17 +67,17 @@ Reach can_finish(const Model& model, const State& from, const ExploreLimits& lim
   return Reach::no;
 }
 
-std::optional<std::size_t> critical_step(const Model& model,
-                                         const std::vector<dag::Transition>& witness,
-                                         const ExploreLimits& limits) {
-  // The state after the first `n` witness steps, rebuilt for each probe: keeping every state
+std::optional<std::size_t> critical_transition(const Model& model,
+                                               const std::vector<dag::Transition>& witness,
+                                               const ExploreLimits& limits) {
+  // The state after the first `n` witness transitions, rebuilt for each probe: keeping every state
   // along the witness would take its length times a state's size, too much at many ranks. The
-  // last step may itself be the violation; it is never applied.
+  // last transition may itself be the violation; it is never applied.
   std::size_t applicable = 0;
   {
     State probe = initial_state(model);
-    for (const dag::Transition& step : witness) {
-      if (apply(model, probe, step)) break;
+    for (const dag::Transition& transition : witness) {
+      if (apply(model, probe, transition)) break;
       ++applicable;
     }
   }
@@ -91,7 +91,8 @@ std::optional<std::size_t> critical_step(const Model& model,
   std::size_t lo = 0;
   std::size_t hi = applicable;
   const Reach last = can_finish(model, state_after(hi), limits);
-  // The state before a violating step can still finish: the step itself is the decision.
+  // The state before a violating transition can still finish: the transition itself is the
+  // decision.
   if (last == Reach::yes) return witness.size();
   if (last == Reach::unknown) return std::nullopt;
   while (lo < hi) {

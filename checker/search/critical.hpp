@@ -1,6 +1,6 @@
-// The critical step of a witness: the first step after which no execution can finish without a
-// violation. Before it the job could still have gone right; a user fixing the program looks at
-// the decision that step made (which op a pool started, which op completed first).
+// The critical transition of a witness: the first transition after which no execution can finish
+// without a violation. Before it the job could still have gone right; a user fixing the program
+// looks at the decision that transition made (which op a pool started, which op completed first).
 #pragma once
 
 #include <cstddef>
@@ -21,12 +21,12 @@ enum class Reach : std::uint8_t { yes, no, unknown };
 // means a limit was hit.
 Reach can_finish(const Model& model, const State& from, const ExploreLimits& limits);
 
-// The number of witness steps after which the job is doomed (1 means the first step already
-// sealed it; 0 means even the initial state cannot finish; the witness size when only its last,
-// violating step seals it), or nullopt when a search hit its limit. `limits` bound each search; at
-// most log2(witness size) + 2 searches run.
-std::optional<std::size_t> critical_step(const Model& model,
-                                         const std::vector<dag::Transition>& witness,
-                                         const ExploreLimits& limits);
+// The number of witness transitions after which the job is doomed (1 means the first transition
+// already sealed it; 0 means even the initial state cannot finish; the witness size when only its
+// last, violating transition seals it), or nullopt when a search hit its limit. `limits` bound each
+// search; at most log2(witness size) + 2 searches run.
+std::optional<std::size_t> critical_transition(const Model& model,
+                                               const std::vector<dag::Transition>& witness,
+                                               const ExploreLimits& limits);
 
 }  // namespace ordo::checker

@@ -20,15 +20,15 @@ using Clock = std::chrono::steady_clock;
 
 struct Frame {
   State state;
-  std::vector<dag::Transition> steps;
+  std::vector<dag::Transition> transitions;
   std::size_t next = 0;
-  bool reduced = false;  // steps is one rank's ample set, a strict subset of the enabled
+  bool reduced = false;  // transitions is one rank's ample set, a strict subset of the enabled
 };
 
-// The steps taken from the initial state to the top frame's latest child.
+// The transitions taken from the initial state to the top frame's latest child.
 std::vector<dag::Transition> path_of(const std::vector<Frame>& stack) {
   std::vector<dag::Transition> path;
-  for (const Frame& f : stack) path.push_back(f.steps[f.next - 1]);
+  for (const Frame& f : stack) path.push_back(f.transitions[f.next - 1]);
   return path;
 }
 
@@ -51,25 +51,25 @@ class Search {
     State init = initial_state(model_);
     visited_.insert(keys_.key(init));
     ++result_.stats.states;
-    std::vector<dag::Transition> steps = enabled_transitions(model_, init);
-    if (stuck(init, steps)) return conclude();
-    push_frame(std::move(init), std::move(steps));
+    std::vector<dag::Transition> transitions = enabled_transitions(model_, init);
+    if (stuck(init, transitions)) return conclude();
+    push_frame(std::move(init), std::move(transitions));
     while (!stack_.empty()) {
       Frame& top = stack_.back();
-      if (top.next == top.steps.size()) {
+      if (top.next == top.transitions.size()) {
         stack_.pop_back();
         continue;
       }
       if (std::optional<Bound> bound = limit_reached()) {
         return unknown(*bound, *bound == Bound::seconds_max ? seconds_bound() : limits_.bytes_max);
       }
-      const dag::Transition step = top.steps[top.next++];
+      const dag::Transition transition = top.transitions[top.next++];
       State child = top.state;
       ++result_.stats.transitions;
-      if (std::optional<comm::Violation> v = apply(model_, child, step)) {
+      if (std::optional<comm::Violation> v = apply(model_, child, transition)) {
         return unsafe(std::move(*v), false, path_of(stack_));
       }
-      if (top.reduced) check_local(top.state, child, step);
+      if (top.reduced) check_local(top.state, child, transition);
       if (!visited_.insert(keys_.key(child))) continue;
       ++result_.stats.states;
       const std::uint64_t depth = stack_.size();
@@ -93,7 +93,7 @@ class Search {
       return;
     }
     std::vector<dag::Transition> ample = ample_transitions(model_, state, enabled);
-    result_.stats.steps_deferred += enabled.size() - ample.size();
+    result_.stats.transitions_deferred += enabled.size() - ample.size();
     const bool reduced = ample.size() < enabled.size();
     stack_.push_back(Frame{std::move(state), std::move(ample), 0, reduced});
   }
@@ -101,14 +101,14 @@ class Search {
   // The partial-order reduction rests on an ample set's transitions being invisible to every
   // other rank: they write their own rank only, so they commute with everything deferred. Checked
   // on every such transition, in release builds, from the parts the transition copied.
-  static void check_local(const State& parent, const State& child, const dag::Transition& step) {
-    if (child.wrote_only(parent, step.rank)) return;
-    throw std::logic_error("internal error: a transition of rank " + std::to_string(step.rank) +
+  static void check_local(const State& parent, const State& child, const dag::Transition& transition) {
+    if (child.wrote_only(parent, transition.rank)) return;
+    throw std::logic_error("internal error: a transition of rank " + std::to_string(transition.rank) +
                            " taken as local by the partial-order reduction wrote another rank or "
                            "a communicator");
   }
 
-  // A state with no enabled step that is not the end of every rank is a deadlock. Sets the
+  // A state with no enabled transition that is not the end of every rank is a deadlock. Sets the
   // result and returns true in that case; the witness is the path to the top frame's latest
   // child (empty at the initial state, when the stack is).
   bool stuck(const State& state, const std::vector<dag::Transition>& enabled) {

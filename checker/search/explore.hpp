@@ -25,9 +25,9 @@ struct Reductions {
 };
 
 // Explores `model` until a violation (unsafe, with the witness), the end of the reachable states
-// (safe) or a limit (unknown). The search depth needs no bound of its own: every step advances a
-// main pc or an op's phase, which only grow, so every path is at most a few steps per action and
-// op long.
+// (safe) or a limit (unknown). The search depth needs no bound of its own: every transition
+// advances a main pc or an op's phase, which only grow, so every path is at most a few transitions
+// per action and op long.
 Result explore(const Model& model, const ExploreLimits& limits, const Reductions& reductions = {});
 
 }  // namespace ordo::checker

@@ -12,24 +12,24 @@ namespace {
 // Another rank can change this rank's state only by matching one of its calls.
 bool has_call_in_flight(const RankState& r) {
   // A claimed op's call is not in flight: nothing another rank does can change it before it is
-  // issued, and the issue is this rank's own step.
+  // issued, and the issue is this rank's own transition.
   return r.main_blocked ||
          std::find(r.phase.begin(), r.phase.end(), OpPhase::issued) != r.phase.end();
 }
 
 }  // namespace
 
-bool issues_collective(const Model& model, const State& state, const dag::Transition& step) {
-  const dag::Program& program = model.program(step.rank);
-  switch (step.kind) {
+bool issues_collective(const Model& model, const State& state, const dag::Transition& transition) {
+  const dag::Program& program = model.program(transition.rank);
+  switch (transition.kind) {
     case dag::Transition::Kind::main: {
-      const std::uint32_t pc = state.rank(step.rank).pc;
+      const std::uint32_t pc = state.rank(transition.rank).pc;
       return pc < program.main.size() &&
              std::holds_alternative<dag::CollectiveAction>(program.main[pc]);
     }
-    case dag::Transition::Kind::claim:  // issues only where claim and issue are one step (S3)
-      return dag::is_collective(program.ops.at(step.op).kind) &&
-             !engine::body_is_own_transition(program.ops.at(step.op).kind);
+    case dag::Transition::Kind::claim:  // issues only where claim and issue are one transition (S3)
+      return dag::is_collective(program.ops.at(transition.op).kind) &&
+             !engine::body_is_own_transition(program.ops.at(transition.op).kind);
     case dag::Transition::Kind::complete:
       return false;
     case dag::Transition::Kind::issue:
@@ -40,7 +40,7 @@ bool issues_collective(const Model& model, const State& state, const dag::Transi
 
 std::vector<dag::Transition> ample_transitions(const Model& model, const State& state,
                                          const std::vector<dag::Transition>& enabled) {
-  // enabled_transitions lists steps rank by rank, so each rank's steps form one run.
+  // enabled_transitions lists transitions rank by rank, so each rank's transitions form one run.
   std::size_t begin = 0;
   while (begin < enabled.size()) {
     const dag::Rank rank = enabled[begin].rank;

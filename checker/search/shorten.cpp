@@ -20,17 +20,17 @@ bool main_in_collective(const State& state) {
   return false;
 }
 
-// Runs `steps` from the initial state. Returns the violation of `property` they reach, if they
-// are a legal schedule that reaches one; a violation of another property, an illegal step or a
-// run that ends anywhere else gives nullopt.
+// Runs `transitions` from the initial state. Returns the violation of `property` they reach, if
+// they are a legal schedule that reaches one; a violation of another property, an illegal
+// transition or a run that ends anywhere else gives nullopt.
 std::optional<comm::Violation> reaches(const Model& model,
-                                       const std::vector<dag::Transition>& steps, Property property,
-                                       std::size_t& used) {
+                                       const std::vector<dag::Transition>& transitions,
+                                       Property property, std::size_t& used) {
   State state = initial_state(model);
-  for (std::size_t i = 0; i < steps.size(); ++i) {
+  for (std::size_t i = 0; i < transitions.size(); ++i) {
     std::optional<comm::Violation> v;
     try {
-      v = apply(model, state, steps[i]);
+      v = apply(model, state, transitions[i]);
     } catch (const std::logic_error&) {
       return std::nullopt;
     }
@@ -48,7 +48,7 @@ std::optional<comm::Violation> reaches(const Model& model,
   if (!enabled_transitions(model, state).empty() || finished(model, state)) return std::nullopt;
   const bool collective = collective_pending(state) || main_in_collective(state);
   if (collective != (property == Property::p3_deadlock)) return std::nullopt;
-  used = steps.size();
+  used = transitions.size();
   return describe_deadlock(model, state);
 }
 
@@ -62,8 +62,8 @@ Result shorten(const Model& model, Result result, double seconds_max) {
   };
   std::vector<dag::Transition> best = result.witness;
   for (std::size_t chunk = best.size() / 2; chunk >= 1; chunk /= 2) {
-    // Back to front: late steps are the likeliest to be unrelated leftovers, and removing them
-    // first keeps earlier chunk positions valid.
+    // Back to front: late transitions are the likeliest to be unrelated leftovers, and removing
+    // them first keeps earlier chunk positions valid.
     for (std::size_t end = best.size(); end >= chunk && !out_of_time();) {
       std::vector<dag::Transition> candidate(
           best.begin(), best.begin() + static_cast<std::ptrdiff_t>(end - chunk));

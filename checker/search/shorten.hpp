@@ -1,6 +1,6 @@
 // Shorter witnesses. Depth-first search returns the first violating path it meets, which drags
-// along steps that have nothing to do with the violation (another rank's forward pass, say).
-// Removing chunks of steps, largest first, while the rest still reaches the same kind of
+// along transitions that have nothing to do with the violation (another rank's forward pass, say).
+// Removing chunks of transitions, largest first, while the rest still reaches the same kind of
 // violation on the same transition system, leaves a witness a person can read.
 #pragma once
 

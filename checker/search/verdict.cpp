@@ -63,12 +63,12 @@ std::string describe_action(const dag::Program& p, std::uint32_t pc) {
   return at + "call " + comm::describe(comm::call_of(c), "comm " + std::to_string(c.comm));
 }
 
-std::string describe(const Model& model, const dag::Transition& step,
+std::string describe(const Model& model, const dag::Transition& transition,
                      std::optional<std::uint32_t> pc) {
-  const std::string rank = "rank " + std::to_string(step.rank) + ": ";
-  if (step.rank >= model.ranks()) return rank + "(no such rank)";
-  const dag::Program& p = model.program(step.rank);
-  if (step.kind == dag::Transition::Kind::main) {
+  const std::string rank = "rank " + std::to_string(transition.rank) + ": ";
+  if (transition.rank >= model.ranks()) return rank + "(no such rank)";
+  const dag::Program& p = model.program(transition.rank);
+  if (transition.kind == dag::Transition::Kind::main) {
     if (pc && *pc < p.main.size()) {
       if (const auto* c = std::get_if<dag::CollectiveAction>(&p.main[*pc])) {
         return rank + "main action " + std::to_string(*pc) + ": call " +
@@ -77,12 +77,12 @@ std::string describe(const Model& model, const dag::Transition& step,
     }
     return rank + (pc ? describe_action(p, *pc) : std::string("main action"));
   }
-  const std::string op =
-      step.op < p.ops.size() ? "'" + p.ops[step.op].name + "'" : "op " + std::to_string(step.op);
-  if (step.kind == dag::Transition::Kind::complete) return rank + "complete " + op;
-  if (step.kind == dag::Transition::Kind::issue) return rank + "issue " + op;
+  const std::string op = transition.op < p.ops.size() ? "'" + p.ops[transition.op].name + "'"
+                                                      : "op " + std::to_string(transition.op);
+  if (transition.kind == dag::Transition::Kind::complete) return rank + "complete " + op;
+  if (transition.kind == dag::Transition::Kind::issue) return rank + "issue " + op;
   std::string line = rank + "claim " + op;
-  if (step.thread) line += " thread " + std::to_string(*step.thread);
+  if (transition.thread) line += " thread " + std::to_string(*transition.thread);
   return line;
 }
 
@@ -91,14 +91,15 @@ std::string report(const Model& model, const Result& result) {
       std::string(to_string(result.verdict)) + " at " + std::to_string(result.ranks) + " rank(s)";
   if (result.verdict == Verdict::unsafe && result.property && result.violation) {
     s += ": " + std::string(to_string(*result.property)) + "\n" + describe(*result.violation);
-    s += "\nwitness (" + std::to_string(result.witness.size()) + " steps from the initial state):";
+    s += "\nwitness (" + std::to_string(result.witness.size()) +
+         " transitions from the initial state):";
     std::vector<std::uint32_t> pc(model.ranks(), 0);
     for (std::size_t i = 0; i < result.witness.size(); ++i) {
-      const dag::Transition& step = result.witness[i];
+      const dag::Transition& transition = result.witness[i];
       std::optional<std::uint32_t> at;
-      if (step.kind == dag::Transition::Kind::main && step.rank < model.ranks())
-        at = pc[step.rank]++;
-      s += "\n  " + std::to_string(i + 1) + ". " + describe(model, step, at);
+      if (transition.kind == dag::Transition::Kind::main && transition.rank < model.ranks())
+        at = pc[transition.rank]++;
+      s += "\n  " + std::to_string(i + 1) + ". " + describe(model, transition, at);
     }
   } else if (result.verdict == Verdict::unknown && result.bound) {
     s += ": bound " + std::string(to_string(*result.bound)) + " = " +

@@ -1,6 +1,6 @@
 // The checker's answer. `safe` is a proof for the rank count explored (every reachable state was
-// visited); `unsafe` always carries a witness, the steps from the initial state that reach the
-// violation; `unknown` names the bound that stopped the exploration and the figures reached.
+// visited); `unsafe` always carries a witness, the transitions from the initial state that reach
+// the violation; `unknown` names the bound that stopped the exploration and the figures reached.
 #pragma once
 
 #include <cstdint>
@@ -25,10 +25,10 @@ enum class Bound : std::uint8_t { states_max, seconds_max, bytes_max };
 
 struct Stats {
   std::uint64_t states = 0;          // distinct states visited
-  std::uint64_t transitions = 0;     // steps taken, revisits included
-  std::uint64_t depth_max = 0;       // longest path explored, in steps
+  std::uint64_t transitions = 0;     // transitions taken, revisits included
+  std::uint64_t depth_max = 0;       // longest path explored, in transitions
   std::uint64_t finals = 0;          // distinct states where every rank finished
-  std::uint64_t steps_deferred = 0;  // enabled steps left out by partial-order reduction
+  std::uint64_t transitions_deferred = 0;  // enabled but left out by partial-order reduction
   bool partial_order = false;        // the reductions the search used
   bool symmetry = false;
   double seconds = 0.0;
@@ -40,7 +40,7 @@ struct Result {
   std::uint32_t ranks = 0;
   std::optional<Property> property;          // unsafe only
   std::optional<comm::Violation> violation;  // unsafe only
-  std::vector<dag::Transition> witness;      // unsafe only; the last step causes the violation, or
+  std::vector<dag::Transition> witness;      // unsafe only; the last one causes the violation, or
                                              // leads to the stuck state of a deadlock
   std::optional<Bound> bound;                // unknown only
   std::uint64_t bound_value = 0;             // the limit that was reached
@@ -55,9 +55,9 @@ std::string_view to_string(Verdict verdict);
 std::string_view to_string(Property property);  // "P1 order consistency", ...
 std::string_view to_string(Bound bound);        // "states_max", "seconds_max"
 
-// "rank 1: start 'allreduce.a.w' thread 0": one witness step in words. A main step names its
-// action when `pc`, the rank's main position before the step, is given.
-std::string describe(const Model& model, const dag::Transition& step,
+// "rank 1: start 'allreduce.a.w' thread 0": one witness transition in words. A main transition
+// names its action when `pc`, the rank's main position before the transition, is given.
+std::string describe(const Model& model, const dag::Transition& transition,
                      std::optional<std::uint32_t> pc = std::nullopt);
 // "main action 3: submit 'copy.a.w'".
 std::string describe_action(const dag::Program& program, std::uint32_t pc);

@@ -1,6 +1,6 @@
 // Turns satisfiable queries into verdicts, or into nothing: each candidate gets a few guided
 // runs (guided_run.hpp), and only a run that reaches a violation on the explicit transition
-// system yields a Result, with the steps it took as the witness.
+// system yields a Result, with the transitions it took as the witness.
 #pragma once
 
 #include <cstdint>
@@ -39,7 +39,7 @@ std::optional<Result> confirm_in_event_order(const Model& model, const Programs&
                                              const Budget& budget, std::uint32_t* runs);
 
 // A stuck cut: `cuts[k]` is a cut of the program of the ranks mapped to k by `cut_of_rank`; the
-// run takes only events inside the cuts and must end with no step enabled.
+// run takes only events inside the cuts and must end with no transition enabled.
 std::optional<Result> confirm_cut(const Model& model, const Programs& programs,
                                   const std::vector<std::vector<bool>>& cuts,
                                   const std::vector<std::uint32_t>& cut_of_rank,

@@ -85,7 +85,7 @@ class CutEncoding {
       for (EventId p : hb.preds(e)) solver_.add(z3::implies(d[e], d[p]));
     }
     // Collectives complete (an op's completion, a main call's return) exactly when matched:
-    // once matched, completing is a step, and a stuck state has none left.
+    // once matched, completing is a transition, and a stuck state has none left.
     std::vector<bool> is_call_completion(hb.events(), false);
     for (dag::CommId c = 0; c < calls_on_[r].size(); ++c) {
       const std::vector<std::uint32_t>& on = calls_on_[r][c];

@@ -352,7 +352,7 @@ class Decision {
 
   void safe(bool every_rank_count) {
     fact(
-        "P4 holds: a rank with no call in flight always has a step, since its happens-before "
+        "P4 holds: a rank with no call in flight always has a transition, since its happens-before "
         "graph is acyclic and only collectives wait on other ranks (docs/symbolic.md, Lemma 3)");
     out_.outcome = SymbolicResult::Outcome::safe;
     out_.every_rank_count = every_rank_count;
@@ -363,7 +363,7 @@ class Decision {
     out_.outcome = SymbolicResult::Outcome::unsafe;
     r.ranks = model_.ranks();
     fact(std::string(to_string(*r.property)) + " fails: a guided run of " +
-         plural(r.witness.size(), "step") + " reaches it on the explicit transition system");
+         plural(r.witness.size(), "transition") + " reaches it on the explicit transition system");
     out_.result = std::move(r);
     return Flow::settled;
   }

@@ -18,13 +18,13 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// A step that was enabled when offered; it is checked again before it is taken, since later
-// steps may have taken its place (a pool's head changes, a thread fills, the main pc moves).
+// A transition that was enabled when offered; it is checked again before it is taken, since later
+// transitions may have taken its place (a pool's head changes, a thread fills, the main pc moves).
 struct Candidate {
   std::uint64_t key = 0;
   dag::Rank rank = 0;
   dag::Transition::Kind kind = dag::Transition::Kind::main;
-  std::uint32_t index = 0;  // the op id; for a main step, the main pc
+  std::uint32_t index = 0;  // the op id; for a main transition, the main pc
   friend bool operator>(const Candidate& a, const Candidate& b) {
     return std::tie(a.key, a.rank, a.kind, a.index) > std::tie(b.key, b.rank, b.kind, b.index);
   }
@@ -129,30 +129,30 @@ class Run {
     return false;
   }
 
-  // The call a step issues, if any: its communicator and the issuer.
-  const dag::Collective* call_of(const dag::Transition& step) const {
-    const dag::Program& p = model_.program(step.rank);
-    if (step.kind == dag::Transition::Kind::main) {
-      const auto* c = std::get_if<dag::CollectiveAction>(&p.main[state_.rank(step.rank).pc]);
+  // The call a transition issues, if any: its communicator and the issuer.
+  const dag::Collective* call_of(const dag::Transition& transition) const {
+    const dag::Program& p = model_.program(transition.rank);
+    if (transition.kind == dag::Transition::Kind::main) {
+      const auto* c = std::get_if<dag::CollectiveAction>(&p.main[state_.rank(transition.rank).pc]);
       return c == nullptr ? nullptr : &c->collective;
     }
-    if (step.kind == dag::Transition::Kind::issue) return &*p.ops[step.op].collective;
-    const dag::OpKind kind = p.ops[step.op].kind;
-    if (step.kind == dag::Transition::Kind::claim && dag::is_collective(kind) &&
+    if (transition.kind == dag::Transition::Kind::issue) return &*p.ops[transition.op].collective;
+    const dag::OpKind kind = p.ops[transition.op].kind;
+    if (transition.kind == dag::Transition::Kind::claim && dag::is_collective(kind) &&
         !engine::body_is_own_transition(kind)) {
-      return &*p.ops[step.op].collective;  // claim and issue are one step
+      return &*p.ops[transition.op].collective;  // claim and issue are one transition
     }
     return nullptr;
   }
 
   std::optional<comm::Violation> take(const Candidate& c) {
-    dag::Transition step{c.kind, c.rank, c.kind == dag::Transition::Kind::main ? 0 : c.index,
-                         std::nullopt};
+    dag::Transition transition{c.kind, c.rank, c.kind == dag::Transition::Kind::main ? 0 : c.index,
+                               std::nullopt};
     if (c.kind == dag::Transition::Kind::claim) {
-      step.thread =
+      transition.thread =
           state_.rank(c.rank).rules.lowest_free_thread(model_.program(c.rank).ops[c.index].pool);
     }
-    const dag::Collective* call = call_of(step);
+    const dag::Collective* call = call_of(transition);
     std::uint64_t seq = 0;
     if (call != nullptr) {
       const std::int64_t member = model_.member_of(call->comm, c.rank);
@@ -160,15 +160,15 @@ class Run {
         seq = state_.comm(call->comm).next_seq(static_cast<std::size_t>(member));
       }
     }
-    result_.result.witness.push_back(step);
-    if (std::optional<comm::Violation> v = apply(model_, state_, step)) return v;
+    result_.result.witness.push_back(transition);
+    if (std::optional<comm::Violation> v = apply(model_, state_, transition)) return v;
     if (call != nullptr) {
       auto& at_seq = pending_[call->comm][seq];
       const bool by_op = c.kind != dag::Transition::Kind::main;
       at_seq.push_back(Issued{c.rank, by_op ? std::optional(c.index) : std::nullopt});
       if (state_.comm(call->comm).slots().count(seq) == 0) matched(call->comm, seq);
     }
-    // Read after the step: a write may have replaced the rank's shared state.
+    // Read after the transition: a write may have replaced the rank's shared state.
     const RankState& r = state_.rank(c.rank);
     if (c.kind == dag::Transition::Kind::claim && r.phase[c.index] == OpPhase::running) {
       offer(c.rank, dag::Transition::Kind::complete, c.index, hb_[c.rank]->complete(c.index));
@@ -206,12 +206,12 @@ class Run {
 
   GuidedResult end(RunEnd how) {
     result_.end = how;
-    result_.steps = result_.result.witness.size();
+    result_.transitions = result_.result.witness.size();
     if (how != RunEnd::violation) result_.result.witness.clear();
     Stats& s = result_.result.stats;
-    s.transitions = result_.steps;
-    s.depth_max = result_.steps;
-    s.states = result_.steps + 1;
+    s.transitions = result_.transitions;
+    s.depth_max = result_.transitions;
+    s.states = result_.transitions + 1;
     s.seconds = std::chrono::duration<double>(Clock::now() - begin_).count();
     s.states_per_second = s.seconds > 0.0 ? static_cast<double>(s.states) / s.seconds : 0.0;
     return std::move(result_);

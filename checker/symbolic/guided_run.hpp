@@ -1,13 +1,13 @@
 // A guided run: one concrete execution of a job on the explicit checker's own transition system
 // (initial_state, apply, and enabled_transitions and the stuck check at the end), steered by
-// preferences over each rank's events. At every step it takes, among the steps that are truly
-// enabled, the one whose event its rank's profile ranks first. Whatever violation it reaches is
-// real, because only the transition system says what happened; that is how a candidate from a
+// preferences over each rank's events. At every transition it takes, among the transitions that are
+// truly enabled, the one whose event its rank's profile ranks first. Whatever violation it reaches
+// is real, because only the transition system says what happened; that is how a candidate from a
 // satisfiable query becomes an `unsafe` verdict with a witness, or nothing.
 //
-// The run tracks enabled steps incrementally (a step can only change what its own rank, or the
-// members of a call it matched, may do next), so it is linear in its steps up to a logarithm,
-// and it applies steps in place: thousands of ranks are fine.
+// The run tracks enabled transitions incrementally (a transition can only change what its own rank,
+// or the members of a call it matched, may do next), so it is linear in its transitions up to a
+// logarithm, and it applies transitions in place: thousands of ranks are fine.
 #pragma once
 
 #include <cstdint>
@@ -32,14 +32,14 @@ struct Plan {
 enum class RunEnd : std::uint8_t {
   violation,    // a mismatch, a thread-rule break, or a stuck state before the end
   finished,     // every rank finished: the run shows nothing
-  stopped,      // only steps the profiles exclude were left
+  stopped,      // only transitions the profiles exclude were left
   out_of_time,  // the time budget ran out first
 };
 
 struct GuidedResult {
   RunEnd end = RunEnd::finished;
   Result result;  // violation: verdict unsafe, property, violation and witness, as explore gives
-  std::uint64_t steps = 0;
+  std::uint64_t transitions = 0;
 };
 
 // `hb_of_rank[r]` is the graph of rank r's program, which profile profile_of_rank[r] ranks.

@@ -8,7 +8,7 @@
 
 namespace ordo::checker {
 
-// Requires that no step is enabled in `state` and that some rank has not finished.
+// Requires that no transition is enabled in `state` and that some rank has not finished.
 comm::Deadlock describe_deadlock(const Model& model, const State& state);
 
 // Whether a collective takes part in the stuck state: a call issued and not matched. A deadlock

@@ -42,21 +42,23 @@ std::optional<comm::Violation> issue_call(const Model& model, State& state, dag:
   return std::nullopt;
 }
 
-std::logic_error not_enabled(const dag::Transition& step, const std::string& why) {
-  return std::logic_error("rank " + std::to_string(step.rank) + ": step on op " +
-                          std::to_string(step.op) + " is not enabled: " + why);
+std::logic_error not_enabled(const dag::Transition& transition, const std::string& why) {
+  return std::logic_error("rank " + std::to_string(transition.rank) + ": transition on op " +
+                          std::to_string(transition.op) + " is not enabled: " + why);
 }
 
 std::optional<comm::Violation> apply_main(const Model& model, State& state,
-                                          const dag::Transition& step) {
-  RankState& r = state.rank_for_write(step.rank);
-  if (!main_enabled(model, r, step.rank)) throw not_enabled(step, "the main thread cannot act");
-  const dag::Program& p = model.program(step.rank);
+                                          const dag::Transition& transition) {
+  RankState& r = state.rank_for_write(transition.rank);
+  if (!main_enabled(model, r, transition.rank)) {
+    throw not_enabled(transition, "the main thread cannot act");
+  }
+  const dag::Program& p = model.program(transition.rank);
   const dag::Action& action = p.main[r.pc];
   if (const auto* submit = std::get_if<dag::SubmitAction>(&action)) {
     const dag::Op& op = p.ops.at(submit->op);
     const engine::OpHandle h =
-        r.rules.submit(model.desc(step.rank, submit->op), dag::is_collective(op.kind));
+        r.rules.submit(model.desc(transition.rank, submit->op), dag::is_collective(op.kind));
     if (r.op_of_slot.size() <= h.slot) r.op_of_slot.resize(h.slot + 1);
     r.op_of_slot[h.slot] = submit->op;
     r.handle.at(submit->op) = h;
@@ -66,61 +68,63 @@ std::optional<comm::Violation> apply_main(const Model& model, State& state,
   }
   if (const auto* c = std::get_if<dag::CollectiveAction>(&action)) {
     r.main_blocked = true;
-    return issue_call(model, state, step.rank, std::nullopt, c->collective, true);
+    return issue_call(model, state, transition.rank, std::nullopt, c->collective, true);
   }
   ++r.pc;  // a wait whose condition holds returns at once
   return std::nullopt;
 }
 
 std::optional<comm::Violation> apply_issue(const Model& model, State& state,
-                                           const dag::Transition& step) {
-  RankState& r = state.rank_for_write(step.rank);
-  if (step.op >= r.phase.size() || r.phase[step.op] != OpPhase::claimed) {
-    throw not_enabled(step, "not a claimed collective op with its call still to issue");
+                                           const dag::Transition& transition) {
+  RankState& r = state.rank_for_write(transition.rank);
+  if (transition.op >= r.phase.size() || r.phase[transition.op] != OpPhase::claimed) {
+    throw not_enabled(transition, "not a claimed collective op with its call still to issue");
   }
-  const dag::Op& op = model.program(step.rank).ops[step.op];
+  const dag::Op& op = model.program(transition.rank).ops[transition.op];
   // The op's function issues its call and returns; a blocking collective keeps its thread until
   // it completes (the rules know this from its kind).
-  r.phase[step.op] = OpPhase::issued;
-  r.rules.thread_returned(r.handle[step.op]);
-  return issue_call(model, state, step.rank, step.op, *op.collective,
+  r.phase[transition.op] = OpPhase::issued;
+  r.rules.thread_returned(r.handle[transition.op]);
+  return issue_call(model, state, transition.rank, transition.op, *op.collective,
                     op.kind == dag::OpKind::collective);
 }
 
 std::optional<comm::Violation> apply_start(const Model& model, State& state,
-                                           const dag::Transition& step) {
-  RankState& r = state.rank_for_write(step.rank);
-  const dag::Program& p = model.program(step.rank);
-  if (step.op >= p.ops.size() || r.phase[step.op] != OpPhase::submitted) {
-    throw not_enabled(step, "not submitted and waiting");
+                                           const dag::Transition& transition) {
+  RankState& r = state.rank_for_write(transition.rank);
+  const dag::Program& p = model.program(transition.rank);
+  if (transition.op >= p.ops.size() || r.phase[transition.op] != OpPhase::submitted) {
+    throw not_enabled(transition, "not submitted and waiting");
   }
-  const dag::Op& op = p.ops[step.op];
+  const dag::Op& op = p.ops[transition.op];
   const std::optional<engine::OpHandle> next = r.rules.peek_next(op.pool);
-  if (!next || !(*next == r.handle[step.op])) throw not_enabled(step, "not next in its pool");
-  const std::uint32_t thread = step.thread ? *step.thread : 0;
-  if (!step.thread || thread >= r.rules.threads(op.pool).threads() ||
+  if (!next || !(*next == r.handle[transition.op])) {
+    throw not_enabled(transition, "not next in its pool");
+  }
+  const std::uint32_t thread = transition.thread ? *transition.thread : 0;
+  if (!transition.thread || thread >= r.rules.threads(op.pool).threads() ||
       !r.rules.threads(op.pool).is_free(thread)) {
-    throw not_enabled(step, "no such free thread");
+    throw not_enabled(transition, "no such free thread");
   }
   r.rules.start_next(op.pool, thread);
   if (!dag::is_collective(op.kind)) {
-    r.phase[step.op] = OpPhase::running;
+    r.phase[transition.op] = OpPhase::running;
     return std::nullopt;
   }
-  r.phase[step.op] = OpPhase::claimed;
+  r.phase[transition.op] = OpPhase::claimed;
   // The claim and the issue are one transition unless the rules say the body is its own (S3).
   if (engine::body_is_own_transition(op.kind)) return std::nullopt;
-  return apply_issue(model, state, step);
+  return apply_issue(model, state, transition);
 }
 
-void apply_complete(State& state, const dag::Transition& step) {
-  RankState& r = state.rank_for_write(step.rank);
-  if (step.op >= r.phase.size() ||
-      (r.phase[step.op] != OpPhase::running && r.phase[step.op] != OpPhase::fired)) {
-    throw not_enabled(step, "not running, or its collective has not matched");
+void apply_complete(State& state, const dag::Transition& transition) {
+  RankState& r = state.rank_for_write(transition.rank);
+  if (transition.op >= r.phase.size() ||
+      (r.phase[transition.op] != OpPhase::running && r.phase[transition.op] != OpPhase::fired)) {
+    throw not_enabled(transition, "not running, or its collective has not matched");
   }
-  r.rules.complete(r.handle[step.op], nullptr);
-  r.phase[step.op] = OpPhase::completed;
+  r.rules.complete(r.handle[transition.op], nullptr);
+  r.phase[transition.op] = OpPhase::completed;
 }
 
 }  // namespace
@@ -139,79 +143,82 @@ bool main_enabled(const Model& model, const RankState& r, dag::Rank rank) {
 }
 
 std::vector<dag::Transition> enabled_transitions(const Model& model, const State& state) {
-  std::vector<dag::Transition> steps;
+  std::vector<dag::Transition> transitions;
   for (dag::Rank rank = 0; rank < model.ranks(); ++rank) {
     const RankState& r = state.rank(rank);
     if (main_enabled(model, r, rank))
-      steps.push_back(dag::Transition{dag::Transition::Kind::main, rank, 0, std::nullopt});
+      transitions.push_back(dag::Transition{dag::Transition::Kind::main, rank, 0, std::nullopt});
     for (dag::PoolId pool = 0; pool < r.rules.pools(); ++pool) {
       const std::optional<engine::OpHandle> next = r.rules.peek_next(pool);
       const std::optional<std::uint32_t> thread = r.rules.lowest_free_thread(pool);
       if (next && thread) {
-        steps.push_back(dag::Transition{dag::Transition::Kind::claim, rank,
-                                        r.op_of_slot.at(next->slot), thread});
+        transitions.push_back(dag::Transition{dag::Transition::Kind::claim, rank,
+                                              r.op_of_slot.at(next->slot), thread});
       }
     }
     for (dag::OpId op = 0; op < r.phase.size(); ++op) {
       if (r.phase[op] == OpPhase::claimed) {
-        steps.push_back(dag::Transition{dag::Transition::Kind::issue, rank, op, std::nullopt});
+        transitions.push_back(
+            dag::Transition{dag::Transition::Kind::issue, rank, op, std::nullopt});
       }
     }
     for (dag::OpId op = 0; op < r.phase.size(); ++op) {
       if (r.phase[op] == OpPhase::running || r.phase[op] == OpPhase::fired) {
-        steps.push_back(dag::Transition{dag::Transition::Kind::complete, rank, op, std::nullopt});
+        transitions.push_back(
+            dag::Transition{dag::Transition::Kind::complete, rank, op, std::nullopt});
       }
     }
   }
-  return steps;
+  return transitions;
 }
 
 namespace {
 
-std::optional<comm::Violation> apply_step(const Model& model, State& state,
-                                          const dag::Transition& step) {
-  switch (step.kind) {
+std::optional<comm::Violation> apply_transition(const Model& model, State& state,
+                                                const dag::Transition& transition) {
+  switch (transition.kind) {
     case dag::Transition::Kind::main:
-      return apply_main(model, state, step);
+      return apply_main(model, state, transition);
     case dag::Transition::Kind::claim:
-      return apply_start(model, state, step);
+      return apply_start(model, state, transition);
     case dag::Transition::Kind::issue:
-      return apply_issue(model, state, step);
+      return apply_issue(model, state, transition);
     case dag::Transition::Kind::complete:
-      apply_complete(state, step);
+      apply_complete(state, transition);
       return std::nullopt;
   }
-  throw not_enabled(step, "unknown step kind");
+  throw not_enabled(transition, "unknown transition kind");
 }
 
-// What a step advances: its rank's main thread (a collective it blocks in counts half an
-// action) or its op's phase. No step moves either back (a match only advances other parties),
+// What a transition advances: its rank's main thread (a collective it blocks in counts half an
+// action) or its op's phase. No transition moves either back (a match only advances other parties),
 // so every path through the transition system is acyclic; the partial-order reduction's cycle
 // condition and the searches' lack of a depth bound rest on it.
-std::uint64_t progress_of(const State& state, const dag::Transition& step) {
-  const RankState& r = state.rank(step.rank);
-  if (step.kind == dag::Transition::Kind::main) {
+std::uint64_t progress_of(const State& state, const dag::Transition& transition) {
+  const RankState& r = state.rank(transition.rank);
+  if (transition.kind == dag::Transition::Kind::main) {
     return 2 * std::uint64_t{r.pc} + (r.main_blocked ? 1u : 0u);
   }
-  return static_cast<std::uint64_t>(r.phase[step.op]);
+  return static_cast<std::uint64_t>(r.phase[transition.op]);
 }
 
 }  // namespace
 
 std::optional<comm::Violation> apply(const Model& model, State& state,
-                                     const dag::Transition& step) {
-  if (step.rank >= model.ranks()) throw not_enabled(step, "no such rank");
-  if (step.kind != dag::Transition::Kind::main && step.op >= state.rank(step.rank).phase.size()) {
-    throw not_enabled(step, "no such op");
+                                     const dag::Transition& transition) {
+  if (transition.rank >= model.ranks()) throw not_enabled(transition, "no such rank");
+  if (transition.kind != dag::Transition::Kind::main &&
+      transition.op >= state.rank(transition.rank).phase.size()) {
+    throw not_enabled(transition, "no such op");
   }
-  const std::uint64_t before = progress_of(state, step);
-  std::optional<comm::Violation> violation = apply_step(model, state, step);
-  // Checked on every step, in release builds too: a step that advanced nothing would make the
-  // state graph cyclic, and the reductions' argument with it void.
-  if (!violation && progress_of(state, step) <= before) {
-    throw std::logic_error("rank " + std::to_string(step.rank) + ": a " +
-                           std::string(dag::to_string(step.kind)) +
-                           " step on op " + std::to_string(step.op) + " advanced nothing");
+  const std::uint64_t before = progress_of(state, transition);
+  std::optional<comm::Violation> violation = apply_transition(model, state, transition);
+  // Checked on every transition, in release builds too: a transition that advanced nothing would
+  // make the state graph cyclic, and the reductions' argument with it void.
+  if (!violation && progress_of(state, transition) <= before) {
+    throw std::logic_error("rank " + std::to_string(transition.rank) + ": a " +
+                           std::string(dag::to_string(transition.kind)) + " transition on op " +
+                           std::to_string(transition.op) + " advanced nothing");
   }
   return violation;
 }

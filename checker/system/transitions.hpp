@@ -1,4 +1,4 @@
-// The steps enabled in a state and the effect of taking one. Readiness and dispatch are the
+// The transitions enabled in a state and the effect of taking one. Readiness and dispatch are the
 // engine rules' (peek_next, lowest_free_thread, start_next, finish); this file adds only what the
 // rules leave to their driver: the main thread's actions and the collectives' matching.
 #pragma once
@@ -23,9 +23,10 @@ std::vector<dag::Transition> enabled_transitions(const Model& model, const State
 // its last action, and a wait's condition holds.
 bool main_enabled(const Model& model, const RankState& r, dag::Rank rank);
 
-// Takes one enabled step. Returns the violation the step causes (a mismatch or a thread-rule
-// break at the moment a collective is issued), if any; the state is then not meaningful beyond
-// it. Throws std::logic_error for a step that is not enabled.
-std::optional<comm::Violation> apply(const Model& model, State& state, const dag::Transition& step);
+// Takes one enabled transition. Returns the violation the transition causes (a mismatch or a
+// thread-rule break at the moment a collective is issued), if any; the state is then not meaningful
+// beyond it. Throws std::logic_error for a transition that is not enabled.
+std::optional<comm::Violation> apply(const Model& model, State& state,
+                                     const dag::Transition& transition);
 
 }  // namespace ordo::checker

@@ -4,14 +4,14 @@
 
 namespace ordo::fuzz {
 
-std::uint64_t finished_run_steps(const Instance& instance) {
-  std::uint64_t steps = 0;
+std::uint64_t finished_run_transitions(const Instance& instance) {
+  std::uint64_t transitions = 0;
   for (dag::Rank r = 0; r < instance.ranks; ++r) {
     const dag::Program* program = dag::program_of(instance.job, r);
     if (program == nullptr) continue;
-    steps += program->main.size() + 2 * program->ops.size();
+    transitions += program->main.size() + 2 * program->ops.size();
   }
-  return steps;
+  return transitions;
 }
 
 void showValue(const Instance& instance, std::ostream& os) {

@@ -17,10 +17,10 @@ struct Instance {
   std::uint32_t ranks = 2;
 };
 
-// The number of steps every finished controlled run of `instance` takes: one per main action
+// The number of transitions every finished controlled run of `instance` takes: one per main action
 // and two per op (start, complete) on every rank. Schedulers use it to place PCT's priority
 // change points and to bound a run.
-std::uint64_t finished_run_steps(const Instance& instance);
+std::uint64_t finished_run_transitions(const Instance& instance);
 
 // rapidcheck prints counterexamples through this: the origin, the rank count, then the dump.
 void showValue(const Instance& instance, std::ostream& os);

@@ -1,7 +1,8 @@
 // libFuzzer harness for the counterexample trace reader (checker/trace_io.hpp). Any text must be
-// rejected with DumpError or read as a trace whose per-step op names line up with its steps; a
-// trace that reads is then checked against a fixed two-rank job with trace_mismatch, which must
-// answer for any steps at all, since `ordo replay` runs it on user files before anything else.
+// rejected with DumpError or read as a trace whose per-transition op names line up with its
+// transitions; a trace that reads is then checked against a fixed two-rank job with trace_mismatch,
+// which must answer for any transitions at all, since `ordo replay` runs it on user files before
+// anything else.
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -17,7 +18,7 @@
 namespace {
 
 // Naive on two concurrent branches: two keys, collective ops on a two-thread pool, main-thread
-// submissions and waits, so traces can name every kind of step, op and thread that exists.
+// submissions and waits, so traces can name every kind of transition, op and thread that exists.
 const ordo::checker::Model& model() {
   static const ordo::checker::Model m = [] {
     using ordo::networks::Layer;
@@ -42,9 +43,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   } catch (const ordo::dag::DumpError&) {
     return 0;
   }
-  if (trace.op_names.size() != trace.steps.size()) {
-    std::fprintf(stderr, "trace_parser: %zu steps but %zu op names\n", trace.steps.size(),
-                 trace.op_names.size());
+  if (trace.op_names.size() != trace.transitions.size()) {
+    std::fprintf(stderr, "trace_parser: %zu transitions but %zu op names\n",
+                 trace.transitions.size(), trace.op_names.size());
     std::abort();
   }
   (void)ordo::checker::trace_mismatch(model(), trace);

@@ -12,7 +12,7 @@ namespace {
 struct Totals {
   std::uint64_t instances = 0;
   std::uint64_t runs = 0;
-  std::uint64_t steps = 0;
+  std::uint64_t transitions = 0;
 };
 
 Totals& totals() {
@@ -26,8 +26,8 @@ class Report : public ::testing::Environment {
   void TearDown() override {
     const Totals& t = totals();
     if (t.runs == 0) return;
-    std::cout << "schedules: " << t.runs << " controlled runs (" << t.steps << " steps) on "
-              << t.instances << " instances\n";
+    std::cout << "schedules: " << t.runs << " controlled runs (" << t.transitions
+              << " transitions) on " << t.instances << " instances\n";
   }
 };
 
@@ -41,7 +41,7 @@ void tally(const ScheduleSummary& summary) {
   Totals& t = totals();
   ++t.instances;
   t.runs += summary.runs;
-  t.steps += summary.steps;
+  t.transitions += summary.transitions;
 }
 
 }  // namespace ordo::fuzz

@@ -1,7 +1,7 @@
 // Property 2: when the checker finds a job unsafe, its witness is a schedule the runtime accepts
-// step by step, and on the controlled run it ends exactly where the checker says: in a mismatch
-// on the same communicator and call, a thread-rule break by the same two issuers, or a state with
-// no legal step. Safe and unknown instances are tagged and counted.
+// transition by transition, and on the controlled run it ends exactly where the checker says: in a
+// mismatch on the same communicator and call, a thread-rule break by the same two issuers, or a
+// state with no legal transition. Safe and unknown instances are tagged and counted.
 #include <gtest/gtest.h>
 // rapidcheck/gtest.h needs GoogleTest declared first.
 #include <rapidcheck/gtest.h>

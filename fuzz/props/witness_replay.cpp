@@ -24,7 +24,7 @@ std::optional<std::string> compare(const comm::Violation& expected, const exec::
   return std::nullopt;
 }
 
-std::string steps_text(const exec::ControlledRun& run) {
+std::string transitions_text(const exec::ControlledRun& run) {
   std::string text;
   for (std::size_t i = 0; i < run.trace().size(); ++i) {
     text += std::to_string(i + 1) + ". " + run.describe(run.trace()[i]) + "\n";
@@ -42,14 +42,15 @@ std::optional<std::string> replay_problem(const Instance& instance, const checke
   for (std::size_t i = 0; i < result.witness.size(); ++i) {
     if (const auto end = run.outcome()) {
       return "the runtime's run ended after " + std::to_string(i) + " of the witness's " +
-             std::to_string(result.witness.size()) + " steps:\n" + end->report + "\nchecker:\n" +
-             checker_report;
+             std::to_string(result.witness.size()) + " transitions:\n" + end->report +
+             "\nchecker:\n" + checker_report;
     }
     try {
       run.take(result.witness[i]);
     } catch (const engine::ScheduleError& e) {
-      return "witness step " + std::to_string(i + 1) + " is illegal on the runtime: " + e.what() +
-             "\nruntime steps so far:\n" + steps_text(run) + "checker:\n" + checker_report;
+      return "witness transition " + std::to_string(i + 1) +
+             " is illegal on the runtime: " + e.what() + "\nruntime transitions so far:\n" +
+             transitions_text(run) + "checker:\n" + checker_report;
     }
   }
   const std::optional<exec::RunOutcome> end = run.outcome();

@@ -14,8 +14,9 @@ namespace {
 using Entity = std::pair<dag::Rank, std::uint64_t>;
 constexpr std::uint64_t main_thread = ~std::uint64_t{0};
 
-Entity entity_of(const dag::Transition& step) {
-  return {step.rank, step.kind == dag::Transition::Kind::main ? main_thread : step.op};
+Entity entity_of(const dag::Transition& transition) {
+  return {transition.rank,
+          transition.kind == dag::Transition::Kind::main ? main_thread : transition.op};
 }
 
 }  // namespace
@@ -27,17 +28,17 @@ exec::RunOutcome run_pct(exec::ControlledRun& run, const PctOptions& options) {
   // every initial one and below the change points before it, as in the paper.
   std::uniform_real_distribution<double> initial(depth, depth + 1.0);
   std::vector<std::uint64_t> change_points;
-  std::uniform_int_distribution<std::uint64_t> point(1,
-                                                     std::max<std::uint64_t>(options.run_steps, 1));
+  std::uniform_int_distribution<std::uint64_t> point(
+      1, std::max<std::uint64_t>(options.run_transitions, 1));
   for (std::uint32_t i = 1; i < options.depth; ++i) change_points.push_back(point(rng));
   std::map<Entity, double> priority;
 
-  for (std::uint64_t taken = 0; taken < options.steps_max; ++taken) {
+  for (std::uint64_t taken = 0; taken < options.transitions_max; ++taken) {
     if (auto end = run.outcome()) return *end;
-    const std::vector<dag::Transition> steps = run.legal_transitions();
+    const std::vector<dag::Transition> transitions = run.legal_transitions();
     const dag::Transition* best = nullptr;
     double best_priority = 0.0;
-    for (const dag::Transition& s : steps) {
+    for (const dag::Transition& s : transitions) {
       auto [it, fresh] = priority.try_emplace(entity_of(s), 0.0);
       if (fresh) it->second = initial(rng);
       if (best == nullptr || it->second > best_priority) {
@@ -46,9 +47,10 @@ exec::RunOutcome run_pct(exec::ControlledRun& run, const PctOptions& options) {
       }
     }
     if (best == nullptr) {
-      // outcome() reports every run without a legal step as ended; this would be a runtime fault.
-      return exec::RunOutcome{exec::RunEnd::step_limit, taken,
-                              "no legal step, yet the run reports no end"};
+      // outcome() reports every run without a legal transition as ended; this would be a runtime
+      // fault.
+      return exec::RunOutcome{exec::RunEnd::transition_limit, taken,
+                              "no legal transition, yet the run reports no end"};
     }
     const dag::Transition chosen = *best;
     run.take(chosen);
@@ -59,8 +61,9 @@ exec::RunOutcome run_pct(exec::ControlledRun& run, const PctOptions& options) {
     }
   }
   if (auto end = run.outcome()) return *end;
-  return exec::RunOutcome{exec::RunEnd::step_limit, options.steps_max,
-                          "no end after " + std::to_string(options.steps_max) + " steps"};
+  return exec::RunOutcome{
+      exec::RunEnd::transition_limit, options.transitions_max,
+      "no end after " + std::to_string(options.transitions_max) + " transitions"};
 }
 
 }  // namespace ordo::fuzz

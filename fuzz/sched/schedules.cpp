@@ -8,9 +8,10 @@ namespace ordo::fuzz {
 
 namespace {
 
-// Enough for any run of the instance: a finished one takes exactly `run_steps`; the slack lets
-// a runtime that takes extra steps show up as step_limit rather than as a cut-off run.
-std::uint64_t steps_max(std::uint64_t run_steps) { return 2 * run_steps + 64; }
+// Enough for any run of the instance: a finished one takes exactly `run_transitions`; the slack
+// lets a runtime that takes extra transitions show up as transition_limit rather than as a cut-off
+// run.
+std::uint64_t transitions_max(std::uint64_t run_transitions) { return 2 * run_transitions + 64; }
 
 std::string trace_of(const exec::ControlledRun& run) {
   std::string text;
@@ -40,8 +41,8 @@ std::string_view to_string(exec::RunEnd end) {
       return "deadlock";
     case exec::RunEnd::rank_failed:
       return "rank failed";
-    case exec::RunEnd::step_limit:
-      return "step limit";
+    case exec::RunEnd::transition_limit:
+      return "transition limit";
   }
   return "?";
 }
@@ -49,7 +50,7 @@ std::string_view to_string(exec::RunEnd end) {
 ScheduleSummary run_schedules(const Instance& instance, std::uint64_t seed,
                               const ScheduleBudget& budget) {
   ScheduleSummary summary;
-  const std::uint64_t run_steps = finished_run_steps(instance);
+  const std::uint64_t run_transitions = finished_run_transitions(instance);
   const std::uint32_t total = budget.random_runs + budget.pct_runs;
   for (std::uint32_t i = 0; i < total && !summary.first_bad; ++i) {
     const std::uint64_t s = derive(seed, i);
@@ -57,16 +58,16 @@ ScheduleSummary run_schedules(const Instance& instance, std::uint64_t seed,
     exec::RunOutcome outcome;
     std::string scheduler;
     if (i < budget.random_runs) {
-      outcome = exec::run_random_schedule(run, s, steps_max(run_steps));
+      outcome = exec::run_random_schedule(run, s, transitions_max(run_transitions));
       scheduler = "random seed " + std::to_string(s);
     } else {
       const std::uint32_t depth =
           1 + (i - budget.random_runs) % std::max<std::uint32_t>(budget.pct_depth_max, 1);
-      outcome = run_pct(run, {depth, s, run_steps, steps_max(run_steps)});
+      outcome = run_pct(run, {depth, s, run_transitions, transitions_max(run_transitions)});
       scheduler = "pct depth " + std::to_string(depth) + " seed " + std::to_string(s);
     }
     ++summary.runs;
-    summary.steps += run.trace().size();
+    summary.transitions += run.trace().size();
     if (outcome.end != exec::RunEnd::finished) {
       summary.first_bad = ScheduleRun{scheduler, outcome, trace_of(run)};
     }

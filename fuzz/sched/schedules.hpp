@@ -21,12 +21,12 @@ struct ScheduleBudget {
 struct ScheduleRun {
   std::string scheduler;  // "random seed S" or "pct depth D seed S"
   exec::RunOutcome outcome;
-  std::string trace;  // the run's steps, one per line
+  std::string trace;  // the run's transitions, one per line
 };
 
 struct ScheduleSummary {
   std::uint64_t runs = 0;                // schedules run
-  std::uint64_t steps = 0;               // steps taken over all of them
+  std::uint64_t transitions = 0;         // transitions taken over all of them
   std::optional<ScheduleRun> first_bad;  // the first run that did not finish cleanly
 };
 

@@ -57,7 +57,7 @@ std::vector<Decision> ControlledScheduler::legal_decisions() const {
   return decisions;
 }
 
-void ControlledScheduler::step(const Decision& decision) {
+void ControlledScheduler::apply(const Decision& decision) {
   EngineCore::Lock lock(core_->mutex());
   if (const Start* start_decision = std::get_if<Start>(&decision)) {
     start(lock, *start_decision);

@@ -1,9 +1,9 @@
 // A scheduler without threads: a driver (a test, the checker's counterexample replay) takes every
 // decision. Start runs the op's function synchronously on the driver's thread; a sync op then
-// holds its pool thread until the driver completes it, which it may do at any later step, as any
-// running op may finish at any moment. Waits and full-engine submissions never block: they throw
-// WouldBlock. The same submissions and the same decisions give the same trace and the same effects.
-// One driver thread; completion handles may still be invoked from any thread.
+// holds its pool thread until the driver completes it, which it may do at any later decision, as
+// any running op may finish at any moment. Waits and full-engine submissions never block: they
+// throw WouldBlock. The same submissions and the same decisions give the same trace and the same
+// effects. One driver thread; completion handles may still be invoked from any thread.
 #pragma once
 
 #include <cstdint>
@@ -26,7 +26,7 @@ class ControlledScheduler final : public Scheduler {
   // order).
   std::vector<Decision> legal_decisions() const;
   // Applies one decision or throws ScheduleError saying why it is illegal; state is unchanged then.
-  void step(const Decision& decision);
+  void apply(const Decision& decision);
   // The decisions applied so far, with Start's thread always filled in.
   const std::vector<Decision>& trace() const { return trace_; }
   // "start 'b' on pool 'io' thread 0", for logs and reports.

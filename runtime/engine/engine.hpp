@@ -1,7 +1,7 @@
 // The dependency engine (docs/semantics.md §2): ops declare the vars they read and write, and run
 // on fixed thread pools as soon as the per-var FIFO rules allow. One mutex guards the whole state;
 // the Scheduler given at construction decides how ready ops get threads and how waits block, so
-// the same engine runs on real threads or under a step-by-step controlled schedule.
+// the same engine runs on real threads or under a controlled schedule, one decision at a time.
 #pragma once
 
 #include <cstdint>

@@ -34,19 +34,19 @@ class SplitMix64 {
 }  // namespace
 
 RandomRun take_random_decisions(ControlledScheduler& scheduler, std::uint64_t seed,
-                                std::uint64_t steps_max) {
+                                std::uint64_t decisions_max) {
   SplitMix64 random(seed);
   RandomRun run;
-  while (run.steps < steps_max) {
+  while (run.decisions < decisions_max) {
     const std::vector<Decision> legal = scheduler.legal_decisions();
     if (legal.empty()) {
       run.quiescent = true;
       break;
     }
-    scheduler.step(legal[random.below(legal.size())]);
-    ++run.steps;
+    scheduler.apply(legal[random.below(legal.size())]);
+    ++run.decisions;
   }
-  assert(run.steps <= steps_max);
+  assert(run.decisions <= decisions_max);
   return run;
 }
 

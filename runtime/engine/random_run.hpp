@@ -11,11 +11,11 @@
 namespace ordo::engine {
 
 struct RandomRun {
-  std::uint64_t steps = 0;
+  std::uint64_t decisions = 0;
   bool quiescent = false;  // stopped because no decision was legal (all done, or stuck)
 };
 
 RandomRun take_random_decisions(ControlledScheduler& scheduler, std::uint64_t seed,
-                                std::uint64_t steps_max);
+                                std::uint64_t decisions_max);
 
 }  // namespace ordo::engine

@@ -1,4 +1,4 @@
-// How a controlled run speaks: one line per step, and what ended it.
+// How a controlled run speaks: one line per transition, and what ended it.
 #include <random>
 
 #include "runtime/comm/rules/call.hpp"
@@ -65,29 +65,30 @@ std::optional<std::string> ControlledRun::rank_failure() const {
 }
 
 std::optional<RunOutcome> ControlledRun::outcome() const {
-  const auto steps = static_cast<std::uint64_t>(trace_.size());
+  const auto transitions = static_cast<std::uint64_t>(trace_.size());
   if (const auto v = violation()) {
-    return RunOutcome{RunEnd::violation, steps, comm::describe(*v)};
+    return RunOutcome{RunEnd::violation, transitions, comm::describe(*v)};
   }
-  if (const auto f = rank_failure()) return RunOutcome{RunEnd::rank_failed, steps, *f};
-  if (finished()) return RunOutcome{RunEnd::finished, steps, {}};
+  if (const auto f = rank_failure()) return RunOutcome{RunEnd::rank_failed, transitions, *f};
+  if (finished()) return RunOutcome{RunEnd::finished, transitions, {}};
   if (const auto d = deadlock()) {
-    return RunOutcome{RunEnd::deadlock, steps, comm::describe(comm::Violation{*d})};
+    return RunOutcome{RunEnd::deadlock, transitions, comm::describe(comm::Violation{*d})};
   }
   return std::nullopt;
 }
 
-RunOutcome run_random_schedule(ControlledRun& run, std::uint64_t seed, std::uint64_t steps_max) {
+RunOutcome run_random_schedule(ControlledRun& run, std::uint64_t seed,
+                               std::uint64_t transitions_max) {
   std::mt19937_64 rng(seed);
-  for (std::uint64_t i = 0; i < steps_max; ++i) {
+  for (std::uint64_t i = 0; i < transitions_max; ++i) {
     if (auto end = run.outcome()) return *end;
-    const std::vector<dag::Transition> steps = run.legal_transitions();
-    std::uniform_int_distribution<std::size_t> pick(0, steps.size() - 1);
-    run.take(steps[pick(rng)]);
+    const std::vector<dag::Transition> transitions = run.legal_transitions();
+    std::uniform_int_distribution<std::size_t> pick(0, transitions.size() - 1);
+    run.take(transitions[pick(rng)]);
   }
   if (auto end = run.outcome()) return *end;
-  return RunOutcome{RunEnd::step_limit, steps_max,
-                    "no end after " + std::to_string(steps_max) + " steps"};
+  return RunOutcome{RunEnd::transition_limit, transitions_max,
+                    "no end after " + std::to_string(transitions_max) + " transitions"};
 }
 
 }  // namespace ordo::exec

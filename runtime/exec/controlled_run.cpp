@@ -70,29 +70,29 @@ bool ControlledRun::main_enabled(const RankRun& r) const {
 }
 
 std::vector<dag::Transition> ControlledRun::legal_transitions() const {
-  std::vector<dag::Transition> steps;
-  if (world_->aborted()) return steps;
+  std::vector<dag::Transition> transitions;
+  if (world_->aborted()) return transitions;
   for (const auto& r : ranks_) {
     if (r->failure) continue;
     if (main_enabled(*r)) {
-      steps.push_back(dag::Transition{dag::Transition::Kind::main, r->rank, 0, std::nullopt});
+      transitions.push_back(dag::Transition{dag::Transition::Kind::main, r->rank, 0, std::nullopt});
     }
     for (const engine::Decision& d : r->scheduler->legal_decisions()) {
       using Kind = dag::Transition::Kind;
       if (const auto* s = std::get_if<engine::Start>(&d)) {
-        steps.push_back(
+        transitions.push_back(
             dag::Transition{Kind::claim, r->rank, r->op_of.at(key_of(s->op)), s->thread});
       } else if (const auto* i = std::get_if<engine::Issue>(&d)) {
-        steps.push_back(
+        transitions.push_back(
             dag::Transition{Kind::issue, r->rank, r->op_of.at(key_of(i->op)), std::nullopt});
       } else {
         const auto& c = std::get<engine::Complete>(d);
-        steps.push_back(
+        transitions.push_back(
             dag::Transition{Kind::complete, r->rank, r->op_of.at(key_of(c.op)), std::nullopt});
       }
     }
   }
-  return steps;
+  return transitions;
 }
 
 void ControlledRun::take(const dag::Transition& s) {
@@ -105,7 +105,7 @@ void ControlledRun::take(const dag::Transition& s) {
       throw engine::ScheduleError("rank " + std::to_string(r.rank) +
                                   ": the main thread cannot act now (" + describe(s) + ")");
     }
-    step_main(r);
+    take_main(r);
   } else {
     if (s.op >= r.handles.size() || !r.handles[s.op]) {
       throw engine::ScheduleError("rank " + std::to_string(r.rank) + ": op " +
@@ -113,17 +113,17 @@ void ControlledRun::take(const dag::Transition& s) {
     }
     const engine::OpHandle h = *r.handles[s.op];
     if (s.kind == dag::Transition::Kind::claim) {
-      r.scheduler->step(engine::Start{r.program->ops[s.op].pool, h, s.thread});
+      r.scheduler->apply(engine::Start{r.program->ops[s.op].pool, h, s.thread});
     } else if (s.kind == dag::Transition::Kind::issue) {
-      r.scheduler->step(engine::Issue{h});
+      r.scheduler->apply(engine::Issue{h});
     } else {
-      r.scheduler->step(engine::Complete{h});
+      r.scheduler->apply(engine::Complete{h});
     }
   }
   trace_.push_back(s);
 }
 
-void ControlledRun::step_main(RankRun& r) {
+void ControlledRun::take_main(RankRun& r) {
   const dag::Action& action = r.program->main[r.pc];
   try {
     if (const auto* p = std::get_if<dag::SubmitAction>(&action)) {

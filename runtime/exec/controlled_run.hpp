@@ -1,9 +1,9 @@
-// Every rank of a job on one thread, one step at a time: each rank has its own engine under a
-// ControlledScheduler and its own executor, all on one simulated world. A step is a rank's main
-// thread taking its next action, or one engine decision (claim an op, issue a claimed collective
-// op's call, complete an op; docs/semantics.md, S1-S4), named by
-// the program's op ids so that a checker counterexample replays as written. The same steps give
-// the same execution, violations included.
+// Every rank of a job on one thread, one transition at a time: each rank has its own engine under a
+// ControlledScheduler and its own executor, all on one simulated world. A transition is a rank's
+// main thread taking its next action, or one engine decision (claim an op, issue a claimed
+// collective op's call, complete an op; docs/semantics.md, S1-S4), named by the program's op ids so
+// that a checker counterexample replays as written. The same transitions give the same execution,
+// violations included.
 #pragma once
 
 #include <cstdint>
@@ -22,11 +22,11 @@
 
 namespace ordo::exec {
 
-enum class RunEnd : std::uint8_t { finished, violation, deadlock, rank_failed, step_limit };
+enum class RunEnd : std::uint8_t { finished, violation, deadlock, rank_failed, transition_limit };
 
 struct RunOutcome {
   RunEnd end = RunEnd::finished;
-  std::uint64_t steps = 0;
+  std::uint64_t transitions = 0;
   std::string report;  // the violation, deadlock or failure, in words; empty when finished
 };
 
@@ -41,11 +41,11 @@ class ControlledRun {
   // Takes one transition or throws engine::ScheduleError saying why it is illegal.
   void take(const dag::Transition& transition);
   const std::vector<dag::Transition>& trace() const { return trace_; }
-  std::string describe(const dag::Transition& step) const;
+  std::string describe(const dag::Transition& transition) const;
 
   bool finished() const;
   std::optional<comm::Violation> violation() const { return world_->violation(); }
-  // When no step is legal and some rank is not finished: what every rank waits on.
+  // When no transition is legal and some rank is not finished: what every rank waits on.
   std::optional<comm::Deadlock> deadlock() const;
   // A rank whose main thread got an exception (a poisoned wait, a failed collective).
   std::optional<std::string> rank_failure() const;
@@ -60,7 +60,7 @@ class ControlledRun {
   struct RankRun;
   std::string main_line(const RankRun& r) const;
   bool main_enabled(const RankRun& r) const;
-  void step_main(RankRun& r);
+  void take_main(RankRun& r);
 
   dag::Job job_;  // a copy: the ranks point into its programs
   std::unique_ptr<comm::sim::SimWorld> world_;
@@ -68,7 +68,9 @@ class ControlledRun {
   std::vector<dag::Transition> trace_;
 };
 
-// Takes uniformly random legal steps from `seed` until the run ends or `steps_max` steps.
-RunOutcome run_random_schedule(ControlledRun& run, std::uint64_t seed, std::uint64_t steps_max);
+// Takes uniformly random legal transitions from `seed` until the run ends or `transitions_max`
+// transitions.
+RunOutcome run_random_schedule(ControlledRun& run, std::uint64_t seed,
+                               std::uint64_t transitions_max);
 
 }  // namespace ordo::exec

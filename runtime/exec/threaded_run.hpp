@@ -1,6 +1,6 @@
 // Every rank of a job on real threads: one main thread and one thread-pool engine per rank, on
-// one simulated world with deadlock detection. Where ControlledRun explores one schedule step by
-// step, this runs whatever schedule the machine produces, as production does.
+// one simulated world with deadlock detection. Where ControlledRun explores one schedule
+// transition by transition, this runs whatever schedule the machine produces, as production does.
 #pragma once
 
 #include <chrono>

@@ -61,7 +61,7 @@ inline issue(r, c, call_sig, code) {
   /* P1, order consistency: the seq-th calls agree (docs/semantics.md, C2). The exporter gives
    * equal signature ids exactly to calls that agree, so that one byte per sequence number
    * decides it: kind, key, count, dtype, reduction, root and whether the call blocks, but not
-   * a barrier's key and dtype, labels MPI never sees. Like the checker, a step that broke the
+   * a barrier's key and dtype, labels MPI never sees. Like the checker, a transition that broke the
    * thread rule is not also judged for P1. */
   p1_order_consistent =
     (violated || cm[c].posted[c_seq] == 0 || cm[c].sig[c_seq] == call_sig);

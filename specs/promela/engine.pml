@@ -152,7 +152,7 @@ inline submit_op(r, o) {
 #define CAN_START(r, p, t) (rk[r].pool[p].nready > 0 && rk[r].pool[p].lowfree == (t))
 
 /* Rules::start_next: the claim. A compute or copy op's body runs within it; a collective op's
- * body is a later step of its own (issue_claimed), so between the two another thread of the
+ * body is a later transition of its own (issue_claimed), so between the two another thread of the
  * pool may claim and issue first. Either way the op holds its thread from here. */
 inline start_next(r, p, t) {
   e_o = rk[r].pool[p].rq[0];

@@ -2,10 +2,10 @@
  * ordo's engine and collective semantics in Promela, part 4 of 4: the processes.
  *
  * Per rank: its main thread, one process per pool thread, and one process per async collective
- * op standing for the completion callback that arrives once its call matched. Every step is one
- * d_step, so the steps SPIN interleaves are exactly the checker's (docs/semantics.md, S1-S4): a
- * main action, the claim of the op a pool pops next on its lowest free thread, the issue of a
- * claimed collective op's call, or the completion of an op that may complete.
+ * op standing for the completion callback that arrives once its call matched. Every transition is
+ * one d_step, so the transitions SPIN interleaves are exactly the checker's (docs/semantics.md,
+ * S1-S4): a main action, the claim of the op a pool pops next on its lowest free thread, the issue
+ * of a claimed collective op's call, or the completion of an op that may complete.
  * Each d_step ends in `skip`: a loop that closes a d_step would have its exit land outside it,
  * which SPIN rejects.
  *
@@ -13,8 +13,8 @@
  * every op it submitted completed; only then does Main terminate. Pool threads and callbacks
  * always sit at end labels: a thread that holds an op, or a callback still to fire, means an op not
  * completed, which already keeps Main from its end. So SPIN's invalid end state is exactly the
- * checker's stuck state: no step possible and some rank not finished (P3, or P4 without a
- * collective). After a violation nothing steps and Main may end: the execution is over, and its
+ * checker's stuck state: no transition possible and some rank not finished (P3, or P4 without a
+ * collective). After a violation nothing moves and Main may end: the execution is over, and its
  * end is not also reported as a deadlock.
  */
 
@@ -40,7 +40,7 @@ hidden byte m_op;
 
 #define RANK_FINISHED(r) (rk[r].pc == nact[r] && !rk[r].blocked && rk[r].incomplete == 0)
 
-inline main_step(r) {
+inline take_main(r) {
   m_act = ACTX(r, rk[r].pc);
   if
   :: act_kind[m_act] == A_SUBMIT ->
@@ -57,7 +57,7 @@ inline main_step(r) {
 
 proctype Main(byte r) {
   do
-  :: d_step { !violated && MAIN_ENABLED(r) -> main_step(r); skip }
+  :: d_step { !violated && MAIN_ENABLED(r) -> take_main(r); skip }
   :: RANK_FINISHED(r) -> break
   :: violated -> break
   od
@@ -67,7 +67,7 @@ proctype Main(byte r) {
 #define HOLDS(r, p, t, ph) \
   (rk[r].pool[p].busy[t] != 0 && rk[r].phase[rk[r].pool[p].busy[t] - 1] == (ph))
 
-/* The thread's three steps are told apart by the state alone (free and lowest, holding a
+/* The thread's three transitions are told apart by the state alone (free and lowest, holding a
  * claimed collective, holding an op that may complete), so the process needs one location, and
  * it is an end state: whether the rank is stuck is Main's to say. A running compute or copy op
  * may complete at any moment, a blocking collective once its call matched; an async collective
@@ -88,7 +88,7 @@ end_thread:
 
 /* The completion callback of async collective op o: it may fire any time after the call
  * matched. It stays at its end label afterwards rather than terminate: a process's death is a
- * step of its own, which would double every state between the completion and the death. */
+ * transition of its own, which would double every state between the completion and the death. */
 proctype AsyncOp(byte r; byte o) {
 end_wait:
   do

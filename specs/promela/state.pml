@@ -124,8 +124,8 @@ hidden byte rank_of[T_RANKS_OF];   /* per communicator and member index: the wor
 hidden byte p2_thread_rule_kept;
 hidden byte p1_order_consistent;
 
-/* Set by the step that breaks P1 or P2. The checker ends an execution at its first violation;
- * here every step requires `!violated` and every process may then end, so no execution goes
+/* Set by the transition that breaks P1 or P2. The checker ends an execution at its first violation;
+ * here every transition requires `!violated` and every process may then end, so no execution goes
  * past a violation either, whether or not that violation is reported. */
 bit violated;
 

@@ -1,6 +1,6 @@
 // Deadlocks: ranks that issue different numbers of collectives, and main threads whose
 // collectives on three pairwise communicators close a cycle. Each witness must end, on the
-// runtime, in a state where no step is legal.
+// runtime, in a state where no transition is legal.
 #include <gtest/gtest.h>
 
 #include <algorithm>

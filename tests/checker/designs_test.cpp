@@ -70,7 +70,7 @@ void expect_safe(const dag::Job& job, std::uint32_t ranks) {
   const Result result = explore(model, limits);
   EXPECT_EQ(result.verdict, Verdict::safe) << report(model, result);
   EXPECT_TRUE(result.witness.empty());
-  // More states than steps on one schedule: the search did branch.
+  // More states than transitions on one schedule: the search did branch.
   EXPECT_GT(result.stats.states, result.stats.depth_max);
 }
 

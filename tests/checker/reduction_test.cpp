@@ -93,7 +93,7 @@ TEST(Reductions, DepchaOnTwoKeysIsSafeAtThreeRanks) {
     EXPECT_EQ(result.verdict, Verdict::safe) << report(model, result);
     EXPECT_TRUE(result.stats.partial_order);
     EXPECT_TRUE(result.stats.symmetry);
-    EXPECT_GT(result.stats.steps_deferred, 0u);
+    EXPECT_GT(result.stats.transitions_deferred, 0u);
   }
 }
 

@@ -6,7 +6,7 @@ namespace ordo::checker::testing {
 
 std::optional<exec::RunOutcome> replay(exec::ControlledRun& run,
                                        const std::vector<dag::Transition>& witness) {
-  for (const dag::Transition& step : witness) run.take(step);
+  for (const dag::Transition& transition : witness) run.take(transition);
   return run.outcome();
 }
 

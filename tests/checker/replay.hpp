@@ -1,5 +1,5 @@
-// Replays a checker witness on the runtime: every step on exec::ControlledRun, which runs the real
-// engines under controlled schedulers on the simulated world. A witness that is not a legal
+// Replays a checker witness on the runtime: every transition on exec::ControlledRun, which runs the
+// real engines under controlled schedulers on the simulated world. A witness that is not a legal
 // schedule there throws engine::ScheduleError, which fails the test that replays it.
 #pragma once
 

@@ -120,28 +120,29 @@ TEST(StateKeys, AreEqualExactlyWhenThePlainEncodingsAre) {
 }
 
 // What the encoding rests on (checker/system/encoding.hpp): two states with equal encodings have
-// the same future. Checked here one step deep on the states random walks reach, over jobs that
-// exercise every phase: the steps enabled in both must be the same (thread names aside, which
-// the encoding leaves out on purpose), and so must the encodings after each.
-TEST(Encoding, EqualEncodingsHaveTheSameSteps) {
+// the same future. Checked here one transition deep on the states random walks reach, over jobs
+// that exercise every phase: the transitions enabled in both must be the same (thread names aside,
+// which the encoding leaves out on purpose), and so must the encodings after each.
+TEST(Encoding, EqualEncodingsHaveTheSameTransitions) {
   const std::vector<dag::Job> jobs = {
       step_job(networks::mlp(2, 2, 1.0), config(designs::DesignKind::depcha, 2)),
       step_job(networks::mlp(1, 2, 1.0), config(designs::DesignKind::funnel, 2)),
       step_job(branches(), config(designs::DesignKind::naive, 2))};
   for (const dag::Job& job : jobs) {
     const Model model(job, 2);
-    // The steps with their thread left out, and the encoding each leads to.
+    // The transitions with their thread left out, and the encoding each leads to.
     const auto future = [&](const State& state) {
-      std::vector<std::string> steps;
-      for (const dag::Transition& step : enabled_transitions(model, state)) {
+      std::vector<std::string> transitions;
+      for (const dag::Transition& transition : enabled_transitions(model, state)) {
         State next = state;
-        const bool violates = apply(model, next, step).has_value();
-        steps.push_back(std::string(dag::to_string(step.kind)) + " " + std::to_string(step.rank) +
-                        " " + std::to_string(step.op) +
-                        (violates ? " violates" : " -> " + encode(model, next)));
+        const bool violates = apply(model, next, transition).has_value();
+        transitions.push_back(std::string(dag::to_string(transition.kind)) + " " +
+                              std::to_string(transition.rank) + " " +
+                              std::to_string(transition.op) +
+                              (violates ? " violates" : " -> " + encode(model, next)));
       }
-      std::sort(steps.begin(), steps.end());
-      return steps;
+      std::sort(transitions.begin(), transitions.end());
+      return transitions;
     };
     std::map<std::string, std::vector<std::string>> future_of;
     std::mt19937_64 rng(5);

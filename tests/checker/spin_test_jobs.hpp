@@ -14,7 +14,7 @@ namespace ordo::checker::testing {
 // a variant (one collective op fewer, or other priorities) to reach deadlocks and reorderings.
 dag::Job random_small_job(std::uint64_t seed);
 
-// Hand-written two-rank jobs for the step and agreement rules (docs/semantics.md, S3 and C2).
+// Hand-written two-rank jobs for the transition and agreement rules (docs/semantics.md, S3 and C2).
 
 // Both ranks submit two async allreduces of different keys on one communicator to a two-thread
 // FIFO pool. Both threads can claim before either issues, so the issues can leave the pool's

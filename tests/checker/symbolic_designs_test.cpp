@@ -40,8 +40,8 @@ SymbolicResult decide_and_print(const Model& model, const std::string& what) {
   return r;
 }
 
-// The witness, replayed step by step on the real engines over the simulated world, ends in the
-// kind of violation the checker reports.
+// The witness, replayed transition by transition on the real engines over the simulated world, ends
+// in the kind of violation the checker reports.
 void expect_replays(const dag::Job& job, std::uint32_t ranks, const Result& result) {
   exec::ControlledRun run(job, ranks);
   const std::optional<exec::RunOutcome> end = replay(run, result.witness);

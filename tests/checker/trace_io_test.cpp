@@ -1,6 +1,6 @@
-// The trace format: what write_trace writes, read_trace reads back step for step; malformed
-// traces fail with the place and the expectation; a trace for another job is caught before it
-// runs.
+// The trace format: what write_trace writes, read_trace reads back transition for transition;
+// malformed traces fail with the place and the expectation; a trace for another job is caught
+// before it runs.
 #include "checker/report/trace_io.hpp"
 
 #include <gtest/gtest.h>
@@ -25,7 +25,7 @@ TEST(TraceIo, AWitnessRoundTrips) {
   EXPECT_EQ(trace.ranks, 2u);
   ASSERT_TRUE(trace.property);
   EXPECT_EQ(*trace.property, short_name(*result.property));
-  EXPECT_EQ(trace.steps, result.witness);
+  EXPECT_EQ(trace.transitions, result.witness);
   EXPECT_FALSE(trace_mismatch(model, trace));
 }
 
@@ -40,25 +40,32 @@ void expect_error(const std::string& text, const std::string& where, const std::
 }
 
 TEST(TraceIo, MalformedTracesNameThePlaceAndTheExpectation) {
-  const std::string head = R"({"format": "ordo-trace", "version": 2, "ranks": 2, "steps": )";
+  const std::string head =
+      R"({"format": "ordo-trace", "version": 3, "ranks": 2, "transitions": )";
   expect_error("{", "line 1, column 2", "");
-  expect_error(R"({"format": "ordo-dag", "version": 1, "ranks": 2, "steps": []})", "/format",
-               "ordo-trace");
-  // Version 1 traces took a collective op's claim and issue as one step (S3): refused.
+  expect_error(R"({"format": "ordo-dag", "version": 2, "ranks": 2, "transitions": []})",
+               "/format", "ordo-trace");
+  // Version 1 traces took a collective op's claim and issue as one transition (S3), version 2
+  // called the transitions "steps": both refused, with the version expected.
   expect_error(R"({"format": "ordo-trace", "version": 1, "ranks": 2, "steps": []})", "/version",
-               "version 2");
-  expect_error(R"({"format": "ordo-trace", "version": 2, "ranks": 0, "steps": []})", "/ranks",
-               "at least 1");
-  expect_error(head + R"([{"rank": 2, "event": "main"}]})", "/steps/0", "below 2");
-  expect_error(head + R"([{"rank": 0, "event": "begin"}]})", "/steps/0/event", "main");
-  expect_error(head + R"([{"rank": 0, "event": "claim", "op": 1}]})", "/steps/0", "thread");
-  expect_error(head + R"([{"rank": 0, "event": "start", "op": 1}]})", "/steps/0/event", "claim");
-  expect_error(head + R"([{"rank": 0, "event": "complete"}]})", "/steps/0", "op");
-  expect_error(head + R"([{"rank": 0, "event": "issue"}]})", "/steps/0", "op");
+               "unsupported version 1; expected version 3");
+  expect_error(R"({"format": "ordo-trace", "version": 2, "ranks": 2, "steps": []})", "/version",
+               "unsupported version 2; expected version 3");
+  expect_error(R"({"format": "ordo-trace", "version": 3, "ranks": 2, "steps": []})", "/steps",
+               "unknown field");
+  expect_error(R"({"format": "ordo-trace", "version": 3, "ranks": 0, "transitions": []})",
+               "/ranks", "at least 1");
+  expect_error(head + R"([{"rank": 2, "event": "main"}]})", "/transitions/0", "below 2");
+  expect_error(head + R"([{"rank": 0, "event": "begin"}]})", "/transitions/0/event", "main");
+  expect_error(head + R"([{"rank": 0, "event": "claim", "op": 1}]})", "/transitions/0", "thread");
+  expect_error(head + R"([{"rank": 0, "event": "start", "op": 1}]})", "/transitions/0/event",
+               "claim");
+  expect_error(head + R"([{"rank": 0, "event": "complete"}]})", "/transitions/0", "op");
+  expect_error(head + R"([{"rank": 0, "event": "issue"}]})", "/transitions/0", "op");
   expect_error(head + R"([{"rank": 0, "event": "issue", "op": 1, "thread": 0}]})",
-               "/steps/0/thread", "claim");
-  expect_error(head + R"([{"rank": 0, "event": "main", "op": 3}]})", "/steps/0/op", "main");
-  expect_error(head + R"([{"rank": 0, "event": "main", "colour": 3}]})", "/steps/0/colour",
+               "/transitions/0/thread", "claim");
+  expect_error(head + R"([{"rank": 0, "event": "main", "op": 3}]})", "/transitions/0/op", "main");
+  expect_error(head + R"([{"rank": 0, "event": "main", "colour": 3}]})", "/transitions/0/colour",
                "unknown field");
 }
 

@@ -48,8 +48,8 @@ TEST(Verify, NaiveWithTwoCommThreadsIsUnsafeWithAShortReplayableWitness) {
   const dag::Job job = design(DesignKind::naive, 2);
   const Verification v = run(job, 2);
   expect_replays(job, 2, v);
-  ASSERT_TRUE(v.critical_step);
-  EXPECT_LE(*v.critical_step, v.result.witness.size());
+  ASSERT_TRUE(v.critical_transition);
+  EXPECT_LE(*v.critical_transition, v.result.witness.size());
   // The search found it after both ranks' forward passes; rank 1 has no part in a thread-rule
   // break of rank 0, and the shortened witness drops it.
   EXPECT_LT(v.result.witness.size(), v.result.stats.depth_max + 1);
@@ -121,12 +121,13 @@ TEST(Verify, TheJsonReportCarriesTheAnswer) {
   const Verification v = run(job, 2);
   const nlohmann::json j = nlohmann::json::parse(json_report(model, v));
   EXPECT_EQ(j.at("format"), "ordo-verify");
+  EXPECT_EQ(j.at("version"), 2);
   EXPECT_EQ(j.at("verdict"), "unsafe");
   EXPECT_EQ(j.at("property"), "P3");
   EXPECT_EQ(j.at("ranks"), 2);
   EXPECT_EQ(j.at("violation").at("kind"), "deadlock");
   EXPECT_EQ(j.at("violation").at("edges").at(0).at("to"), 1);
-  EXPECT_EQ(j.at("witness_steps"), v.result.witness.size());
+  EXPECT_EQ(j.at("witness_transitions"), v.result.witness.size());
 }
 
 TEST(Verify, AnExhaustedBudgetIsUnknownNeverSafe) {

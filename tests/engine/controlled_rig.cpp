@@ -62,13 +62,13 @@ bool ControlledRig::completable(OpHandle op) const {
 }
 
 std::size_t ControlledRig::run_all() {
-  std::size_t steps = 0;
+  std::size_t decisions = 0;
   for (std::vector<Decision> legal = scheduler.legal_decisions(); !legal.empty();
        legal = scheduler.legal_decisions()) {
-    scheduler.step(legal.front());
-    ++steps;
+    scheduler.apply(legal.front());
+    ++decisions;
   }
-  return steps;
+  return decisions;
 }
 
 }  // namespace ordo::engine::testing

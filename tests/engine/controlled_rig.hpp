@@ -40,10 +40,10 @@ class ControlledRig {
     claim(op, pool);
     if (issuable(op)) issue(op);
   }
-  void claim(OpHandle op, dag::PoolId pool = 0) { scheduler.step(Start{pool, op, std::nullopt}); }
-  void issue(OpHandle op) { scheduler.step(Issue{op}); }
+  void claim(OpHandle op, dag::PoolId pool = 0) { scheduler.apply(Start{pool, op, std::nullopt}); }
+  void issue(OpHandle op) { scheduler.apply(Issue{op}); }
   bool issuable(OpHandle op) const;
-  void complete(OpHandle op) { scheduler.step(Complete{op}); }
+  void complete(OpHandle op) { scheduler.apply(Complete{op}); }
   void run(OpHandle op, dag::PoolId pool = 0) {
     start(op, pool);
     complete(op);

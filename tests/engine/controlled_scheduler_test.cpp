@@ -34,8 +34,8 @@ TEST(ControlledScheduler, LegalDecisionsListStartsByPoolThenCompletionsInStartOr
   const Start solo = std::get<Start>(first[1]);
   EXPECT_EQ(w1.pool, 0u);
   EXPECT_EQ(solo.pool, 1u);
-  s.rig.scheduler.step(solo);
-  s.rig.scheduler.step(w1);
+  s.rig.scheduler.apply(solo);
+  s.rig.scheduler.apply(w1);
   const std::vector<Decision> second = s.rig.scheduler.legal_decisions();
   const std::vector<Decision> expected{Complete{solo.op}, Complete{w1.op}};
   EXPECT_EQ(second, expected);
@@ -45,7 +45,7 @@ TEST(ControlledScheduler, SameDecisionsGiveTheSameTraceAndEffects) {
   Scenario first;
   take_random_decisions(first.rig.scheduler, 7, 1000);
   Scenario second;
-  for (const Decision& decision : first.rig.scheduler.trace()) second.rig.scheduler.step(decision);
+  for (const Decision& decision : first.rig.scheduler.trace()) second.rig.scheduler.apply(decision);
   EXPECT_EQ(second.rig.scheduler.trace(), first.rig.scheduler.trace());
   EXPECT_EQ(second.rig.log(), first.rig.log());
   EXPECT_TRUE(first.rig.engine.all_done());
@@ -60,17 +60,17 @@ TEST(ControlledScheduler, RandomRunIsDeterministicPerSeedAndVariesAcrossSeeds) {
     const RandomRun run = take_random_decisions(once.rig.scheduler, seed, 1000);
     take_random_decisions(again.rig.scheduler, seed, 1000);
     EXPECT_TRUE(run.quiescent);
-    EXPECT_EQ(run.steps, 12u);  // six ops, each started and completed
+    EXPECT_EQ(run.decisions, 12u);  // six ops, each started and completed
     EXPECT_EQ(once.rig.scheduler.trace(), again.rig.scheduler.trace());
     logs.insert(once.rig.log());
   }
   EXPECT_GT(logs.size(), 1u);
 }
 
-TEST(ControlledScheduler, RandomRunStopsAtTheStepBound) {
+TEST(ControlledScheduler, RandomRunStopsAtTheDecisionBound) {
   Scenario s;
   const RandomRun run = take_random_decisions(s.rig.scheduler, 3, 4);
-  EXPECT_EQ(run.steps, 4u);
+  EXPECT_EQ(run.decisions, 4u);
   EXPECT_FALSE(run.quiescent);
   EXPECT_EQ(s.rig.scheduler.trace().size(), 4u);
 }
@@ -79,7 +79,7 @@ class ControlledSchedulerIllegal : public ::testing::Test {
  protected:
   std::string start_error(const Start& decision) {
     const std::size_t trace_size = rig.scheduler.trace().size();
-    const std::string message = message_of<ScheduleError>([&] { rig.scheduler.step(decision); });
+    const std::string message = message_of<ScheduleError>([&] { rig.scheduler.apply(decision); });
     EXPECT_EQ(rig.scheduler.trace().size(), trace_size);  // an illegal decision changes nothing
     return message;
   }
@@ -123,7 +123,7 @@ TEST_F(ControlledSchedulerIllegal, StartWithoutAFreeThread) {
 TEST_F(ControlledSchedulerIllegal, StartOnABusyThread) {
   const OpHandle d = rig.op("d", {}, {}, 1);
   const OpHandle e = rig.op("e", {}, {}, 1);
-  rig.scheduler.step(Start{1, d, 1});
+  rig.scheduler.apply(Start{1, d, 1});
   EXPECT_EQ(start_error(Start{1, e, 1}),
             "cannot start op 'e' (slot 4 gen 0) on pool 'io': thread 1 is busy running op 'd' "
             "(slot 3 gen 0)");

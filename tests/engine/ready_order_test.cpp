@@ -119,7 +119,7 @@ TEST(EngineReadyOrder, StartUsesTheLowestFreeThreadUnlessOneIsNamed) {
   const OpHandle a = rig.op("a", {}, {});
   const OpHandle b = rig.op("b", {}, {});
   const OpHandle c = rig.op("c", {}, {});
-  rig.scheduler.step(Start{0, a, 2});
+  rig.scheduler.apply(Start{0, a, 2});
   rig.start(b);
   rig.complete(b);
   rig.start(c);

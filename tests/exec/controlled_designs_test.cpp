@@ -1,6 +1,6 @@
 // The designs under controlled schedules on simulated ranks: the exact schedules that break naive
-// and an unsafe concom configuration, reproduced step by step, and random schedules of the safe
-// designs that all end with exact sums.
+// and an unsafe concom configuration, reproduced transition by transition, and random schedules of
+// the safe designs that all end with exact sums.
 #include <gtest/gtest.h>
 
 #include <span>
@@ -83,7 +83,7 @@ TEST(ControlledDesigns, NaiveIssuesAllreducesInScheduleOrderAndMismatches) {
   EXPECT_EQ(mismatch.calls[0].issuer.name, "allreduce.b.w");
   EXPECT_EQ(mismatch.calls[1].issuer.rank, 1u);
   EXPECT_EQ(mismatch.calls[1].issuer.name, "allreduce.a.w");
-  // Deterministic: the same script gives the same steps and the same report.
+  // Deterministic: the same script gives the same transitions and the same report.
   const auto again = script();
   EXPECT_EQ(again->trace(), run->trace());
   EXPECT_EQ(again->outcome()->report, end->report);
@@ -94,7 +94,7 @@ TEST(ControlledDesigns, ConcomWithFewerCommunicatorsThanOutstandingBreaksTheThre
   c.ncomm = 1;
   c.outstanding = 2;
   ControlledRun run(job_of(networks::mlp(1, 2, 1.0), c), 2);
-  run_while(run);  // rank 0's steps come first: it runs ahead of rank 1
+  run_while(run);  // rank 0's transitions come first: it runs ahead of rank 1
   const std::optional<RunOutcome> end = run.outcome();
   ASSERT_TRUE(end);
   ASSERT_EQ(end->end, RunEnd::violation) << end->report;

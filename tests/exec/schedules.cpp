@@ -4,19 +4,20 @@
 
 namespace ordo::exec::testing {
 
-std::size_t run_while(ControlledRun& run, const StepFilter& hold, std::size_t steps_max) {
+std::size_t run_while(ControlledRun& run, const TransitionFilter& hold,
+                      std::size_t transitions_max) {
   std::size_t taken = 0;
-  for (; taken < steps_max; ++taken) {
-    bool stepped = false;
+  for (; taken < transitions_max; ++taken) {
+    bool moved = false;
     for (const dag::Transition& s : run.legal_transitions()) {
       if (hold && hold(run, s)) continue;
       run.take(s);
-      stepped = true;
+      moved = true;
       break;
     }
-    if (!stepped) return taken;
+    if (!moved) return taken;
   }
-  ADD_FAILURE() << "schedule still running after " << steps_max << " steps";
+  ADD_FAILURE() << "schedule still running after " << transitions_max << " transitions";
   return taken;
 }
 
@@ -29,7 +30,7 @@ dag::OpId op_id(const ControlledRun& run, dag::Rank rank, const std::string& nam
   return 0;
 }
 
-StepFilter hold_completion_of(std::string fragment) {
+TransitionFilter hold_completion_of(std::string fragment) {
   return [fragment](const ControlledRun& run, const dag::Transition& s) {
     return s.kind == dag::Transition::Kind::complete &&
            run.program(s.rank).ops.at(s.op).name.find(fragment) != std::string::npos;

@@ -58,18 +58,18 @@ int run_replay(const ReplayCli& o) {
     return exit_bad_input;
   }
   exec::ControlledRun run(job, trace.ranks);
-  const Replay r = replay(run, trace.steps);
+  const Replay r = replay(run, trace.transitions);
   if (r.illegal) {
     std::cerr << "ordo replay: error: " << *r.illegal << '\n';
     return exit_bad_input;
   }
-  std::cout << "replayed " << r.steps_taken << " of " << trace.steps.size() << " steps on "
-            << trace.ranks << " simulated ranks\n";
+  std::cout << "replayed " << r.transitions_taken << " of " << trace.transitions.size()
+            << " transitions on " << trace.ranks << " simulated ranks\n";
   if (r.outcome) {
     std::cout << "the run ended: " << (r.outcome->report.empty() ? "finished" : r.outcome->report)
               << '\n';
   } else {
-    std::cout << "the run has not ended after the last step\n";
+    std::cout << "the run has not ended after the last transition\n";
   }
   if (!trace.property) {
     const bool done = r.outcome && r.outcome->end == exec::RunEnd::finished;

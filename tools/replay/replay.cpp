@@ -4,18 +4,18 @@
 
 namespace ordo::tools {
 
-Replay replay(exec::ControlledRun& run, const std::vector<dag::Transition>& steps) {
+Replay replay(exec::ControlledRun& run, const std::vector<dag::Transition>& transitions) {
   Replay r;
-  for (const dag::Transition& step : steps) {
+  for (const dag::Transition& transition : transitions) {
     if (run.outcome()) break;
     try {
-      run.take(step);
+      run.take(transition);
     } catch (const engine::ScheduleError& e) {
-      r.illegal = "step " + std::to_string(r.steps_taken + 1) + " (" + run.describe(step) +
-                  ") is not legal on the runtime: " + e.what();
+      r.illegal = "transition " + std::to_string(r.transitions_taken + 1) + " (" +
+                  run.describe(transition) + ") is not legal on the runtime: " + e.what();
       return r;
     }
-    ++r.steps_taken;
+    ++r.transitions_taken;
   }
   r.outcome = run.outcome();
   if (r.outcome && r.outcome->end == exec::RunEnd::violation) {

@@ -1,4 +1,4 @@
-// Runs a checker schedule on the runtime: each step on exec::ControlledRun, the real engines
+// Runs a checker schedule on the runtime: each transition on exec::ControlledRun, the real engines
 // under controlled schedulers on the simulated world. This is where a checker witness meets the
 // runtime, so it is the one place that links both sides.
 #pragma once
@@ -14,8 +14,8 @@
 namespace ordo::tools {
 
 struct Replay {
-  std::size_t steps_taken = 0;
-  std::optional<std::string> illegal;        // the first step the runtime refused, and why
+  std::size_t transitions_taken = 0;
+  std::optional<std::string> illegal;        // the first transition the runtime refused, and why
   std::optional<exec::RunOutcome> outcome;   // how the run ended, if it did
   std::optional<checker::Property> seen;     // the property the runtime saw violated
   std::optional<comm::Violation> violation;  // what the runtime reported, if it saw one
@@ -25,7 +25,7 @@ struct Replay {
 // and P2, the same communicator, position and calls (comm::same_violation).
 bool reproduces(const Replay& replay, const checker::Result& result);
 
-// Takes the steps in order until one is refused or the run ends.
-Replay replay(exec::ControlledRun& run, const std::vector<dag::Transition>& steps);
+// Takes the transitions in order until one is refused or the run ends.
+Replay replay(exec::ControlledRun& run, const std::vector<dag::Transition>& transitions);
 
 }  // namespace ordo::tools

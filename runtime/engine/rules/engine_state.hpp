@@ -1,7 +1,8 @@
 // The engine semantics (docs/semantics.md §2) as a deterministic value type: var queues, op slots,
 // pending counters, the pools' run queues and thread occupancy, and poison. No threads, no locks,
 // no clocks: the production scheduler drives it under one mutex, the controlled scheduler drives
-// it step by step, and the checker can copy it to branch. docs/engine.md states every rule.
+// it one decision at a time, and the checker can copy it to branch. docs/engine.md states every
+// rule.
 #pragma once
 
 #include <cstdint>
