@@ -1,5 +1,5 @@
 // The transitions enabled in a state and the effect of taking one. Readiness and dispatch are the
-// engine rules' (peek_next, lowest_free_thread, start_next, finish); this file adds only what the
+// engine rules' (peek_next, lowest_free_thread, start_next, thread_returned, complete); this file adds only what the
 // rules leave to their driver: the main thread's actions and the collectives' matching.
 #pragma once
 

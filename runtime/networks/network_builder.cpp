@@ -21,7 +21,7 @@ std::uint32_t NetworkBuilder::add(std::string name, std::vector<std::uint32_t> i
   return static_cast<std::uint32_t>(net_.layers.size() - 1);
 }
 
-Network NetworkBuilder::finish(double forward_us_total) {
+Network NetworkBuilder::build(double forward_us_total) {
   set_costs_from_macs(net_, forward_us_total);
   check_network(net_);
   return net_;

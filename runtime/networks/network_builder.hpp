@@ -21,7 +21,7 @@ class NetworkBuilder {
                     std::vector<LayerOp> ops);
   const Shape& output(std::uint32_t layer) const { return outputs_.at(layer); }
   // The network, with one forward pass costing `forward_us_total` shared by multiply-adds.
-  Network finish(double forward_us_total);
+  Network build(double forward_us_total);
 
  private:
   Network net_;

@@ -15,7 +15,7 @@ Network lenet(std::uint32_t classes, double forward_us_total) {
                                                  op::relu(), op::max_pool(2, 2, 0)});
   const std::uint32_t f1 = b.add("fc1", {c2}, {op::dense(500), op::relu()});
   b.add("fc2", {f1}, {op::dense(classes)});
-  return b.finish(forward_us_total);
+  return b.build(forward_us_total);
 }
 
 Network cifar_resnet(std::uint32_t depth, std::uint32_t classes, std::vector<std::uint32_t> input,
@@ -48,7 +48,7 @@ Network cifar_resnet(std::uint32_t depth, std::uint32_t classes, std::vector<std
     }
   }
   b.add("fc", {x}, {op::global_avg_pool(), op::dense(classes)});
-  return b.finish(forward_us_total);
+  return b.build(forward_us_total);
 }
 
 }  // namespace ordo::networks

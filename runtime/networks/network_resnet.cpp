@@ -45,7 +45,7 @@ Network resnet50(double forward_us_total) {
     }
   }
   b.add("fc", {x}, {op::global_avg_pool(), op::dense(1000)});
-  return b.finish(forward_us_total);
+  return b.build(forward_us_total);
 }
 
 }  // namespace ordo::networks

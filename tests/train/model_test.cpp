@@ -29,7 +29,7 @@ networks::Network inception_like() {
                                                       op::max_pool(3, 2, 0)});
   const auto head = b.add("head", {cat}, {op::dense(6), op::batch_norm(), op::relu()});
   b.add("out", {head}, {op::dense(4)});
-  return b.finish(1.0);
+  return b.build(1.0);
 }
 
 void check_against_autograd(const networks::Network& net, std::int64_t batch_size) {
