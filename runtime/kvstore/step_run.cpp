@@ -8,6 +8,7 @@
 #include "runtime/engine/engine.hpp"
 #include "runtime/engine/thread_pool_scheduler.hpp"
 #include "runtime/exec/executor.hpp"
+#include "runtime/exec/probe_scope.hpp"
 #include "runtime/designs/step_emitter.hpp"
 
 namespace ordo::kvstore {
@@ -55,30 +56,6 @@ float gradient_value(dag::Rank rank, std::int64_t key, std::uint64_t i, std::uin
   return static_cast<float>((rank + 1) * static_cast<std::uint64_t>(key % 7 + 1) + i % 5 + step);
 }
 
-namespace {
-
-// Keeps the simulated world's probe on this rank's executor while it lives, and leaves a
-// finished rank behind, so the watchdog never calls into a destroyed executor.
-class ProbeScope {
- public:
-  ProbeScope(comm::sim::SimWorld* sim, dag::Rank rank, const exec::Executor& executor)
-      : sim_(sim), rank_(rank) {
-    if (sim_ != nullptr) sim_->set_probe(rank_, [&executor] { return executor.activity(); });
-  }
-  ~ProbeScope() {
-    if (sim_ != nullptr) {
-      sim_->set_probe(rank_, [] { return comm::sim::RankActivity{true, true, {"finished"}}; });
-    }
-  }
-  ProbeScope(const ProbeScope&) = delete;
-  ProbeScope& operator=(const ProbeScope&) = delete;
-
- private:
-  comm::sim::SimWorld* sim_;
-  dag::Rank rank_;
-};
-
-}  // namespace
 
 StepRunResult run_steps(const networks::Network& network, const designs::DesignConfig& config, comm::World& world,
                         const StepRunOptions& options, comm::sim::SimWorld* sim) {
@@ -95,7 +72,7 @@ StepRunResult run_steps(const networks::Network& network, const designs::DesignC
   body.compute_time_scale = options.compute_time_scale;
   body.compute = [fill](dag::Rank, const dag::Op& op, exec::Buffers& b) { (*fill)(op, b); };
   exec::Executor executor(engine, world, designs::step_comms(config), body);
-  const ProbeScope probe(sim, world.rank(), executor);
+  const exec::ProbeScope probe(sim, world.rank(), executor);
   designs::StepEmitter emitter(network, config, executor);
   fill->emitter = &emitter;
   fill->rank = world.rank();

@@ -145,10 +145,7 @@ std::vector<Layer*> Model::library_layers() const {
 void Model::forward(std::size_t l, const at::Tensor& batch, bool training) {
   const networks::Layer& nl = network_.layers.at(l);
   std::vector<at::Tensor> ins;
-  if (nl.inputs.empty()) {
-    ins.push_back(batch);
-    if (training) batch_ = batch;
-  }
+  if (nl.inputs.empty()) ins.push_back(batch);
   for (std::uint32_t in : nl.inputs) ins.push_back(outputs_.at(in));
   outputs_[l] = blocks_[l]->forward(ins, training);
 }
@@ -170,7 +167,7 @@ void Model::backward(std::size_t l) {
     }
   };
   if (nl.inputs.empty()) {
-    deliver(batch_grad_, grads.at(0), sets_grad_[l][0]);
+    if (keep_batch_grad_) deliver(batch_grad_, grads.at(0), sets_grad_[l][0]);
     return;
   }
   for (std::size_t i = 0; i < nl.inputs.size(); ++i) {

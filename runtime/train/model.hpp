@@ -14,6 +14,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "runtime/networks/network.hpp"
@@ -31,6 +32,7 @@ class Model {
   ~Model();
 
   std::size_t layers() const { return blocks_.size(); }
+  const std::string& layer_name(std::size_t l) const { return network_.layers.at(l).name; }
   // Every parameter, in the network's key order.
   const std::vector<Param*>& params() const { return params_; }
   // Every library layer, for init_params and the running statistics.
@@ -43,8 +45,11 @@ class Model {
   at::Tensor loss_forward(const at::Tensor& labels);
   void loss_backward();
   // Layer l's backward from the gradient of its output: its parameters' grads, and its inputs'
-  // output gradients (set or added, as above). The batch's gradient is kept for tests.
+  // output gradients (set or added, as above).
   void backward(std::size_t l);
+  // The batch's gradient, for tests: kept only when asked for, since the backward ops of two
+  // layers that read the batch may run at once (they only read the batch's var).
+  void keep_batch_grad(bool keep) { keep_batch_grad_ = keep; }
   const at::Tensor& batch_grad() const { return batch_grad_; }
 
  private:
@@ -56,9 +61,8 @@ class Model {
   std::vector<at::Tensor> output_grads_;
   // Per layer and input slot: whether this layer's backward sets (true) or adds to the gradient.
   std::vector<std::vector<bool>> sets_grad_;
-  at::Tensor batch_;
   at::Tensor batch_grad_;
-  bool batch_grad_set_ = false;
+  bool keep_batch_grad_ = false;
   SoftmaxCrossEntropy loss_;
 };
 

@@ -35,6 +35,7 @@ networks::Network inception_like() {
 void check_against_autograd(const networks::Network& net, std::int64_t batch_size) {
   SCOPED_TRACE(net.name);
   Model model(net, at::kDouble);
+  model.keep_batch_grad(true);
   init_params(model.library_layers(), 7);
   // The keys, in order.
   std::size_t k = 0;

@@ -1,0 +1,101 @@
+#include "runtime/train/step_compute.hpp"
+
+#include <ATen/ops/from_blob.h>
+#include <ATen/ops/zeros_like.h>
+
+#include <cstring>
+#include <stdexcept>
+
+#include "runtime/designs/design_config.hpp"
+
+namespace ordo::train {
+
+namespace {
+
+at::Tensor view_of(exec::Buffers& buffers, dag::VarId var, const at::Tensor& like) {
+  const std::span<std::byte> bytes = buffers.bytes(var);
+  const auto need = static_cast<std::size_t>(like.numel() * like.element_size());
+  if (bytes.size() != need) {
+    throw std::logic_error("var '" + buffers.var(var).name + "' has " +
+                           std::to_string(bytes.size()) + " bytes for a tensor of " +
+                           std::to_string(need));
+  }
+  return at::from_blob(bytes.data(), like.sizes(), like.options());
+}
+
+// The op's name without the step prefix: "s3.bwd.conv1" -> "bwd.conv1". Prefixes end in '.',
+// and the step program's own names start with one of these words.
+std::string_view unprefixed(std::string_view name) {
+  for (std::string_view word : {"fwd.", "bwd.", "update.", "loss"}) {
+    const std::size_t at = name.find(word);
+    if (at != std::string_view::npos && (at == 0 || name[at - 1] == '.')) {
+      return name.substr(at);
+    }
+  }
+  return name;
+}
+
+std::size_t index_in(const std::map<std::string, std::size_t>& map, std::string_view name,
+                     const dag::Op& op) {
+  const auto it = map.find(std::string(name));
+  if (it == map.end()) {
+    throw std::logic_error("compute op '" + op.name + "' names '" + std::string(name) +
+                           "', which the model does not have");
+  }
+  return it->second;
+}
+
+}  // namespace
+
+StepCompute::StepCompute(Model& model, const designs::StepEmitter& emitter,
+                         exec::Buffers& buffers, SgdConfig sgd)
+    : model_(model), sgd_(sgd) {
+  const std::vector<Param*>& params = model.params();
+  const std::vector<designs::KeyVars>& keys = emitter.keys();
+  if (params.size() != keys.size()) {
+    throw std::logic_error("the model has " + std::to_string(params.size()) +
+                           " parameters for " + std::to_string(keys.size()) + " keys");
+  }
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    Param& p = *params[i];
+    if (p.name != keys[i].name) {
+      throw std::logic_error("key " + std::to_string(i) + " is '" + keys[i].name +
+                             "', the model's parameter is '" + p.name + "'");
+    }
+    const at::Tensor weight = view_of(buffers, keys[i].weight, p.value);
+    weight.copy_(p.value);
+    p.value = weight;
+    p.grad = view_of(buffers, keys[i].grad, p.grad);
+    velocity_.push_back(at::zeros_like(p.value));
+    param_of_[p.name] = i;
+  }
+  for (std::size_t l = 0; l < model.layers(); ++l) layer_of_[model.layer_name(l)] = l;
+}
+
+void StepCompute::run(const dag::Op& op) {
+  if (op.pool != designs::compute_pool) return;  // the designs' fences: no compute of ours
+  const std::string_view name = unprefixed(op.name);
+  if (name.substr(0, 4) == "fwd.") {
+    model_.forward(index_in(layer_of_, name.substr(4), op), inputs_.images, true);
+  } else if (name.substr(0, 4) == "bwd.") {
+    model_.backward(index_in(layer_of_, name.substr(4), op));
+  } else if (name == "loss") {
+    const double loss = model_.loss_forward(inputs_.labels).item<double>();
+    model_.loss_backward();
+    const std::lock_guard lock(loss_mutex_);
+    loss_ = loss;
+  } else if (name.substr(0, 7) == "update.") {
+    const std::size_t i = index_in(param_of_, name.substr(7), op);
+    Param& p = *model_.params()[i];
+    sgd_update(p.value, p.grad, velocity_[i], inputs_.learning_rate, sgd_);
+  } else {
+    throw std::logic_error("compute op '" + op.name + "' is not an op of the training step");
+  }
+}
+
+double StepCompute::last_loss() const {
+  const std::lock_guard lock(loss_mutex_);
+  return loss_;
+}
+
+}  // namespace ordo::train

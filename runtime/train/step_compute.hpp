@@ -1,0 +1,57 @@
+// What the step program's compute ops do when the trainer runs it: the executor's compute hook,
+// which maps each op the step emitter wrote (fwd.<layer>, loss, bwd.<layer>, update.<key>) to the
+// model's call. Parameters and gradients live in the executor's buffers (the vars the KVStore
+// reduces), and the model's tensors are views of them, so what the collectives sum is exactly
+// what backward wrote and what the update reads.
+#pragma once
+
+#include <ATen/core/Tensor.h>
+
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "runtime/designs/step_emitter.hpp"
+#include "runtime/exec/buffers.hpp"
+#include "runtime/train/model.hpp"
+#include "runtime/train/sgd.hpp"
+
+namespace ordo::train {
+
+// One step's inputs, set by the main thread between steps (the step program ends with a
+// wait_for_all, so no op of the step reads them while they change).
+struct StepInputs {
+  at::Tensor images;  // [batch, ...the network's input shape], float
+  at::Tensor labels;  // [batch], int64
+  double learning_rate = 0.1;
+};
+
+class StepCompute {
+ public:
+  // Binds every parameter of `model` to its key's weight and gradient vars in `buffers`, after
+  // copying the model's current values into the weight vars. The keys must be the model's
+  // parameters in order (one builder gives both); throws std::logic_error when they are not.
+  StepCompute(Model& model, const designs::StepEmitter& emitter, exec::Buffers& buffers,
+              SgdConfig sgd);
+
+  void set_inputs(StepInputs inputs) { inputs_ = std::move(inputs); }
+  // The executor's compute hook: op names carry the step's prefix ("s3.fwd.conv1"). Throws
+  // std::logic_error for a compute op on the compute pool that no step program op is.
+  void run(const dag::Op& op);
+  // The loss of the last step's loss op.
+  double last_loss() const;
+
+ private:
+  Model& model_;
+  StepInputs inputs_;
+  SgdConfig sgd_;
+  std::map<std::string, std::size_t> layer_of_;
+  std::map<std::string, std::size_t> param_of_;
+  std::vector<at::Tensor> velocity_;  // per parameter
+  mutable std::mutex loss_mutex_;
+  double loss_ = 0.0;
+};
+
+}  // namespace ordo::train
