@@ -16,6 +16,9 @@ Command add_step_dag(CLI::App& app);
 Command add_export_promela(CLI::App& app);
 Command add_verify(CLI::App& app);
 Command add_replay(CLI::App& app);
+#ifdef ORDO_HAVE_TORCH
+Command add_train(CLI::App& app);  // only where the trainer is built (libtorch)
+#endif
 
 // Exit codes shared by every subcommand (their meaning per subcommand: docs/checker.md).
 inline constexpr int exit_ok = 0;

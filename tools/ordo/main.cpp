@@ -21,6 +21,9 @@ int main(int argc, char** argv) {
   add(ordo::tools::add_export_promela, "export-promela");
   add(ordo::tools::add_verify, "verify");
   add(ordo::tools::add_replay, "replay");
+#ifdef ORDO_HAVE_TORCH
+  add(ordo::tools::add_train, "train");
+#endif
 
   try {
     app.parse(argc, argv);
