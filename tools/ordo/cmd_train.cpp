@@ -33,6 +33,7 @@ struct TrainCli {
   bool no_verify = false;
   bool allow_unknown = false;
   double verify_seconds = 60.0;
+  double target_accuracy = 0.0;  // the final test accuracy must reach it, or the exit code is 1
 };
 
 // Every rank decides the same program, so every rank reaches the same verdict without talking.
@@ -118,6 +119,18 @@ int run_train(const TrainCli& o) {
               << static_cast<double>(r.images * world.size()) / r.seconds
               << " images/s, training loss " << loss << " (last " << tail << " steps)\n";
   }
+  // Every rank evaluates the same weights on the same test set, so all agree on the outcome.
+  if (o.target_accuracy > 0.0) {
+    const double reached = r.test_accuracy.empty() ? 0.0 : r.test_accuracy.back();
+    if (reached < o.target_accuracy) {
+      if (root) {
+        std::cout << "target accuracy " << o.target_accuracy << " not reached (" << reached
+                  << ")\n";
+      }
+      return 1;
+    }
+    if (root) std::cout << "target accuracy " << o.target_accuracy << " reached\n";
+  }
   return exit_ok;
 }
 
@@ -145,6 +158,8 @@ Command add_train(CLI::App& app) {
       ->capture_default_str();
   sub->add_option("--seed", o->options.seed, "initial weights and shuffles")->capture_default_str();
   sub->add_option("--comm-threads", o->config.comm_threads, "threads of the comm pool");
+  sub->add_option("--target-accuracy", o->target_accuracy,
+                  "exit 1 unless the final test accuracy reaches this (0: no target)");
   sub->add_flag("--no-verify", o->no_verify, "train without checking the step program first");
   sub->add_flag("--allow-unknown", o->allow_unknown, "train when the checker cannot decide");
   sub->add_option("--verify-timeout", o->verify_seconds, "seconds for the check")
