@@ -2,8 +2,9 @@
 // from (seed, epoch), dealt round-robin to the ranks. Every rank gets the same count (the
 // remainder of the set over the ranks sits the epoch out), because a rank with one step more
 // would issue one allreduce more: a collective mismatch, the very fault ordo exists to prevent.
-// The permutation is computed here, not with std::shuffle, whose result the C++ standard leaves
-// to the library, so a resumed run and another machine see the same order.
+// The permutation is Fisher-Yates over SplitMix64 (runtime/random), not std::shuffle, whose
+// result the C++ standard leaves to the library, so a resumed run and another machine see the
+// same order.
 #pragma once
 
 #include <cstdint>

@@ -38,8 +38,8 @@ TEST(EpochShard, FixedBySeedAndEpochAndReshuffledEveryEpoch) {
 }
 
 TEST(EpochShard, ThePermutationIsPinned) {
-  // SplitMix64 and Fisher-Yates as defined in shard.hpp, computed by hand-written code outside
-  // the project once: a change to either changes the order a resumed run relies on.
+  // SplitMix64 (runtime/random) and Fisher-Yates (shard.cpp), computed once by hand-written code
+  // outside the project: a change to either changes the order a resumed run relies on.
   EXPECT_EQ(epoch_shard(8, 0, 1, 1, 0), (std::vector<std::uint32_t>{2, 5, 0, 3, 4, 6, 1, 7}));
 }
 
