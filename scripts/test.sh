@@ -52,8 +52,9 @@ targets="ordo_engine_tests ordo_exec_tests ordo_comm_sim_tests ordo_kvstore_sim_
 # LeakSanitizer reports them, so the MPI jobs run in the other presets only; SPIN's agreement
 # runs SPIN natively and only slows the explicit search here, so it runs in release only.
 run_preset asan -LE 'mpi|spin'
-# The code on libtorch under g++'s ASan/UBSan (clang 14 cannot compile libtorch's headers as C++20).
-targets="ordo_train_tests" run_preset asan-torch -L train
+# The code on libtorch under g++'s ASan/UBSan (clang 14 cannot compile libtorch's headers as C++20):
+# the layers and the model, and training runs on simulated ranks (the MPI ones run in release).
+targets="ordo_train_tests ordo_train_run_tests" run_preset asan-torch -L train -LE mpi
 
 # Parser fuzzing: every libFuzzer harness for a short time from its seed corpus (clang,
 # ASan + UBSan); docs/testing.md has the long-campaign command.

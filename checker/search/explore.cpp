@@ -101,9 +101,9 @@ class Search {
   // The partial-order reduction rests on an ample set's transitions being invisible to every
   // other rank: they write their own rank only, so they commute with everything deferred. Checked
   // on every such transition, in release builds, from the parts the transition copied.
-  static void check_local(const State& parent, const State& child, const dag::Transition& transition) {
-    if (child.wrote_only(parent, transition.rank)) return;
-    throw std::logic_error("internal error: a transition of rank " + std::to_string(transition.rank) +
+  static void check_local(const State& parent, const State& child, const dag::Transition& t) {
+    if (child.wrote_only(parent, t.rank)) return;
+    throw std::logic_error("internal error: a transition of rank " + std::to_string(t.rank) +
                            " taken as local by the partial-order reduction wrote another rank or "
                            "a communicator");
   }

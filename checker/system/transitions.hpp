@@ -1,6 +1,7 @@
 // The transitions enabled in a state and the effect of taking one. Readiness and dispatch are the
-// engine rules' (peek_next, lowest_free_thread, start_next, thread_returned, complete); this file adds only what the
-// rules leave to their driver: the main thread's actions and the collectives' matching.
+// engine rules' (peek_next, lowest_free_thread, start_next, thread_returned, complete); this
+// file adds only what the rules leave to their driver: the main thread's actions and the
+// collectives' matching.
 #pragma once
 
 #include <optional>

@@ -48,13 +48,14 @@ std::string gunzip(std::string_view bytes, std::string_view source, std::size_t 
     z_stream& z = inflater.z();
     const std::string_view member = bytes.substr(at);
     z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(member.data()));
-    z.avail_in = static_cast<uInt>(std::min<std::size_t>(member.size(),
-                                                         std::numeric_limits<uInt>::max()));
+    z.avail_in =
+        static_cast<uInt>(std::min<std::size_t>(member.size(), std::numeric_limits<uInt>::max()));
     int status = Z_OK;
     while (status != Z_STREAM_END) {
       if (out.size() == max) {
-        throw DataError(std::string(source), "inflates to more than " + std::to_string(max) +
-                        " bytes", "a data file of at most that size");
+        throw DataError(std::string(source),
+                        "inflates to more than " + std::to_string(max) + " bytes",
+                        "a data file of at most that size");
       }
       const std::size_t chunk = std::min<std::size_t>(max - out.size(), std::size_t{1} << 20);
       const std::size_t before = out.size();

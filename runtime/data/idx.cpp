@@ -30,10 +30,10 @@ std::uint32_t read_be32(std::string_view bytes, std::size_t at) {
 
 IdxArray parse_idx(std::string_view bytes, std::string_view source) {
   if (bytes.size() < 4) {
-    throw DataError(at_byte(source, bytes.size()),
-                    "the file ends inside the IDX header (" + std::to_string(bytes.size()) +
-                        " bytes)",
-                    "4 header bytes: 0x00 0x00, a type byte, a dimension count");
+    throw DataError(
+        at_byte(source, bytes.size()),
+        "the file ends inside the IDX header (" + std::to_string(bytes.size()) + " bytes)",
+        "4 header bytes: 0x00 0x00, a type byte, a dimension count");
   }
   const auto b = [&](std::size_t i) { return static_cast<std::uint8_t>(bytes[i]); };
   if (b(0) != 0 || b(1) != 0) {
@@ -73,8 +73,7 @@ IdxArray parse_idx(std::string_view bytes, std::string_view source) {
   }
   if (count != bytes.size() - header) {
     throw DataError(at_byte(source, header + count),
-                    std::to_string(bytes.size() - header - count) +
-                        " bytes after the last value",
+                    std::to_string(bytes.size() - header - count) + " bytes after the last value",
                     "the file to end after " + std::to_string(count) + " values");
   }
   array.values.assign(bytes.begin() + static_cast<std::ptrdiff_t>(header), bytes.end());
@@ -87,7 +86,8 @@ std::string write_idx(const IdxArray& array) {
   std::string out = {'\0', '\0', static_cast<char>(idx_type_ubyte),
                      static_cast<char>(array.dims.size())};
   for (std::uint32_t dim : array.dims) {
-    for (int shift = 24; shift >= 0; shift -= 8) out.push_back(static_cast<char>(dim >> shift & 0xff));
+    for (int shift = 24; shift >= 0; shift -= 8)
+      out.push_back(static_cast<char>(dim >> shift & 0xff));
   }
   out.append(array.values.begin(), array.values.end());
   return out;

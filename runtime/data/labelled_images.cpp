@@ -15,8 +15,8 @@ std::string shape(const std::vector<std::uint32_t>& dims) {
 
 }  // namespace
 
-LabelledImages read_labelled_images(const std::string& images_path,
-                                    const std::string& labels_path, std::uint32_t classes) {
+LabelledImages read_labelled_images(const std::string& images_path, const std::string& labels_path,
+                                    std::uint32_t classes) {
   IdxArray images = read_idx_file(images_path);
   if (images.dims.size() != 3) {
     throw DataError(images_path, "an image array of shape " + shape(images.dims),

@@ -21,8 +21,8 @@ struct LabelledImages {
 // Throws DataError naming the file (and the record, for a label out of range) unless the images
 // are a [count, rows, cols] array, the labels a [count] array of the same count, count is not
 // zero and every label is below `classes`.
-LabelledImages read_labelled_images(const std::string& images_path,
-                                    const std::string& labels_path, std::uint32_t classes);
+LabelledImages read_labelled_images(const std::string& images_path, const std::string& labels_path,
+                                    std::uint32_t classes);
 
 // Where Debian's dataset-fashion-mnist installs its files.
 inline constexpr const char* fashion_mnist_dir_default = "/usr/share/datasets/fashion-mnist";

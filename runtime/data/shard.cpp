@@ -14,9 +14,8 @@ std::uint32_t shard_size(std::uint32_t count, std::uint32_t ranks) {
   return count / ranks;
 }
 
-std::vector<std::uint32_t> epoch_shard(std::uint32_t count, std::uint32_t rank,
-                                       std::uint32_t ranks, std::uint64_t seed,
-                                       std::uint64_t epoch) {
+std::vector<std::uint32_t> epoch_shard(std::uint32_t count, std::uint32_t rank, std::uint32_t ranks,
+                                       std::uint64_t seed, std::uint64_t epoch) {
   const std::uint32_t size = shard_size(count, ranks);
   if (rank >= ranks) {
     throw std::invalid_argument("rank " + std::to_string(rank) + " of " + std::to_string(ranks));

@@ -17,8 +17,7 @@ std::uint32_t shard_size(std::uint32_t count, std::uint32_t ranks);
 
 // The indices `rank` trains on in `epoch`, in the order it trains on them. Throws
 // std::invalid_argument when ranks is 0 or rank is not below it.
-std::vector<std::uint32_t> epoch_shard(std::uint32_t count, std::uint32_t rank,
-                                       std::uint32_t ranks, std::uint64_t seed,
-                                       std::uint64_t epoch);
+std::vector<std::uint32_t> epoch_shard(std::uint32_t count, std::uint32_t rank, std::uint32_t ranks,
+                                       std::uint64_t seed, std::uint64_t epoch);
 
 }  // namespace ordo::data

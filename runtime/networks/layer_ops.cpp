@@ -4,11 +4,13 @@ namespace ordo::networks {
 
 const std::array<std::string_view, 10>& op_kind_names() {
   static constexpr std::array<std::string_view, 10> names = {
-      "dense", "conv",   "batch_norm", "relu",   "max_pool",
-      "avg_pool", "global_avg_pool", "add", "concat", "pad_shortcut"};
+      "dense",           "conv", "batch_norm", "relu",        "max_pool", "avg_pool",
+      "global_avg_pool", "add",  "concat",     "pad_shortcut"};
   return names;
 }
 
-std::string_view to_string(OpKind kind) { return op_kind_names().at(static_cast<std::size_t>(kind)); }
+std::string_view to_string(OpKind kind) {
+  return op_kind_names().at(static_cast<std::size_t>(kind));
+}
 
 }  // namespace ordo::networks

@@ -5,16 +5,16 @@
 // costs and parameter sizes: enough for the step builder and the checker, not for training.
 #pragma once
 
-#include <cstdint>
 #include <array>
+#include <cstdint>
 #include <string_view>
 
 namespace ordo::networks {
 
 enum class OpKind : std::uint8_t {
-  dense,            // units outputs, weight and bias; its input is flattened first
-  conv,             // units output channels, kernel x kernel, stride, padding; weight, no bias
-  batch_norm,       // gamma and beta per channel
+  dense,       // units outputs, weight and bias; its input is flattened first
+  conv,        // units output channels, kernel x kernel, stride, padding; weight, no bias
+  batch_norm,  // gamma and beta per channel
   relu,
   max_pool,         // kernel, stride, padding
   avg_pool,         // kernel, stride, padding (padding counted in the divisor)

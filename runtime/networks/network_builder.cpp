@@ -15,8 +15,8 @@ std::uint32_t NetworkBuilder::add(std::string name, std::vector<std::uint32_t> i
   if (inputs.empty()) ins.push_back(input_shape(net_));
   for (std::uint32_t i : inputs) ins.push_back(outputs_.at(i));
   LayerResult r = walk_layer(name, ops, ins);
-  net_.layers.push_back(Layer{std::move(name), std::move(r.params), 0.0, 0.0, std::move(inputs),
-                              std::move(ops)});
+  net_.layers.push_back(
+      Layer{std::move(name), std::move(r.params), 0.0, 0.0, std::move(inputs), std::move(ops)});
   outputs_.push_back(std::move(r.output));
   return static_cast<std::uint32_t>(net_.layers.size() - 1);
 }

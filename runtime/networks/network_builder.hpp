@@ -17,8 +17,7 @@ class NetworkBuilder {
   NetworkBuilder(std::string name, std::vector<std::uint32_t> input);
   // A layer reading the outputs of `inputs` (none: the network input); returns its index.
   // Throws std::invalid_argument when its ops do not fit their inputs.
-  std::uint32_t add(std::string name, std::vector<std::uint32_t> inputs,
-                    std::vector<LayerOp> ops);
+  std::uint32_t add(std::string name, std::vector<std::uint32_t> inputs, std::vector<LayerOp> ops);
   const Shape& output(std::uint32_t layer) const { return outputs_.at(layer); }
   // The network, with one forward pass costing `forward_us_total` shared by multiply-adds.
   Network build(double forward_us_total);

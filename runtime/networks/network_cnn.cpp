@@ -9,10 +9,10 @@ namespace ordo::networks {
 
 Network lenet(std::uint32_t classes, double forward_us_total) {
   NetworkBuilder b("lenet", {1, 28, 28});
-  const std::uint32_t c1 = b.add("conv1", {}, {op::conv(20, 5, 1, 0), op::batch_norm(),
-                                               op::relu(), op::max_pool(2, 2, 0)});
-  const std::uint32_t c2 = b.add("conv2", {c1}, {op::conv(50, 5, 1, 0), op::batch_norm(),
-                                                 op::relu(), op::max_pool(2, 2, 0)});
+  const std::uint32_t c1 = b.add(
+      "conv1", {}, {op::conv(20, 5, 1, 0), op::batch_norm(), op::relu(), op::max_pool(2, 2, 0)});
+  const std::uint32_t c2 = b.add(
+      "conv2", {c1}, {op::conv(50, 5, 1, 0), op::batch_norm(), op::relu(), op::max_pool(2, 2, 0)});
   const std::uint32_t f1 = b.add("fc1", {c2}, {op::dense(500), op::relu()});
   b.add("fc2", {f1}, {op::dense(classes)});
   return b.build(forward_us_total);
@@ -33,8 +33,8 @@ Network cifar_resnet(std::uint32_t depth, std::uint32_t classes, std::vector<std
     for (std::uint32_t i = 0; i < n; ++i) {
       const std::string name = "stage" + std::to_string(s + 1) + ".unit" + std::to_string(i + 1);
       const std::uint32_t stride = (s > 0 && i == 0) ? 2 : 1;
-      const std::uint32_t a = b.add(name + ".conv1", {x}, {op::conv(width, 3, stride, 1),
-                                                           op::batch_norm(), op::relu()});
+      const std::uint32_t a = b.add(name + ".conv1", {x},
+                                    {op::conv(width, 3, stride, 1), op::batch_norm(), op::relu()});
       const std::uint32_t c =
           b.add(name + ".conv2", {a}, {op::conv(width, 3, 1, 1), op::batch_norm()});
       // He et al.'s option A for CIFAR: the shortcut subsamples and pads channels with zeros,

@@ -29,7 +29,8 @@ constexpr std::uint64_t product_max = std::uint64_t{1} << 48;
 
 std::uint64_t times(const OpContext& c, std::uint64_t a, std::uint64_t b) {
   std::uint64_t r = 0;
-  if (__builtin_mul_overflow(a, b, &r) || r > product_max) c.fail("sizes whose product exceeds 2^48");
+  if (__builtin_mul_overflow(a, b, &r) || r > product_max)
+    c.fail("sizes whose product exceeds 2^48");
   return r;
 }
 
@@ -138,14 +139,14 @@ LayerResult walk_layer(const std::string& layer, const std::vector<LayerOp>& ops
       if (seen_weighted) c.fail("a second weighted op in one layer");
       seen_weighted = true;
       if (ops[k].kind == OpKind::dense) {
-        r.params.push_back({layer + ".weight", times(c, elements(c, in), ops[k].units),
-                            dag::DType::f32});
+        r.params.push_back(
+            {layer + ".weight", times(c, elements(c, in), ops[k].units), dag::DType::f32});
         r.params.push_back({layer + ".bias", ops[k].units, dag::DType::f32});
       } else {
-        r.params.push_back({layer + ".weight",
-                            times(c, times(c, ops[k].units, in[0]),
-                                  times(c, ops[k].kernel, ops[k].kernel)),
-                            dag::DType::f32});
+        r.params.push_back(
+            {layer + ".weight",
+             times(c, times(c, ops[k].units, in[0]), times(c, ops[k].kernel, ops[k].kernel)),
+             dag::DType::f32});
       }
     } else if (ops[k].kind == OpKind::batch_norm) {
       if (seen_bn) c.fail("a second batch norm in one layer");

@@ -89,7 +89,10 @@ Model::Model(const networks::Network& network, at::ScalarType dtype) : network_(
           break;
       }
       // Follow the shape through this op (walk_layer over the prefix of the chain).
-      x = networks::walk_layer(nl.name, {nl.ops.begin(), nl.ops.begin() + static_cast<std::ptrdiff_t>(k) + 1}, ins[l]).output;
+      x = networks::walk_layer(
+              nl.name, {nl.ops.begin(), nl.ops.begin() + static_cast<std::ptrdiff_t>(k) + 1},
+              ins[l])
+              .output;
       if (layer) block->chain.push_back(std::move(layer));
     }
     std::vector<Param*> own;

@@ -47,14 +47,14 @@ std::size_t index_in(const std::map<std::string, std::size_t>& map, std::string_
 
 }  // namespace
 
-StepCompute::StepCompute(Model& model, const designs::StepEmitter& emitter,
-                         exec::Buffers& buffers, SgdConfig sgd)
+StepCompute::StepCompute(Model& model, const designs::StepEmitter& emitter, exec::Buffers& buffers,
+                         SgdConfig sgd)
     : model_(model), sgd_(sgd) {
   const std::vector<Param*>& params = model.params();
   const std::vector<designs::KeyVars>& keys = emitter.keys();
   if (params.size() != keys.size()) {
-    throw std::logic_error("the model has " + std::to_string(params.size()) +
-                           " parameters for " + std::to_string(keys.size()) + " keys");
+    throw std::logic_error("the model has " + std::to_string(params.size()) + " parameters for " +
+                           std::to_string(keys.size()) + " keys");
   }
   for (std::size_t i = 0; i < keys.size(); ++i) {
     Param& p = *params[i];

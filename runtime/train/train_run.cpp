@@ -71,9 +71,9 @@ TrainResult train_rank(const networks::Network& network, const designs::DesignCo
                        comm::sim::SimWorld* sim) {
   if (network.input != std::vector<std::uint32_t>{1, train.rows, train.cols} &&
       network.input != std::vector<std::uint32_t>{train.rows * train.cols}) {
-    throw std::invalid_argument("network '" + network.name +
-                                "' does not take the data's 1x" + std::to_string(train.rows) +
-                                "x" + std::to_string(train.cols) + " images");
+    throw std::invalid_argument("network '" + network.name + "' does not take the data's 1x" +
+                                std::to_string(train.rows) + "x" + std::to_string(train.cols) +
+                                " images");
   }
   const std::uint32_t shard = data::shard_size(train.count, world.size());
   const std::uint32_t steps_per_epoch = options.batch == 0 ? 0 : shard / options.batch;
@@ -106,8 +106,8 @@ TrainResult train_rank(const networks::Network& network, const designs::DesignCo
         data::epoch_shard(train.count, world.rank(), world.size(), options.seed, epoch);
     for (std::uint32_t s = 0; s < steps_per_epoch; ++s) {
       if (options.steps_max != 0 && step == options.steps_max) break;
-      StepInputs in = batch_of(train, order.data() + std::size_t{s} * options.batch,
-                               options.batch, network.input);
+      StepInputs in = batch_of(train, order.data() + std::size_t{s} * options.batch, options.batch,
+                               network.input);
       in.learning_rate = learning_rate(options.lr, step);
       compute->set_inputs(std::move(in));
       emitter.emit_step("s" + std::to_string(step + 1) + ".");
@@ -115,7 +115,8 @@ TrainResult train_rank(const networks::Network& network, const designs::DesignCo
       result.images += options.batch;
       ++step;
     }
-    if (options.evaluate && test != nullptr) result.test_accuracy.push_back(accuracy(model, *test, network.input));
+    if (options.evaluate && test != nullptr)
+      result.test_accuracy.push_back(accuracy(model, *test, network.input));
   }
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   executor.main_done();

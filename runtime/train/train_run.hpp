@@ -17,13 +17,13 @@
 namespace ordo::train {
 
 struct TrainOptions {
-  std::uint32_t batch = 64;      // per rank
+  std::uint32_t batch = 64;  // per rank
   std::uint32_t epochs = 1;
-  std::uint32_t steps_max = 0;   // stop after this many steps (0: whole epochs)
-  std::uint64_t seed = 1;        // initial weights and every epoch's shuffle
+  std::uint32_t steps_max = 0;  // stop after this many steps (0: whole epochs)
+  std::uint64_t seed = 1;       // initial weights and every epoch's shuffle
   LrSchedule lr;
-  SgdConfig sgd;                 // rescale is set to 1 / ranks
-  bool evaluate = true;          // test accuracy after every epoch, when a test set is given
+  SgdConfig sgd;         // rescale is set to 1 / ranks
+  bool evaluate = true;  // test accuracy after every epoch, when a test set is given
 };
 
 struct TrainResult {

@@ -49,7 +49,8 @@ void expect_every_corruption_caught(const std::string& bytes, Check&& check) {
   for (std::size_t at = 0; at < bytes.size(); ++at) {
     for (const unsigned flip : {0x01u, 0x80u}) {
       std::string bad = bytes;
-      bad[at] = static_cast<char>(static_cast<unsigned char>(static_cast<unsigned char>(bad[at]) ^ flip));
+      bad[at] =
+          static_cast<char>(static_cast<unsigned char>(static_cast<unsigned char>(bad[at]) ^ flip));
       EXPECT_THROW(check(bad), std::logic_error) << "byte " << at << " ^ " << flip;
     }
   }

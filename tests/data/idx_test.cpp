@@ -1,5 +1,7 @@
 // IDX and gzip reading: what the writer writes reads back, gzip-compressed or not, and every kind
 // of bad file is a DataError that says where, never a crash or an allocation the size of a claim.
+#include "runtime/data/idx.hpp"
+
 #include <gtest/gtest.h>
 #include <zlib.h>
 
@@ -10,7 +12,6 @@
 
 #include "runtime/data/data_error.hpp"
 #include "runtime/data/file_bytes.hpp"
-#include "runtime/data/idx.hpp"
 
 namespace ordo::data {
 namespace {

@@ -1,5 +1,7 @@
 // Image sets from IDX pairs, and Fashion-MNIST itself as Debian installs it (scripts/setup.sh
 // installs dataset-fashion-mnist): its published shape and class balance.
+#include "runtime/data/labelled_images.hpp"
+
 #include <gtest/gtest.h>
 
 #include <array>
@@ -9,7 +11,6 @@
 
 #include "runtime/data/data_error.hpp"
 #include "runtime/data/idx.hpp"
-#include "runtime/data/labelled_images.hpp"
 
 namespace ordo::data {
 namespace {

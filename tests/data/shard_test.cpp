@@ -1,13 +1,13 @@
 // Epoch shards: disjoint across ranks, equal in size, fixed by (seed, epoch) and different from
 // one epoch to the next, and the same on every machine (a known permutation pins the generator).
+#include "runtime/data/shard.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <set>
 #include <stdexcept>
 #include <vector>
-
-#include "runtime/data/shard.hpp"
 
 namespace ordo::data {
 namespace {

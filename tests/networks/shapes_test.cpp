@@ -1,6 +1,8 @@
 // Networks that say what they compute: the built-in ones have their published parameter counts
 // (the figures are the architectures' own, from their papers and reference implementations), and
 // descriptions whose shapes or parameters do not fit are errors that name the layer.
+#include "runtime/networks/shapes.hpp"
+
 #include <gtest/gtest.h>
 
 #include <numeric>
@@ -11,7 +13,6 @@
 #include "runtime/networks/network.hpp"
 #include "runtime/networks/network_builder.hpp"
 #include "runtime/networks/network_reader.hpp"
-#include "runtime/networks/shapes.hpp"
 
 namespace ordo::networks {
 namespace {

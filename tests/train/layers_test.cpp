@@ -41,16 +41,18 @@ struct Net {
   SoftmaxCrossEntropy loss;
 
   std::vector<Layer*> layers() {
-    return {&conv1, &bn1, &relu1, &pool1, &conv2, &bn2, &relu2, &add,
-            &relu3, &conv3, &cat,  &avg,   &gap,   &flat, &fc};
+    return {&conv1, &bn1,   &relu1, &pool1, &conv2, &bn2,  &relu2, &add,
+            &relu3, &conv3, &cat,   &avg,   &gap,   &flat, &fc};
   }
 
   at::Tensor forward(const at::Tensor& x, const at::Tensor& labels) {
-    const at::Tensor p = pool1.forward({relu1.forward({bn1.forward({conv1.forward({x}, true)}, true)}, true)}, true);
+    const at::Tensor p =
+        pool1.forward({relu1.forward({bn1.forward({conv1.forward({x}, true)}, true)}, true)}, true);
     const at::Tensor a = relu2.forward({bn2.forward({conv2.forward({p}, true)}, true)}, true);
     const at::Tensor r = relu3.forward({add.forward({a, p}, true)}, true);
     const at::Tensor c = cat.forward({r, conv3.forward({p}, true)}, true);
-    const at::Tensor z = fc.forward({flat.forward({gap.forward({avg.forward({c}, true)}, true)}, true)}, true);
+    const at::Tensor z =
+        fc.forward({flat.forward({gap.forward({avg.forward({c}, true)}, true)}, true)}, true);
     return loss.forward(z, labels);
   }
 
@@ -61,8 +63,7 @@ struct Net {
     const std::vector<at::Tensor> dcat = cat.backward(dc);
     const at::Tensor dp_from_conv3 = conv3.backward(dcat[1])[0];
     const std::vector<at::Tensor> dadd = add.backward(relu3.backward(dcat[0])[0]);
-    const at::Tensor dp_from_a =
-        conv2.backward(bn2.backward(relu2.backward(dadd[0])[0])[0])[0];
+    const at::Tensor dp_from_a = conv2.backward(bn2.backward(relu2.backward(dadd[0])[0])[0])[0];
     const at::Tensor dp = dp_from_conv3 + dp_from_a + dadd[1];
     return conv1.backward(bn1.backward(relu1.backward(pool1.backward(dp)[0])[0])[0])[0];
   }
@@ -139,8 +140,10 @@ TEST(Layers, BackwardEqualsAutogradOnAWholeNetwork) {
   EXPECT_EQ(compared, 9u);  // 3 convolution weights, 2 x (gamma, beta), fc weight and bias
   for (const char* bn : {"bn1", "bn2"}) {
     BatchNorm& b = std::string(bn) == "bn1" ? net.bn1 : net.bn2;
-    expect_close(*b.buffers()[0], ref.running.at(std::string(bn) + ".mean"), std::string(bn) + " mean");
-    expect_close(*b.buffers()[1], ref.running.at(std::string(bn) + ".var"), std::string(bn) + " var");
+    expect_close(*b.buffers()[0], ref.running.at(std::string(bn) + ".mean"),
+                 std::string(bn) + " mean");
+    expect_close(*b.buffers()[1], ref.running.at(std::string(bn) + ".var"),
+                 std::string(bn) + " var");
   }
 }
 

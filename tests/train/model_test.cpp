@@ -3,6 +3,8 @@
 // gradients that several layers read, gives exactly autograd's gradients through the same
 // forward, for the parameters and the batch, on networks with residual adds, parameter-free
 // shortcuts, concatenations and every op kind.
+#include "runtime/train/model.hpp"
+
 #include <gtest/gtest.h>
 #include <torch/torch.h>
 
@@ -12,7 +14,6 @@
 #include "runtime/networks/network.hpp"
 #include "runtime/networks/network_builder.hpp"
 #include "runtime/train/layers/init.hpp"
-#include "runtime/train/model.hpp"
 
 namespace ordo::train {
 namespace {
@@ -25,8 +26,8 @@ networks::Network inception_like() {
   const auto left = b.add("left", {stem}, {op::conv(3, 1, 1, 0), op::batch_norm(), op::relu()});
   const auto right = b.add("right", {stem}, {op::avg_pool(3, 1, 1), op::conv(2, 3, 1, 1)});
   const auto pool = b.add("pool", {stem}, {op::max_pool(3, 1, 1)});
-  const auto cat = b.add("cat", {left, right, pool}, {op::concat(), op::relu(),
-                                                      op::max_pool(3, 2, 0)});
+  const auto cat =
+      b.add("cat", {left, right, pool}, {op::concat(), op::relu(), op::max_pool(3, 2, 0)});
   const auto head = b.add("head", {cat}, {op::dense(6), op::batch_norm(), op::relu()});
   b.add("out", {head}, {op::dense(4)});
   return b.build(1.0);

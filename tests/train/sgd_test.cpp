@@ -1,12 +1,12 @@
 // The update against PyTorch's own SGD (torch::optim::SGD with momentum and weight decay) over
 // steps whose learning rate changes, bit for bit in double precision; and the schedule's values.
+#include "runtime/train/sgd.hpp"
+
 #include <gtest/gtest.h>
 #include <torch/torch.h>
 
 #include <stdexcept>
 #include <vector>
-
-#include "runtime/train/sgd.hpp"
 
 namespace ordo::train {
 namespace {
@@ -17,8 +17,7 @@ TEST(Sgd, TakesPyTorchsStepsExactly) {
   torch::Tensor ours = w0.clone();
   torch::Tensor velocity = torch::zeros_like(w0);
   torch::Tensor theirs = w0.clone().set_requires_grad(true);
-  torch::optim::SGD opt({theirs},
-                        torch::optim::SGDOptions(0.1).momentum(0.9).weight_decay(5e-4));
+  torch::optim::SGD opt({theirs}, torch::optim::SGDOptions(0.1).momentum(0.9).weight_decay(5e-4));
   const SgdConfig config{0.9, 5e-4, 0.5};
   const LrSchedule schedule{0.1, 3, {5}, 0.1};
   for (std::uint64_t step = 0; step < 8; ++step) {

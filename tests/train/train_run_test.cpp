@@ -2,6 +2,8 @@
 // step program run by the engine and a KVStore design: the loss falls, the test accuracy ends far
 // above chance, every rank ends with the same weights bit for bit, and every safe design gives
 // the same weights (a sum of two floats does not depend on its order).
+#include "runtime/train/train_run.hpp"
+
 #include <gtest/gtest.h>
 
 #include <numeric>
@@ -13,7 +15,6 @@
 #include "runtime/data/labelled_images.hpp"
 #include "runtime/designs/design_config.hpp"
 #include "runtime/networks/network_builder.hpp"
-#include "runtime/train/train_run.hpp"
 
 namespace ordo::train {
 namespace {
@@ -120,8 +121,8 @@ TEST(TrainRun, RefusesANetworkForOtherImages) {
   const data::LabelledImages train = first(fashion(true), 256);
   designs::DesignConfig config;
   comm::sim::SimWorld world(1, designs::step_comms(config));
-  EXPECT_THROW(train_rank(networks::cifar_resnet(20, 10, {3, 32, 32}, 1.0), config,
-                          world.rank(0), train, nullptr, TrainOptions{}, &world),
+  EXPECT_THROW(train_rank(networks::cifar_resnet(20, 10, {3, 32, 32}, 1.0), config, world.rank(0),
+                          train, nullptr, TrainOptions{}, &world),
                std::invalid_argument);
 }
 

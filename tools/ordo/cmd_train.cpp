@@ -37,8 +37,7 @@ struct TrainCli {
 };
 
 // Every rank decides the same program, so every rank reaches the same verdict without talking.
-int verify_first(const TrainCli& o, const networks::Network& net, std::uint32_t ranks,
-                 bool print) {
+int verify_first(const TrainCli& o, const networks::Network& net, std::uint32_t ranks, bool print) {
   if (o.no_verify) {
     if (print) std::cout << "verify: skipped (--no-verify): the step program is not checked\n";
     return exit_ok;
@@ -50,9 +49,8 @@ int verify_first(const TrainCli& o, const networks::Network& net, std::uint32_t 
   options.limits.seconds_max = o.verify_seconds;
   const checker::Verification v = checker::verify(model, options);
   if (print) {
-    std::cout << "verify: " << checker::to_string(v.result.verdict) << " at " << ranks
-              << " ranks (" << designs::describe(o.config) << ", " << net.name << ") in "
-              << v.seconds << " s\n";
+    std::cout << "verify: " << checker::to_string(v.result.verdict) << " at " << ranks << " ranks ("
+              << designs::describe(o.config) << ", " << net.name << ") in " << v.seconds << " s\n";
   }
   if (v.result.verdict == checker::Verdict::unsafe) {
     if (print) std::cout << checker::human_report(model, v);
@@ -84,9 +82,9 @@ int run_train(const TrainCli& o) {
   cli.config = config;
   comm::MpiWorld world(runtime, designs::step_comms(config));
   const bool root = world.rank() == 0;
-  std::optional<networks::Network> net =
-      o.network == "lenet" ? networks::builtin_network("lenet")
-                           : networks::builtin_network(o.network, 4, {1, 28, 28});
+  std::optional<networks::Network> net = o.network == "lenet"
+                                             ? networks::builtin_network("lenet")
+                                             : networks::builtin_network(o.network, 4, {1, 28, 28});
   if (!net) {
     if (root) std::cerr << "ordo train: error: unknown network '" << o.network << "'\n";
     return exit_bad_input;
@@ -109,14 +107,14 @@ int run_train(const TrainCli& o) {
       std::cout << "epoch " << e + 1 << ": test accuracy " << r.test_accuracy[e] << '\n';
     }
     const std::size_t tail = std::min<std::size_t>(r.losses.size(), 20);
-    const double loss =
-        tail == 0 ? 0.0
-                  : std::accumulate(r.losses.end() - static_cast<std::ptrdiff_t>(tail),
-                                    r.losses.end(), 0.0) /
-                        static_cast<double>(tail);
+    const double loss = tail == 0
+                            ? 0.0
+                            : std::accumulate(r.losses.end() - static_cast<std::ptrdiff_t>(tail),
+                                              r.losses.end(), 0.0) /
+                                  static_cast<double>(tail);
     std::cout << "trained " << r.losses.size() << " steps of " << o.options.batch << " x "
-              << world.size() << " images in " << r.seconds << " s: "
-              << static_cast<double>(r.images * world.size()) / r.seconds
+              << world.size() << " images in " << r.seconds
+              << " s: " << static_cast<double>(r.images * world.size()) / r.seconds
               << " images/s, training loss " << loss << " (last " << tail << " steps)\n";
   }
   // Every rank evaluates the same weights on the same test set, so all agree on the outcome.
@@ -140,16 +138,19 @@ Command add_train(CLI::App& app) {
   auto o = std::make_shared<TrainCli>();
   CLI::App* sub = app.add_subcommand(
       "train", "train a network on Fashion-MNIST across the MPI ranks, verified first");
-  sub->add_option("--network", o->network, "lenet, resnet20, resnet32, resnet44, resnet56, resnet110")
+  sub->add_option("--network", o->network,
+                  "lenet, resnet20, resnet32, resnet44, resnet56, resnet110")
       ->capture_default_str();
   sub->add_option("--design", o->design, "naive, funnel, concom or depcha")->capture_default_str();
   sub->add_option("--data-dir", o->data_dir, "where Fashion-MNIST's IDX files are")
       ->capture_default_str();
   sub->add_option("--train-images", o->train_images, "train on the first N images (0: all)");
-  sub->add_option("--epochs", o->options.epochs, "epochs")->check(CLI::Range(1, 1000))
+  sub->add_option("--epochs", o->options.epochs, "epochs")
+      ->check(CLI::Range(1, 1000))
       ->capture_default_str();
   sub->add_option("--batch", o->options.batch, "images per rank and step")
-      ->check(CLI::Range(1, 65536))->capture_default_str();
+      ->check(CLI::Range(1, 65536))
+      ->capture_default_str();
   sub->add_option("--steps-max", o->options.steps_max, "stop after this many steps (0: none)");
   sub->add_option("--lr", o->options.lr.base, "learning rate")->capture_default_str();
   sub->add_option("--warmup", o->options.lr.warmup, "steps of linear learning-rate warm-up");

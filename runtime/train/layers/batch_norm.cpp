@@ -7,8 +7,8 @@
 
 namespace ordo::train {
 
-BatchNorm::BatchNorm(std::string name, std::int64_t channels, at::ScalarType dtype,
-                     double momentum, double eps)
+BatchNorm::BatchNorm(std::string name, std::int64_t channels, at::ScalarType dtype, double momentum,
+                     double eps)
     : momentum_(momentum), eps_(eps) {
   gamma_ = {name + ".gamma", at::ones({channels}, dtype), at::zeros({channels}, dtype)};
   beta_ = {name + ".beta", at::zeros({channels}, dtype), at::zeros({channels}, dtype)};
@@ -29,9 +29,9 @@ at::Tensor BatchNorm::forward(const std::vector<at::Tensor>& inputs, bool traini
 }
 
 std::vector<at::Tensor> BatchNorm::backward(const at::Tensor& grad_output) {
-  auto [dx, dgamma, dbeta] = at::native_batch_norm_backward(
-      grad_output, input_, gamma_.value, running_mean_, running_var_, save_mean_, save_invstd_,
-      true, eps_, {true, true, true});
+  auto [dx, dgamma, dbeta] =
+      at::native_batch_norm_backward(grad_output, input_, gamma_.value, running_mean_, running_var_,
+                                     save_mean_, save_invstd_, true, eps_, {true, true, true});
   gamma_.grad.copy_(dgamma);
   beta_.grad.copy_(dbeta);
   return {dx};

@@ -2,9 +2,9 @@
 
 #include <ATen/ops/cat.h>
 #include <ATen/ops/constant_pad_nd.h>
-#include <ATen/ops/zeros.h>
 #include <ATen/ops/relu.h>
 #include <ATen/ops/threshold_backward.h>
+#include <ATen/ops/zeros.h>
 
 #include <stdexcept>
 

@@ -32,8 +32,8 @@ at::Tensor AvgPool::forward(const std::vector<at::Tensor>& inputs, bool training
 }
 
 std::vector<at::Tensor> AvgPool::backward(const at::Tensor& grad_output) {
-  return {at::avg_pool2d_backward(grad_output, input_, shape_.kernel, shape_.stride,
-                                  shape_.padding, false, true, c10::nullopt)};
+  return {at::avg_pool2d_backward(grad_output, input_, shape_.kernel, shape_.stride, shape_.padding,
+                                  false, true, c10::nullopt)};
 }
 
 at::Tensor GlobalAvgPool::forward(const std::vector<at::Tensor>& inputs, bool training) {
