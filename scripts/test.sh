@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Every test: the release build with all suites (MPI jobs under mpirun included), then the
 # concurrency suites under ThreadSanitizer, every non-MPI suite under AddressSanitizer +
-# UndefinedBehaviorSanitizer, and a short run of every parser's libFuzzer harness.
+# UndefinedBehaviorSanitizer (clang; the code on libtorch with g++), and a short run of every
+# parser's libFuzzer harness.
 # Prints one closing line "tests: N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."

@@ -1,24 +1,18 @@
-// The one exception the training data readers throw, shaped like the dump reader's: which file
-// and where in it (a byte offset or a record), what is wrong, and what was expected there.
+// The one exception the training data readers throw (errors/located_error.hpp): which file and
+// where in it (a byte offset or a record), what is wrong, and what was expected there.
 #pragma once
 
-#include <stdexcept>
 #include <string>
+#include <utility>
+
+#include "runtime/errors/located_error.hpp"
 
 namespace ordo::data {
 
-class DataError : public std::runtime_error {
+class DataError : public errors::LocatedError {
  public:
-  DataError(std::string where, std::string problem, std::string expected);
-
-  const std::string& where() const noexcept { return where_; }
-  const std::string& problem() const noexcept { return problem_; }
-  const std::string& expected() const noexcept { return expected_; }
-
- private:
-  std::string where_;
-  std::string problem_;
-  std::string expected_;
+  DataError(std::string where, std::string problem, std::string expected)
+      : errors::LocatedError(std::move(where), std::move(problem), std::move(expected)) {}
 };
 
 }  // namespace ordo::data

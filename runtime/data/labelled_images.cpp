@@ -54,6 +54,14 @@ LabelledImages read_labelled_images(const std::string& images_path, const std::s
   return set;
 }
 
+LabelledImages first_examples(LabelledImages set, std::uint32_t count) {
+  if (count == 0 || count >= set.count) return set;
+  set.count = count;
+  set.pixels.resize(std::size_t{count} * set.rows * set.cols);
+  set.labels.resize(count);
+  return set;
+}
+
 LabelledImages read_fashion_mnist(const std::string& dir, bool train) {
   const std::string prefix = dir + (train ? "/train" : "/t10k");
   return read_labelled_images(prefix + "-images-idx3-ubyte.gz", prefix + "-labels-idx1-ubyte.gz",

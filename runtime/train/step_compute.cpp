@@ -5,6 +5,7 @@
 
 #include <cstring>
 #include <stdexcept>
+#include <string_view>
 
 #include "runtime/designs/design_config.hpp"
 
@@ -21,18 +22,6 @@ at::Tensor view_of(exec::Buffers& buffers, dag::VarId var, const at::Tensor& lik
                            std::to_string(need));
   }
   return at::from_blob(bytes.data(), like.sizes(), like.options());
-}
-
-// The op's name without the step prefix: "s3.bwd.conv1" -> "bwd.conv1". Prefixes end in '.',
-// and the step program's own names start with one of these words.
-std::string_view unprefixed(std::string_view name) {
-  for (std::string_view word : {"fwd.", "bwd.", "update.", "loss"}) {
-    const std::size_t at = name.find(word);
-    if (at != std::string_view::npos && (at == 0 || name[at - 1] == '.')) {
-      return name.substr(at);
-    }
-  }
-  return name;
 }
 
 std::size_t index_in(const std::map<std::string, std::size_t>& map, std::string_view name,
@@ -74,7 +63,12 @@ StepCompute::StepCompute(Model& model, const designs::StepEmitter& emitter, exec
 
 void StepCompute::run(const dag::Op& op) {
   if (op.pool != designs::compute_pool) return;  // the designs' fences: no compute of ours
-  const std::string_view name = unprefixed(op.name);
+  std::string_view name = op.name;
+  if (name.substr(0, inputs_.prefix.size()) != inputs_.prefix) {
+    throw std::logic_error("compute op '" + op.name + "' is not an op of step '" + inputs_.prefix +
+                           "'");
+  }
+  name.remove_prefix(inputs_.prefix.size());
   if (name.substr(0, 4) == "fwd.") {
     model_.forward(index_in(layer_of_, name.substr(4), op), inputs_.images, true);
   } else if (name.substr(0, 4) == "bwd.") {

@@ -26,6 +26,7 @@ struct StepInputs {
   at::Tensor images;  // [batch, ...the network's input shape], float
   at::Tensor labels;  // [batch], int64
   double learning_rate = 0.1;
+  std::string prefix;  // the step's op-name prefix, as given to StepEmitter::emit_step
 };
 
 class StepCompute {
@@ -38,7 +39,7 @@ class StepCompute {
 
   void set_inputs(StepInputs inputs) { inputs_ = std::move(inputs); }
   // The executor's compute hook: op names carry the step's prefix ("s3.fwd.conv1"). Throws
-  // std::logic_error for a compute op on the compute pool that no step program op is.
+  // std::logic_error for a compute op on the compute pool that is not an op of this step.
   void run(const dag::Op& op);
   // The loss of the last step's loss op.
   double last_loss() const;

@@ -109,8 +109,10 @@ TrainResult train_rank(const networks::Network& network, const designs::DesignCo
       StepInputs in = batch_of(train, order.data() + std::size_t{s} * options.batch, options.batch,
                                network.input);
       in.learning_rate = learning_rate(options.lr, step);
+      in.prefix = "s" + std::to_string(step + 1) + ".";
+      const std::string prefix = in.prefix;
       compute->set_inputs(std::move(in));
-      emitter.emit_step("s" + std::to_string(step + 1) + ".");
+      emitter.emit_step(prefix);
       result.losses.push_back(compute->last_loss());
       result.images += options.batch;
       ++step;

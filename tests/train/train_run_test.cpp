@@ -28,14 +28,6 @@ const data::LabelledImages& fashion(bool train) {
   return sets[train ? 1 : 0];
 }
 
-data::LabelledImages first(const data::LabelledImages& set, std::uint32_t count) {
-  data::LabelledImages s = set;
-  s.count = count;
-  s.pixels.resize(std::size_t{count} * set.rows * set.cols);
-  s.labels.resize(count);
-  return s;
-}
-
 networks::Network small_mlp() {
   networks::NetworkBuilder b("mlp784", {784});
   const auto h = b.add("hidden", {}, {op::dense(64), op::relu()});
@@ -74,8 +66,8 @@ double mean(const std::vector<double>& v, std::size_t from, std::size_t to) {
 }
 
 TEST(TrainRun, LearnsFashionMnistWithEqualWeightsOnEveryRank) {
-  const data::LabelledImages train = first(fashion(true), 8192);
-  const data::LabelledImages test = first(fashion(false), 2000);
+  const data::LabelledImages train = data::first_examples(fashion(true), 8192);
+  const data::LabelledImages test = data::first_examples(fashion(false), 2000);
   designs::DesignConfig config;
   config.kind = designs::DesignKind::depcha;
   TrainOptions options;
@@ -92,7 +84,7 @@ TEST(TrainRun, LearnsFashionMnistWithEqualWeightsOnEveryRank) {
 }
 
 TEST(TrainRun, EverySafeDesignGivesTheSameWeights) {
-  const data::LabelledImages train = first(fashion(true), 1024);
+  const data::LabelledImages train = data::first_examples(fashion(true), 1024);
   TrainOptions options;
   options.batch = 16;
   options.steps_max = 8;
@@ -118,7 +110,7 @@ TEST(TrainRun, EverySafeDesignGivesTheSameWeights) {
 }
 
 TEST(TrainRun, RefusesANetworkForOtherImages) {
-  const data::LabelledImages train = first(fashion(true), 256);
+  const data::LabelledImages train = data::first_examples(fashion(true), 256);
   designs::DesignConfig config;
   comm::sim::SimWorld world(1, designs::step_comms(config));
   EXPECT_THROW(train_rank(networks::cifar_resnet(20, 10, {3, 32, 32}, 1.0), config, world.rank(0),

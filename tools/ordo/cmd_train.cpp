@@ -37,20 +37,21 @@ struct TrainCli {
 };
 
 // Every rank decides the same program, so every rank reaches the same verdict without talking.
-int verify_first(const TrainCli& o, const networks::Network& net, std::uint32_t ranks, bool print) {
+int verify_first(const TrainCli& o, const designs::DesignConfig& config,
+                 const networks::Network& net, std::uint32_t ranks, bool print) {
   if (o.no_verify) {
     if (print) std::cout << "verify: skipped (--no-verify): the step program is not checked\n";
     return exit_ok;
   }
   designs::StepOptions step;
   step.include_init = true;
-  const checker::Model model(designs::build_step_job(net, o.config, step), ranks);
+  const checker::Model model(designs::build_step_job(net, config, step), ranks);
   checker::VerifyOptions options;
   options.limits.seconds_max = o.verify_seconds;
   const checker::Verification v = checker::verify(model, options);
   if (print) {
     std::cout << "verify: " << checker::to_string(v.result.verdict) << " at " << ranks << " ranks ("
-              << designs::describe(o.config) << ", " << net.name << ") in " << v.seconds << " s\n";
+              << designs::describe(config) << ", " << net.name << ") in " << v.seconds << " s\n";
   }
   if (v.result.verdict == checker::Verdict::unsafe) {
     if (print) std::cout << checker::human_report(model, v);
@@ -66,35 +67,25 @@ int verify_first(const TrainCli& o, const networks::Network& net, std::uint32_t 
   return exit_ok;
 }
 
-data::LabelledImages first(data::LabelledImages set, std::uint32_t count) {
-  if (count == 0 || count >= set.count) return set;
-  set.count = count;
-  set.pixels.resize(std::size_t{count} * set.rows * set.cols);
-  set.labels.resize(count);
-  return set;
-}
-
 int run_train(const TrainCli& o) {
   comm::MpiRuntime runtime(nullptr, nullptr);
   designs::DesignConfig config = o.config;
   config.kind = designs::parse_design(o.design);
-  TrainCli cli = o;
-  cli.config = config;
   comm::MpiWorld world(runtime, designs::step_comms(config));
   const bool root = world.rank() == 0;
-  std::optional<networks::Network> net = o.network == "lenet"
-                                             ? networks::builtin_network("lenet")
-                                             : networks::builtin_network(o.network, 4, {1, 28, 28});
+  // Fashion-MNIST's images; the catalog refuses a network that cannot take them.
+  const std::optional<networks::Network> net = networks::builtin_network(o.network, 4, {1, 28, 28});
   if (!net) {
     if (root) std::cerr << "ordo train: error: unknown network '" << o.network << "'\n";
     return exit_bad_input;
   }
-  if (const int code = verify_first(cli, *net, world.size(), root); code != exit_ok) return code;
+  if (const int code = verify_first(o, config, *net, world.size(), root); code != exit_ok)
+    return code;
 
   data::LabelledImages train_set;
   data::LabelledImages test_set;
   try {
-    train_set = first(data::read_fashion_mnist(o.data_dir, true), o.train_images);
+    train_set = data::first_examples(data::read_fashion_mnist(o.data_dir, true), o.train_images);
     test_set = data::read_fashion_mnist(o.data_dir, false);
   } catch (const data::DataError& e) {
     if (root) std::cerr << "ordo train: error: " << e.what() << '\n';
