@@ -1,5 +1,6 @@
 #include "runtime/train/step_compute.hpp"
 
+#include <ATen/ops/argmax.h>
 #include <ATen/ops/from_blob.h>
 #include <ATen/ops/zeros_like.h>
 
@@ -75,9 +76,15 @@ void StepCompute::run(const dag::Op& op) {
     model_.backward(index_in(layer_of_, name.substr(4), op));
   } else if (name == "loss") {
     const double loss = model_.loss_forward(inputs_.labels).item<double>();
+    const auto correct =
+        static_cast<std::uint64_t>(at::argmax(model_.output(model_.layers() - 1), 1)
+                                       .eq(inputs_.labels)
+                                       .sum()
+                                       .item<std::int64_t>());
     model_.loss_backward();
     const std::lock_guard lock(loss_mutex_);
     loss_ = loss;
+    correct_ = correct;
   } else if (name.substr(0, 7) == "update.") {
     const std::size_t i = index_in(param_of_, name.substr(7), op);
     Param& p = *model_.params()[i];
@@ -90,6 +97,11 @@ void StepCompute::run(const dag::Op& op) {
 double StepCompute::last_loss() const {
   const std::lock_guard lock(loss_mutex_);
   return loss_;
+}
+
+std::uint64_t StepCompute::last_correct() const {
+  const std::lock_guard lock(loss_mutex_);
+  return correct_;
 }
 
 }  // namespace ordo::train

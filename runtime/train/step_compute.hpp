@@ -41,8 +41,12 @@ class StepCompute {
   // The executor's compute hook: op names carry the step's prefix ("s3.fwd.conv1"). Throws
   // std::logic_error for a compute op on the compute pool that is not an op of this step.
   void run(const dag::Op& op);
-  // The loss of the last step's loss op.
+  // The loss of the last step's loss op, and how many of its batch's images the network
+  // classified right.
   double last_loss() const;
+  std::uint64_t last_correct() const;
+  // Every parameter's momentum buffer, in key order: what a checkpoint saves and restores.
+  std::vector<at::Tensor>& velocities() { return velocity_; }
 
  private:
   Model& model_;
@@ -53,6 +57,7 @@ class StepCompute {
   std::vector<at::Tensor> velocity_;  // per parameter
   mutable std::mutex loss_mutex_;
   double loss_ = 0.0;
+  std::uint64_t correct_ = 0;
 };
 
 }  // namespace ordo::train

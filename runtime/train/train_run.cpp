@@ -8,6 +8,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "runtime/checkpoint/checkpoint_dir.hpp"
+#include "runtime/checkpoint/checkpoint_error.hpp"
 #include "runtime/data/shard.hpp"
 #include "runtime/designs/step_emitter.hpp"
 #include "runtime/engine/engine.hpp"
@@ -17,6 +19,7 @@
 #include "runtime/train/layers/init.hpp"
 #include "runtime/train/model.hpp"
 #include "runtime/train/step_compute.hpp"
+#include "runtime/train/train_state.hpp"
 
 namespace ordo::train {
 
@@ -63,6 +66,136 @@ double accuracy(Model& model, const data::LabelledImages& test,
   return static_cast<double>(right) / static_cast<double>(test.count);
 }
 
+// The job-wide calls the trainer makes itself, outside the step program: the main thread makes
+// them between steps, after the step's wait_for_all, so no collective of this rank is in flight
+// on any communicator; and every rank makes the same ones after the same step, so they match
+// one for one (docs/train.md). Their keys are below every gradient key, for the diagnostics.
+constexpr std::int64_t agree_key = -1;
+constexpr std::int64_t epoch_figures_key = -2;
+
+// Whether every rank succeeded, and the largest and smallest `value` over the ranks.
+struct Agreement {
+  bool all_ok = true;
+  std::int64_t max = 0;
+  std::int64_t min = 0;
+};
+Agreement agree(comm::World& world, bool ok, std::int64_t value) {
+  std::int64_t v[3] = {ok ? 0 : 1, value, -value};
+  world.comm(0).allreduce(v, 3, dag::DType::i64, dag::Reduction::max, agree_key);
+  return {v[0] == 0, v[1], -v[2]};
+}
+
+// What a checkpoint of this run must say about the run to be resumed by it.
+struct RunIdentity {
+  std::string network;
+  std::string design;
+  std::uint32_t world_size;
+  std::uint32_t rank;
+  std::uint64_t seed;
+  std::uint32_t batch;
+  std::uint32_t steps_per_epoch;
+};
+
+void check_fits(const checkpoint::Checkpoint& c, const RunIdentity& run, std::uint64_t step,
+                const std::string& file) {
+  auto differs = [&](const std::string& field, const std::string& have, const std::string& want) {
+    throw checkpoint::CheckpointError(file, field + " " + have,
+                                      field + " " + want + ", as this run has");
+  };
+  if (c.network != run.network) differs("network", c.network, run.network);
+  if (c.world_size != run.world_size) {
+    differs("world size", std::to_string(c.world_size), std::to_string(run.world_size));
+  }
+  if (c.rank != run.rank) differs("rank", std::to_string(c.rank), std::to_string(run.rank));
+  if (c.seed != run.seed) differs("seed", std::to_string(c.seed), std::to_string(run.seed));
+  if (c.batch != run.batch) differs("batch", std::to_string(c.batch), std::to_string(run.batch));
+  if (c.step != step) {
+    differs("step", std::to_string(c.step), std::to_string(step) + " (what 'latest' names)");
+  }
+  if (std::uint64_t{c.epoch} * run.steps_per_epoch + c.step_in_epoch != c.step ||
+      c.step_in_epoch >= run.steps_per_epoch) {
+    throw checkpoint::CheckpointError(
+        file,
+        "step " + std::to_string(c.step) + " at epoch " + std::to_string(c.epoch) + ", step " +
+            std::to_string(c.step_in_epoch) + " of it",
+        "the same position with this run's " + std::to_string(run.steps_per_epoch) +
+            " steps per epoch (the same data and batch)");
+  }
+}
+
+// Loads this rank's part of the latest checkpoint; every rank learns whether all could, so no
+// rank trains alone. Returns the step to continue from.
+std::uint64_t resume(const CheckpointOptions& o, const RunIdentity& run, comm::World& world,
+                     Model& model, StepCompute& compute) {
+  std::exception_ptr error;
+  std::uint64_t step = 0;
+  try {
+    const std::optional<std::uint64_t> latest = checkpoint::latest(o.dir);
+    if (!latest) {
+      throw checkpoint::CheckpointError(o.dir, "no committed checkpoint (no 'latest' file)",
+                                        "a directory that ordo train wrote checkpoints to");
+    }
+    const std::string file = checkpoint::rank_file(o.dir, *latest, run.rank);
+    const checkpoint::Checkpoint c = checkpoint::read(file);
+    check_fits(c, run, *latest, file);
+    restore_arrays(c.arrays, file, model, compute);
+    step = c.step;
+  } catch (const std::exception&) {
+    error = std::current_exception();
+  }
+  const Agreement a = agree(world, !error, static_cast<std::int64_t>(step));
+  if (error) std::rethrow_exception(error);
+  if (!a.all_ok) {
+    throw checkpoint::CheckpointError(o.dir, "another rank could not resume (its error is its own)",
+                                      "every rank's file of the latest checkpoint");
+  }
+  if (a.min != a.max) {
+    throw checkpoint::CheckpointError(o.dir, "the ranks resumed different steps",
+                                      "one step on every rank");
+  }
+  return step;
+}
+
+// Every rank writes its file of `step`; once all have, rank 0 commits it.
+void save(const CheckpointOptions& o, const RunIdentity& run, comm::World& world, Model& model,
+          StepCompute& compute, std::uint64_t step) {
+  std::exception_ptr error;
+  try {
+    checkpoint::Checkpoint c;
+    c.network = run.network;
+    c.design = run.design;
+    c.world_size = run.world_size;
+    c.rank = run.rank;
+    c.seed = run.seed;
+    c.batch = run.batch;
+    c.step = step;
+    c.epoch = static_cast<std::uint32_t>(step / run.steps_per_epoch);
+    c.step_in_epoch = static_cast<std::uint32_t>(step % run.steps_per_epoch);
+    c.arrays = capture_arrays(model, compute);
+    checkpoint::prepare_step(o.dir, step);
+    checkpoint::write(checkpoint::rank_file(o.dir, step, run.rank), c);
+  } catch (const std::exception&) {
+    error = std::current_exception();
+  }
+  if (!agree(world, !error, 0).all_ok) {
+    if (error) std::rethrow_exception(error);
+    throw std::runtime_error("checkpoint of step " + std::to_string(step) +
+                             ": another rank could not write its file (its error is its own)");
+  }
+  if (run.rank == 0) {
+    try {
+      checkpoint::commit(o.dir, step);
+    } catch (const std::exception&) {
+      error = std::current_exception();
+    }
+  }
+  if (!agree(world, !error, 0).all_ok) {
+    if (error) std::rethrow_exception(error);
+    throw std::runtime_error("checkpoint of step " + std::to_string(step) +
+                             ": rank 0 could not commit it (its error is its own)");
+  }
+}
+
 }  // namespace
 
 TrainResult train_rank(const networks::Network& network, const designs::DesignConfig& config,
@@ -81,6 +214,10 @@ TrainResult train_rank(const networks::Network& network, const designs::DesignCo
     throw std::invalid_argument("a shard of " + std::to_string(shard) +
                                 " examples gives no batch of " + std::to_string(options.batch));
   }
+  const CheckpointOptions& ckpt = options.checkpoint;
+  if ((ckpt.every != 0 || ckpt.resume) && ckpt.dir.empty()) {
+    throw std::invalid_argument("checkpoints and resume need a checkpoint directory");
+  }
   Model model(network, at::kFloat);
   init_params(model.library_layers(), options.seed);
 
@@ -96,16 +233,33 @@ TrainResult train_rank(const networks::Network& network, const designs::DesignCo
   SgdConfig sgd = options.sgd;
   sgd.rescale = 1.0 / static_cast<double>(world.size());
   compute = std::make_shared<StepCompute>(model, emitter, executor.buffers(), sgd);
-  emitter.emit_init();  // rank 0's weights everywhere
 
+  const RunIdentity run{network.name,   std::string(designs::to_string(config.kind)),
+                        world.size(),   world.rank(),
+                        options.seed,   options.batch,
+                        steps_per_epoch};
   TrainResult result;
   std::uint64_t step = 0;
-  const auto start = std::chrono::steady_clock::now();
-  for (std::uint32_t epoch = 0; epoch < options.epochs; ++epoch) {
+  if (ckpt.resume) step = resume(ckpt, run, world, model, *compute);
+  result.first_step = step;
+  emitter.emit_init();  // rank 0's weights everywhere (on a resume, every rank's are equal already)
+
+  std::uint64_t steps_total = std::uint64_t{options.epochs} * steps_per_epoch;
+  if (options.steps_max != 0) steps_total = std::min<std::uint64_t>(steps_total, options.steps_max);
+  auto since = [](std::chrono::steady_clock::time_point t) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+  };
+  // Time in the steps only: evaluation and checkpoints are not training throughput.
+  double step_seconds = 0.0;
+  for (auto epoch = static_cast<std::uint32_t>(step / steps_per_epoch);
+       epoch < options.epochs && step < steps_total; ++epoch) {
     const std::vector<std::uint32_t> order =
         data::epoch_shard(train.count, world.rank(), world.size(), options.seed, epoch);
-    for (std::uint32_t s = 0; s < steps_per_epoch; ++s) {
-      if (options.steps_max != 0 && step == options.steps_max) break;
+    const double epoch_start = step_seconds;
+    double figures[3] = {0.0, 0.0, 0.0};  // loss summed over images, right answers, images
+    std::uint32_t s = static_cast<std::uint32_t>(step % steps_per_epoch);
+    for (; s < steps_per_epoch && step < steps_total; ++s) {
+      const auto step_start = std::chrono::steady_clock::now();
       StepInputs in = batch_of(train, order.data() + std::size_t{s} * options.batch, options.batch,
                                network.input);
       in.learning_rate = learning_rate(options.lr, step);
@@ -113,19 +267,49 @@ TrainResult train_rank(const networks::Network& network, const designs::DesignCo
       const std::string prefix = in.prefix;
       compute->set_inputs(std::move(in));
       emitter.emit_step(prefix);
-      result.losses.push_back(compute->last_loss());
+      step_seconds += since(step_start);
+      const double loss = compute->last_loss();
+      result.losses.push_back(loss);
       result.images += options.batch;
+      figures[0] += loss * options.batch;
+      figures[1] += static_cast<double>(compute->last_correct());
+      figures[2] += options.batch;
       ++step;
+      if (options.on_step) {
+        options.on_step(
+            {epoch, s + 1, steps_per_epoch, step, steps_total, loss, step_seconds, result.images});
+      }
+      if (!ckpt.dir.empty() && ((ckpt.every != 0 && step % ckpt.every == 0) || step == steps_total))
+        save(ckpt, run, world, model, *compute, step);
     }
-    if (options.evaluate && test != nullptr)
-      result.test_accuracy.push_back(accuracy(model, *test, network.input));
+    EpochReport report;
+    report.epoch = epoch;
+    report.seconds = step_seconds - epoch_start;
+    world.comm(0).allreduce(figures, 3, dag::DType::f64, dag::Reduction::sum, epoch_figures_key);
+    if (figures[2] > 0) {
+      report.train_loss = figures[0] / figures[2];
+      report.train_accuracy = figures[1] / figures[2];
+    }
+    if ((s == steps_per_epoch || step == steps_total) && options.evaluate && test != nullptr) {
+      report.test_accuracy = accuracy(model, *test, network.input);
+      result.test_accuracy.push_back(*report.test_accuracy);
+    }
+    result.epochs.push_back(report);
+    if (options.on_epoch) options.on_epoch(report);
   }
-  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  result.seconds = step_seconds;
   executor.main_done();
   for (Param* p : model.params()) {
     const at::Tensor flat = p->value.contiguous().view({-1});
     result.weights.insert(result.weights.end(), flat.data_ptr<float>(),
                           flat.data_ptr<float>() + flat.numel());
+  }
+  for (Layer* layer : model.library_layers()) {
+    for (const at::Tensor* t : layer->buffers()) {
+      const at::Tensor flat = t->contiguous().view({-1}).to(at::kFloat);
+      result.buffers.insert(result.buffers.end(), flat.data_ptr<float>(),
+                            flat.data_ptr<float>() + flat.numel());
+    }
   }
   return result;
 }

@@ -5,6 +5,9 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "runtime/comm/communicator.hpp"
@@ -16,6 +19,36 @@
 
 namespace ordo::train {
 
+// Where checkpoints go (checkpoint/checkpoint_dir.hpp) and when: after every `every` steps and
+// after the last step. `resume` continues from the latest committed checkpoint in `dir`.
+struct CheckpointOptions {
+  std::string dir;  // empty: no checkpoints
+  std::uint64_t every = 0;
+  bool resume = false;
+};
+
+// What a progress display needs after each step (rank 0's view; every rank gets its own).
+struct StepReport {
+  std::uint32_t epoch = 0;          // counted from 0
+  std::uint32_t step_in_epoch = 0;  // steps of this epoch done, counted from 1
+  std::uint32_t steps_per_epoch = 0;
+  std::uint64_t step = 0;         // steps done in the whole training, resumed ones included
+  std::uint64_t steps_total = 0;  // what the run will have done at its end
+  double loss = 0.0;              // this rank's, this step
+  double seconds = 0.0;           // in this run's steps (not evaluation or checkpoints)
+  std::uint64_t images = 0;       // this rank's, since this run's first step
+};
+
+// An epoch's figures, the same on every rank: train loss and accuracy over every rank's images of
+// the epoch (summed over the ranks at the epoch's end), and the test accuracy.
+struct EpochReport {
+  std::uint32_t epoch = 0;
+  double train_loss = 0.0;
+  double train_accuracy = 0.0;
+  std::optional<double> test_accuracy;
+  double seconds = 0.0;  // in this epoch's steps in this run
+};
+
 struct TrainOptions {
   std::uint32_t batch = 64;  // per rank
   std::uint32_t epochs = 1;
@@ -24,18 +57,26 @@ struct TrainOptions {
   LrSchedule lr;
   SgdConfig sgd;         // rescale is set to 1 / ranks
   bool evaluate = true;  // test accuracy after every epoch, when a test set is given
+  CheckpointOptions checkpoint;
+  std::function<void(const StepReport&)> on_step;
+  std::function<void(const EpochReport&)> on_epoch;
 };
 
 struct TrainResult {
-  std::vector<double> losses;         // this rank's loss at every step
-  std::vector<double> test_accuracy;  // after every epoch
-  std::vector<float> weights;         // every parameter at the end, in key order
-  std::uint64_t images = 0;           // trained on this rank
-  double seconds = 0.0;               // of the training steps
+  std::uint64_t first_step = 0;       // the step this run started from (resumed: not 0)
+  std::vector<double> losses;         // this rank's loss at every step of this run
+  std::vector<double> test_accuracy;  // after every epoch this run ended
+  std::vector<EpochReport> epochs;
+  std::vector<float> weights;  // every parameter at the end, in key order
+  std::vector<float> buffers;  // every layer's per-rank state at the end (running stats)
+  std::uint64_t images = 0;    // trained on this rank
+  double seconds = 0.0;        // in the training steps
 };
 
 // Throws std::invalid_argument when the network does not say what it computes, its input shape
-// is not the images', or the shard gives no full batch; and what the runtime throws.
+// is not the images', or the shard gives no full batch; checkpoint::CheckpointError when a
+// resume finds no checkpoint or one that does not fit this run (on every rank: the ranks agree
+// before any trains); and what the runtime throws.
 TrainResult train_rank(const networks::Network& network, const designs::DesignConfig& config,
                        comm::World& world, const data::LabelledImages& train,
                        const data::LabelledImages* test, const TrainOptions& options,

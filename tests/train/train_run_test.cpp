@@ -8,55 +8,24 @@
 
 #include <numeric>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "runtime/comm/sim/sim_world.hpp"
 #include "runtime/data/labelled_images.hpp"
 #include "runtime/designs/design_config.hpp"
 #include "runtime/networks/network_builder.hpp"
+#include "tests/train/sim_ranks.hpp"
 
 namespace ordo::train {
 namespace {
 
 namespace op = networks::op;
 
-const data::LabelledImages& fashion(bool train) {
-  static const data::LabelledImages sets[2] = {
-      data::read_fashion_mnist(data::fashion_mnist_dir_default, false),
-      data::read_fashion_mnist(data::fashion_mnist_dir_default, true)};
-  return sets[train ? 1 : 0];
-}
-
 networks::Network small_mlp() {
   networks::NetworkBuilder b("mlp784", {784});
   const auto h = b.add("hidden", {}, {op::dense(64), op::relu()});
   b.add("out", {h}, {op::dense(10)});
   return b.build(1.0);
-}
-
-std::vector<TrainResult> train_on_ranks(const networks::Network& net,
-                                        const designs::DesignConfig& config,
-                                        const data::LabelledImages& train,
-                                        const data::LabelledImages* test,
-                                        const TrainOptions& options, std::uint32_t ranks) {
-  comm::sim::SimWorld world(ranks, designs::step_comms(config));
-  world.start_watchdog(std::chrono::milliseconds(50));
-  std::vector<TrainResult> results(ranks);
-  std::vector<std::string> errors(ranks);
-  std::vector<std::thread> threads;
-  for (dag::Rank r = 0; r < ranks; ++r) {
-    threads.emplace_back([&, r] {
-      try {
-        results[r] = train_rank(net, config, world.rank(r), train, test, options, &world);
-      } catch (const std::exception& e) {
-        errors[r] = e.what();
-      }
-    });
-  }
-  for (std::thread& t : threads) t.join();
-  for (dag::Rank r = 0; r < ranks; ++r) EXPECT_EQ(errors[r], "") << "rank " << r;
-  return results;
 }
 
 double mean(const std::vector<double>& v, std::size_t from, std::size_t to) {

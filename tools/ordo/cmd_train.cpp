@@ -4,20 +4,26 @@
 // checker decides it: `unsafe` stops the job with the checker's report, `unknown` stops it unless
 // --allow-unknown, --no-verify skips the check with a warning.
 #include <chrono>
+#include <cstdlib>
 #include <iostream>
 #include <memory>
 #include <numeric>
 #include <string>
 
 #include "checker/verify.hpp"
+#include "runtime/checkpoint/checkpoint_error.hpp"
 #include "runtime/comm/mpi/runtime.hpp"
 #include "runtime/comm/mpi/world.hpp"
+#include "runtime/dag/dump_writer.hpp"
 #include "runtime/data/data_error.hpp"
 #include "runtime/data/labelled_images.hpp"
 #include "runtime/designs/step_builder.hpp"
 #include "runtime/networks/catalog.hpp"
+#include "runtime/train/compute_threads.hpp"
 #include "runtime/train/train_run.hpp"
 #include "tools/ordo/commands.hpp"
+#include "tools/ordo/output.hpp"
+#include "tools/ordo/train_progress.hpp"
 
 namespace ordo::tools {
 
@@ -26,8 +32,14 @@ namespace {
 struct TrainCli {
   std::string network = "lenet";
   std::string design = "depcha";
+  std::string data = "fashion-mnist";
   std::string data_dir = data::fashion_mnist_dir_default;
+  std::string metrics_path;
+  std::string progress = "auto";
+  std::uint32_t threads = 0;  // 0: the cores divided among the ranks on this machine
+  std::string dump_step_path;
   std::uint32_t train_images = 0;  // 0: all
+  std::uint32_t test_images = 0;   // 0: all
   train::TrainOptions options;
   designs::DesignConfig config;
   bool no_verify = false;
@@ -38,17 +50,32 @@ struct TrainCli {
 
 // Every rank decides the same program, so every rank reaches the same verdict without talking.
 int verify_first(const TrainCli& o, const designs::DesignConfig& config,
-                 const networks::Network& net, std::uint32_t ranks, bool print) {
-  if (o.no_verify) {
-    if (print) std::cout << "verify: skipped (--no-verify): the step program is not checked\n";
-    return exit_ok;
-  }
+                 const networks::Network& net, std::uint32_t ranks, bool print,
+                 MetricsFile* metrics) {
   designs::StepOptions step;
   step.include_init = true;
-  const checker::Model model(designs::build_step_job(net, config, step), ranks);
+  dag::Job job = designs::build_step_job(net, config, step);
+  if (print && !o.dump_step_path.empty() &&
+      !write_output(o.dump_step_path, dag::write_dump(job), "train")) {
+    return exit_bad_input;
+  }
+  if (o.no_verify) {
+    if (print) std::cout << "verify: skipped (--no-verify): the step program is not checked\n";
+    if (metrics) metrics->write({{"event", "verify"}, {"verdict", "skipped"}});
+    return exit_ok;
+  }
+  const checker::Model model(std::move(job), ranks);
   checker::VerifyOptions options;
   options.limits.seconds_max = o.verify_seconds;
   const checker::Verification v = checker::verify(model, options);
+  if (metrics) {
+    metrics->write({{"event", "verify"},
+                    {"verdict", checker::to_string(v.result.verdict)},
+                    {"ranks", ranks},
+                    {"design", designs::describe(config)},
+                    {"network", net.name},
+                    {"seconds", v.seconds}});
+  }
   if (print) {
     std::cout << "verify: " << checker::to_string(v.result.verdict) << " at " << ranks << " ranks ("
               << designs::describe(config) << ", " << net.name << ") in " << v.seconds << " s\n";
@@ -67,46 +94,105 @@ int verify_first(const TrainCli& o, const designs::DesignConfig& config,
   return exit_ok;
 }
 
+// How many ranks share this machine, as Open MPI tells each rank (1 outside mpirun).
+std::uint32_t local_ranks() {
+  const char* v = std::getenv("OMPI_COMM_WORLD_LOCAL_SIZE");
+  const long n = v == nullptr ? 1 : std::strtol(v, nullptr, 10);
+  return n > 0 ? static_cast<std::uint32_t>(n) : 1u;
+}
+
 int run_train(const TrainCli& o) {
+  train::set_compute_threads(o.threads != 0 ? o.threads
+                                            : train::default_compute_threads(local_ranks()));
   comm::MpiRuntime runtime(nullptr, nullptr);
   designs::DesignConfig config = o.config;
   config.kind = designs::parse_design(o.design);
   comm::MpiWorld world(runtime, designs::step_comms(config));
   const bool root = world.rank() == 0;
+  if (o.data != "fashion-mnist") {
+    if (root)
+      std::cerr << "ordo train: error: unknown data '" << o.data << "'; expected fashion-mnist\n";
+    return exit_bad_input;
+  }
   // Fashion-MNIST's images; the catalog refuses a network that cannot take them.
   const std::optional<networks::Network> net = networks::builtin_network(o.network, 4, {1, 28, 28});
   if (!net) {
     if (root) std::cerr << "ordo train: error: unknown network '" << o.network << "'\n";
     return exit_bad_input;
   }
-  if (const int code = verify_first(o, config, *net, world.size(), root); code != exit_ok)
+  std::unique_ptr<MetricsFile> metrics;
+  if (root && !o.metrics_path.empty()) {
+    try {
+      metrics = std::make_unique<MetricsFile>(o.metrics_path, o.options.checkpoint.resume);
+    } catch (const std::exception& e) {
+      std::cerr << "ordo train: error: " << e.what() << '\n';
+    }
+  }
+  // Every rank learns whether rank 0 could open the file, so none trains without the others.
+  if (!o.metrics_path.empty()) {
+    std::int32_t failed = root && !metrics ? 1 : 0;
+    world.comm(0).allreduce(&failed, 1, dag::DType::i32, dag::Reduction::max, -1);
+    if (failed != 0) return exit_bad_input;
+  }
+  if (const int code = verify_first(o, config, *net, world.size(), root, metrics.get());
+      code != exit_ok)
     return code;
 
   data::LabelledImages train_set;
   data::LabelledImages test_set;
   try {
     train_set = data::first_examples(data::read_fashion_mnist(o.data_dir, true), o.train_images);
-    test_set = data::read_fashion_mnist(o.data_dir, false);
+    test_set = data::first_examples(data::read_fashion_mnist(o.data_dir, false), o.test_images);
   } catch (const data::DataError& e) {
     if (root) std::cerr << "ordo train: error: " << e.what() << '\n';
     return exit_bad_input;
   }
-  const train::TrainResult r =
-      train::train_rank(*net, config, world, train_set, &test_set, o.options);
+  train::TrainOptions options = o.options;
+  const bool bar = o.progress == "bar" || (o.progress == "auto" && output_is_terminal());
+  TrainProgress progress(std::cout, bar, world.size(), options.epochs);
   if (root) {
-    for (std::size_t e = 0; e < r.test_accuracy.size(); ++e) {
-      std::cout << "epoch " << e + 1 << ": test accuracy " << r.test_accuracy[e] << '\n';
-    }
+    options.on_step = [&](const train::StepReport& r) {
+      if (o.progress != "none") progress.step(r);
+      if (metrics) metrics->write(step_event(r, world.size()));
+    };
+    options.on_epoch = [&](const train::EpochReport& r) {
+      progress.epoch(r);
+      if (metrics) metrics->write(epoch_event(r));
+    };
+  }
+  train::TrainResult r;
+  try {
+    r = train::train_rank(*net, config, world, train_set, &test_set, options);
+  } catch (const checkpoint::CheckpointError& e) {
+    std::cerr << "ordo train: rank " << world.rank() << ": error: " << e.what() << '\n';
+    return exit_bad_input;
+  }
+  const double images_per_s =
+      r.seconds > 0 ? static_cast<double>(r.images * world.size()) / r.seconds : 0.0;
+  if (root) {
     const std::size_t tail = std::min<std::size_t>(r.losses.size(), 20);
     const double loss = tail == 0
                             ? 0.0
                             : std::accumulate(r.losses.end() - static_cast<std::ptrdiff_t>(tail),
                                               r.losses.end(), 0.0) /
                                   static_cast<double>(tail);
-    std::cout << "trained " << r.losses.size() << " steps of " << o.options.batch << " x "
-              << world.size() << " images in " << r.seconds
-              << " s: " << static_cast<double>(r.images * world.size()) / r.seconds
-              << " images/s, training loss " << loss << " (last " << tail << " steps)\n";
+    std::cout << "trained " << r.losses.size() << " steps";
+    if (r.first_step != 0) std::cout << ", resumed at step " << r.first_step << ",";
+    std::cout << " of " << o.options.batch << " x " << world.size() << " images in " << r.seconds
+              << " s: " << images_per_s << " images/s, training loss " << loss << " (last " << tail
+              << " steps)\n";
+    if (!r.test_accuracy.empty())
+      std::cout << "final test accuracy " << r.test_accuracy.back() << '\n';
+    if (metrics) {
+      metrics->write(
+          {{"event", "summary"},
+           {"steps", r.losses.size()},
+           {"first_step", r.first_step},
+           {"seconds", r.seconds},
+           {"images_per_s", images_per_s},
+           {"test_accuracy",
+            r.test_accuracy.empty() ? nlohmann::json() : nlohmann::json(r.test_accuracy.back())}});
+    }
   }
   // Every rank evaluates the same weights on the same test set, so all agree on the outcome.
   if (o.target_accuracy > 0.0) {
@@ -133,9 +219,11 @@ Command add_train(CLI::App& app) {
                   "lenet, resnet20, resnet32, resnet44, resnet56, resnet110")
       ->capture_default_str();
   sub->add_option("--design", o->design, "naive, funnel, concom or depcha")->capture_default_str();
+  sub->add_option("--data", o->data, "the training data: fashion-mnist")->capture_default_str();
   sub->add_option("--data-dir", o->data_dir, "where Fashion-MNIST's IDX files are")
       ->capture_default_str();
   sub->add_option("--train-images", o->train_images, "train on the first N images (0: all)");
+  sub->add_option("--test-images", o->test_images, "test on the first N test images (0: all)");
   sub->add_option("--epochs", o->options.epochs, "epochs")
       ->check(CLI::Range(1, 1000))
       ->capture_default_str();
@@ -149,9 +237,25 @@ Command add_train(CLI::App& app) {
   sub->add_option("--weight-decay", o->options.sgd.weight_decay, "weight decay")
       ->capture_default_str();
   sub->add_option("--seed", o->options.seed, "initial weights and shuffles")->capture_default_str();
+  sub->add_option(
+      "--threads", o->threads,
+      "threads of each rank's tensor math (0: the cores divided among the local ranks)");
   sub->add_option("--comm-threads", o->config.comm_threads, "threads of the comm pool");
   sub->add_option("--target-accuracy", o->target_accuracy,
                   "exit 1 unless the final test accuracy reaches this (0: no target)");
+  sub->add_option("--checkpoint-dir", o->options.checkpoint.dir,
+                  "write checkpoints here (each rank its own file, committed together)");
+  sub->add_option("--checkpoint-every", o->options.checkpoint.every,
+                  "steps between checkpoints (0: only after the last step)");
+  sub->add_flag("--resume", o->options.checkpoint.resume,
+                "continue from the latest checkpoint in --checkpoint-dir");
+  sub->add_option("--progress", o->progress,
+                  "auto (a bar on a terminal, log lines otherwise), bar, log or none")
+      ->check(CLI::IsMember({"auto", "bar", "log", "none"}))
+      ->capture_default_str();
+  sub->add_option("--metrics", o->metrics_path, "write JSON lines of every step and epoch here");
+  sub->add_option("--dump-step", o->dump_step_path,
+                  "write the step program the checker decides as a dump (ordo verify reads it)");
   sub->add_flag("--no-verify", o->no_verify, "train without checking the step program first");
   sub->add_flag("--allow-unknown", o->allow_unknown, "train when the checker cannot decide");
   sub->add_option("--verify-timeout", o->verify_seconds, "seconds for the check")

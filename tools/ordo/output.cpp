@@ -1,7 +1,9 @@
 #include "tools/ordo/output.hpp"
 
-#include <fstream>
 #include <iostream>
+#include <system_error>
+
+#include "runtime/io/atomic_file.hpp"
 
 namespace ordo::tools {
 
@@ -10,11 +12,13 @@ bool write_output(const std::string& path, const std::string& text, std::string_
     std::cout << text;
     return true;
   }
-  std::ofstream out(path);
-  out << text;
-  if (out) return true;
-  std::cerr << "ordo " << command << ": cannot write " << path << '\n';
-  return false;
+  try {
+    io::write_file_atomically(path, text);
+    return true;
+  } catch (const std::system_error& e) {
+    std::cerr << "ordo " << command << ": " << e.what() << '\n';
+    return false;
+  }
 }
 
 }  // namespace ordo::tools

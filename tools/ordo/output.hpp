@@ -1,5 +1,6 @@
 // Where subcommands put what they produce: a file named with -o (or --trace, --dot), or
-// standard output when no file is named.
+// standard output when no file is named. A file is written atomically (io/atomic_file.hpp):
+// an interrupted command leaves the old file or none, never half a new one.
 #pragma once
 
 #include <string>

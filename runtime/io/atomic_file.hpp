@@ -1,0 +1,20 @@
+// Writing a file so that, whatever happens, a reader sees either the old file or the whole new
+// one: the bytes go to a temporary file beside it, are flushed to the disk (fsync), the temporary
+// file is renamed over the path (atomic on POSIX file systems), and the directory is flushed so
+// that the rename itself survives a power cut.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace ordo::io {
+
+// Throws std::system_error naming the path and the step that failed (create, write, fsync,
+// rename); the temporary file is removed then and the old file, if any, is untouched.
+void write_file_atomically(const std::string& path, std::string_view bytes);
+
+// Flushes a directory's entries (the renames and removals done in it) to the disk. Throws
+// std::system_error naming the directory.
+void sync_directory(const std::string& dir);
+
+}  // namespace ordo::io

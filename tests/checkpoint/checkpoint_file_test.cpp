@@ -1,0 +1,186 @@
+// The checkpoint format: what is written reads back equal; every torn, altered or hostile file is
+// refused with a CheckpointError naming the file and the byte, never read as a checkpoint.
+#include "runtime/checkpoint/checkpoint_file.hpp"
+
+#include <gtest/gtest.h>
+#include <zlib.h>
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "runtime/checkpoint/checkpoint_error.hpp"
+
+namespace ordo::checkpoint {
+namespace {
+
+Checkpoint sample() {
+  Checkpoint c;
+  c.network = "lenet";
+  c.design = "depcha";
+  c.world_size = 4;
+  c.rank = 3;
+  c.seed = 0xfeedbeefcafe;
+  c.batch = 32;
+  c.step = 77;
+  c.epoch = 2;
+  c.step_in_epoch = 5;
+  c.arrays.push_back({"conv1.weight", "weight", {2, 1, 3, 3}, {}});
+  for (int i = 0; i < 18; ++i) c.arrays.back().values.push_back(0.25f * static_cast<float>(i) - 1);
+  c.arrays.push_back({"conv1.weight", "momentum", {2, 1, 3, 3}, std::vector<float>(18, -0.0f)});
+  c.arrays.push_back({"buffer.0", "buffer", {0}, {}});
+  c.arrays.push_back({"scalar", "buffer", {}, {3.5f}});
+  return c;
+}
+
+// The bytes with a fresh CRC-32, as a forger would leave them.
+std::string with_crc(std::string bytes) {
+  bytes.resize(bytes.size() - 4);
+  const auto crc = static_cast<std::uint32_t>(
+      crc32(0L, reinterpret_cast<const Bytef*>(bytes.data()), static_cast<uInt>(bytes.size())));
+  bytes.append(reinterpret_cast<const char*>(&crc), 4);
+  return bytes;
+}
+
+// The bytes with the header replaced (its length fixed up) and a fresh CRC.
+std::string with_header(const std::string& bytes, const std::string& header) {
+  std::uint64_t old = 0;
+  std::memcpy(&old, bytes.data() + 12, 8);
+  std::string out = bytes.substr(0, 12);
+  const std::uint64_t n = header.size();
+  out.append(reinterpret_cast<const char*>(&n), 8);
+  out += header;
+  out += bytes.substr(20 + old);
+  return with_crc(out);
+}
+
+nlohmann::json header_of(const std::string& bytes) {
+  std::uint64_t n = 0;
+  std::memcpy(&n, bytes.data() + 12, 8);
+  return nlohmann::json::parse(bytes.substr(20, n));
+}
+
+TEST(CheckpointFile, RoundTripsBitForBit) {
+  const Checkpoint c = sample();
+  const std::string bytes = encode(c);
+  EXPECT_EQ(bytes.substr(0, 8), "ORDOCKPT");
+  const Checkpoint back = decode(bytes, "mem");
+  EXPECT_EQ(back, c);
+  // -0.0f == 0.0f as floats: compare the bits of the momentum.
+  EXPECT_EQ(std::memcmp(back.arrays[1].values.data(), c.arrays[1].values.data(), 18 * 4), 0);
+  EXPECT_EQ(encode(back), bytes);
+}
+
+TEST(CheckpointFile, EveryTruncationIsRefused) {
+  const std::string bytes = encode(sample());
+  for (std::size_t n = 0; n < bytes.size(); ++n) {
+    EXPECT_THROW(decode(bytes.substr(0, n), "torn.ckpt"), CheckpointError) << n;
+  }
+  EXPECT_THROW(decode(bytes + '\0', "long.ckpt"), CheckpointError);
+}
+
+TEST(CheckpointFile, EveryFlippedBitIsRefused) {
+  const std::string bytes = encode(sample());
+  for (std::size_t i = 0; i < bytes.size(); ++i) {
+    for (int bit = 0; bit < 8; bit += 3) {
+      std::string bad = bytes;
+      bad[i] = static_cast<char>(bad[i] ^ (1 << bit));
+      EXPECT_THROW(decode(bad, "flip.ckpt"), CheckpointError) << "byte " << i << " bit " << bit;
+    }
+  }
+}
+
+TEST(CheckpointFile, ErrorsNameTheFileTheByteAndWhatWasExpected) {
+  std::string bytes = encode(sample());
+  bytes[20] ^= 1;
+  try {
+    decode(bytes, "run/step-7/rank-0.ckpt");
+    FAIL() << "a torn file was read";
+  } catch (const CheckpointError& e) {
+    EXPECT_EQ(e.where(), "run/step-7/rank-0.ckpt: byte " + std::to_string(bytes.size() - 4));
+    EXPECT_NE(e.problem().find("CRC-32"), std::string::npos) << e.what();
+  }
+  std::string version = encode(sample());
+  version[8] = 2;
+  try {
+    decode(version, "v.ckpt");
+    FAIL();
+  } catch (const CheckpointError& e) {
+    EXPECT_EQ(e.problem(), "format version 2");
+    EXPECT_EQ(e.expected(), "version 1");
+  }
+}
+
+// A forger who fixes the checksum is still held to the header's meaning.
+TEST(CheckpointFile, HostileHeadersWithAValidChecksumAreRefused) {
+  const std::string bytes = encode(sample());
+  const nlohmann::json h = header_of(bytes);
+  auto refused = [&](nlohmann::json bad, const std::string& why) {
+    EXPECT_THROW(decode(with_header(bytes, bad.dump()), "forged.ckpt"), CheckpointError) << why;
+  };
+  {
+    nlohmann::json bad = h;
+    bad["arrays"][0]["shape"] = {1 << 30, 1 << 30, 1 << 30};
+    refused(bad, "a shape far larger than the file");
+  }
+  {
+    nlohmann::json bad = h;
+    bad["arrays"][0]["shape"] = {-2, -9};
+    refused(bad, "negative dimensions that multiply to the right count");
+  }
+  {
+    nlohmann::json bad = h;
+    bad["arrays"][0]["shape"] = {2, 1, 3, 2};
+    refused(bad, "a shape that leaves bytes over");
+  }
+  {
+    nlohmann::json bad = h;
+    bad["arrays"][1]["group"] = "gradient";
+    refused(bad, "an unknown group");
+  }
+  {
+    nlohmann::json bad = h;
+    bad["rank"] = 4;
+    refused(bad, "a rank outside the world");
+  }
+  {
+    nlohmann::json bad = h;
+    bad.erase("seed");
+    refused(bad, "a missing field");
+  }
+  {
+    nlohmann::json bad = h;
+    bad["step"] = "77";
+    refused(bad, "a mistyped field");
+  }
+  refused(nlohmann::json::array(), "a header that is not an object");
+  EXPECT_THROW(decode(with_header(bytes, "{\"network\":"), "forged.ckpt"), CheckpointError);
+  // The same header written back is accepted: the forging itself is sound.
+  EXPECT_EQ(decode(with_header(bytes, h.dump()), "same.ckpt"), sample());
+}
+
+TEST(CheckpointFile, EncodeRefusesArraysThatDoNotFillTheirShape) {
+  Checkpoint c = sample();
+  c.arrays[0].values.pop_back();
+  EXPECT_THROW(encode(c), std::invalid_argument);
+  c = sample();
+  c.arrays[0].group = "grad";
+  EXPECT_THROW(encode(c), std::invalid_argument);
+}
+
+TEST(CheckpointFile, WritesAndReadsFiles) {
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("ordo_ckpt_file_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string path = (dir / "a.ckpt").string();
+  write(path, sample());
+  EXPECT_EQ(read(path), sample());
+  EXPECT_THROW(read((dir / "missing.ckpt").string()), CheckpointError);
+  std::filesystem::resize_file(path, 40);
+  EXPECT_THROW(read(path), CheckpointError);
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace ordo::checkpoint

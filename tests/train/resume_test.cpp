@@ -1,0 +1,146 @@
+// Checkpoints and resume, on two simulated ranks: a run stopped after a checkpoint and resumed
+// ends with weights equal bit for bit to a run never stopped (across an epoch boundary, with
+// momenta and batch norm's per-rank statistics in play); a torn checkpoint, or one of another
+// run, is refused on every rank before any rank trains.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include "runtime/checkpoint/checkpoint_dir.hpp"
+#include "runtime/networks/network_builder.hpp"
+#include "tests/train/sim_ranks.hpp"
+
+namespace ordo::train {
+namespace {
+
+namespace fs = std::filesystem;
+namespace op = networks::op;
+
+// Small, with batch norm: its running statistics differ per rank and must come back too.
+networks::Network bn_cnn() {
+  networks::NetworkBuilder b("bn_cnn", {1, 28, 28});
+  const auto c1 = b.add("conv1", {}, {op::conv(4, 3, 2, 1), op::batch_norm(), op::relu()});
+  const auto c2 = b.add("conv2", {c1}, {op::conv(8, 3, 2, 1), op::batch_norm(), op::relu()});
+  const auto gap = b.add("pool", {c2}, {op::global_avg_pool()});
+  b.add("fc", {gap}, {op::dense(10)});
+  return b.build(1.0);
+}
+
+bool bit_equal(const std::vector<float>& a, const std::vector<float>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
+}
+
+class Resume : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("ordo_resume_" + std::to_string(::getpid()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    // 512 images: 256 per rank, 16 steps of 16 per epoch.
+    train_ = data::first_examples(fashion(true), 512);
+    config_.kind = designs::DesignKind::depcha;
+    options_.batch = 16;
+    options_.epochs = 2;
+    options_.evaluate = false;
+    options_.lr = LrSchedule{0.05, 4, {20}, 0.1};
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  fs::path dir_;
+  data::LabelledImages train_;
+  designs::DesignConfig config_;
+  TrainOptions options_;
+};
+
+TEST_F(Resume, AResumedRunEndsBitForBitWhereAnUnbrokenOneDoes) {
+  const networks::Network net = bn_cnn();
+  const std::vector<TrainResult> whole = train_on_ranks(net, config_, train_, nullptr, options_, 2);
+  ASSERT_EQ(whole[0].losses.size(), 32u);
+
+  TrainOptions first = options_;
+  first.steps_max = 21;  // stops in the second epoch, after the checkpoint at 21
+  first.checkpoint = {dir_.string(), 7, false};
+  const std::vector<TrainResult> broken = train_on_ranks(net, config_, train_, nullptr, first, 2);
+  ASSERT_EQ(broken[0].losses.size(), 21u);
+  EXPECT_EQ(checkpoint::latest(dir_.string()), 21u);
+  EXPECT_TRUE(fs::exists(checkpoint::rank_file(dir_.string(), 21, 1)));
+  EXPECT_TRUE(fs::exists(checkpoint::step_dir(dir_.string(), 14)));  // the previous one
+  EXPECT_FALSE(fs::exists(checkpoint::step_dir(dir_.string(), 7)));
+
+  TrainOptions second = options_;
+  second.checkpoint = {dir_.string(), 7, true};
+  const std::vector<TrainResult> resumed = train_on_ranks(net, config_, train_, nullptr, second, 2);
+  ASSERT_EQ(resumed[0].first_step, 21u);
+  ASSERT_EQ(resumed[0].losses.size(), 11u);
+  for (std::size_t r = 0; r < 2; ++r) {
+    EXPECT_TRUE(bit_equal(resumed[r].weights, whole[r].weights)) << "rank " << r;
+    EXPECT_TRUE(bit_equal(resumed[r].buffers, whole[r].buffers)) << "rank " << r;
+    EXPECT_EQ(resumed[r].losses,
+              std::vector<double>(whole[r].losses.begin() + 21, whole[r].losses.end()));
+  }
+  // The stopped run's weights were not yet the final ones: the comparison above means something.
+  EXPECT_FALSE(bit_equal(broken[0].weights, whole[0].weights));
+  EXPECT_FALSE(bit_equal(broken[0].buffers, whole[0].buffers));
+  EXPECT_FALSE(bit_equal(whole[0].buffers, whole[1].buffers));  // per rank, as MXNet keeps them
+  EXPECT_EQ(checkpoint::latest(dir_.string()), 32u);
+}
+
+TEST_F(Resume, ATornCheckpointIsRefusedOnEveryRank) {
+  const networks::Network net = bn_cnn();
+  TrainOptions first = options_;
+  first.steps_max = 8;
+  first.checkpoint = {dir_.string(), 4, false};
+  train_on_ranks(net, config_, train_, nullptr, first, 2);
+  const std::string torn = checkpoint::rank_file(dir_.string(), 8, 1);
+  fs::resize_file(torn, fs::file_size(torn) / 2);
+
+  TrainOptions second = options_;
+  second.checkpoint = {dir_.string(), 4, true};
+  const RankRuns runs = run_on_ranks(net, config_, train_, nullptr, second, 2);
+  EXPECT_NE(runs.errors[1].find(torn), std::string::npos) << runs.errors[1];
+  EXPECT_NE(runs.errors[0].find("another rank could not resume"), std::string::npos)
+      << runs.errors[0];
+  // The previous checkpoint is still there, whole.
+  EXPECT_TRUE(fs::exists(checkpoint::rank_file(dir_.string(), 4, 1)));
+}
+
+TEST_F(Resume, ACheckpointOfAnotherRunIsRefused) {
+  TrainOptions first = options_;
+  first.steps_max = 4;
+  first.checkpoint = {dir_.string(), 4, false};
+  train_on_ranks(bn_cnn(), config_, train_, nullptr, first, 2);
+
+  TrainOptions second = options_;
+  second.checkpoint = {dir_.string(), 0, true};
+  RankRuns runs = run_on_ranks(networks::lenet(10, 1.0), config_, train_, nullptr, second, 2);
+  for (std::size_t r = 0; r < 2; ++r) {
+    EXPECT_NE(runs.errors[r].find("network bn_cnn; expected network lenet"), std::string::npos)
+        << runs.errors[r];
+  }
+  second.batch = 8;
+  runs = run_on_ranks(bn_cnn(), config_, train_, nullptr, second, 2);
+  EXPECT_NE(runs.errors[0].find("batch 16; expected batch 8"), std::string::npos) << runs.errors[0];
+  second.batch = 16;
+  second.seed = 2;
+  runs = run_on_ranks(bn_cnn(), config_, train_, nullptr, second, 2);
+  EXPECT_NE(runs.errors[0].find("seed"), std::string::npos) << runs.errors[0];
+  runs = run_on_ranks(bn_cnn(), config_, train_, nullptr, options_, 1);  // one rank: no resume
+  EXPECT_EQ(runs.errors[0], "");
+  second.seed = 1;
+  runs = run_on_ranks(bn_cnn(), config_, train_, nullptr, second, 1);
+  EXPECT_NE(runs.errors[0].find("rank-0.ckpt"), std::string::npos) << runs.errors[0];
+}
+
+TEST_F(Resume, NoCheckpointToResumeIsAClearError) {
+  TrainOptions o = options_;
+  o.checkpoint = {dir_.string(), 0, true};
+  const RankRuns runs = run_on_ranks(bn_cnn(), config_, train_, nullptr, o, 2);
+  EXPECT_NE(runs.errors[0].find("no committed checkpoint"), std::string::npos) << runs.errors[0];
+}
+
+}  // namespace
+}  // namespace ordo::train
