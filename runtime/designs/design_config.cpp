@@ -21,10 +21,14 @@ void check_range(const char* what, std::uint32_t value, std::uint32_t max) {
 
 std::string_view to_string(DesignKind kind) {
   switch (kind) {
-    case DesignKind::naive: return "naive";
-    case DesignKind::funnel: return "funnel";
-    case DesignKind::concom: return "concom";
-    case DesignKind::depcha: return "depcha";
+    case DesignKind::naive:
+      return "naive";
+    case DesignKind::funnel:
+      return "funnel";
+    case DesignKind::concom:
+      return "concom";
+    case DesignKind::depcha:
+      return "depcha";
   }
   return "?";
 }
@@ -36,8 +40,8 @@ std::string_view to_string(BufferMode mode) {
 }
 
 DesignKind parse_design(std::string_view name) {
-  for (DesignKind k : {DesignKind::naive, DesignKind::funnel, DesignKind::concom,
-                       DesignKind::depcha}) {
+  for (DesignKind k :
+       {DesignKind::naive, DesignKind::funnel, DesignKind::concom, DesignKind::depcha}) {
     if (name == to_string(k)) return k;
   }
   throw std::invalid_argument("unknown design '" + std::string(name) +
@@ -67,9 +71,12 @@ void check_config(const DesignConfig& config) {
 }
 
 std::vector<dag::Pool> step_pools(const DesignConfig& config) {
-  return {{"compute", config.compute_threads, dag::PoolKind::fifo},
-          {"copy", config.copy_threads, dag::PoolKind::fifo},
-          {"comm", config.comm_threads, dag::PoolKind::fifo}};
+  std::vector<dag::Pool> pools = {{"compute", config.compute_threads, dag::PoolKind::fifo},
+                                  {"copy", config.copy_threads, dag::PoolKind::fifo},
+                                  {"comm", config.comm_threads, dag::PoolKind::fifo}};
+  // One thread: loads run in step order, so the k-th load is the k-th step's batch.
+  if (config.prefetch) pools.push_back({"data", 1, dag::PoolKind::fifo});
+  return pools;
 }
 
 std::vector<dag::Communicator> step_comms(const DesignConfig& config) {
@@ -91,6 +98,7 @@ std::string describe(const DesignConfig& config) {
   }
   if (config.init == InitKind::fig4) s += ", init=fig4";
   if (config.buffers == BufferMode::copy) s += ", buffers=copy";
+  if (config.prefetch) s += ", prefetch";
   return s + ")";
 }
 

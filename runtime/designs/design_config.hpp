@@ -34,6 +34,9 @@ struct DesignConfig {
   std::uint32_t comm_threads = 2;  // threads of the pool that runs collective ops
   std::uint32_t ncomm = 2;         // concom: communicators the allreduces rotate over
   std::uint32_t outstanding = 2;   // concom: keys between the main thread's barriers
+  // Each step starts by taking the batch a data op loaded during the step before, and loads the
+  // next one on a data pool of its own while the step computes (the trainer's input pipeline).
+  bool prefetch = false;
   friend bool operator==(const DesignConfig&, const DesignConfig&) = default;
 };
 
@@ -41,6 +44,7 @@ struct DesignConfig {
 inline constexpr dag::PoolId compute_pool = 0;
 inline constexpr dag::PoolId copy_pool = 1;
 inline constexpr dag::PoolId comm_pool = 2;
+inline constexpr dag::PoolId data_pool = 3;  // only with prefetch
 // Comm 0 is always the world; concom's rotation uses comms 1..ncomm.
 inline constexpr dag::CommId world_comm = 0;
 
@@ -57,7 +61,7 @@ void check_config(const DesignConfig& config);
 std::vector<dag::Pool> step_pools(const DesignConfig& config);
 std::vector<dag::Communicator> step_comms(const DesignConfig& config);
 // "concom(comm_threads=2, ncomm=2, outstanding=4)": how reports name a configuration; the
-// non-default buffer mode is named too ("depcha(comm_threads=2, buffers=copy)").
+// non-default buffer mode and prefetch are named too ("depcha(comm_threads=2, buffers=copy)").
 std::string describe(const DesignConfig& config);
 
 }  // namespace ordo::designs

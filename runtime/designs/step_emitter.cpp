@@ -26,8 +26,9 @@ dag::Op compute_op(std::string name, std::vector<dag::VarId> reads, std::vector<
 
 }  // namespace
 
-StepEmitter::StepEmitter(const networks::Network& network, const DesignConfig& config, dag::ProgramSink& main)
-    : network_(network), main_(main) {
+StepEmitter::StepEmitter(const networks::Network& network, const DesignConfig& config,
+                         dag::ProgramSink& main)
+    : network_(network), main_(main), prefetch_(config.prefetch) {
   check_network(network_);
   check_config(config);
   declare_vars(config.buffers);
@@ -36,6 +37,7 @@ StepEmitter::StepEmitter(const networks::Network& network, const DesignConfig& c
 
 void StepEmitter::declare_vars(BufferMode buffers) {
   data_ = main_.add_var(token("data"));
+  if (prefetch_) data_next_ = main_.add_var(token("data.next"));
   layer_keys_.resize(network_.layers.size());
   for (std::size_t l = 0; l < network_.layers.size(); ++l) {
     const networks::Layer& layer = network_.layers[l];
@@ -63,7 +65,14 @@ void StepEmitter::declare_vars(BufferMode buffers) {
   assert(push_order_.size() == keys_.size());
 }
 
+void StepEmitter::emit_load(const std::string& prefix) {
+  dag::Op load = compute_op(prefix + "data.load", {}, {data_next_}, 0.0);
+  load.pool = data_pool;
+  main_.submit(std::move(load));
+}
+
 void StepEmitter::emit_init() {
+  if (prefetch_) emit_load("init.");  // the first step's batch
   for (std::uint32_t k = 0; k < keys_.size(); ++k) design_->init(keys_[k]);
   main_.wait_for_all();
 }
@@ -101,6 +110,12 @@ void StepEmitter::emit_backward(const std::string& prefix) {
 
 void StepEmitter::emit_step(const std::string& prefix) {
   design_->set_prefix(prefix);
+  if (prefetch_) {
+    dag::Op take = compute_op(prefix + "data.take", {data_next_}, {data_}, 0.0);
+    take.pool = data_pool;
+    main_.submit(std::move(take));
+    emit_load(prefix);
+  }
   emit_forward(prefix);
   emit_backward(prefix);
   for (std::uint32_t index : push_order_) {

@@ -2,6 +2,12 @@
 // order, the loss, backward ops in reverse, then per key (in the order backward produces the
 // gradients) the design's push and pull and the weight update, and a final wait_for_all. The
 // same emitter feeds the program writer (dumps, checker) and the runtime executor.
+//
+// With prefetch the input pipeline is in the program too: init loads the first batch into
+// "data.next" (op "init.data.load" on the data pool); each step first takes it ("data.take": reads
+// data.next, writes data) and then loads the next step's ("data.load"), which runs on the data
+// pool while the step's forward and backward run on the compute pool. The engine orders the two
+// by their vars (the load writes what the take read), so no step sees a batch half loaded.
 #pragma once
 
 #include <cstdint>
@@ -40,7 +46,11 @@ class StepEmitter {
   const networks::Network& network_;
   dag::ProgramSink& main_;
   std::unique_ptr<Design> design_;
+  void emit_load(const std::string& prefix);
+
+  bool prefetch_ = false;
   dag::VarId data_ = 0;
+  dag::VarId data_next_ = 0;                            // prefetch only
   std::vector<dag::VarId> act_;                         // per layer: its output
   std::vector<dag::VarId> dact_;                        // per layer: the gradient of its output
   std::vector<std::vector<std::uint32_t>> layer_keys_;  // per layer: indices into keys_

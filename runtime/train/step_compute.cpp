@@ -62,14 +62,39 @@ StepCompute::StepCompute(Model& model, const designs::StepEmitter& emitter, exec
   for (std::size_t l = 0; l < model.layers(); ++l) layer_of_[model.layer_name(l)] = l;
 }
 
+void StepCompute::set_batch_source(BatchSource source, std::uint64_t first_step) {
+  source_ = std::move(source);
+  next_step_ = first_step;
+}
+
+void StepCompute::set_step(double learning_rate, std::string prefix) {
+  inputs_.learning_rate = learning_rate;
+  inputs_.prefix = std::move(prefix);
+}
+
+void StepCompute::run_data(const dag::Op& op, std::string_view name) {
+  if (name == "data.load" || name == "init.data.load") {
+    if (!source_) throw std::logic_error("'" + op.name + "' runs with no batch source set");
+    next_ = source_(next_step_++);
+  } else if (name == "data.take") {
+    inputs_.images = std::move(next_.images);
+    inputs_.labels = std::move(next_.labels);
+    next_ = StepInputs{};
+  } else {
+    throw std::logic_error("data op '" + op.name + "' is not an op of the input pipeline");
+  }
+}
+
 void StepCompute::run(const dag::Op& op) {
-  if (op.pool != designs::compute_pool) return;  // the designs' fences: no compute of ours
+  // The designs' fences run on other pools and compute nothing of ours.
+  if (op.pool != designs::compute_pool && op.pool != designs::data_pool) return;
   std::string_view name = op.name;
   if (name.substr(0, inputs_.prefix.size()) != inputs_.prefix) {
     throw std::logic_error("compute op '" + op.name + "' is not an op of step '" + inputs_.prefix +
                            "'");
   }
   name.remove_prefix(inputs_.prefix.size());
+  if (op.pool == designs::data_pool) return run_data(op, name);
   if (name.substr(0, 4) == "fwd.") {
     model_.forward(index_in(layer_of_, name.substr(4), op), inputs_.images, true);
   } else if (name.substr(0, 4) == "bwd.") {

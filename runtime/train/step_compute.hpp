@@ -8,6 +8,7 @@
 #include <ATen/core/Tensor.h>
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <string>
@@ -38,6 +39,12 @@ class StepCompute {
               SgdConfig sgd);
 
   void set_inputs(StepInputs inputs) { inputs_ = std::move(inputs); }
+  // With prefetch (DesignConfig::prefetch) the step's data ops bring images and labels: the main
+  // thread sets only the rate and the prefix, and the k-th data.load op fills in
+  // `source(first_step + k)`, which the next data.take hands to the step.
+  using BatchSource = std::function<StepInputs(std::uint64_t step)>;
+  void set_batch_source(BatchSource source, std::uint64_t first_step);
+  void set_step(double learning_rate, std::string prefix);
   // The executor's compute hook: op names carry the step's prefix ("s3.fwd.conv1"). Throws
   // std::logic_error for a compute op on the compute pool that is not an op of this step.
   void run(const dag::Op& op);
@@ -49,8 +56,13 @@ class StepCompute {
   std::vector<at::Tensor>& velocities() { return velocity_; }
 
  private:
+  void run_data(const dag::Op& op, std::string_view name);
+
   Model& model_;
   StepInputs inputs_;
+  BatchSource source_;
+  std::uint64_t next_step_ = 0;  // the step the next data.load loads
+  StepInputs next_;              // what data.load loaded and data.take has not taken
   SgdConfig sgd_;
   std::map<std::string, std::size_t> layer_of_;
   std::map<std::string, std::size_t> param_of_;

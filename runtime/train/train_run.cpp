@@ -242,10 +242,26 @@ TrainResult train_rank(const networks::Network& network, const designs::DesignCo
   std::uint64_t step = 0;
   if (ckpt.resume) step = resume(ckpt, run, world, model, *compute);
   result.first_step = step;
-  emitter.emit_init();  // rank 0's weights everywhere (on a resume, every rank's are equal already)
-
   std::uint64_t steps_total = std::uint64_t{options.epochs} * steps_per_epoch;
   if (options.steps_max != 0) steps_total = std::min<std::uint64_t>(steps_total, options.steps_max);
+  if (config.prefetch) {
+    // Runs on the data pool's one thread, step after step.
+    compute->set_batch_source(
+        [&, cached = ~std::uint64_t{0},
+         order = std::vector<std::uint32_t>()](std::uint64_t k) mutable -> StepInputs {
+          if (k >= steps_total) return {};  // the last step's load: nothing after it
+          const std::uint64_t epoch = k / steps_per_epoch;
+          if (epoch != cached) {
+            order = data::epoch_shard(train.count, world.rank(), world.size(), options.seed, epoch);
+            cached = epoch;
+          }
+          return batch_of(train, order.data() + (k % steps_per_epoch) * options.batch,
+                          options.batch, network.input);
+        },
+        step);
+  }
+  emitter.emit_init();  // rank 0's weights everywhere (on a resume, every rank's are equal already)
+
   auto since = [](std::chrono::steady_clock::time_point t) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
   };
@@ -254,18 +270,24 @@ TrainResult train_rank(const networks::Network& network, const designs::DesignCo
   for (auto epoch = static_cast<std::uint32_t>(step / steps_per_epoch);
        epoch < options.epochs && step < steps_total; ++epoch) {
     const std::vector<std::uint32_t> order =
-        data::epoch_shard(train.count, world.rank(), world.size(), options.seed, epoch);
+        config.prefetch
+            ? std::vector<std::uint32_t>()  // the data ops deal the batches
+            : data::epoch_shard(train.count, world.rank(), world.size(), options.seed, epoch);
     const double epoch_start = step_seconds;
     double figures[3] = {0.0, 0.0, 0.0};  // loss summed over images, right answers, images
     std::uint32_t s = static_cast<std::uint32_t>(step % steps_per_epoch);
     for (; s < steps_per_epoch && step < steps_total; ++s) {
       const auto step_start = std::chrono::steady_clock::now();
-      StepInputs in = batch_of(train, order.data() + std::size_t{s} * options.batch, options.batch,
-                               network.input);
-      in.learning_rate = learning_rate(options.lr, step);
-      in.prefix = "s" + std::to_string(step + 1) + ".";
-      const std::string prefix = in.prefix;
-      compute->set_inputs(std::move(in));
+      const std::string prefix = "s" + std::to_string(step + 1) + ".";
+      if (config.prefetch) {
+        compute->set_step(learning_rate(options.lr, step), prefix);
+      } else {
+        StepInputs in = batch_of(train, order.data() + std::size_t{s} * options.batch,
+                                 options.batch, network.input);
+        in.learning_rate = learning_rate(options.lr, step);
+        in.prefix = prefix;
+        compute->set_inputs(std::move(in));
+      }
       emitter.emit_step(prefix);
       step_seconds += since(step_start);
       const double loss = compute->last_loss();

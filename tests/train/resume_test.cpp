@@ -43,6 +43,7 @@ class Resume : public ::testing::Test {
     // 512 images: 256 per rank, 16 steps of 16 per epoch.
     train_ = data::first_examples(fashion(true), 512);
     config_.kind = designs::DesignKind::depcha;
+    config_.prefetch = true;  // as ordo train runs: the data ops must resume at the right batch
     options_.batch = 16;
     options_.epochs = 2;
     options_.evaluate = false;

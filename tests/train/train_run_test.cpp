@@ -78,6 +78,25 @@ TEST(TrainRun, EverySafeDesignGivesTheSameWeights) {
   }
 }
 
+// The data ops on their own pool load the same batches the main thread would have built: the same
+// weights, bit for bit, with the loads overlapping the steps.
+TEST(TrainRun, PrefetchOnTheDataPoolTrainsTheSameSteps) {
+  const data::LabelledImages train = data::first_examples(fashion(true), 512);
+  TrainOptions options;
+  options.batch = 16;
+  options.epochs = 2;  // the loads cross an epoch boundary
+  options.evaluate = false;
+  designs::DesignConfig config;
+  const std::vector<TrainResult> plain =
+      train_on_ranks(networks::lenet(10, 1.0), config, train, nullptr, options, 2);
+  config.prefetch = true;
+  const std::vector<TrainResult> prefetched =
+      train_on_ranks(networks::lenet(10, 1.0), config, train, nullptr, options, 2);
+  ASSERT_EQ(prefetched[0].losses.size(), 32u);
+  EXPECT_EQ(prefetched[0].losses, plain[0].losses);
+  EXPECT_EQ(prefetched[1].weights, plain[1].weights);
+}
+
 TEST(TrainRun, RefusesANetworkForOtherImages) {
   const data::LabelledImages train = data::first_examples(fashion(true), 256);
   designs::DesignConfig config;

@@ -48,9 +48,10 @@ int run_mpi(const DemoCliOptions& o) {
     if (world.rank() != 0) rows.pop_back();
   }
   if (!rows.empty()) {
-    demo::print_rows(std::cout, "KVStore designs on " + std::to_string(ranks) +
-                                    " Open MPI ranks (" + o.designs.network.name + ", " +
-                                    std::to_string(o.designs.steps) + " steps; rank 0's times):",
+    demo::print_rows(std::cout,
+                     "KVStore designs on " + std::to_string(ranks) + " Open MPI ranks (" +
+                         o.designs.network.name + ", " + std::to_string(o.designs.steps) +
+                         " steps; rank 0's times):",
                      rows);
   }
   return designs_ok(rows) ? exit_ok : 1;
@@ -71,9 +72,9 @@ int run_demo(const DemoCliOptions& o) {
   }
   std::cout << '\n';
   const std::vector<demo::DesignRow> rows = demo::run_designs_simulated(o.ranks, o.designs);
-  demo::print_rows(std::cout, "KVStore designs on " + std::to_string(o.ranks) +
-                                  " simulated ranks (" + o.designs.network.name + ", " +
-                                  std::to_string(o.designs.steps) + " steps):",
+  demo::print_rows(std::cout,
+                   "KVStore designs on " + std::to_string(o.ranks) + " simulated ranks (" +
+                       o.designs.network.name + ", " + std::to_string(o.designs.steps) + " steps):",
                    rows);
   return demo::demo_succeeded(report) && designs_ok(rows) ? exit_ok : 1;
 }
@@ -93,8 +94,7 @@ Command add_demo(CLI::App& app) {
       ->check(CLI::Range(1, 256));
   sub->add_option("--seed", o->engine.seed, "seed for weights and data");
   sub->add_option("--dump", o->dump_path, "write the MLP's recorded program to this file");
-  sub->add_option("--ranks", o->ranks, "simulated ranks for the designs")
-      ->check(CLI::Range(1, 64));
+  sub->add_option("--ranks", o->ranks, "simulated ranks for the designs")->check(CLI::Range(1, 64));
   sub->add_option("--design-steps", o->designs.steps, "training steps per design")
       ->check(CLI::Range(1, 1000));
   sub->add_flag("--mpi", o->mpi, "run the designs on the MPI ranks of this job (under mpirun)");

@@ -50,6 +50,8 @@ Command add_step_dag(CLI::App& app) {
   sub->add_option("--comm-threads", o->config.comm_threads, "threads of the comm pool");
   sub->add_option("--ncomm", o->config.ncomm, "concom: communicators");
   sub->add_option("--outstanding", o->config.outstanding, "concom: keys between barriers");
+  sub->add_flag("--prefetch", o->config.prefetch,
+                "load each step's batch on a data pool (as ordo train)");
   sub->add_option("-o,--output", o->out_path, "file to write (default: standard output)");
   return [o] { return run_step_dag(*o); };
 }

@@ -261,6 +261,7 @@ Command add_train(CLI::App& app) {
   sub->add_option("--verify-timeout", o->verify_seconds, "seconds for the check")
       ->capture_default_str();
   o->options.lr.base = 0.05;
+  o->config.prefetch = true;
   return [o] { return run_train(*o); };
 }
 

@@ -27,6 +27,8 @@ void JobInput::add_options(CLI::App* sub, const std::string& what) {
   sub->add_option("--comm-threads", config.comm_threads, "threads of the comm pool");
   sub->add_option("--ncomm", config.ncomm, "concom: communicators");
   sub->add_option("--outstanding", config.outstanding, "concom: keys between barriers");
+  sub->add_flag("--prefetch", config.prefetch,
+                "load each step's batch on a data pool (as ordo train)");
 }
 
 dag::Job JobInput::load() const {
