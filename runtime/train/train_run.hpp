@@ -9,6 +9,7 @@
 
 #include "runtime/comm/communicator.hpp"
 #include "runtime/comm/sim/sim_world.hpp"
+#include "runtime/dag/program.hpp"
 #include "runtime/data/labelled_images.hpp"
 #include "runtime/designs/design_config.hpp"
 #include "runtime/networks/network.hpp"
@@ -24,6 +25,7 @@ struct TrainOptions {
   LrSchedule lr;
   SgdConfig sgd;         // rescale is set to 1 / ranks
   bool evaluate = true;  // test accuracy after every epoch, when a test set is given
+  bool record = false;   // keep the program submitted to the engine (TrainResult::program)
 };
 
 struct TrainResult {
@@ -32,6 +34,10 @@ struct TrainResult {
   std::vector<float> weights;         // every parameter at the end, in key order
   std::uint64_t images = 0;           // trained on this rank
   double seconds = 0.0;               // of the training steps
+  // With TrainOptions::record, what this rank submitted to its engine, as the engine recorded it:
+  // the step builder's job for the network and design with the initial broadcast and as many
+  // steps as were trained (designs::build_step_job), action for action.
+  dag::Job program;
 };
 
 // Throws std::invalid_argument when the network does not say what it computes, its input shape
