@@ -12,6 +12,10 @@ namespace {
 constexpr std::uint32_t steps_max = 1024;
 }
 
+std::string step_program_name(const networks::Network& network, const DesignConfig& config) {
+  return network.name + "." + std::string(to_string(config.kind));
+}
+
 dag::Job build_step_job(const networks::Network& network, const DesignConfig& config,
                         const StepOptions& options) {
   if (options.steps == 0 || options.steps > steps_max) {
@@ -20,7 +24,7 @@ dag::Job build_step_job(const networks::Network& network, const DesignConfig& co
   dag::Job job;
   job.comms = step_comms(config);
   dag::Program& program = job.programs.emplace_back();
-  program.name = network.name + "." + std::string(to_string(config.kind));
+  program.name = step_program_name(network, config);
   program.pools = step_pools(config);
   dag::ProgramWriter writer(program);
   StepEmitter emitter(network, config, writer);

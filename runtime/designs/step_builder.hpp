@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "runtime/dag/program.hpp"
 #include "runtime/designs/design_config.hpp"
@@ -15,7 +16,12 @@ struct StepOptions {
   std::uint32_t steps = 1;
 };
 
-// Throws std::invalid_argument for a bad network, configuration or step count.
+// The step program's name: "<network>.<design>".
+std::string step_program_name(const networks::Network& network, const DesignConfig& config);
+
+// One program: the initial broadcast if asked, then `steps` steps, their op names prefixed
+// "s1.", "s2.", ... when there are several (as the trainer names every step's ops). Throws
+// std::invalid_argument for a bad network, configuration or step count.
 dag::Job build_step_job(const networks::Network& network, const DesignConfig& config,
                         const StepOptions& options);
 

@@ -42,11 +42,15 @@ std::optional<Network> builtin_network(const std::string& name, std::uint32_t ml
       return at_resnet50_rate(cifar_resnet(depth, classes, std::move(input), 1.0));
     }
   }
+  if (name == "inception-bn") {
+    if (input.empty()) input = {3, 224, 224};
+    return at_resnet50_rate(inception_bn(classes, std::move(input), 1.0));
+  }
   return std::nullopt;
 }
 
 std::string builtin_network_names() {
-  return "mlp, lenet, resnet20, resnet32, resnet44, resnet56, resnet110, resnet50";
+  return "mlp, lenet, resnet20, resnet32, resnet44, resnet56, resnet110, resnet50, inception-bn";
 }
 
 }  // namespace ordo::networks

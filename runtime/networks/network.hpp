@@ -64,5 +64,12 @@ Network lenet(std::uint32_t classes, double forward_us_total);
 // for Fashion-MNIST). Throws std::invalid_argument for another depth.
 Network cifar_resnet(std::uint32_t depth, std::uint32_t classes, std::vector<std::uint32_t> input,
                      double forward_us_total);
+// Inception-BN (Ioffe & Szegedy 2015) as MXNet's image-classification example builds it for
+// 224x224 images ({3, 224, 224}; any image of 13x13 or more fits, since it ends in a global
+// average): 69 convolutions with their batch norms and the classifier, 209 keys, 11.3 M parameters
+// with 1000 classes; inception blocks of four branches joined along the channels, 3c and 4e halving
+// the image (network_inception.cpp).
+Network inception_bn(std::uint32_t classes, std::vector<std::uint32_t> input,
+                     double forward_us_total);
 
 }  // namespace ordo::networks

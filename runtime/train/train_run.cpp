@@ -11,6 +11,7 @@
 #include "runtime/checkpoint/checkpoint_dir.hpp"
 #include "runtime/checkpoint/checkpoint_error.hpp"
 #include "runtime/data/shard.hpp"
+#include "runtime/designs/step_builder.hpp"
 #include "runtime/designs/step_emitter.hpp"
 #include "runtime/engine/engine.hpp"
 #include "runtime/engine/thread_pool_scheduler.hpp"
@@ -223,6 +224,8 @@ TrainResult train_rank(const networks::Network& network, const designs::DesignCo
 
   engine::EngineConfig engine_config;
   engine_config.pools = designs::step_pools(config);
+  engine_config.record = options.record;
+  engine_config.program_name = designs::step_program_name(network, config);
   engine::Engine engine(std::move(engine_config), std::make_unique<engine::ThreadPoolScheduler>());
   std::shared_ptr<StepCompute> compute;
   exec::BodyOptions body;
@@ -321,6 +324,7 @@ TrainResult train_rank(const networks::Network& network, const designs::DesignCo
   }
   result.seconds = step_seconds;
   executor.main_done();
+  if (options.record) result.program = engine.recorded_job();
   for (Param* p : model.params()) {
     const at::Tensor flat = p->value.contiguous().view({-1});
     result.weights.insert(result.weights.end(), flat.data_ptr<float>(),

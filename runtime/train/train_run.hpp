@@ -12,6 +12,7 @@
 
 #include "runtime/comm/communicator.hpp"
 #include "runtime/comm/sim/sim_world.hpp"
+#include "runtime/dag/program.hpp"
 #include "runtime/data/labelled_images.hpp"
 #include "runtime/designs/design_config.hpp"
 #include "runtime/networks/network.hpp"
@@ -60,6 +61,7 @@ struct TrainOptions {
   CheckpointOptions checkpoint;
   std::function<void(const StepReport&)> on_step;
   std::function<void(const EpochReport&)> on_epoch;
+  bool record = false;  // keep the program submitted to the engine (TrainResult::program)
 };
 
 struct TrainResult {
@@ -71,6 +73,10 @@ struct TrainResult {
   std::vector<float> buffers;  // every layer's per-rank state at the end (running stats)
   std::uint64_t images = 0;    // trained on this rank
   double seconds = 0.0;        // in the training steps
+  // With TrainOptions::record, what this rank submitted to its engine, as the engine recorded it:
+  // the step builder's job for the network and design with the initial broadcast and as many
+  // steps as were trained (designs::build_step_job), action for action.
+  dag::Job program;
 };
 
 // Throws std::invalid_argument when the network does not say what it computes, its input shape

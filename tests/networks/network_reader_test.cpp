@@ -10,8 +10,9 @@ namespace ordo::networks {
 namespace {
 
 TEST(NetworkReader, BuiltInNetworksRoundTrip) {
-  for (const Network& net : {resnet50(30000.0), mlp(3, 16, 5.0), lenet(10, 100.0),
-                             cifar_resnet(20, 10, {3, 32, 32}, 100.0)}) {
+  for (const Network& net :
+       {resnet50(30000.0), mlp(3, 16, 5.0), lenet(10, 100.0),
+        cifar_resnet(20, 10, {3, 32, 32}, 100.0), inception_bn(1000, {3, 224, 224}, 100.0)}) {
     EXPECT_EQ(read_network(write_network(net)), net) << net.name;
   }
 }

@@ -50,6 +50,67 @@ TEST(BuiltInNetworks, HaveTheirPublishedParameterCounts) {
   EXPECT_THROW(cifar_resnet(21, 10, {3, 32, 32}, 1.0), std::invalid_argument);
 }
 
+// Inception-BN as MXNet's example symbol (inception-bn.py, 224x224) builds it, counted by hand.
+// Block (input channels): 1x1, 3x3 reduce -> 3x3, double reduce -> 3x3 -> 3x3, pool -> proj;
+// output channels in brackets. Convolution weights, cin * cout * k * k:
+//   stem:  3*64*49 + 64*64 + 64*192*9                                   =   124,096   [192]
+//   3a (192): 192*64 + 192*64 + 64*64*9 + 192*64 + 64*96*9 + 96*96*9 + 192*32
+//                                                                       =   218,112   [256]
+//   3b (256): 256*64 + 256*64 + 64*96*9 + 256*64 + 64*96*9 + 96*96*9 + 256*64
+//                                                                       =   259,072   [320]
+//   3c (320): 320*128 + 128*160*9 + 320*64 + 64*96*9 + 96*96*9          =   384,000   [576]
+//   4a (576): 576*224 + 576*64 + 64*96*9 + 576*96 + 96*128*9 + 128*128*9 + 576*128
+//                                                                       =   608,256   [576]
+//   4b (576): 576*192 + 576*96 + 96*128*9 + 576*96 + 96*128*9 + 128*128*9 + 576*128
+//                                                                       =   663,552   [576]
+//   4c (576): 576*160 + 576*128 + 128*160*9 + 576*128 + 128*160*9 + 160*160*9 + 576*128
+//                                                                       =   912,384   [608]
+//   4d (608): 608*96 + 608*128 + 128*192*9 + 608*160 + 160*192*9 + 192*192*9 + 608*128
+//                                                                       = 1,140,736   [608]
+//   4e (608): 608*128 + 128*192*9 + 608*192 + 192*256*9 + 256*256*9     = 1,447,936  [1056]
+//   5a (1056): 1056*352 + 1056*192 + 192*320*9 + 1056*160 + 160*224*9 + 224*224*9 + 1056*128
+//                                                                       = 2,205,696  [1024]
+//   5b (1024): 1024*352 + 1024*192 + 192*320*9 + 1024*192 + 192*224*9 + 224*224*9 + 1024*128
+//                                                                       = 2,276,352  [1024]
+//   all 69 convolutions                                                 = 10,240,192
+// Their output channels sum to 10,016: the batch norms' gamma and beta are 20,032. The
+// classifier is 1024*1000 + 1000 = 1,025,000. Total 10,240,192 + 20,032 + 1,025,000 =
+// 11,285,224 in 69 * 3 + 2 = 209 keys. MXNet's symbol also gives each convolution a bias (10,016
+// more, 11,295,240 in all, and 278 arguments), which the batch norm after it cancels; ordo's
+// convolutions have none (network_inception.cpp).
+TEST(BuiltInNetworks, InceptionBnHasMxnetsLayers) {
+  const Network net = inception_bn(1000, {3, 224, 224}, 1.0);
+  EXPECT_EQ(elements(net), 11'285'224u);
+  EXPECT_EQ(param_count(net), 209u);
+  const LayerShapes s = infer_shapes(net);
+  EXPECT_EQ(s.outputs.back(), (Shape{1000}));
+  const auto out = [&](const std::string& layer) {
+    for (std::size_t l = 0; l < net.layers.size(); ++l) {
+      if (net.layers[l].name == layer) return s.outputs[l];
+    }
+    ADD_FAILURE() << "no layer " << layer;
+    return Shape{};
+  };
+  // 224 -> 112 (conv1) -> 55 (its 3x3 pool, rounding down) -> 27 (conv2's pool) -> 14 -> 7.
+  EXPECT_EQ(out("conv1"), (Shape{64, 55, 55}));
+  EXPECT_EQ(out("conv2"), (Shape{192, 27, 27}));
+  EXPECT_EQ(out("in3a.concat"), (Shape{256, 27, 27}));
+  EXPECT_EQ(out("in3b.concat"), (Shape{320, 27, 27}));
+  EXPECT_EQ(out("in3c.concat"), (Shape{576, 14, 14}));
+  EXPECT_EQ(out("in4d.concat"), (Shape{608, 14, 14}));
+  EXPECT_EQ(out("in4e.concat"), (Shape{1056, 7, 7}));
+  EXPECT_EQ(out("in5b.concat"), (Shape{1024, 7, 7}));
+  // About 2 G multiply-adds per 224x224 image, as published for BN-Inception.
+  EXPECT_GT(macs(net), 1'900'000'000u);
+  EXPECT_LT(macs(net), 2'100'000'000u);
+  // Smaller images fit down to 13x13 (the global average pool ends it); the keys do not change.
+  const Network small = inception_bn(10, {1, 28, 28}, 1.0);
+  EXPECT_EQ(infer_shapes(small).outputs.back(), (Shape{10}));
+  EXPECT_EQ(param_count(small), 209u);
+  EXPECT_NO_THROW(inception_bn(10, {3, 13, 13}, 1.0));
+  EXPECT_THROW(inception_bn(10, {3, 12, 12}, 1.0), std::invalid_argument);
+}
+
 TEST(BuiltInNetworks, CostsFollowMultiplyAdds) {
   const Network r50 = resnet50(30000.0);
   double forward = 0.0;

@@ -82,6 +82,26 @@ TEST(Model, BackwardLayerByLayerEqualsAutograd) {
   check_against_autograd(networks::lenet(10, 1.0), 2);
   check_against_autograd(inception_like(), 3);
   check_against_autograd(networks::mlp(3, 8, 1.0), 4);
+  check_against_autograd(networks::inception_bn(5, {3, 16, 16}, 1.0), 2);
+}
+
+// Inception-BN's layers build on libtorch with the network's keys, and a forward pass gives one
+// row of class scores per image, at a small image and at its own 224x224.
+TEST(Model, BuildsInceptionBn) {
+  for (const std::uint32_t side : {64u, 224u}) {
+    const networks::Network net = networks::inception_bn(1000, {3, side, side}, 1.0);
+    Model model(net, at::kFloat);
+    EXPECT_EQ(model.params().size(), 209u);
+    init_params(model.library_layers(), 3);
+    torch::manual_seed(2);
+    const std::int64_t batch = side == 224u ? 1 : 2;
+    const torch::Tensor images = torch::randn({batch, 3, side, side});
+    torch::NoGradGuard no_grad;
+    for (std::size_t l = 0; l < model.layers(); ++l) model.forward(l, images, false);
+    const at::Tensor& out = model.output(model.layers() - 1);
+    EXPECT_EQ(out.sizes(), (at::IntArrayRef{batch, 1000})) << side;
+    EXPECT_TRUE(out.isfinite().all().item<bool>()) << side;
+  }
 }
 
 TEST(Model, RefusesANetworkThatDoesNotSayWhatItComputes) {

@@ -216,7 +216,7 @@ Command add_train(CLI::App& app) {
   CLI::App* sub = app.add_subcommand(
       "train", "train a network on Fashion-MNIST across the MPI ranks, verified first");
   sub->add_option("--network", o->network,
-                  "lenet, resnet20, resnet32, resnet44, resnet56, resnet110")
+                  "lenet, resnet20, resnet32, resnet44, resnet56, resnet110, inception-bn")
       ->capture_default_str();
   sub->add_option("--design", o->design, "naive, funnel, concom or depcha")->capture_default_str();
   sub->add_option("--data", o->data, "the training data: fashion-mnist")->capture_default_str();
