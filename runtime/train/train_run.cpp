@@ -17,6 +17,7 @@
 #include "runtime/engine/thread_pool_scheduler.hpp"
 #include "runtime/exec/executor.hpp"
 #include "runtime/exec/probe_scope.hpp"
+#include "runtime/random/split_mix64.hpp"
 #include "runtime/train/layers/init.hpp"
 #include "runtime/train/model.hpp"
 #include "runtime/train/step_compute.hpp"
@@ -26,45 +27,37 @@ namespace ordo::train {
 
 namespace {
 
-// Fashion-MNIST's pixel mean and standard deviation over the training set, scaled to [0, 1].
-constexpr float pixel_mean = 0.2860f;
-constexpr float pixel_std = 0.3530f;
-
-// The images and labels of `indices`, normalised, shaped as the network's input.
-StepInputs batch_of(const data::LabelledImages& set, const std::uint32_t* indices,
-                    std::size_t count, const std::vector<std::uint32_t>& input) {
+// The examples `indices` of `set`, shaped as the network's input (a flat vector for an MLP).
+StepInputs batch_of(const Dataset& set, const std::uint32_t* indices, std::size_t count,
+                    const std::vector<std::uint32_t>& input, std::uint64_t seed) {
+  Batch b = set.batch(indices, count, seed);
   std::vector<std::int64_t> shape = {static_cast<std::int64_t>(count)};
   for (std::uint32_t d : input) shape.push_back(d);
   StepInputs in;
-  in.images = at::empty(shape, at::kFloat);
-  in.labels = at::empty({static_cast<std::int64_t>(count)}, at::kLong);
-  const std::size_t pixels = std::size_t{set.rows} * set.cols;
-  float* x = in.images.data_ptr<float>();
-  std::int64_t* y = in.labels.data_ptr<std::int64_t>();
-  for (std::size_t i = 0; i < count; ++i) {
-    const std::uint8_t* src = set.pixels.data() + std::size_t{indices[i]} * pixels;
-    for (std::size_t p = 0; p < pixels; ++p) {
-      x[i * pixels + p] = (static_cast<float>(src[p]) / 255.0f - pixel_mean) / pixel_std;
-    }
-    y[i] = set.labels[indices[i]];
-  }
+  in.images = b.images.reshape(shape);
+  in.labels = std::move(b.labels);
   return in;
 }
 
-double accuracy(Model& model, const data::LabelledImages& test,
-                const std::vector<std::uint32_t>& input) {
-  std::vector<std::uint32_t> all(test.count);
-  for (std::uint32_t i = 0; i < test.count; ++i) all[i] = i;
+// One batch's augmentation seed: the run's seed and the step, mixed so that neighbouring steps
+// draw unrelated augmentations.
+std::uint64_t batch_seed(std::uint64_t seed, std::uint64_t step) {
+  return random::SplitMix64(seed ^ (0x9e3779b97f4a7c15ULL * (step + 1))).next();
+}
+
+double accuracy(Model& model, const Dataset& test, const std::vector<std::uint32_t>& input) {
+  std::vector<std::uint32_t> all(test.size());
+  for (std::uint32_t i = 0; i < test.size(); ++i) all[i] = i;
   std::uint64_t right = 0;
   constexpr std::size_t chunk = 500;
   for (std::size_t at = 0; at < all.size(); at += chunk) {
     const std::size_t n = std::min(chunk, all.size() - at);
-    const StepInputs in = batch_of(test, all.data() + at, n, input);
+    const StepInputs in = batch_of(test, all.data() + at, n, input, 0);
     for (std::size_t l = 0; l < model.layers(); ++l) model.forward(l, in.images, false);
     right += static_cast<std::uint64_t>(
         at::argmax(model.output(model.layers() - 1), 1).eq(in.labels).sum().item<std::int64_t>());
   }
-  return static_cast<double>(right) / static_cast<double>(test.count);
+  return static_cast<double>(right) / static_cast<double>(test.size());
 }
 
 // The job-wide calls the trainer makes itself, outside the step program: the main thread makes
@@ -203,13 +196,27 @@ TrainResult train_rank(const networks::Network& network, const designs::DesignCo
                        comm::World& world, const data::LabelledImages& train,
                        const data::LabelledImages* test, const TrainOptions& options,
                        comm::sim::SimWorld* sim) {
-  if (network.input != std::vector<std::uint32_t>{1, train.rows, train.cols} &&
-      network.input != std::vector<std::uint32_t>{train.rows * train.cols}) {
-    throw std::invalid_argument("network '" + network.name + "' does not take the data's 1x" +
-                                std::to_string(train.rows) + "x" + std::to_string(train.cols) +
-                                " images");
+  const std::unique_ptr<Dataset> train_set = fashion_mnist(train);
+  const std::unique_ptr<Dataset> test_set = test ? fashion_mnist(*test) : nullptr;
+  return train_rank(network, config, world, *train_set, test_set.get(), options, sim);
+}
+
+TrainResult train_rank(const networks::Network& network, const designs::DesignConfig& config,
+                       comm::World& world, const Dataset& train, const Dataset* test,
+                       const TrainOptions& options, comm::sim::SimWorld* sim) {
+  const std::vector<std::uint32_t> shape = train.shape();
+  std::uint64_t elements = 1;
+  for (std::uint32_t d : shape) elements *= d;
+  if (network.input != shape &&
+      network.input != std::vector<std::uint32_t>{static_cast<std::uint32_t>(elements)}) {
+    throw std::invalid_argument("network '" + network.name + "' does not take the data's " +
+                                train.describe());
   }
-  const std::uint32_t shard = data::shard_size(train.count, world.size());
+  if (test != nullptr && test->shape() != shape) {
+    throw std::invalid_argument("the test set's examples (" + test->describe() +
+                                ") are not the training set's (" + train.describe() + ")");
+  }
+  const std::uint32_t shard = data::shard_size(train.size(), world.size());
   const std::uint32_t steps_per_epoch = options.batch == 0 ? 0 : shard / options.batch;
   if (steps_per_epoch == 0) {
     throw std::invalid_argument("a shard of " + std::to_string(shard) +
@@ -255,11 +262,12 @@ TrainResult train_rank(const networks::Network& network, const designs::DesignCo
           if (k >= steps_total) return {};  // the last step's load: nothing after it
           const std::uint64_t epoch = k / steps_per_epoch;
           if (epoch != cached) {
-            order = data::epoch_shard(train.count, world.rank(), world.size(), options.seed, epoch);
+            order =
+                data::epoch_shard(train.size(), world.rank(), world.size(), options.seed, epoch);
             cached = epoch;
           }
           return batch_of(train, order.data() + (k % steps_per_epoch) * options.batch,
-                          options.batch, network.input);
+                          options.batch, network.input, batch_seed(options.seed, k));
         },
         step);
   }
@@ -275,7 +283,7 @@ TrainResult train_rank(const networks::Network& network, const designs::DesignCo
     const std::vector<std::uint32_t> order =
         config.prefetch
             ? std::vector<std::uint32_t>()  // the data ops deal the batches
-            : data::epoch_shard(train.count, world.rank(), world.size(), options.seed, epoch);
+            : data::epoch_shard(train.size(), world.rank(), world.size(), options.seed, epoch);
     const double epoch_start = step_seconds;
     double figures[3] = {0.0, 0.0, 0.0};  // loss summed over images, right answers, images
     std::uint32_t s = static_cast<std::uint32_t>(step % steps_per_epoch);
@@ -286,7 +294,7 @@ TrainResult train_rank(const networks::Network& network, const designs::DesignCo
         compute->set_step(learning_rate(options.lr, step), prefix);
       } else {
         StepInputs in = batch_of(train, order.data() + std::size_t{s} * options.batch,
-                                 options.batch, network.input);
+                                 options.batch, network.input, batch_seed(options.seed, step));
         in.learning_rate = learning_rate(options.lr, step);
         in.prefix = prefix;
         compute->set_inputs(std::move(in));

@@ -16,6 +16,7 @@
 #include "runtime/data/labelled_images.hpp"
 #include "runtime/designs/design_config.hpp"
 #include "runtime/networks/network.hpp"
+#include "runtime/train/dataset.hpp"
 #include "runtime/train/sgd.hpp"
 
 namespace ordo::train {
@@ -80,9 +81,13 @@ struct TrainResult {
 };
 
 // Throws std::invalid_argument when the network does not say what it computes, its input shape
-// is not the images', or the shard gives no full batch; checkpoint::CheckpointError when a
+// is not the examples', or the shard gives no full batch; checkpoint::CheckpointError when a
 // resume finds no checkpoint or one that does not fit this run (on every rank: the ranks agree
 // before any trains); and what the runtime throws.
+TrainResult train_rank(const networks::Network& network, const designs::DesignConfig& config,
+                       comm::World& world, const Dataset& train, const Dataset* test,
+                       const TrainOptions& options, comm::sim::SimWorld* sim = nullptr);
+// The same on Fashion-MNIST's images (normalised as fashion_mnist() does).
 TrainResult train_rank(const networks::Network& network, const designs::DesignConfig& config,
                        comm::World& world, const data::LabelledImages& train,
                        const data::LabelledImages* test, const TrainOptions& options,

@@ -23,6 +23,7 @@
 #include "runtime/train/train_run.hpp"
 #include "tools/ordo/commands.hpp"
 #include "tools/ordo/output.hpp"
+#include "tools/ordo/train_data.hpp"
 #include "tools/ordo/train_progress.hpp"
 
 namespace ordo::tools {
@@ -32,14 +33,11 @@ namespace {
 struct TrainCli {
   std::string network = "lenet";
   std::string design = "depcha";
-  std::string data = "fashion-mnist";
-  std::string data_dir = data::fashion_mnist_dir_default;
+  TrainDataOptions data;
   std::string metrics_path;
   std::string progress = "auto";
   std::uint32_t threads = 0;  // 0: the cores divided among the ranks on this machine
   std::string dump_step_path;
-  std::uint32_t train_images = 0;  // 0: all
-  std::uint32_t test_images = 0;   // 0: all
   train::TrainOptions options;
   designs::DesignConfig config;
   bool no_verify = false;
@@ -109,13 +107,16 @@ int run_train(const TrainCli& o) {
   config.kind = designs::parse_design(o.design);
   comm::MpiWorld world(runtime, designs::step_comms(config));
   const bool root = world.rank() == 0;
-  if (o.data != "fashion-mnist") {
-    if (root)
-      std::cerr << "ordo train: error: unknown data '" << o.data << "'; expected fashion-mnist\n";
+  DataShape shape;
+  try {
+    shape = data_shape(o.data);
+  } catch (const std::invalid_argument& e) {
+    if (root) std::cerr << "ordo train: error: " << e.what() << '\n';
     return exit_bad_input;
   }
-  // Fashion-MNIST's images; the catalog refuses a network that cannot take them.
-  const std::optional<networks::Network> net = networks::builtin_network(o.network, 4, {1, 28, 28});
+  // The catalog refuses a network that cannot take the data's examples.
+  const std::optional<networks::Network> net =
+      networks::builtin_network(o.network, 4, shape.example, shape.classes);
   if (!net) {
     if (root) std::cerr << "ordo train: error: unknown network '" << o.network << "'\n";
     return exit_bad_input;
@@ -138,12 +139,12 @@ int run_train(const TrainCli& o) {
       code != exit_ok)
     return code;
 
-  data::LabelledImages train_set;
-  data::LabelledImages test_set;
+  TrainDataOptions data_options = o.data;
+  data_options.seed = o.options.seed;
+  TrainData data;
   try {
-    train_set = data::first_examples(data::read_fashion_mnist(o.data_dir, true), o.train_images);
-    test_set = data::first_examples(data::read_fashion_mnist(o.data_dir, false), o.test_images);
-  } catch (const data::DataError& e) {
+    data = load_train_data(data_options, net->input);
+  } catch (const std::exception& e) {  // DataError, or classes the data does not have
     if (root) std::cerr << "ordo train: error: " << e.what() << '\n';
     return exit_bad_input;
   }
@@ -162,7 +163,7 @@ int run_train(const TrainCli& o) {
   }
   train::TrainResult r;
   try {
-    r = train::train_rank(*net, config, world, train_set, &test_set, options);
+    r = train::train_rank(*net, config, world, *data.train, data.test.get(), options);
   } catch (const checkpoint::CheckpointError& e) {
     std::cerr << "ordo train: rank " << world.rank() << ": error: " << e.what() << '\n';
     return exit_bad_input;
@@ -219,11 +220,15 @@ Command add_train(CLI::App& app) {
                   "lenet, resnet20, resnet32, resnet44, resnet56, resnet110, inception-bn")
       ->capture_default_str();
   sub->add_option("--design", o->design, "naive, funnel, concom or depcha")->capture_default_str();
-  sub->add_option("--data", o->data, "the training data: fashion-mnist")->capture_default_str();
-  sub->add_option("--data-dir", o->data_dir, "where Fashion-MNIST's IDX files are")
+  sub->add_option("--data", o->data.kind,
+                  "fashion-mnist, or synthetic (random in-memory images of the network's input, "
+                  "for throughput)")
       ->capture_default_str();
-  sub->add_option("--train-images", o->train_images, "train on the first N images (0: all)");
-  sub->add_option("--test-images", o->test_images, "test on the first N test images (0: all)");
+  sub->add_option("--data-dir", o->data.dir, "where Fashion-MNIST's IDX files are")
+      ->capture_default_str();
+  sub->add_option("--classes", o->data.classes, "classes (0: the data's; synthetic: 1000)");
+  sub->add_option("--train-images", o->data.train_images, "train on the first N images (0: all)");
+  sub->add_option("--test-images", o->data.test_images, "test on the first N test images (0: all)");
   sub->add_option("--epochs", o->options.epochs, "epochs")
       ->check(CLI::Range(1, 1000))
       ->capture_default_str();
@@ -262,6 +267,7 @@ Command add_train(CLI::App& app) {
       ->capture_default_str();
   o->options.lr.base = 0.05;
   o->config.prefetch = true;
+  o->data.dir = data::fashion_mnist_dir_default;
   return [o] { return run_train(*o); };
 }
 
