@@ -31,8 +31,13 @@ const unsigned char* bytes_of(std::string_view s) {
   return reinterpret_cast<const unsigned char*>(s.data());
 }
 
-JpegSize read_header(const Handle& h, std::string_view jpeg, std::string_view where,
-                     std::uint64_t max_pixels) {
+struct Header {
+  JpegSize size;
+  int colorspace = 0;
+};
+
+Header read_header(const Handle& h, std::string_view jpeg, std::string_view where,
+                   std::uint64_t max_pixels) {
   // TurboJPEG takes an unsigned long size; a record is below 2^29 bytes anyway.
   if (jpeg.size() > std::numeric_limits<unsigned long>::max()) {
     throw DataError(std::string(where), "the image is too large", "a JPEG below 4 GiB");
@@ -50,30 +55,54 @@ JpegSize read_header(const Handle& h, std::string_view jpeg, std::string_view wh
         "the JPEG declares " + std::to_string(width) + "x" + std::to_string(height) + " pixels",
         "at most " + std::to_string(max_pixels) + " pixels");
   }
-  return {static_cast<std::uint32_t>(width), static_cast<std::uint32_t>(height)};
+  return {{static_cast<std::uint32_t>(width), static_cast<std::uint32_t>(height)}, colorspace};
+}
+
+// CMYK as Adobe's applications store it (inverted: 255 is no ink), converted to RGB as OpenCV
+// converts it, so these images (ImageNet's training set has about twenty) get the pixels MXNet's
+// OpenCV decoder gives them. TurboJPEG does no CMYK conversion itself.
+void cmyk_to_rgb(const std::vector<std::uint8_t>& cmyk, std::vector<std::uint8_t>& rgb) {
+  for (std::size_t p = 0, q = 0; p < cmyk.size(); p += 4, q += 3) {
+    const int k = cmyk[p + 3];
+    for (std::size_t c = 0; c < 3; ++c) {
+      rgb[q + c] = static_cast<std::uint8_t>(k - ((255 - cmyk[p + c]) * k >> 8));
+    }
+  }
+}
+
+void decompress(const Handle& h, std::string_view jpeg, std::string_view where, std::uint8_t* out,
+                const JpegSize& size, int pixel_format) {
+  if (tjDecompress2(h.get(), bytes_of(jpeg), static_cast<unsigned long>(jpeg.size()), out,
+                    static_cast<int>(size.width), 0, static_cast<int>(size.height), pixel_format,
+                    TJFLAG_STOPONWARNING | TJFLAG_LIMITSCANS) != 0) {
+    throw DataError(std::string(where), "the JPEG does not decode (" + h.error() + ")",
+                    "a complete, uncorrupted JPEG image");
+  }
 }
 
 }  // namespace
 
 JpegSize jpeg_size(std::string_view jpeg, std::string_view where, std::uint64_t max_pixels) {
   const Handle h(tjInitDecompress());
-  return read_header(h, jpeg, where, max_pixels);
+  return read_header(h, jpeg, where, max_pixels).size;
 }
 
 RgbImage decode_jpeg(std::string_view jpeg, std::string_view where, std::uint64_t max_pixels) {
   const Handle h(tjInitDecompress());
-  const JpegSize size = read_header(h, jpeg, where, max_pixels);
+  const Header header = read_header(h, jpeg, where, max_pixels);
+  const JpegSize size = header.size;
   RgbImage image;
   image.width = size.width;
   image.height = size.height;
+  const std::size_t pixels = std::size_t{size.width} * size.height;
   // Constructed, not resized: g++ 12 warns falsely (null dereference) on resize here.
-  image.pixels = std::vector<std::uint8_t>(std::size_t{size.width} * size.height * 3);
-  if (tjDecompress2(h.get(), bytes_of(jpeg), static_cast<unsigned long>(jpeg.size()),
-                    image.pixels.data(), static_cast<int>(size.width), 0,
-                    static_cast<int>(size.height), TJPF_RGB,
-                    TJFLAG_STOPONWARNING | TJFLAG_LIMITSCANS) != 0) {
-    throw DataError(std::string(where), "the JPEG does not decode (" + h.error() + ")",
-                    "a complete, uncorrupted JPEG image");
+  image.pixels = std::vector<std::uint8_t>(pixels * 3);
+  if (header.colorspace == TJCS_CMYK || header.colorspace == TJCS_YCCK) {
+    std::vector<std::uint8_t> cmyk(pixels * 4);
+    decompress(h, jpeg, where, cmyk.data(), size, TJPF_CMYK);
+    cmyk_to_rgb(cmyk, image.pixels);
+  } else {
+    decompress(h, jpeg, where, image.pixels.data(), size, TJPF_RGB);
   }
   return image;
 }

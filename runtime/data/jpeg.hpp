@@ -30,7 +30,8 @@ struct JpegSize {
 JpegSize jpeg_size(std::string_view jpeg, std::string_view where,
                    std::uint64_t max_pixels = jpeg_pixels_max);
 
-// Decodes any JPEG libjpeg-turbo reads (greyscale and CMYK too) to RGB. A warning, such as data
+// Decodes any JPEG libjpeg-turbo reads to RGB: greyscale is repeated in the three channels, CMYK
+// (and YCCK) is converted as OpenCV converts it. A warning, such as data
 // that ends early, is an error here: a truncated image would otherwise decode with grey rows.
 // Progressive images are limited in scans (TurboJPEG's guard against a slow-decoding input).
 // Throws DataError at `where`.

@@ -4,6 +4,7 @@
 #include "runtime/data/image_rec.hpp"
 
 #include <gtest/gtest.h>
+#include <turbojpeg.h>
 
 #include <algorithm>
 #include <cmath>
@@ -90,6 +91,55 @@ TEST(Jpeg, CorruptTruncatedAndHugeJpegsAreErrors) {
   EXPECT_THROW(decode_jpeg(jpeg, "x", 32 * 31), DataError);  // over the pixel cap
   const DataError e = error_of([&] { decode_jpeg("", "a.rec: record 3"); });
   EXPECT_EQ(e.where(), "a.rec: record 3");
+}
+
+// A CMYK JPEG (as TurboJPEG writes one: YCCK with Adobe's marker) of one colour per half.
+std::string cmyk_jpeg(std::uint8_t c, std::uint8_t m, std::uint8_t y, std::uint8_t k) {
+  const int width = 16, height = 16;
+  std::vector<unsigned char> pixels;
+  for (int p = 0; p < width * height; ++p) {
+    for (std::uint8_t v : {c, m, y, k}) pixels.push_back(v);
+  }
+  tjhandle h = tjInitCompress();
+  unsigned char* out = nullptr;
+  unsigned long size = 0;
+  EXPECT_EQ(
+      tjCompress2(h, pixels.data(), width, 0, height, TJPF_CMYK, &out, &size, TJSAMP_444, 100, 0),
+      0);
+  std::string jpeg(reinterpret_cast<const char*>(out), size);
+  tjFree(out);
+  tjDestroy(h);
+  return jpeg;
+}
+
+TEST(Jpeg, CmykImagesDecodeToRgbAsOpenCvConvertsThem) {
+  // Inverted CMYK, as Adobe stores it: k = 255 is no black, a channel of 255 no ink of its colour.
+  const RgbImage red = decode_jpeg(cmyk_jpeg(255, 0, 0, 255), "cmyk");
+  ASSERT_EQ(red.width, 16u);
+  EXPECT_NEAR(red.pixels[0], 255, 3);  // k - ((255 - c) * k >> 8), OpenCV's formula
+  EXPECT_NEAR(red.pixels[1], 0, 3);
+  EXPECT_NEAR(red.pixels[2], 0, 3);
+  const RgbImage grey = decode_jpeg(cmyk_jpeg(255, 255, 255, 128), "cmyk");
+  for (int c = 0; c < 3; ++c) EXPECT_NEAR(grey.pixels[static_cast<std::size_t>(c)], 128, 3);
+}
+
+TEST(Jpeg, GreyscaleImagesDecodeToThreeEqualChannels) {
+  const RgbImage colour = synthetic_image({1, 1, 24, 16, 2, 90}, 0, 0);
+  tjhandle h = tjInitCompress();
+  unsigned char* out = nullptr;
+  unsigned long size = 0;
+  ASSERT_EQ(
+      tjCompress2(h, colour.pixels.data(), 24, 0, 16, TJPF_RGB, &out, &size, TJSAMP_GRAY, 90, 0),
+      0);
+  const std::string grey(reinterpret_cast<const char*>(out), size);
+  tjFree(out);
+  tjDestroy(h);
+  const RgbImage back = decode_jpeg(grey, "grey");
+  ASSERT_EQ(back.pixels.size(), 24u * 16u * 3u);
+  for (std::size_t p = 0; p < back.pixels.size(); p += 3) {
+    EXPECT_EQ(back.pixels[p], back.pixels[p + 1]);
+    EXPECT_EQ(back.pixels[p], back.pixels[p + 2]);
+  }
 }
 
 TEST(ImageRecord, HeaderAndLabelsRoundTripAsImRecPacksThem) {
