@@ -94,7 +94,7 @@ PackSummary pack_rec(const std::string& root, const std::string& prefix,
   for (std::size_t i : order) {
     const ImageListEntry& image = list.images[i];
     const std::string jpeg = read_image_file(image.path);
-    jpeg_size(jpeg, image.path);  // refuses what no reader could decode
+    jpeg_size(jpeg, image.path);  // a file that is no JPEG stops the packing here
     const std::uint64_t offset =
         writer.append(pack_image_record(static_cast<float>(image.label), image.id, jpeg));
     index.push_back({image.id, offset});
