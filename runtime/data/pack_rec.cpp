@@ -6,12 +6,12 @@
 #include <fstream>
 #include <utility>
 
-#include "runtime/data/atomic_file.hpp"
 #include "runtime/data/data_error.hpp"
 #include "runtime/data/image_record.hpp"
 #include "runtime/data/jpeg.hpp"
 #include "runtime/data/record_index.hpp"
 #include "runtime/data/recordio.hpp"
+#include "runtime/io/atomic_file.hpp"
 #include "runtime/random/split_mix64.hpp"
 
 namespace ordo::data {
@@ -87,7 +87,7 @@ PackSummary pack_rec(const std::string& root, const std::string& prefix,
     for (std::size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[rng.below(i)]);
   }
 
-  AtomicFile rec(prefix + ".rec");
+  io::AtomicWriter rec(prefix + ".rec");
   RecordWriter writer([&rec](std::string_view bytes) { rec.write(bytes); });
   std::vector<IndexEntry> index;
   index.reserve(order.size());
@@ -100,7 +100,7 @@ PackSummary pack_rec(const std::string& root, const std::string& prefix,
     index.push_back({image.id, offset});
   }
   // The index last: a reader that finds the new index finds the new records it points into.
-  AtomicFile idx(prefix + ".idx");
+  io::AtomicWriter idx(prefix + ".idx");
   idx.write(write_record_index(index));
   rec.commit();
   idx.commit();

@@ -2,7 +2,8 @@
 // into PREFIX.rec and PREFIX.idx as im2rec packs it with --recursive and --pass-through: classes
 // are the sub-folders sorted by name, a class's label is its position, and each image's bytes are
 // stored as they are, behind an image record header (image_record.hpp) whose id, also its .idx
-// key, is the image's position in the sorted list. Both files are written atomically.
+// key, is the image's position in the sorted list. Both files are written atomically
+// (runtime/io), the .rec streamed, never held in memory.
 #pragma once
 
 #include <cstdint>

@@ -4,10 +4,10 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <numbers>
 #include <stdexcept>
 
+#include "runtime/io/atomic_file.hpp"
 #include "runtime/random/split_mix64.hpp"
 
 namespace ordo::data {
@@ -85,9 +85,7 @@ std::size_t write_synthetic_images(const std::string& dir, const SyntheticImages
     for (std::uint32_t i = 0; i < options.per_class; ++i) {
       const std::string jpeg = encode_jpeg(synthetic_image(options, cls, i), options.quality);
       const fs::path file = folder / (name + "_" + std::to_string(i) + ".JPEG");
-      std::ofstream out(file, std::ios::binary | std::ios::trunc);
-      out.write(jpeg.data(), static_cast<std::streamsize>(jpeg.size()));
-      if (!out.flush()) throw std::runtime_error(file.string() + ": cannot write");
+      io::write_file_atomically(file.string(), jpeg);
       ++written;
     }
   }

@@ -32,8 +32,8 @@ std::string synthetic_class_name(std::uint32_t cls);
 RgbImage synthetic_image(const SyntheticImagesOptions& options, std::uint32_t cls,
                          std::uint32_t index);
 
-// Writes every image under `dir` (created if missing); returns how many. Throws
-// std::runtime_error when a file cannot be written.
+// Writes every image under `dir` (created if missing), each atomically (runtime/io); returns how
+// many. Throws std::system_error naming a file that cannot be written.
 std::size_t write_synthetic_images(const std::string& dir, const SyntheticImagesOptions& options);
 
 }  // namespace ordo::data
