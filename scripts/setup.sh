@@ -8,7 +8,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev librapidcheck-dev
   nlohmann-json3-dev libcli11-dev libz3-dev
   libopenmpi-dev openmpi-bin
-  zlib1g-dev dataset-fashion-mnist libtorch-dev libopenblas0-pthread
+  zlib1g-dev libturbojpeg0-dev dataset-fashion-mnist libtorch-dev libopenblas0-pthread
   python3 python3-jsonschema spin
 )
 

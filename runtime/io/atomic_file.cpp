@@ -15,33 +15,6 @@ namespace {
   throw std::system_error(errno, std::generic_category(), what + " '" + path + "'");
 }
 
-// Closes the descriptor and removes the temporary file unless the rename took it.
-class TempFile {
- public:
-  explicit TempFile(std::string path) : path_(std::move(path)) {
-    fd_ = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd_ < 0) fail("cannot create", path_);
-  }
-  TempFile(const TempFile&) = delete;
-  TempFile& operator=(const TempFile&) = delete;
-  ~TempFile() {
-    if (fd_ >= 0) ::close(fd_);
-    if (!renamed_) ::unlink(path_.c_str());
-  }
-  int fd() const { return fd_; }
-  void close() {
-    const int fd = fd_;
-    fd_ = -1;
-    if (::close(fd) != 0) fail("cannot close", path_);
-  }
-  void renamed() { renamed_ = true; }
-
- private:
-  std::string path_;
-  int fd_ = -1;
-  bool renamed_ = false;
-};
-
 }  // namespace
 
 void sync_directory(const std::string& dir) {
@@ -54,28 +27,47 @@ void sync_directory(const std::string& dir) {
   if (rc != 0) fail("cannot flush directory", dir);
 }
 
-void write_file_atomically(const std::string& path, std::string_view bytes) {
-  const std::filesystem::path target(path);
-  std::filesystem::path dir = target.parent_path();
-  if (dir.empty()) dir = ".";
-  // The process id keeps two processes writing one path (ranks sharing a directory) apart; the
-  // last rename wins, and each rename is whole.
-  const std::string temp = path + ".tmp." + std::to_string(::getpid());
-  TempFile file(temp);
+AtomicWriter::AtomicWriter(std::string path)
+    // The process id keeps two processes writing one path (ranks sharing a directory) apart; the
+    // last rename wins, and each rename is whole.
+    : path_(std::move(path)), temp_(path_ + ".tmp." + std::to_string(::getpid())) {
+  fd_ = ::open(temp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd_ < 0) fail("cannot create", temp_);
+}
+
+AtomicWriter::~AtomicWriter() {
+  if (fd_ >= 0) ::close(fd_);
+  if (!committed_) ::unlink(temp_.c_str());
+}
+
+void AtomicWriter::write(std::string_view bytes) {
   std::size_t done = 0;
   while (done < bytes.size()) {
-    const ssize_t n = ::write(file.fd(), bytes.data() + done, bytes.size() - done);
+    const ssize_t n = ::write(fd_, bytes.data() + done, bytes.size() - done);
     if (n < 0) {
       if (errno == EINTR) continue;
-      fail("cannot write", temp);
+      fail("cannot write", temp_);
     }
     done += static_cast<std::size_t>(n);
   }
-  if (::fsync(file.fd()) != 0) fail("cannot flush", temp);
-  file.close();
-  if (::rename(temp.c_str(), path.c_str()) != 0) fail("cannot rename onto", path);
-  file.renamed();
+}
+
+void AtomicWriter::commit() {
+  if (::fsync(fd_) != 0) fail("cannot flush", temp_);
+  const int fd = fd_;
+  fd_ = -1;
+  if (::close(fd) != 0) fail("cannot close", temp_);
+  if (::rename(temp_.c_str(), path_.c_str()) != 0) fail("cannot rename onto", path_);
+  committed_ = true;
+  std::filesystem::path dir = std::filesystem::path(path_).parent_path();
+  if (dir.empty()) dir = ".";
   sync_directory(dir.string());
+}
+
+void write_file_atomically(const std::string& path, std::string_view bytes) {
+  AtomicWriter file(path);
+  file.write(bytes);
+  file.commit();
 }
 
 }  // namespace ordo::io

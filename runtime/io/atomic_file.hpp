@@ -13,6 +13,29 @@ namespace ordo::io {
 // rename); the temporary file is removed then and the old file, if any, is untouched.
 void write_file_atomically(const std::string& path, std::string_view bytes);
 
+// The same guarantee for a file written in pieces, one too large to hold in memory (a RecordIO pack
+// of ImageNet is 140 GB): write() appends to the temporary file, commit() flushes it, renames it
+// over the path and flushes the directory. Destroyed before commit() (an error, an exception on
+// the way), it removes the temporary file and leaves the old file as it was. Throws
+// std::system_error as write_file_atomically does.
+class AtomicWriter {
+ public:
+  explicit AtomicWriter(std::string path);
+  AtomicWriter(const AtomicWriter&) = delete;
+  AtomicWriter& operator=(const AtomicWriter&) = delete;
+  ~AtomicWriter();
+
+  void write(std::string_view bytes);
+  void commit();
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+  std::string temp_;
+  int fd_ = -1;
+  bool committed_ = false;
+};
+
 // Flushes a directory's entries (the renames and removals done in it) to the disk. Throws
 // std::system_error naming the directory.
 void sync_directory(const std::string& dir);

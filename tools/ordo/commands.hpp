@@ -16,6 +16,8 @@ Command add_step_dag(CLI::App& app);
 Command add_export_promela(CLI::App& app);
 Command add_verify(CLI::App& app);
 Command add_replay(CLI::App& app);
+Command add_gen_imagenet(CLI::App& app);
+Command add_pack_rec(CLI::App& app);
 #ifdef ORDO_HAVE_TORCH
 Command add_train(CLI::App& app);  // only where the trainer is built (libtorch)
 #endif

@@ -21,6 +21,8 @@ int main(int argc, char** argv) {
   add(ordo::tools::add_export_promela, "export-promela");
   add(ordo::tools::add_verify, "verify");
   add(ordo::tools::add_replay, "replay");
+  add(ordo::tools::add_gen_imagenet, "gen-imagenet");
+  add(ordo::tools::add_pack_rec, "pack-rec");
 #ifdef ORDO_HAVE_TORCH
   add(ordo::tools::add_train, "train");
 #endif
