@@ -140,6 +140,9 @@ int run_train(const TrainCli& o) {
     return code;
 
   TrainDataOptions data_options = o.data;
+  if (data_options.dir.empty() && data_options.kind == "fashion-mnist") {
+    data_options.dir = data::fashion_mnist_dir_default;
+  }
   data_options.seed = o.options.seed;
   TrainData data;
   try {
@@ -165,8 +168,16 @@ int run_train(const TrainCli& o) {
   try {
     r = train::train_rank(*net, config, world, *data.train, data.test.get(), options);
   } catch (const checkpoint::CheckpointError& e) {
+    // Every rank has thrown (the ranks agree on a resume before any trains): a clean exit.
     std::cerr << "ordo train: rank " << world.rank() << ": error: " << e.what() << '\n';
     return exit_bad_input;
+  } catch (const std::exception& e) {
+    // This rank alone may have failed (a record that does not decode, a failed write): the
+    // others wait for it in a collective, so the job ends here, all of it.
+    std::cerr << "ordo train: rank " << world.rank() << ": error: " << e.what()
+              << "\nordo train: aborting every rank\n"
+              << std::flush;
+    runtime.abort(exit_bad_input);
   }
   const double images_per_s =
       r.seconds > 0 ? static_cast<double>(r.images * world.size()) / r.seconds : 0.0;
@@ -221,10 +232,14 @@ Command add_train(CLI::App& app) {
       ->capture_default_str();
   sub->add_option("--design", o->design, "naive, funnel, concom or depcha")->capture_default_str();
   sub->add_option("--data", o->data.kind,
-                  "fashion-mnist, or synthetic (random in-memory images of the network's input, "
-                  "for throughput)")
+                  "fashion-mnist; imagenet (--data-dir holds train.rec/.idx and val.rec/.idx, as "
+                  "im2rec or ordo pack-rec write them); or synthetic (random in-memory images of "
+                  "the network's input, for throughput)")
       ->capture_default_str();
-  sub->add_option("--data-dir", o->data.dir, "where Fashion-MNIST's IDX files are")
+  sub->add_option("--data-dir", o->data.dir,
+                  "where the data is (default: Debian's Fashion-MNIST; imagenet: .)");
+  sub->add_option("--image-size", o->data.image_size, "imagenet: the side of the crops")
+      ->check(CLI::Range(8, 1024))
       ->capture_default_str();
   sub->add_option("--classes", o->data.classes, "classes (0: the data's; synthetic: 1000)");
   sub->add_option("--train-images", o->data.train_images, "train on the first N images (0: all)");
@@ -267,7 +282,7 @@ Command add_train(CLI::App& app) {
       ->capture_default_str();
   o->options.lr.base = 0.05;
   o->config.prefetch = true;
-  o->data.dir = data::fashion_mnist_dir_default;
+
   return [o] { return run_train(*o); };
 }
 

@@ -3,13 +3,14 @@
 #include <stdexcept>
 
 #include "runtime/data/labelled_images.hpp"
+#include "runtime/train/record_dataset.hpp"
 
 namespace ordo::tools {
 
 namespace {
 
 constexpr std::uint32_t synthetic_images_default = 8192;
-constexpr std::uint32_t synthetic_classes_default = 1000;  // ImageNet's
+constexpr std::uint32_t imagenet_classes = 1000;
 
 }  // namespace
 
@@ -17,8 +18,12 @@ DataShape data_shape(const TrainDataOptions& o) {
   if (o.kind == "fashion-mnist") {
     return {{1, 28, 28}, o.classes != 0 ? o.classes : data::fashion_mnist_classes};
   }
-  if (o.kind == "synthetic") return {{}, o.classes != 0 ? o.classes : synthetic_classes_default};
-  throw std::invalid_argument("unknown data '" + o.kind + "'; expected fashion-mnist or synthetic");
+  if (o.kind == "imagenet") {
+    return {{3, o.image_size, o.image_size}, o.classes != 0 ? o.classes : imagenet_classes};
+  }
+  if (o.kind == "synthetic") return {{}, o.classes != 0 ? o.classes : imagenet_classes};
+  throw std::invalid_argument("unknown data '" + o.kind +
+                              "'; expected fashion-mnist, imagenet or synthetic");
 }
 
 TrainData load_train_data(const TrainDataOptions& o, const std::vector<std::uint32_t>& input) {
@@ -33,6 +38,11 @@ TrainData load_train_data(const TrainDataOptions& o, const std::vector<std::uint
         data::first_examples(data::read_fashion_mnist(o.dir, true), o.train_images));
     d.test = train::fashion_mnist(
         data::first_examples(data::read_fashion_mnist(o.dir, false), o.test_images));
+  } else if (o.kind == "imagenet") {
+    const std::string dir = o.dir.empty() ? "." : o.dir;
+    d.train =
+        train::record_images(dir + "/train", shape.classes, true, o.image_size, o.train_images);
+    d.test = train::record_images(dir + "/val", shape.classes, false, o.image_size, o.test_images);
   } else {
     d.train =
         train::synthetic_images(o.train_images != 0 ? o.train_images : synthetic_images_default,

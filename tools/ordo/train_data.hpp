@@ -12,11 +12,12 @@
 namespace ordo::tools {
 
 struct TrainDataOptions {
-  std::string kind = "fashion-mnist";  // fashion-mnist or synthetic
-  std::string dir;                     // fashion-mnist: where its IDX files are
-  std::uint32_t train_images = 0;      // 0: all (synthetic: 8192)
-  std::uint32_t test_images = 0;       // 0: all
-  std::uint32_t classes = 0;           // 0: the data's (synthetic: 1000)
+  std::string kind = "fashion-mnist";  // fashion-mnist, imagenet or synthetic
+  std::string dir;  // fashion-mnist: its IDX files; imagenet: train.rec/.idx and val.rec/.idx
+  std::uint32_t image_size = 224;  // imagenet: the side of the crops
+  std::uint32_t train_images = 0;  // 0: all (synthetic: 8192)
+  std::uint32_t test_images = 0;   // 0: all
+  std::uint32_t classes = 0;       // 0: the data's (imagenet and synthetic: 1000)
   std::uint64_t seed = 1;
 };
 

@@ -30,6 +30,11 @@ class MpiRuntime {
   std::uint32_t world_size() const { return world_size_; }
   const MpiTypeTable& types() const { return *types_; }
 
+  // Ends every process of the job with `code` (MPI_Abort on MPI_COMM_WORLD): what a rank does when
+  // it fails alone mid-job, since the others wait in collectives it will never join and a
+  // finalize would wait for them in turn.
+  [[noreturn]] void abort(int code) const;
+
  private:
   dag::Rank world_rank_ = 0;
   std::uint32_t world_size_ = 0;
