@@ -5,6 +5,7 @@
 // --allow-unknown, --no-verify skips the check with a warning.
 #include <chrono>
 #include <cstdlib>
+#include <functional>
 #include <iostream>
 #include <memory>
 #include <numeric>
@@ -46,19 +47,14 @@ struct TrainCli {
   double target_accuracy = 0.0;  // the final test accuracy must reach it, or the exit code is 1
 };
 
-// Every rank decides the same program, so every rank reaches the same verdict without talking.
-int verify_first(const TrainCli& o, const designs::DesignConfig& config,
-                 const networks::Network& net, std::uint32_t ranks, bool print,
-                 MetricsFile* metrics) {
-  designs::StepOptions step;
-  step.include_init = true;
-  dag::Job job = designs::build_step_job(net, config, step);
-  if (print && !o.dump_step_path.empty() &&
-      !write_output(o.dump_step_path, dag::write_dump(job), "train")) {
+// Rank 0's part of verify_first: the dump, the checker, the report.
+int decide(const TrainCli& o, const designs::DesignConfig& config, const networks::Network& net,
+           dag::Job job, const std::string& dump, std::uint32_t ranks, MetricsFile* metrics) {
+  if (!o.dump_step_path.empty() && !write_output(o.dump_step_path, dump, "train")) {
     return exit_bad_input;
   }
   if (o.no_verify) {
-    if (print) std::cout << "verify: skipped (--no-verify): the step program is not checked\n";
+    std::cout << "verify: skipped (--no-verify): the step program is not checked\n";
     if (metrics) metrics->write({{"event", "verify"}, {"verdict", "skipped"}});
     return exit_ok;
   }
@@ -74,22 +70,44 @@ int verify_first(const TrainCli& o, const designs::DesignConfig& config,
                     {"network", net.name},
                     {"seconds", v.seconds}});
   }
-  if (print) {
-    std::cout << "verify: " << checker::to_string(v.result.verdict) << " at " << ranks << " ranks ("
-              << designs::describe(config) << ", " << net.name << ") in " << v.seconds << " s\n";
-  }
+  std::cout << "verify: " << checker::to_string(v.result.verdict) << " at " << ranks << " ranks ("
+            << designs::describe(config) << ", " << net.name << ") in " << v.seconds << " s\n";
   if (v.result.verdict == checker::Verdict::unsafe) {
-    if (print) std::cout << checker::human_report(model, v);
+    std::cout << checker::human_report(model, v);
     return exit_unsafe;
   }
   if (v.result.verdict == checker::Verdict::unknown && !o.allow_unknown) {
-    if (print) {
-      std::cout << checker::human_report(model, v)
-                << "verify: not training an unproven program (--allow-unknown to train anyway)\n";
-    }
+    std::cout << checker::human_report(model, v)
+              << "verify: not training an unproven program (--allow-unknown to train anyway)\n";
     return exit_unknown;
   }
   return exit_ok;
+}
+
+// Every rank builds its step program; the ranks check that all built rank 0's, rank 0 has the
+// checker decide it, and every rank acts on rank 0's answer. One rank decides, not each its own:
+// under a time limit two ranks deciding alike could still part (one `safe`, one out of time),
+// and a rank that stops while the others train leaves them waiting in a collective for ever.
+// The calls here are the main thread's, before any op is submitted.
+int verify_first(const TrainCli& o, const designs::DesignConfig& config,
+                 const networks::Network& net, comm::World& world, MetricsFile* metrics) {
+  const bool root = world.rank() == 0;
+  designs::StepOptions step;
+  step.include_init = true;
+  dag::Job job = designs::build_step_job(net, config, step);
+  const std::string dump = dag::write_dump(job);
+  // Halved so that negating it cannot overflow: max of (h, -h) gives the largest and smallest.
+  const auto h = static_cast<std::int64_t>(std::hash<std::string>{}(dump) >> 1);
+  std::int64_t hashes[2] = {h, -h};
+  world.comm(0).allreduce(hashes, 2, dag::DType::i64, dag::Reduction::max, -1);
+  if (hashes[0] != -hashes[1]) {
+    if (root) std::cerr << "ordo train: error: the ranks built different step programs\n";
+    return exit_bad_input;
+  }
+  std::int32_t code = exit_ok;
+  if (root) code = decide(o, config, net, std::move(job), dump, world.size(), metrics);
+  world.comm(0).bcast(&code, 1, dag::DType::i32, 0, -1);
+  return code;
 }
 
 // How many ranks share this machine, as Open MPI tells each rank (1 outside mpirun).
@@ -135,8 +153,7 @@ int run_train(const TrainCli& o) {
     world.comm(0).allreduce(&failed, 1, dag::DType::i32, dag::Reduction::max, -1);
     if (failed != 0) return exit_bad_input;
   }
-  if (const int code = verify_first(o, config, *net, world.size(), root, metrics.get());
-      code != exit_ok)
+  if (const int code = verify_first(o, config, *net, world, metrics.get()); code != exit_ok)
     return code;
 
   TrainDataOptions data_options = o.data;
@@ -145,12 +162,16 @@ int run_train(const TrainCli& o) {
   }
   data_options.seed = o.options.seed;
   TrainData data;
+  std::int32_t failed = 0;
   try {
     data = load_train_data(data_options, net->input);
   } catch (const std::exception& e) {  // DataError, or classes the data does not have
-    if (root) std::cerr << "ordo train: error: " << e.what() << '\n';
-    return exit_bad_input;
+    std::cerr << "ordo train: rank " << world.rank() << ": error: " << e.what() << '\n';
+    failed = 1;
   }
+  // A file one node lacks stops every rank, not only the ranks there.
+  world.comm(0).allreduce(&failed, 1, dag::DType::i32, dag::Reduction::max, -1);
+  if (failed != 0) return exit_bad_input;
   train::TrainOptions options = o.options;
   const bool bar = o.progress == "bar" || (o.progress == "auto" && output_is_terminal());
   TrainProgress progress(std::cout, bar, world.size(), options.epochs);
