@@ -227,9 +227,11 @@ int run_train(const TrainCli& o) {
             r.test_accuracy.empty() ? nlohmann::json() : nlohmann::json(r.test_accuracy.back())}});
     }
   }
-  // Every rank evaluates the same weights on the same test set, so all agree on the outcome.
+  // Rank 0's accuracy decides for every rank: the weights are equal, but batch norm's running
+  // statistics are each rank's own, so the ranks' accuracies may differ a little.
   if (o.target_accuracy > 0.0) {
-    const double reached = r.test_accuracy.empty() ? 0.0 : r.test_accuracy.back();
+    double reached = r.test_accuracy.empty() ? 0.0 : r.test_accuracy.back();
+    world.comm(0).bcast(&reached, 1, dag::DType::f64, 0, -1);
     if (reached < o.target_accuracy) {
       if (root) {
         std::cout << "target accuracy " << o.target_accuracy << " not reached (" << reached
