@@ -3,7 +3,6 @@
 #include <mpi.h>
 
 #include <cassert>
-#include <cstdlib>
 #include <stdexcept>
 #include <string>
 
@@ -35,14 +34,6 @@ void set_errors_return() {
   check_mpi(MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
 }
 
-// Open MPI spins in blocking calls without yielding the core unless it sees more ranks than
-// slots. An ordo rank runs its blocking collectives on comm threads beside its compute threads,
-// so a spinning collective takes the core from the compute it should overlap, and from the peer
-// rank it waits for whenever other work shares the cores: at 2 ranks on 2 loaded cores, LeNet's
-// steps took 8 times longer. Yielding when idle is the default here; an explicit
-// `--mca mpi_yield_when_idle 0` (which mpirun passes in this variable) still wins.
-void prefer_yielding_when_idle() { ::setenv("OMPI_MCA_mpi_yield_when_idle", "1", 0); }
-
 std::uint32_t checked_count(int value, const char* what) {
   if (value < 0) throw std::runtime_error(std::string("MPI reported a negative ") + what);
   return static_cast<std::uint32_t>(value);
@@ -52,7 +43,6 @@ std::uint32_t checked_count(int value, const char* what) {
 
 MpiRuntime::MpiRuntime(int* argc, char*** argv) {
   require_fresh_process();
-  prefer_yielding_when_idle();
   int provided = MPI_THREAD_SINGLE;
   check_mpi(MPI_Init_thread(argc, argv, MPI_THREAD_MULTIPLE, &provided), "MPI_Init_thread");
   try {
