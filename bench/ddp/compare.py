@@ -16,6 +16,7 @@ mpirun and Debian's python3-torch. Not a test: the numbers depend on the machine
 import argparse
 import json
 import os
+import shlex
 import statistics
 import subprocess
 import sys
@@ -46,6 +47,8 @@ def parse_args():
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--test-images", type=int, default=1000,
                    help="test accuracy on the first N test images after the run (0: all)")
+    p.add_argument("--ordo-args", default="",
+                   help="more arguments for every ordo train run, e.g. '--compute-threads 1'")
     p.add_argument("--ordo", default=os.path.join(ROOT, "build/release/tools/ordo"))
     p.add_argument("--python", default="/usr/bin/python3", help="a python3 with torch")
     p.add_argument("--out", default="build/ddp-compare", help="metrics and logs go here")
@@ -112,6 +115,7 @@ def main():
                     cmd = MPIRUN + wait + ["-np", str(ranks), args.ordo, "train",
                                            "--design", design, "--progress", "none",
                                            "--metrics", metrics, "--export-init", init]
+                    cmd += shlex.split(args.ordo_args)
                 wall = run(cmd + common(args), os.path.join(args.out, tag + ".log"), env)
                 steps, times, summary, _ = read_metrics(metrics)
                 speed[(name, ranks)].append(summary["images_per_s"])

@@ -265,6 +265,8 @@ Command add_train(CLI::App& app) {
       "--threads", o->threads,
       "threads of each rank's tensor math (0: the cores divided among the local ranks)");
   sub->add_option("--comm-threads", o->config.comm_threads, "threads of the comm pool");
+  sub->add_option("--compute-threads", o->config.compute_threads,
+                  "threads of the compute pool: how many compute ops run at once");
   sub->add_option("--target-accuracy", o->target_accuracy,
                   "exit 1 unless the final test accuracy reaches this (0: no target)");
   sub->add_option("--checkpoint-dir", o->options.checkpoint.dir,
