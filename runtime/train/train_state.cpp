@@ -1,6 +1,7 @@
 #include "runtime/train/train_state.hpp"
 
 #include <ATen/ops/from_blob.h>
+#include <ATen/ops/zeros_like.h>
 
 #include <cstring>
 
@@ -16,12 +17,12 @@ struct Slot {
   at::Tensor* tensor;
 };
 
-// Every tensor a checkpoint holds, in one order for capture and restore.
-std::vector<Slot> slots(Model& model, StepCompute& compute) {
+// Every tensor a checkpoint holds, in one order for capture and restore; `velocity` holds the
+// momentum of every parameter, in the parameters' order.
+std::vector<Slot> slots(Model& model, std::vector<at::Tensor>& velocity) {
   std::vector<Slot> out;
   const std::vector<Param*>& params = model.params();
   for (Param* p : params) out.push_back({p->name, "weight", &p->value});
-  std::vector<at::Tensor>& velocity = compute.velocities();
   for (std::size_t i = 0; i < params.size(); ++i) {
     out.push_back({params[i]->name, "momentum", &velocity.at(i)});
   }
@@ -39,11 +40,9 @@ std::string shape_text(const std::vector<std::int64_t>& shape) {
   return s + "]";
 }
 
-}  // namespace
-
-std::vector<checkpoint::Array> capture_arrays(Model& model, StepCompute& compute) {
+std::vector<checkpoint::Array> capture(Model& model, std::vector<at::Tensor>& velocity) {
   std::vector<checkpoint::Array> out;
-  for (const Slot& s : slots(model, compute)) {
+  for (const Slot& s : slots(model, velocity)) {
     const at::Tensor t = s.tensor->contiguous().to(at::kFloat);
     checkpoint::Array a{s.name, s.group, t.sizes().vec(), {}};
     a.values.resize(static_cast<std::size_t>(t.numel()));
@@ -53,9 +52,21 @@ std::vector<checkpoint::Array> capture_arrays(Model& model, StepCompute& compute
   return out;
 }
 
+}  // namespace
+
+std::vector<checkpoint::Array> capture_arrays(Model& model, StepCompute& compute) {
+  return capture(model, compute.velocities());
+}
+
+std::vector<checkpoint::Array> capture_initial_arrays(Model& model) {
+  std::vector<at::Tensor> velocity;
+  for (Param* p : model.params()) velocity.push_back(at::zeros_like(p->value));
+  return capture(model, velocity);
+}
+
 void restore_arrays(const std::vector<checkpoint::Array>& arrays, const std::string& source,
                     Model& model, StepCompute& compute) {
-  const std::vector<Slot> want = slots(model, compute);
+  const std::vector<Slot> want = slots(model, compute.velocities());
   if (arrays.size() != want.size()) {
     throw checkpoint::CheckpointError(source, std::to_string(arrays.size()) + " arrays",
                                       std::to_string(want.size()) + ", this network's state");

@@ -12,6 +12,9 @@ namespace ordo::train {
 
 // The arrays of `model` and `compute`; the caller fills the checkpoint's other fields.
 std::vector<checkpoint::Array> capture_arrays(Model& model, StepCompute& compute);
+// The same arrays before the first step, without a StepCompute: the model's parameters and
+// buffers, and momenta of zeros (what StepCompute starts from).
+std::vector<checkpoint::Array> capture_initial_arrays(Model& model);
 
 // Copies the arrays into `model` and `compute`. Throws checkpoint::CheckpointError naming
 // `source` when an array is missing, extra, misnamed or of another shape: a checkpoint of another

@@ -1,7 +1,8 @@
 // Checkpoints and resume, on two simulated ranks: a run stopped after a checkpoint and resumed
 // ends with weights equal bit for bit to a run never stopped (across an epoch boundary, with
-// momenta and batch norm's per-rank statistics in play); a torn checkpoint, or one of another
-// run, is refused on every rank before any rank trains.
+// momenta and batch norm's per-rank statistics in play); a run resumed from the exported initial
+// state takes a fresh run's steps; a torn checkpoint, or one of another run, is refused on every
+// rank before any rank trains.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -10,7 +11,9 @@
 #include <fstream>
 
 #include "runtime/checkpoint/checkpoint_dir.hpp"
+#include "runtime/checkpoint/checkpoint_file.hpp"
 #include "runtime/networks/network_builder.hpp"
+#include "runtime/train/initial_state.hpp"
 #include "tests/train/sim_ranks.hpp"
 
 namespace ordo::train {
@@ -88,6 +91,38 @@ TEST_F(Resume, AResumedRunEndsBitForBitWhereAnUnbrokenOneDoes) {
   EXPECT_FALSE(bit_equal(broken[0].buffers, whole[0].buffers));
   EXPECT_FALSE(bit_equal(whole[0].buffers, whole[1].buffers));  // per rank, as MXNet keeps them
   EXPECT_EQ(checkpoint::latest(dir_.string()), 32u);
+}
+
+// The exported initial state (ordo train --export-init, which bench/ddp loads into PyTorch) is
+// what training starts from: a run resumed from it, as a checkpoint of step 0, takes the same
+// steps as a fresh run, bit for bit.
+TEST_F(Resume, TheExportedInitialStateIsWhereAFreshRunStarts) {
+  const networks::Network net = bn_cnn();
+  const std::vector<TrainResult> fresh = train_on_ranks(net, config_, train_, nullptr, options_, 2);
+
+  checkpoint::Checkpoint init =
+      initial_checkpoint(net, {"depcha", 2, options_.seed, options_.batch});
+  EXPECT_EQ(init.step, 0u);
+  ASSERT_EQ(init.arrays.size(),
+            2 * networks::param_count(net) + 4u);  // 2 batch norms, 2 buffers each
+  EXPECT_EQ(init.arrays[0].name, "conv1.weight");
+  EXPECT_EQ(init.arrays[0].group, "weight");
+  checkpoint::prepare_step(dir_.string(), 0);
+  for (std::uint32_t r = 0; r < 2; ++r) {
+    init.rank = r;  // every rank starts from rank 0's weights and fresh statistics
+    checkpoint::write(checkpoint::rank_file(dir_.string(), 0, r), init);
+  }
+  checkpoint::commit(dir_.string(), 0);
+  TrainOptions resumed_options = options_;
+  resumed_options.checkpoint = {dir_.string(), 0, true};
+  const std::vector<TrainResult> resumed =
+      train_on_ranks(net, config_, train_, nullptr, resumed_options, 2);
+  ASSERT_EQ(resumed[0].first_step, 0u);
+  for (std::size_t r = 0; r < 2; ++r) {
+    EXPECT_EQ(resumed[r].losses, fresh[r].losses) << "rank " << r;
+    EXPECT_TRUE(bit_equal(resumed[r].weights, fresh[r].weights)) << "rank " << r;
+    EXPECT_TRUE(bit_equal(resumed[r].buffers, fresh[r].buffers)) << "rank " << r;
+  }
 }
 
 TEST_F(Resume, ATornCheckpointIsRefusedOnEveryRank) {

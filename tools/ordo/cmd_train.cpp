@@ -13,6 +13,7 @@
 
 #include "checker/verify.hpp"
 #include "runtime/checkpoint/checkpoint_error.hpp"
+#include "runtime/checkpoint/checkpoint_file.hpp"
 #include "runtime/comm/mpi/runtime.hpp"
 #include "runtime/comm/mpi/world.hpp"
 #include "runtime/dag/dump_writer.hpp"
@@ -21,6 +22,7 @@
 #include "runtime/designs/step_builder.hpp"
 #include "runtime/networks/catalog.hpp"
 #include "runtime/train/compute_threads.hpp"
+#include "runtime/train/initial_state.hpp"
 #include "runtime/train/train_run.hpp"
 #include "tools/ordo/commands.hpp"
 #include "tools/ordo/output.hpp"
@@ -39,6 +41,7 @@ struct TrainCli {
   std::string progress = "auto";
   std::uint32_t threads = 0;  // 0: the cores divided among the ranks on this machine
   std::string dump_step_path;
+  std::string export_init_path;
   train::TrainOptions options;
   designs::DesignConfig config;
   bool no_verify = false;
@@ -110,6 +113,24 @@ int verify_first(const TrainCli& o, const designs::DesignConfig& config,
   return code;
 }
 
+// Rank 0 writes the state training starts from; every rank learns whether it could, so none
+// trains without the others.
+int export_initial_state(const TrainCli& o, const networks::Network& net, comm::MpiWorld& world) {
+  std::int32_t failed = 0;
+  if (world.rank() == 0) {
+    try {
+      checkpoint::write(o.export_init_path,
+                        train::initial_checkpoint(
+                            net, {o.design, world.size(), o.options.seed, o.options.batch}));
+    } catch (const std::exception& e) {
+      std::cerr << "ordo train: error: " << e.what() << '\n';
+      failed = 1;
+    }
+  }
+  world.comm(0).allreduce(&failed, 1, dag::DType::i32, dag::Reduction::max, -1);
+  return failed != 0 ? exit_bad_input : exit_ok;
+}
+
 // How many ranks share this machine, as Open MPI tells each rank (1 outside mpirun).
 std::uint32_t local_ranks() {
   const char* v = std::getenv("OMPI_COMM_WORLD_LOCAL_SIZE");
@@ -155,6 +176,9 @@ int run_train(const TrainCli& o) {
   }
   if (const int code = verify_first(o, config, *net, world, metrics.get()); code != exit_ok)
     return code;
+  if (!o.export_init_path.empty()) {
+    if (const int code = export_initial_state(o, *net, world); code != exit_ok) return code;
+  }
 
   TrainDataOptions data_options = o.data;
   if (data_options.dir.empty() && data_options.kind == "fashion-mnist") {
@@ -284,6 +308,8 @@ Command add_train(CLI::App& app) {
       "--threads", o->threads,
       "threads of each rank's tensor math (0: the cores divided among the local ranks)");
   sub->add_option("--comm-threads", o->config.comm_threads, "threads of the comm pool");
+  sub->add_option("--compute-threads", o->config.compute_threads,
+                  "threads of the compute pool: how many compute ops run at once");
   sub->add_option("--target-accuracy", o->target_accuracy,
                   "exit 1 unless the final test accuracy reaches this (0: no target)");
   sub->add_option("--checkpoint-dir", o->options.checkpoint.dir,
@@ -299,6 +325,9 @@ Command add_train(CLI::App& app) {
   sub->add_option("--metrics", o->metrics_path, "write JSON lines of every step and epoch here");
   sub->add_option("--dump-step", o->dump_step_path,
                   "write the step program the checker decides as a dump (ordo verify reads it)");
+  sub->add_option("--export-init", o->export_init_path,
+                  "write rank 0's state before the first step here, as a checkpoint of step 0 "
+                  "(the initial weights, for bench/ddp)");
   sub->add_flag("--no-verify", o->no_verify, "train without checking the step program first");
   sub->add_flag("--allow-unknown", o->allow_unknown, "train when the checker cannot decide");
   sub->add_option("--verify-timeout", o->verify_seconds, "seconds for the check")
