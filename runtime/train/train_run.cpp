@@ -201,6 +201,14 @@ TrainResult train_rank(const networks::Network& network, const designs::DesignCo
   return train_rank(network, config, world, *train_set, test_set.get(), options, sim);
 }
 
+// The steps themselves, on a built engine and executor (train_rank keeps what may outlive a
+// failure apart from what may not).
+TrainResult run_steps(const networks::Network& network, const designs::DesignConfig& config,
+                      comm::World& world, const Dataset& train, const Dataset* test,
+                      const TrainOptions& options, Model& model, engine::Engine& engine,
+                      exec::Executor& executor, std::shared_ptr<StepCompute>& compute,
+                      std::uint32_t steps_per_epoch);
+
 TrainResult train_rank(const networks::Network& network, const designs::DesignConfig& config,
                        comm::World& world, const Dataset& train, const Dataset* test,
                        const TrainOptions& options, comm::sim::SimWorld* sim) {
@@ -239,6 +247,25 @@ TrainResult train_rank(const networks::Network& network, const designs::DesignCo
   body.compute = [&compute](dag::Rank, const dag::Op& op, exec::Buffers&) { compute->run(op); };
   exec::Executor executor(engine, world, designs::step_comms(config), body);
   const exec::ProbeScope probe(sim, world.rank(), executor);
+  try {
+    return run_steps(network, config, world, train, test, options, model, engine, executor, compute,
+                     steps_per_epoch);
+  } catch (...) {
+    // This rank alone may have failed while the others wait in a collective: the caller may end
+    // the job here (ordo train aborts every rank). Otherwise no op may still run on the
+    // executor's buffers when the unwinding frees them: the engine stops first.
+    if (options.on_failure) options.on_failure(std::current_exception());
+    engine.shutdown();
+    throw;
+  }
+}
+
+TrainResult run_steps(const networks::Network& network, const designs::DesignConfig& config,
+                      comm::World& world, const Dataset& train, const Dataset* test,
+                      const TrainOptions& options, Model& model, engine::Engine& engine,
+                      exec::Executor& executor, std::shared_ptr<StepCompute>& compute,
+                      std::uint32_t steps_per_epoch) {
+  const CheckpointOptions& ckpt = options.checkpoint;
   designs::StepEmitter emitter(network, config, executor);
   SgdConfig sgd = options.sgd;
   sgd.rescale = 1.0 / static_cast<double>(world.size());

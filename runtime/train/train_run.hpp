@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <exception>
 #include <functional>
 #include <optional>
 #include <string>
@@ -63,6 +64,9 @@ struct TrainOptions {
   std::function<void(const StepReport&)> on_step;
   std::function<void(const EpochReport&)> on_epoch;
   bool record = false;  // keep the program submitted to the engine (TrainResult::program)
+  // Called on this rank's thread when the run fails, before anything is unwound (ordo train ends
+  // the whole job there, since the other ranks may wait for this one in a collective).
+  std::function<void(std::exception_ptr)> on_failure;
 };
 
 struct TrainResult {
