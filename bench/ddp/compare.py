@@ -115,10 +115,6 @@ def main():
                     cmd = MPIRUN + wait + ["-np", str(ranks), args.ordo, "train",
                                            "--design", design, "--progress", "none",
                                            "--metrics", metrics, "--export-init", init]
-                    if design == "concom":
-                        # ordo train refuses concom on two comm threads (docs/train.md, known
-                        # defects): one comm thread, which holds.
-                        cmd += ["--comm-threads", "1"]
                     cmd += shlex.split(args.ordo_args)
                 wall = run(cmd + common(args), os.path.join(args.out, tag + ".log"), env)
                 steps, times, summary, _ = read_metrics(metrics)

@@ -26,6 +26,9 @@ class ConCom final : public Design {
       barrier();
     }
   }
+  // The step's wait_for_all completes what is in flight; a group carried into the next step would
+  // shift which keys share a barrier there, and the next step would not be the one verified.
+  void end_step() override { in_flight_.clear(); }
 
  private:
   std::vector<dag::VarId> in_flight_;  // buffers of allreduces submitted since the last barrier

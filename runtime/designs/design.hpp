@@ -42,6 +42,11 @@ class Design {
   void barrier();
   // Prefix for the names of the ops submitted from now on (the step they belong to).
   void set_prefix(std::string prefix) { prefix_ = std::move(prefix); }
+  // The step's last key is pushed; its wait_for_all comes next. Whatever a design keeps from key
+  // to key must end here, so that every step is the same program: the checker verifies one step,
+  // and that proves a run of many only because each step starts from the state the verified one
+  // started from (docs/train.md).
+  virtual void end_step() {}
 
   // Throws std::invalid_argument for a bad configuration.
   static std::unique_ptr<Design> create(const DesignConfig& config, dag::ProgramSink& main);

@@ -17,7 +17,7 @@ class Naive final : public Design {
     std::vector<dag::VarId> reads;
     if (!in_place(k)) reads.push_back(k.grad);
     main().submit(collective_op(op_name("allreduce", k), allreduce(k, world_comm), std::move(reads),
-                              {k.buf}));
+                                {k.buf}));
   }
 };
 

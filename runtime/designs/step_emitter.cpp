@@ -126,6 +126,7 @@ void StepEmitter::emit_step(const std::string& prefix) {
     main_.submit(
         compute_op(prefix + "update." + k.name, {k.grad}, {k.weight}, update_us_per_mib * mib));
   }
+  design_->end_step();
   main_.wait_for_all();
 }
 
