@@ -52,10 +52,10 @@ class GreyImages final : public Dataset {
   float std_;
 };
 
-class SyntheticImages final : public Dataset {
+class RandomTensors final : public Dataset {
  public:
-  SyntheticImages(std::uint32_t count, std::vector<std::uint32_t> shape, std::uint32_t classes,
-                  std::uint64_t seed)
+  RandomTensors(std::uint32_t count, std::vector<std::uint32_t> shape, std::uint32_t classes,
+                std::uint64_t seed)
       : count_(count), shape_(std::move(shape)), classes_(classes) {
     if (count_ == 0 || classes_ == 0) {
       throw std::invalid_argument("synthetic images need examples and classes");
@@ -103,9 +103,9 @@ std::unique_ptr<Dataset> fashion_mnist(data::LabelledImages set) {
   return grey_images(std::move(set), 0.2860f, 0.3530f);
 }
 
-std::unique_ptr<Dataset> synthetic_images(std::uint32_t count, std::vector<std::uint32_t> shape,
-                                          std::uint32_t classes, std::uint64_t seed) {
-  return std::make_unique<SyntheticImages>(count, std::move(shape), classes, seed);
+std::unique_ptr<Dataset> random_tensors(std::uint32_t count, std::vector<std::uint32_t> shape,
+                                        std::uint32_t classes, std::uint64_t seed) {
+  return std::make_unique<RandomTensors>(count, std::move(shape), classes, seed);
 }
 
 }  // namespace ordo::train

@@ -47,7 +47,7 @@ std::unique_ptr<Dataset> fashion_mnist(data::LabelledImages set);
 // `count` examples of `shape` for throughput runs: a fixed pool of random images made once in
 // memory (from `seed`), so a batch costs a copy and no decoding; labels are the index modulo
 // `classes`. Nothing to learn: a run on it measures speed, not accuracy.
-std::unique_ptr<Dataset> synthetic_images(std::uint32_t count, std::vector<std::uint32_t> shape,
-                                          std::uint32_t classes, std::uint64_t seed);
+std::unique_ptr<Dataset> random_tensors(std::uint32_t count, std::vector<std::uint32_t> shape,
+                                        std::uint32_t classes, std::uint64_t seed);
 
 }  // namespace ordo::train

@@ -9,7 +9,7 @@ namespace ordo::tools {
 
 namespace {
 
-constexpr std::uint32_t synthetic_images_default = 8192;
+constexpr std::uint32_t synthetic_count_default = 8192;
 constexpr std::uint32_t imagenet_classes = 1000;
 
 }  // namespace
@@ -44,9 +44,8 @@ TrainData load_train_data(const TrainDataOptions& o, const std::vector<std::uint
         train::record_images(dir + "/train", shape.classes, true, o.image_size, o.train_images);
     d.test = train::record_images(dir + "/val", shape.classes, false, o.image_size, o.test_images);
   } else {
-    d.train =
-        train::synthetic_images(o.train_images != 0 ? o.train_images : synthetic_images_default,
-                                input, shape.classes, o.seed);
+    d.train = train::random_tensors(o.train_images != 0 ? o.train_images : synthetic_count_default,
+                                    input, shape.classes, o.seed);
   }
   return d;
 }
