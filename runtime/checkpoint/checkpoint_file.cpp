@@ -137,7 +137,8 @@ class Decoder {
                "non-negative dimensions whose values the file holds");
         }
         a.values.resize(*n);
-        std::memcpy(a.values.data(), bytes_.data() + at, *n * sizeof(float));
+        // memcpy's pointers must not be null even for no bytes, and an empty vector's may be.
+        if (*n != 0) std::memcpy(a.values.data(), bytes_.data() + at, *n * sizeof(float));
         at += *n * sizeof(float);
         c.arrays.push_back(std::move(a));
       }
@@ -199,7 +200,9 @@ std::string encode(const Checkpoint& c) {
   put<std::uint64_t>(out, header.size());
   out.append(header);
   for (const Array& a : c.arrays) {
-    out.append(reinterpret_cast<const char*>(a.values.data()), a.values.size() * sizeof(float));
+    if (!a.values.empty()) {
+      out.append(reinterpret_cast<const char*>(a.values.data()), a.values.size() * sizeof(float));
+    }
   }
   put<std::uint32_t>(out, crc_of(out));
   return out;

@@ -46,7 +46,9 @@ std::vector<checkpoint::Array> capture(Model& model, std::vector<at::Tensor>& ve
     const at::Tensor t = s.tensor->contiguous().to(at::kFloat);
     checkpoint::Array a{s.name, s.group, t.sizes().vec(), {}};
     a.values.resize(static_cast<std::size_t>(t.numel()));
-    std::memcpy(a.values.data(), t.data_ptr<float>(), a.values.size() * sizeof(float));
+    if (!a.values.empty()) {
+      std::memcpy(a.values.data(), t.data_ptr<float>(), a.values.size() * sizeof(float));
+    }
     out.push_back(std::move(a));
   }
   return out;
