@@ -33,6 +33,18 @@ namespace ordo::tools {
 
 namespace {
 
+// The key of the calls the main thread makes before and after training (agreements, the
+// verdict): below every gradient key, so diagnostics tell them apart.
+constexpr std::int64_t agree_key = -1;
+
+// Whether any rank failed: every rank learns it, so none goes on alone and leaves the others
+// waiting in a collective.
+bool any_rank_failed(comm::World& world, bool failed) {
+  std::int32_t flag = failed ? 1 : 0;
+  world.comm(0).allreduce(&flag, 1, dag::DType::i32, dag::Reduction::max, agree_key);
+  return flag != 0;
+}
+
 struct TrainCli {
   std::string network = "lenet";
   std::string design = "depcha";
@@ -106,14 +118,14 @@ int verify_first(const TrainCli& o, const designs::DesignConfig& config,
   // Halved so that negating it cannot overflow: max of (h, -h) gives the largest and smallest.
   const auto h = static_cast<std::int64_t>(std::hash<std::string>{}(dump) >> 1);
   std::int64_t hashes[2] = {h, -h};
-  world.comm(0).allreduce(hashes, 2, dag::DType::i64, dag::Reduction::max, -1);
+  world.comm(0).allreduce(hashes, 2, dag::DType::i64, dag::Reduction::max, agree_key);
   if (hashes[0] != -hashes[1]) {
     if (root) std::cerr << "ordo train: error: the ranks built different step programs\n";
     return exit_bad_input;
   }
   std::int32_t code = exit_ok;
   if (root) code = decide(o, config, net, std::move(job), dump, world.size(), metrics);
-  world.comm(0).bcast(&code, 1, dag::DType::i32, 0, -1);
+  world.comm(0).bcast(&code, 1, dag::DType::i32, 0, agree_key);
   return code;
 }
 
@@ -131,8 +143,7 @@ int export_initial_state(const TrainCli& o, const networks::Network& net, comm::
       failed = 1;
     }
   }
-  world.comm(0).allreduce(&failed, 1, dag::DType::i32, dag::Reduction::max, -1);
-  return failed != 0 ? exit_bad_input : exit_ok;
+  return any_rank_failed(world, failed != 0) ? exit_bad_input : exit_ok;
 }
 
 // How many ranks share this machine, as Open MPI tells each rank (1 outside mpirun).
@@ -174,9 +185,7 @@ int run_train(const TrainCli& o) {
   }
   // Every rank learns whether rank 0 could open the file, so none trains without the others.
   if (!o.metrics_path.empty()) {
-    std::int32_t failed = root && !metrics ? 1 : 0;
-    world.comm(0).allreduce(&failed, 1, dag::DType::i32, dag::Reduction::max, -1);
-    if (failed != 0) return exit_bad_input;
+    if (any_rank_failed(world, root && !metrics)) return exit_bad_input;
   }
   if (const int code = verify_first(o, config, *net, world, metrics.get()); code != exit_ok)
     return code;
@@ -198,8 +207,7 @@ int run_train(const TrainCli& o) {
     failed = 1;
   }
   // A file one node lacks stops every rank, not only the ranks there.
-  world.comm(0).allreduce(&failed, 1, dag::DType::i32, dag::Reduction::max, -1);
-  if (failed != 0) return exit_bad_input;
+  if (any_rank_failed(world, failed != 0)) return exit_bad_input;
   train::TrainOptions options = o.options;
   const bool bar = o.progress == "bar" || (o.progress == "auto" && output_is_terminal());
   TrainProgress progress(std::cout, bar, world.size(), options.epochs);
@@ -276,7 +284,7 @@ int run_train(const TrainCli& o) {
   // statistics are each rank's own, so the ranks' accuracies may differ a little.
   if (o.target_accuracy > 0.0) {
     double reached = r.test_accuracy.empty() ? 0.0 : r.test_accuracy.back();
-    world.comm(0).bcast(&reached, 1, dag::DType::f64, 0, -1);
+    world.comm(0).bcast(&reached, 1, dag::DType::f64, 0, agree_key);
     if (reached < o.target_accuracy) {
       if (root) {
         std::cout << "target accuracy " << o.target_accuracy << " not reached (" << reached
