@@ -28,8 +28,17 @@ Network at_resnet50_rate(Network net) {
 
 std::optional<Network> builtin_network(const std::string& name, std::uint32_t mlp_layers,
                                        std::vector<std::uint32_t> input, std::uint32_t classes) {
-  if (name == "mlp") return mlp(mlp_layers, 256, 100.0);
-  if (name == "resnet50") return resnet50(resnet50_forward_us);
+  if (name == "mlp") {
+    if (input.empty()) return mlp(mlp_layers, 256, 100.0);
+    return at_resnet50_rate(
+        mlp_classifier(mlp_layers, 256, std::move(input), classes == 0 ? 10 : classes, 1.0));
+  }
+  if (name == "resnet50") {
+    if (input.empty() && classes == 0) return resnet50(resnet50_forward_us);
+    if (input.empty()) input = {3, 224, 224};
+    return at_resnet50_rate(resnet50(1.0, classes == 0 ? 1000 : classes, std::move(input)));
+  }
+  if (classes == 0) classes = name == "inception-bn" ? 1000 : 10;
   if (name == "lenet") {
     if (!input.empty() && input != std::vector<std::uint32_t>{1, 28, 28}) {
       throw std::invalid_argument("lenet takes 1x28x28 images only");
@@ -43,6 +52,7 @@ std::optional<Network> builtin_network(const std::string& name, std::uint32_t ml
     }
   }
   if (name == "inception-bn") {
+    if (input.empty() && classes == 0) return resnet50(resnet50_forward_us);
     if (input.empty()) input = {3, 224, 224};
     return at_resnet50_rate(inception_bn(classes, std::move(input), 1.0));
   }

@@ -1,10 +1,10 @@
 #include "runtime/networks/network.hpp"
 
-#include "runtime/networks/shapes.hpp"
-
 #include <cmath>
 #include <set>
 #include <stdexcept>
+
+#include "runtime/networks/shapes.hpp"
 
 namespace ordo::networks {
 
@@ -31,9 +31,9 @@ void check_computes(const Network& network) {
       for (const Param& p : expected) {
         want += (want.empty() ? "" : ", ") + p.name + " (" + std::to_string(p.count) + ")";
       }
-      throw std::invalid_argument("layer '" + layer.name +
-                                  "': its parameters are not those its ops have: " +
-                                  (want.empty() ? "none" : want));
+      throw std::invalid_argument(
+          "layer '" + layer.name +
+          "': its parameters are not those its ops have: " + (want.empty() ? "none" : want));
     }
   }
 }
@@ -70,8 +70,8 @@ void check_network(const Network& network) {
     }
     for (const Param& p : layer.params) {
       if (p.name.empty() || !names.insert(p.name).second) {
-        throw std::invalid_argument(where + " ('" + layer.name + "'): parameter name '" +
-                                    p.name + "' empty or repeated");
+        throw std::invalid_argument(where + " ('" + layer.name + "'): parameter name '" + p.name +
+                                    "' empty or repeated");
       }
     }
   }

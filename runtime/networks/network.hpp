@@ -51,11 +51,17 @@ std::uint64_t param_bytes(const Network& network);
 // A chain of `layers` dense layers of `width` units (one weight and one bias each) on inputs of
 // `width` features, ReLU between them.
 Network mlp(std::uint32_t layers, std::uint32_t width, double forward_us_per_layer);
+// An MLP classifier for `input` (flattened): `layers` dense layers, each of `width` units with
+// ReLU but the last, which has `classes`. Throws std::invalid_argument for no layers.
+Network mlp_classifier(std::uint32_t layers, std::uint32_t width, std::vector<std::uint32_t> input,
+                       std::uint32_t classes, double forward_us_total);
 // ResNet-50 v1 for 224x224 images: 53 convolutions, 53 batch norms (gamma and beta), the final
 // dense layer (weight and bias): 161 keys, 25.6 M parameters, bottleneck blocks with their skip
 // connections. Costs are proportional to each layer's multiply-adds, scaled so that one forward
-// pass takes `forward_us_total`; backward costs twice the forward.
-Network resnet50(double forward_us_total);
+// pass takes `forward_us_total`; backward costs twice the forward. Other `classes` and `input`
+// images (any of 32x32 or more: it ends in a global average) keep every layer but the ends.
+Network resnet50(double forward_us_total, std::uint32_t classes = 1000,
+                 std::vector<std::uint32_t> input = {3, 224, 224});
 // A LeNet-style CNN for 1x28x28 images (Fashion-MNIST): two convolutions of 20 and 50 channels
 // (5x5, each with batch norm, ReLU and 2x2 max pooling), a dense layer of 500 and the classifier.
 Network lenet(std::uint32_t classes, double forward_us_total);

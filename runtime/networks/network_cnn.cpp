@@ -1,11 +1,25 @@
-// The small image networks the trainer runs on Fashion-MNIST and CIFAR-shaped data.
+// The small networks the trainer runs on Fashion-MNIST and CIFAR-shaped data.
 #include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "runtime/networks/network.hpp"
 #include "runtime/networks/network_builder.hpp"
 
 namespace ordo::networks {
+
+Network mlp_classifier(std::uint32_t layers, std::uint32_t width, std::vector<std::uint32_t> input,
+                       std::uint32_t classes, double forward_us_total) {
+  if (layers == 0) throw std::invalid_argument("an MLP classifier needs at least one layer");
+  NetworkBuilder b("mlp" + std::to_string(layers) + "x" + std::to_string(width), std::move(input));
+  std::vector<std::uint32_t> previous;
+  for (std::uint32_t l = 0; l + 1 < layers; ++l) {
+    previous = {b.add("dense" + std::to_string(l), previous, {op::dense(width), op::relu()})};
+  }
+  b.add("dense" + std::to_string(layers - 1), previous, {op::dense(classes)});
+  return b.build(forward_us_total);
+}
 
 Network lenet(std::uint32_t classes, double forward_us_total) {
   NetworkBuilder b("lenet", {1, 28, 28});

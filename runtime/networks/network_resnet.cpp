@@ -3,6 +3,8 @@
 // implementation places it; parameter counts do not depend on where). Each convolution with its
 // batch norm (and ReLU) is one layer, as is each residual join with its ReLU.
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "runtime/networks/network.hpp"
 #include "runtime/networks/network_builder.hpp"
@@ -12,8 +14,7 @@ namespace ordo::networks {
 namespace {
 
 std::uint32_t bottleneck(NetworkBuilder& b, const std::string& name, std::uint32_t x,
-                         std::uint32_t mid, std::uint32_t out, std::uint32_t stride,
-                         bool project) {
+                         std::uint32_t mid, std::uint32_t out, std::uint32_t stride, bool project) {
   const std::uint32_t a =
       b.add(name + ".conv1", {x}, {op::conv(mid, 1, 1, 0), op::batch_norm(), op::relu()});
   const std::uint32_t c2 =
@@ -27,10 +28,10 @@ std::uint32_t bottleneck(NetworkBuilder& b, const std::string& name, std::uint32
 
 }  // namespace
 
-Network resnet50(double forward_us_total) {
-  NetworkBuilder b("resnet50", {3, 224, 224});
-  std::uint32_t x = b.add("conv0", {}, {op::conv(64, 7, 2, 3), op::batch_norm(), op::relu(),
-                                        op::max_pool(3, 2, 1)});
+Network resnet50(double forward_us_total, std::uint32_t classes, std::vector<std::uint32_t> input) {
+  NetworkBuilder b("resnet50", std::move(input));
+  std::uint32_t x = b.add(
+      "conv0", {}, {op::conv(64, 7, 2, 3), op::batch_norm(), op::relu(), op::max_pool(3, 2, 1)});
   struct Stage {
     std::uint32_t blocks;
     std::uint32_t mid;
@@ -44,7 +45,7 @@ Network resnet50(double forward_us_total) {
       x = bottleneck(b, name, x, st.mid, st.mid * 4, i == 0 ? st.stride : 1, i == 0);
     }
   }
-  b.add("fc", {x}, {op::global_avg_pool(), op::dense(1000)});
+  b.add("fc", {x}, {op::global_avg_pool(), op::dense(classes)});
   return b.build(forward_us_total);
 }
 

@@ -3,6 +3,7 @@
 #include <ATen/ops/argmax.h>
 #include <ATen/ops/empty.h>
 
+#include <algorithm>
 #include <chrono>
 #include <memory>
 #include <stdexcept>
@@ -102,6 +103,13 @@ TrainResult train_rank(const networks::Network& network, const designs::DesignCo
     throw std::invalid_argument("a shard of " + std::to_string(shard) +
                                 " examples gives no batch of " + std::to_string(options.batch));
   }
+  TrainOptions run_options = options;
+  LrSchedule& lr = run_options.lr;
+  for (const std::uint32_t e : options.lr_decay_epochs) {
+    lr.milestones.push_back(std::uint64_t{e} * steps_per_epoch);
+  }
+  std::sort(lr.milestones.begin(), lr.milestones.end());
+  learning_rate(lr, 0);  // throws here, before any rank trains, for a schedule that is wrong
   const CheckpointOptions& ckpt = options.checkpoint;
   if ((ckpt.every != 0 || ckpt.resume) && ckpt.dir.empty()) {
     throw std::invalid_argument("checkpoints and resume need a checkpoint directory");
@@ -120,8 +128,8 @@ TrainResult train_rank(const networks::Network& network, const designs::DesignCo
   exec::Executor executor(engine, world, designs::step_comms(config), body);
   const exec::ProbeScope probe(sim, world.rank(), executor);
   try {
-    return run_steps(network, config, world, train, test, options, model, engine, executor, compute,
-                     steps_per_epoch);
+    return run_steps(network, config, world, train, test, run_options, model, engine, executor,
+                     compute, steps_per_epoch);
   } catch (...) {
     // This rank alone may have failed while the others wait in a collective: the caller may end
     // the job here (ordo train aborts every rank). Otherwise no op may still run on the

@@ -58,6 +58,9 @@ struct TrainOptions {
   std::uint32_t steps_max = 0;  // stop after this many steps (0: whole epochs)
   std::uint64_t seed = 1;       // initial weights and every epoch's shuffle
   LrSchedule lr;
+  // After these many epochs the rate is multiplied by lr.factor (epochs counted in steps, as
+  // lr.milestones, with which they merge).
+  std::vector<std::uint32_t> lr_decay_epochs;
   SgdConfig sgd;         // rescale is set to 1 / ranks
   bool evaluate = true;  // test accuracy after every epoch, when a test set is given
   CheckpointOptions checkpoint;

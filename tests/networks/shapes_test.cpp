@@ -10,6 +10,7 @@
 #include <string>
 
 #include "runtime/dag/dump_error.hpp"
+#include "runtime/networks/catalog.hpp"
 #include "runtime/networks/network.hpp"
 #include "runtime/networks/network_builder.hpp"
 #include "runtime/networks/network_reader.hpp"
@@ -109,6 +110,25 @@ TEST(BuiltInNetworks, InceptionBnHasMxnetsLayers) {
   EXPECT_EQ(param_count(small), 209u);
   EXPECT_NO_THROW(inception_bn(10, {3, 13, 13}, 1.0));
   EXPECT_THROW(inception_bn(10, {3, 12, 12}, 1.0), std::invalid_argument);
+}
+
+// The trainer asks the catalog for a network of its data's images and classes.
+TEST(BuiltInNetworks, TheCatalogFitsTheDataWhereTheNetworkCan) {
+  EXPECT_EQ(*builtin_network("resnet50"), resnet50(30000.0));
+  const Network r50 = *builtin_network("resnet50", 4, {3, 64, 64}, 10);
+  EXPECT_EQ(infer_shapes(r50).outputs.back(), (Shape{10}));
+  EXPECT_EQ(r50.layers.size(), resnet50(1.0).layers.size());
+  EXPECT_EQ(infer_shapes(*builtin_network("inception-bn")).outputs.back(), (Shape{1000}));
+  EXPECT_EQ(infer_shapes(*builtin_network("resnet20")).outputs.back(), (Shape{10}));
+  EXPECT_EQ(*builtin_network("mlp", 3), mlp(3, 256, 100.0));
+  const Network classifier = *builtin_network("mlp", 3, {1, 28, 28});
+  EXPECT_EQ(classifier.input, (std::vector<std::uint32_t>{1, 28, 28}));
+  EXPECT_EQ(infer_shapes(classifier).outputs.back(), (Shape{10}));
+  EXPECT_EQ(param_count(classifier), 6u);
+  EXPECT_EQ(classifier.layers[0].params[0].count, 784u * 256u);
+  EXPECT_THROW(mlp_classifier(0, 8, {4}, 2, 1.0), std::invalid_argument);
+  EXPECT_THROW(builtin_network("lenet", 4, {3, 32, 32}), std::invalid_argument);
+  EXPECT_FALSE(builtin_network("resnet51").has_value());
 }
 
 TEST(BuiltInNetworks, CostsFollowMultiplyAdds) {

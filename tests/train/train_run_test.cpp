@@ -97,6 +97,34 @@ TEST(TrainRun, PrefetchOnTheDataPoolTrainsTheSameSteps) {
   EXPECT_EQ(prefetched[1].weights, plain[1].weights);
 }
 
+// Decay after whole epochs is decay at those epochs' first steps; a schedule that is wrong ends
+// the run before any step.
+TEST(TrainRun, LearningRateDecaysAfterTheGivenEpochs) {
+  const data::LabelledImages train = data::first_examples(fashion(true), 128);
+  TrainOptions options;
+  options.batch = 16;  // 4 steps per epoch on each of 2 ranks
+  options.epochs = 2;
+  options.evaluate = false;
+  options.lr = LrSchedule{0.05, 0, {}, 0.2};
+  const designs::DesignConfig config;
+  const auto run = [&](const TrainOptions& o) {
+    return train_on_ranks(small_mlp(), config, train, nullptr, o, 2)[0].weights;
+  };
+  const std::vector<float> constant = run(options);
+  TrainOptions by_epoch = options;
+  by_epoch.lr_decay_epochs = {1};
+  TrainOptions by_step = options;
+  by_step.lr.milestones = {4};
+  const std::vector<float> decayed = run(by_epoch);
+  EXPECT_EQ(decayed, run(by_step));
+  EXPECT_NE(decayed, constant);
+  by_epoch.lr.milestones = {8};  // on one rank epoch 1 starts at step 8: one milestone twice
+  designs::DesignConfig one;
+  comm::sim::SimWorld world(1, designs::step_comms(one));
+  EXPECT_THROW(train_rank(small_mlp(), one, world.rank(0), train, nullptr, by_epoch, &world),
+               std::invalid_argument);
+}
+
 TEST(TrainRun, RefusesANetworkForOtherImages) {
   const data::LabelledImages train = data::first_examples(fashion(true), 256);
   designs::DesignConfig config;

@@ -303,8 +303,7 @@ Command add_train(CLI::App& app) {
   auto o = std::make_shared<TrainCli>();
   CLI::App* sub = app.add_subcommand(
       "train", "train a network on Fashion-MNIST across the MPI ranks, verified first");
-  sub->add_option("--network", o->network,
-                  "lenet, resnet20, resnet32, resnet44, resnet56, resnet110, inception-bn")
+  sub->add_option("--network", o->network, networks::builtin_network_names())
       ->capture_default_str();
   sub->add_option("--design", o->design, "naive, funnel, concom or depcha")->capture_default_str();
   sub->add_option("--data", o->data.kind,
@@ -329,6 +328,11 @@ Command add_train(CLI::App& app) {
   sub->add_option("--steps-max", o->options.steps_max, "stop after this many steps (0: none)");
   sub->add_option("--lr", o->options.lr.base, "learning rate")->capture_default_str();
   sub->add_option("--warmup", o->options.lr.warmup, "steps of linear learning-rate warm-up");
+  sub->add_option("--lr-decay-epochs", o->options.lr_decay_epochs,
+                  "multiply the learning rate by --lr-factor after each of these epochs")
+      ->delimiter(',');
+  sub->add_option("--lr-factor", o->options.lr.factor, "the learning rate's decay factor")
+      ->capture_default_str();
   sub->add_option("--momentum", o->options.sgd.momentum, "SGD momentum")->capture_default_str();
   sub->add_option("--weight-decay", o->options.sgd.weight_decay, "weight decay")
       ->capture_default_str();
