@@ -39,6 +39,9 @@ def parse_args(argv=None):
     p.add_argument("--steps-max", type=int, default=0, help="stop after this many steps (0: none)")
     p.add_argument("--lr", type=float, default=0.05)
     p.add_argument("--warmup", type=int, default=0)
+    p.add_argument("--lr-decay-epochs", default="",
+                   help="comma-separated epochs after which the rate is multiplied by --lr-factor")
+    p.add_argument("--lr-factor", type=float, default=0.1)
     p.add_argument("--momentum", type=float, default=0.9)
     p.add_argument("--weight-decay", type=float, default=1e-4)
     p.add_argument("--seed", type=int, default=1, help="the shuffles' seed (ordo's --seed)")
@@ -166,10 +169,15 @@ def load_init(path, names, torch):
     return header
 
 
-def learning_rate(args, step):
+def learning_rate(args, step, steps_per_epoch):
+    """ordo's LrSchedule: linear warm-up, then the factor once per milestone passed."""
     if step < args.warmup:
         return args.lr * (step + 1) / args.warmup
-    return args.lr
+    lr = args.lr
+    for e in filter(None, args.lr_decay_epochs.split(",")):
+        if step >= int(e) * steps_per_epoch:
+            lr *= args.lr_factor
+    return lr
 
 
 def read_set(data_dir, train, first, np, torch):
@@ -250,7 +258,7 @@ def rank_main(rank, world, args):
             x = x_train.index_select(0, idx)
             y = y_train.index_select(0, idx)
             for g in opt.param_groups:
-                g["lr"] = learning_rate(args, step)
+                g["lr"] = learning_rate(args, step, steps_per_epoch)
             opt.zero_grad(set_to_none=True)
             out = ddp(x)
             loss = loss_fn(out, y)
