@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Every test: the release build with all suites (MPI jobs under mpirun included), then the
-# concurrency suites under ThreadSanitizer, every non-MPI suite under AddressSanitizer +
+# concurrency suites under ThreadSanitizer (g++), every non-MPI suite under AddressSanitizer +
 # UndefinedBehaviorSanitizer (clang; the code on libtorch with g++), and a short run of every
 # parser's libFuzzer harness.
 # Prints one closing line "tests: N passed, N failed".
@@ -46,9 +46,9 @@ run_preset() {
 
 run_preset release
 # Concurrency code under ThreadSanitizer: the engine, the simulated world, the controlled runs,
-# and threaded runs of the fuzz jobs the checker proves safe.
-targets="ordo_engine_tests ordo_exec_tests ordo_comm_sim_tests ordo_kvstore_sim_tests ordo_fuzz_threaded_runs_clean" \
-  run_preset tsan -L 'engine|sim|exec'
+# threaded runs of the fuzz jobs the checker proves safe, and training on simulated ranks.
+targets="ordo_engine_tests ordo_exec_tests ordo_comm_sim_tests ordo_kvstore_sim_tests ordo_fuzz_threaded_runs_clean ordo_train_run_tests" \
+  run_preset tsan -L 'engine|sim|exec|train-threads'
 # Memory code under ASan/UBSan. Open MPI's own allocations are not ordo's to fix, and
 # LeakSanitizer reports them, so the MPI jobs run in the other presets only; SPIN's agreement
 # runs SPIN natively and only slows the explicit search here, so it runs in release only.

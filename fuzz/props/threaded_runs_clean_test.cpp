@@ -20,6 +20,7 @@
 #include "fuzz/props/verdicts.hpp"
 #include "fuzz/sched/schedules.hpp"
 #include "runtime/exec/threaded_run.hpp"
+#include "tests/common/sanitizers.hpp"
 
 namespace ordo::fuzz {
 namespace {
@@ -31,15 +32,7 @@ constexpr std::uint32_t issue_jitter_us = 200;
 // ThreadSanitizer cannot see (the library is not instrumented), so the free is reported as racing
 // with another thread's earlier read of the message. The release build checks refused jobs; the
 // ThreadSanitizer build checks the safe ones, which throw nothing.
-#if defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-constexpr bool thread_sanitizer = true;
-#else
-constexpr bool thread_sanitizer = false;
-#endif
-#else
-constexpr bool thread_sanitizer = false;
-#endif
+constexpr bool thread_sanitizer = ordo::testing::under_thread_sanitizer;
 
 void check_threaded_runs_clean(const rc::Gen<Instance>& family, int rounds) {
   const Instance instance = *family;

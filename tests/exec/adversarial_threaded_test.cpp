@@ -28,6 +28,7 @@
 #include "runtime/exec/controlled_run.hpp"
 #include "runtime/exec/threaded_run.hpp"
 #include "tests/common/case_manifest.hpp"
+#include "tests/common/sanitizers.hpp"
 #include "tools/replay/replay.hpp"
 
 namespace ordo::exec {
@@ -38,15 +39,8 @@ const std::string cases_dir = ORDO_ADVERSARIAL_CASES;
 // The runs per safe case and per batching mode. 200 keeps the whole suite near 15 s on a
 // two-core machine, and a rare interleaving gets that many chances; under a sanitizer, which
 // runs about ten times slower and looks for memory faults rather than orders, a tenth.
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-constexpr int sanitizer_divisor = 10;
-#else
-constexpr int sanitizer_divisor = 1;
-#endif
-#else
-constexpr int sanitizer_divisor = 1;
-#endif
+constexpr int sanitizer_divisor =
+    ordo::testing::under_address_sanitizer || ordo::testing::under_thread_sanitizer ? 10 : 1;
 constexpr int runs_per_mode = 200 / sanitizer_divisor;
 // A safe verdict "at every rank count" is tried at one more rank than the count verified, where
 // a claim that silently depends on the count would first break.
