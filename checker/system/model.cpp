@@ -57,8 +57,9 @@ Model::Model(dag::Job job, std::uint32_t ranks) : job_(std::move(job)), ranks_(r
           expected + ", or a rank count of at least " + std::to_string(valid_from_));
     }
   }
+  const std::vector<const dag::Program*> by_rank = dag::programs_by_rank(job_, ranks_);
   for (dag::Rank r = 0; r < ranks_; ++r) {
-    const dag::Program* p = dag::program_of(job_, r);
+    const dag::Program* p = by_rank[r];
     if (p == nullptr) throw std::invalid_argument("no program covers rank " + std::to_string(r));
     programs_.push_back(p);
     if (r > 0 && programs_[r - 1] == p) {
