@@ -1,6 +1,7 @@
 #include "runtime/io/atomic_file.hpp"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -27,17 +28,41 @@ void sync_directory(const std::string& dir) {
   if (rc != 0) fail("cannot flush directory", dir);
 }
 
-AtomicWriter::AtomicWriter(std::string path)
-    // The process id keeps two processes writing one path (ranks sharing a directory) apart; the
-    // last rename wins, and each rename is whole.
-    : path_(std::move(path)), temp_(path_ + ".tmp." + std::to_string(::getpid())) {
+namespace {
+
+// The file a rename must replace: a symbolic link's target (the link stays a link).
+std::string target_of(const std::string& path) {
+  std::error_code error;
+  if (!std::filesystem::is_symlink(path, error)) return path;
+  const std::filesystem::path target = std::filesystem::weakly_canonical(path, error);
+  return error ? path : target.string();
+}
+
+bool names_a_special_file(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+}
+
+}  // namespace
+
+AtomicWriter::AtomicWriter(std::string path) : path_(std::move(path)) {
+  // Checked on the path as given: /dev/stdout is a link to a pipe or a terminal, not to a file.
+  if (names_a_special_file(path_)) {
+    fd_ = ::open(path_.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY);
+    if (fd_ < 0) fail("cannot open", path_);
+    return;
+  }
+  path_ = target_of(path_);
+  // The process id keeps two processes writing one path (ranks sharing a directory) apart; the
+  // last rename wins, and each rename is whole.
+  temp_ = path_ + ".tmp." + std::to_string(::getpid());
   fd_ = ::open(temp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd_ < 0) fail("cannot create", temp_);
 }
 
 AtomicWriter::~AtomicWriter() {
   if (fd_ >= 0) ::close(fd_);
-  if (!committed_) ::unlink(temp_.c_str());
+  if (!committed_ && !temp_.empty()) ::unlink(temp_.c_str());
 }
 
 void AtomicWriter::write(std::string_view bytes) {
@@ -46,13 +71,20 @@ void AtomicWriter::write(std::string_view bytes) {
     const ssize_t n = ::write(fd_, bytes.data() + done, bytes.size() - done);
     if (n < 0) {
       if (errno == EINTR) continue;
-      fail("cannot write", temp_);
+      fail("cannot write", temp_.empty() ? path_ : temp_);
     }
     done += static_cast<std::size_t>(n);
   }
 }
 
 void AtomicWriter::commit() {
+  if (temp_.empty()) {  // a device or a pipe: nothing to flush or rename, but the close may fail
+    const int fd = fd_;
+    fd_ = -1;
+    if (::close(fd) != 0) fail("cannot close", path_);
+    committed_ = true;
+    return;
+  }
   if (::fsync(fd_) != 0) fail("cannot flush", temp_);
   const int fd = fd_;
   fd_ = -1;
