@@ -7,7 +7,6 @@
 
 #include "runtime/dag/detail/quote.hpp"
 #include "runtime/dag/dump_error.hpp"
-#include "runtime/dag/limits.hpp"
 
 namespace ordo::dag {
 
@@ -22,17 +21,21 @@ constexpr std::size_t path_display_bytes_max = 1024;
                   std::move(expected));
 }
 
-std::string size_limit() { return "at most " + std::to_string(limits::dump_bytes_max) + " bytes"; }
+std::string size_limit(std::uint64_t bytes_max) {
+  return "at most " + std::to_string(bytes_max) + " bytes";
+}
 
 }  // namespace
 
-std::string read_json_file(const std::filesystem::path& path, std::string_view what) {
+std::string read_json_file(const std::filesystem::path& path, std::string_view what,
+                           std::uint64_t bytes_max) {
   const std::string a_file = "a " + std::string(what) + " file";
   std::error_code error;
   if (std::filesystem::is_directory(path, error)) fail_file(path, "is a directory", a_file);
   const std::uintmax_t size = std::filesystem::file_size(path, error);
-  if (!error && size > limits::dump_bytes_max) {
-    fail_file(path, std::string(what) + " is " + std::to_string(size) + " bytes", size_limit());
+  if (!error && size > bytes_max) {
+    fail_file(path, std::string(what) + " is " + std::to_string(size) + " bytes",
+              size_limit(bytes_max));
   }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
@@ -41,7 +44,7 @@ std::string read_json_file(const std::filesystem::path& path, std::string_view w
   }
   std::string text;
   std::string chunk(file_chunk_bytes, '\0');
-  while (in && text.size() <= limits::dump_bytes_max) {
+  while (in && text.size() <= bytes_max) {
     in.read(chunk.data(), static_cast<std::streamsize>(chunk.size()));
     const std::size_t got = static_cast<std::size_t>(in.gcount());
     if (const void* nul = std::memchr(chunk.data(), '\0', got)) {
@@ -53,11 +56,9 @@ std::string read_json_file(const std::filesystem::path& path, std::string_view w
     text.append(chunk.data(), got);
   }
   if (in.bad()) fail_file(path, "read error", "a readable " + std::string(what) + " file");
-  if (text.size() > limits::dump_bytes_max) {
-    fail_file(
-        path,
-        std::string(what) + " is more than " + std::to_string(limits::dump_bytes_max) + " bytes",
-        size_limit());
+  if (text.size() > bytes_max) {
+    fail_file(path, std::string(what) + " is more than " + std::to_string(bytes_max) + " bytes",
+              size_limit(bytes_max));
   }
   return text;
 }

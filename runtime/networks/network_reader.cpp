@@ -28,6 +28,10 @@ constexpr std::size_t params_max = 1u << 12;
 // above real networks (ResNet-50 has 161, Inception-BN 209), checked as they are read, so that a
 // hostile description is refused before the step builder makes a program of it.
 constexpr std::size_t keys_max = 1u << 16;
+// The text of the largest description the limits allow, with room to spare (65,536 parameters
+// with ops and long names take about 8 MiB): parsing a document builds a tree several times its
+// size before any limit above is checked, so the text is bounded first.
+constexpr std::uint64_t description_bytes_max = std::uint64_t{32} << 20;
 
 constexpr std::array<std::string_view, 4> net_required = {"format", "version", "name", "layers"};
 constexpr std::array<std::string_view, 1> net_optional = {"input"};
@@ -118,9 +122,9 @@ Layer read_layer(const Node& node, std::size_t index, std::size_t& keys) {
 }  // namespace
 
 Network read_network(std::string_view text) {
-  if (text.size() > dag::limits::dump_bytes_max) {
+  if (text.size() > description_bytes_max) {
     throw dag::DumpError("/", "description of " + std::to_string(text.size()) + " bytes",
-                         "at most " + std::to_string(dag::limits::dump_bytes_max) + " bytes");
+                         "at most " + std::to_string(description_bytes_max) + " bytes");
   }
   const nlohmann::json document = dag::detail::parse_json(text);
   const ObjectNode object(Node(document, ""), net_spec);
@@ -155,7 +159,7 @@ Network read_network(std::string_view text) {
 }
 
 Network read_network_file(const std::filesystem::path& path) {
-  const std::string text = dag::read_json_file(path, "network description");
+  const std::string text = dag::read_json_file(path, "network description", description_bytes_max);
   try {
     return read_network(text);
   } catch (const dag::DumpError& e) {

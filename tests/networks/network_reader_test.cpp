@@ -3,6 +3,10 @@
 #include "runtime/networks/network_reader.hpp"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
 
 #include "runtime/dag/dump_error.hpp"
 
@@ -63,6 +67,24 @@ TEST(NetworkReader, TheNetworksParametersAreBoundedAsTheyAreRead) {
   text += "]}";
   expect_error(text, "/layers/16/params",
                "69632 parameters in the network up to this layer; expected at most 65536");
+}
+
+// A description is bounded in bytes before it is parsed, far below a dump's 512 MiB: the parsed
+// tree of 512 MiB of parameters would be gigabytes. A sparse file is over it without the disk.
+TEST(NetworkReader, ADescriptionIsBoundedInBytesFirst) {
+  const std::filesystem::path path = std::filesystem::temp_directory_path() /
+                                     ("ordo_network_huge_" + std::to_string(::getpid()) + ".json");
+  std::ofstream(path) << "";
+  std::filesystem::resize_file(path, (std::uint64_t{32} << 20) + 1);
+  try {
+    read_network_file(path);
+    ADD_FAILURE() << "read a description of 32 MiB + 1";
+  } catch (const dag::DumpError& e) {
+    EXPECT_EQ(e.what(), path.string() + ": network description is 33554433 bytes; expected at " +
+                            "most 33554432 bytes");
+  }
+  std::filesystem::remove(path);
+  expect_error(std::string((std::size_t{32} << 20) + 1, ' '), "/", "at most 33554432 bytes");
 }
 
 TEST(NetworkReader, FilesAreReadUnderTheDumpReadersBounds) {
