@@ -104,6 +104,16 @@ Model::Model(dag::Job job, std::uint32_t ranks) : job_(std::move(job)), ranks_(r
   }
 }
 
+std::uint64_t Model::table_bytes_at_least(const dag::Job& job, std::uint32_t ranks) {
+  std::uint64_t bytes =
+      std::uint64_t{ranks} * (sizeof(const dag::Program*) + sizeof(std::shared_ptr<const Descs>));
+  for (const dag::Communicator& c : job.comms) {
+    const std::uint64_t members = c.members ? c.members->size() : ranks;
+    bytes += members * sizeof(dag::Rank) + std::uint64_t{ranks} * sizeof(std::int64_t);
+  }
+  return bytes;
+}
+
 std::string describe(const Model& model, const dag::Collective& collective) {
   return comm::describe(comm::call_of(collective), model.job().comms.at(collective.comm).name);
 }

@@ -116,6 +116,13 @@ int run_verify(const VerifyCli& o) {
     const bool ranks_defaulted = o.ranks == 0 && !job.ranks;
     const std::uint32_t ranks = o.ranks != 0 ? o.ranks : job.ranks.value_or(2);
     guard.ranks(ranks);
+    const std::uint64_t tables = checker::Model::table_bytes_at_least(job, ranks);
+    if (tables > memory_max) {
+      return guard.refuse_memory("the model of " + std::to_string(job.comms.size()) +
+                                 " communicator(s) at " + std::to_string(ranks) +
+                                 " ranks needs at least " + std::to_string(tables) +
+                                 " bytes (--memory-max), before it is built");
+    }
     guard.stage("building the model");
     try {
       built.emplace(std::move(job), ranks);

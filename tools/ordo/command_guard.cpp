@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <iostream>
 #include <string>
 
 #include "checker/search/memory.hpp"
@@ -88,44 +89,51 @@ void CommandGuard::watch() {
   }
 }
 
+std::string CommandGuard::answer_text(bool time, const std::string& why, double seconds) const {
+  const std::string bound = time ? "seconds_max" : "bytes_max";
+  const std::uint64_t value = time ? static_cast<std::uint64_t>(bounds_.seconds) : bounds_.bytes;
+  const std::string option = time ? "--timeout" : "--memory-max";
+  if (report_.json) {
+    char figures[64];
+    std::snprintf(figures, sizeof figures, "%.3f", seconds);
+    return "{\n \"format\": \"ordo-verify\",\n \"version\": 2,\n \"verdict\": \"unknown\",\n"
+           " \"ranks\": " +
+           (ranks_ == 0 ? std::string("null") : std::to_string(ranks_)) +
+           ",\n \"every_rank_count\": false,\n \"valid_from\": null,\n \"method\": \"" +
+           json_escaped(report_.method) +
+           "\",\n \"facts\": [],\n \"property\": null,\n \"violation\": null,\n"
+           " \"witness_transitions\": 0,\n \"critical_transition\": null,\n"
+           " \"bound\": {\"name\": \"" +
+           bound + "\", \"value\": " + std::to_string(value) + "},\n \"symbolic_note\": null,\n" +
+           " \"stopped\": \"" + json_escaped(why) +
+           "\",\n \"stats\": null,\n \"seconds\": " + figures + "\n}\n";
+  }
+  char figures[64];
+  std::snprintf(figures, sizeof figures, "time to verdict: %.3f s\n", seconds);
+  return report_.input + ": UNKNOWN" +
+         (ranks_ == 0 ? std::string() : " at " + std::to_string(ranks_) + " rank(s)") + "\n" +
+         "bound " + bound + (time ? std::string() : " = " + std::to_string(value)) +
+         " reached: " + why + "; raise " + option + "\n" + figures;
+}
+
 // Runs on the guard thread with the mutex held, so stand_down() waits for the exit rather than
 // letting the command write its own answer too. Nothing has been written to standard output
 // before stand_down(), so this answer is the only one there.
 void CommandGuard::answer(bool time, double seconds) {
-  const std::string bound = time ? "seconds_max" : "bytes_max";
-  const std::uint64_t value = time ? static_cast<std::uint64_t>(bounds_.seconds) : bounds_.bytes;
-  const std::string option = time ? "--timeout" : "--memory-max";
   const std::string why = std::string(time ? "the time limit" : "the memory limit") + " (" +
-                          option + ") ran out while " + stage_;
-  std::string out;
-  if (report_.json) {
-    char figures[64];
-    std::snprintf(figures, sizeof figures, "%.3f", seconds);
-    out =
-        "{\n \"format\": \"ordo-verify\",\n \"version\": 2,\n \"verdict\": \"unknown\",\n"
-        " \"ranks\": " +
-        (ranks_ == 0 ? std::string("null") : std::to_string(ranks_)) +
-        ",\n \"every_rank_count\": false,\n \"valid_from\": null,\n \"method\": \"" +
-        json_escaped(report_.method) +
-        "\",\n \"facts\": [],\n \"property\": null,\n \"violation\": null,\n"
-        " \"witness_transitions\": 0,\n \"critical_transition\": null,\n"
-        " \"bound\": {\"name\": \"" +
-        bound + "\", \"value\": " + std::to_string(value) + "},\n \"symbolic_note\": null,\n" +
-        " \"stopped\": \"" + json_escaped(why) +
-        "\",\n \"stats\": null,\n \"seconds\": " + figures + "\n}\n";
-  } else {
-    char figures[64];
-    std::snprintf(figures, sizeof figures, "time to verdict: %.3f s\n", seconds);
-    out = report_.input + ": UNKNOWN" +
-          (ranks_ == 0 ? std::string() : " at " + std::to_string(ranks_) + " rank(s)") + "\n" +
-          "bound " + bound + (time ? std::string() : " = " + std::to_string(value)) +
-          " reached: " + why + "; raise " + option + "\n" + figures;
-  }
-  write_all(STDOUT_FILENO, out);
+                          (time ? "--timeout" : "--memory-max") + ") ran out while " + stage_;
+  write_all(STDOUT_FILENO, answer_text(time, why, seconds));
   write_all(STDERR_FILENO, "ordo verify: " + why + "\n");
   // No destructor runs: the main thread is inside a stage that cannot stop, and no output file
   // is open (stand_down comes first).
   ::_exit(exit_unknown);
+}
+
+int CommandGuard::refuse_memory(const std::string& why) {
+  stand_down();
+  std::cout << answer_text(false, why, clock_.elapsed());
+  std::cerr << "ordo verify: " << why << '\n';
+  return exit_unknown;
 }
 
 }  // namespace ordo::tools

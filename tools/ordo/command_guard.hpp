@@ -47,12 +47,17 @@ class CommandGuard {
   // answering already), so that it never cuts an output file short.
   void stand_down();
 
+  // Answers unknown for --memory-max without waiting to reach it (`why`: what would pass it),
+  // as the guard would; stands down first. Returns the exit code.
+  int refuse_memory(const std::string& why);
+
   // The margin the guard leaves after --timeout for a search that stops by itself to write its
   // own answer.
   static double grace_seconds(double timeout);
 
  private:
   void watch();
+  std::string answer_text(bool time, const std::string& why, double seconds) const;
   [[noreturn]] void answer(bool time, double seconds);
 
   const CommandClock& clock_;
