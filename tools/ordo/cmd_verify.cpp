@@ -150,11 +150,7 @@ int run_verify(const VerifyCli& o) {
     options.limits.bytes_max = soft > now ? soft - now : 1;
     answer = checker::verify(*built, options);
   } catch (const std::bad_alloc&) {
-    guard.stand_down();
-    std::cerr << "ordo verify: unknown: out of memory (std::bad_alloc) before reaching "
-                 "--memory-max "
-              << memory_max << "; give a lower --memory-max so that ordo stops first\n";
-    return exit_unknown;
+    return guard.out_of_memory();
   }
   guard.stand_down();
   checker::Verification& v = *answer;

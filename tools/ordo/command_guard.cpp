@@ -89,7 +89,8 @@ void CommandGuard::watch() {
   }
 }
 
-std::string CommandGuard::answer_text(bool time, const std::string& why, double seconds) const {
+std::string CommandGuard::answer_text(bool time, const std::string& why, double seconds,
+                                      bool reached) const {
   const std::string bound = time ? "seconds_max" : "bytes_max";
   const std::uint64_t value = time ? static_cast<std::uint64_t>(bounds_.seconds) : bounds_.bytes;
   const std::string option = time ? "--timeout" : "--memory-max";
@@ -113,7 +114,9 @@ std::string CommandGuard::answer_text(bool time, const std::string& why, double 
   return report_.input + ": UNKNOWN" +
          (ranks_ == 0 ? std::string() : " at " + std::to_string(ranks_) + " rank(s)") + "\n" +
          "bound " + bound + (time ? std::string() : " = " + std::to_string(value)) +
-         " reached: " + why + "; raise " + option + "\n" + figures;
+         (reached ? " reached: " + why + "; raise " + option
+                  : " not reached: " + why + "; lower " + option + " so that ordo stops first") +
+         "\n" + figures;
 }
 
 // Runs on the guard thread with the mutex held, so stand_down() waits for the exit rather than
@@ -127,6 +130,15 @@ void CommandGuard::answer(bool time, double seconds) {
   // No destructor runs: the main thread is inside a stage that cannot stop, and no output file
   // is open (stand_down comes first).
   ::_exit(exit_unknown);
+}
+
+int CommandGuard::out_of_memory() {
+  stand_down();
+  const std::string why =
+      std::string("the machine's memory ran out (std::bad_alloc) while ") + stage_;
+  std::cout << answer_text(false, why, clock_.elapsed(), false);
+  std::cerr << "ordo verify: unknown: " << why << ", below --memory-max " << bounds_.bytes << '\n';
+  return exit_unknown;
 }
 
 int CommandGuard::refuse_memory(const std::string& why) {

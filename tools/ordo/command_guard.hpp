@@ -50,6 +50,9 @@ class CommandGuard {
   // Answers unknown for --memory-max without waiting to reach it (`why`: what would pass it),
   // as the guard would; stands down first. Returns the exit code.
   int refuse_memory(const std::string& why);
+  // Answers unknown for an allocation that failed below --memory-max (a smaller ulimit), naming
+  // the stage; stands down first. Returns the exit code.
+  int out_of_memory();
 
   // The margin the guard leaves after --timeout for a search that stops by itself to write its
   // own answer.
@@ -57,7 +60,8 @@ class CommandGuard {
 
  private:
   void watch();
-  std::string answer_text(bool time, const std::string& why, double seconds) const;
+  std::string answer_text(bool time, const std::string& why, double seconds,
+                          bool reached = true) const;
   [[noreturn]] void answer(bool time, double seconds);
 
   const CommandClock& clock_;
