@@ -57,9 +57,13 @@ checker::Method parse_method(const std::string& name) {
   throw std::invalid_argument("unknown method '" + name + "'; expected auto, explicit or symbolic");
 }
 
-// The option that raises each bound, for the report's advice.
-void name_the_option(checker::Verification& v, std::uint64_t memory_max) {
+// The search was given what was left of the bounds; the answer names the bounds as the user gave
+// them (whole seconds, as the JSON's value always was).
+void bounds_as_given(checker::Verification& v, double timeout, std::uint64_t memory_max) {
   if (v.result.bound == checker::Bound::bytes_max) v.result.bound_value = memory_max;
+  if (v.result.bound == checker::Bound::seconds_max) {
+    v.result.bound_value = static_cast<std::uint64_t>(timeout);
+  }
 }
 
 // A trace left from an earlier run must not pass for this run's witness.
@@ -155,7 +159,7 @@ int run_verify(const VerifyCli& o) {
   guard.stand_down();
   checker::Verification& v = *answer;
   const checker::Model& model = *built;
-  name_the_option(v, memory_max);
+  bounds_as_given(v, o.timeout, memory_max);
   v.seconds = clock.elapsed();
 
   if (o.json) {
