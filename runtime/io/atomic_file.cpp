@@ -6,6 +6,7 @@
 
 #include <cerrno>
 #include <filesystem>
+#include <string_view>
 #include <system_error>
 
 namespace ordo::io {
@@ -38,6 +39,24 @@ std::string target_of(const std::string& path) {
   return error ? path : target.string();
 }
 
+// The descriptor a path names by itself (/dev/stdout, /dev/fd/N, /proc/self/fd/N), or -1. Such
+// a path is a link into /proc: renaming onto it would replace the link itself (in /dev, as
+// root), or the file the shell redirected to, under the feet of the process writing to it.
+int descriptor_named(const std::string& path) {
+  if (path == "/dev/stdout") return STDOUT_FILENO;
+  if (path == "/dev/stderr") return STDERR_FILENO;
+  for (const std::string_view prefix : {"/dev/fd/", "/proc/self/fd/"}) {
+    if (path.size() <= prefix.size() || path.compare(0, prefix.size(), prefix) != 0) continue;
+    int fd = 0;
+    for (std::size_t i = prefix.size(); i < path.size(); ++i) {
+      if (path[i] < '0' || path[i] > '9' || fd > 1'000'000) return -1;
+      fd = fd * 10 + (path[i] - '0');
+    }
+    return fd;
+  }
+  return -1;
+}
+
 bool names_a_special_file(const std::string& path) {
   struct stat st {};
   return ::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
@@ -46,7 +65,13 @@ bool names_a_special_file(const std::string& path) {
 }  // namespace
 
 AtomicWriter::AtomicWriter(std::string path) : path_(std::move(path)) {
-  // Checked on the path as given: /dev/stdout is a link to a pipe or a terminal, not to a file.
+  // A descriptor of this process is written through a duplicate of it, which shares its offset,
+  // so that the bytes follow what was written there before.
+  if (const int named = descriptor_named(path_); named >= 0) {
+    fd_ = ::fcntl(named, F_DUPFD_CLOEXEC, 0);
+    if (fd_ < 0) fail("cannot write to the descriptor of", path_);
+    return;
+  }
   if (names_a_special_file(path_)) {
     fd_ = ::open(path_.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY);
     if (fd_ < 0) fail("cannot open", path_);

@@ -14,8 +14,9 @@ namespace ordo::io {
 //
 // A path that names something other than a regular file (a device such as /dev/full or
 // /dev/stdout, a pipe) cannot be replaced by a rename, and must not be: it is written in place,
-// every write and the close checked. A symbolic link is followed, so the link stays and its
-// target is replaced.
+// every write and the close checked. So is a descriptor of the process named as a path
+// (/dev/stdout, /dev/fd/N, /proc/self/fd/N), through a duplicate of it. A symbolic link is
+// followed, so the link stays and its target is replaced.
 void write_file_atomically(const std::string& path, std::string_view bytes);
 
 // The same guarantee for a file written in pieces, one too large to hold in memory (a RecordIO pack

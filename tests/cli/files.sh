@@ -57,6 +57,17 @@ case $case_name in
     [[ $status -eq 2 ]] || fail "exit code $status, expected 2"
     [[ $(cksum <job.json) == "$before" ]] || fail "the input was changed"
     ;;
+  dot_to_redirected_stdout)
+    # Standard output redirected to a file and named as the output: the picture follows the
+    # report in that file; a rename would have put a new file in its place and lost the report.
+    # (/dev/fd/1, not /dev/stdout: should this break, a rename cannot happen inside /proc, while
+    # as root it can replace the link /dev/stdout.)
+    "$ordo" verify --design naive --layers 2 --comm-threads 2 --dot /dev/fd/1 >out.txt
+    status=$?
+    [[ $status -eq 1 ]] || fail "exit code $status, expected 1"
+    grep -q "UNSAFE" out.txt || fail "the report is not in the file"
+    grep -q "^digraph" out.txt || fail "the picture is not in the file"
+    ;;
   *)
     fail "unknown case"
     ;;

@@ -109,6 +109,8 @@ bool write_output(const std::string& path, const std::string& text, std::string_
     std::cout.flush();
     return std::cout ? true : standard_output_failed(command, errno);
   }
+  // What was printed goes first, should the file be standard output (--dot /dev/stdout).
+  if (!flush_standard_output(command)) return false;
   try {
     io::write_file_atomically(path, text);
     return true;
