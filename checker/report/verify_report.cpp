@@ -18,6 +18,19 @@ std::string method_words(Method method) {
                                     : "explicit search";
 }
 
+// The `ordo verify` option that sets each bound.
+std::string_view option_of(Bound bound) {
+  switch (bound) {
+    case Bound::states_max:
+      return "--states-max";
+    case Bound::seconds_max:
+      return "--timeout";
+    case Bound::bytes_max:
+      return "--memory-max";
+  }
+  return "the bound";
+}
+
 std::string figures(const Stats& s) {
   char line[256];
   std::snprintf(
@@ -85,8 +98,11 @@ std::string human_report(const Model& model, const Verification& v) {
   }
   if (r.verdict == Verdict::unknown) {
     if (r.bound) {
-      s += "bound " + std::string(to_string(*r.bound)) + " = " + std::to_string(r.bound_value) +
-           " reached before the search ended; raise --timeout or --states-max\n";
+      // Seconds are a fraction for a small --timeout; the whole number would read 0.
+      const std::string value =
+          *r.bound == Bound::seconds_max ? "" : " = " + std::to_string(r.bound_value);
+      s += "bound " + std::string(to_string(*r.bound)) + value +
+           " reached before the search ended; raise " + std::string(option_of(*r.bound)) + "\n";
     }
     if (v.symbolic_note) s += "symbolic stage: " + *v.symbolic_note + "\n";
   }

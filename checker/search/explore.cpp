@@ -49,6 +49,12 @@ class Search {
 
   Result run() {
     State init = initial_state(model_);
+    // A child state copies one rank of its parent (copy on write), so a rank's share of the
+    // initial state is what a new state costs, give or take its key.
+    const std::uint64_t now = resident_bytes();
+    const std::uint64_t init_bytes = now > bytes_at_begin_ ? now - bytes_at_begin_ : 0;
+    if (init_bytes > limits_.bytes_max) return unknown(Bound::bytes_max, limits_.bytes_max);
+    state_bytes_ = std::max<std::uint64_t>(init_bytes / model_.ranks(), 1);
     visited_.insert(keys_.key(init));
     ++result_.stats.states;
     std::vector<dag::Transition> transitions = enabled_transitions(model_, init);
@@ -142,10 +148,14 @@ class Search {
   }
 
   // Reading the clock and the memory on every transition would cost more than the transition
-  // when states are small; with many ranks a state is large and a few transitions can take a lot
-  // of memory, so the interval shrinks with the rank count.
+  // when states are small; when they are large a few transitions can take a lot of memory, so the
+  // interval shrinks with the size of a state: the memory is read at least every 1/64 of the
+  // bound's worth of new states.
   std::optional<Bound> limit_reached() {
-    if (++clock_countdown_ < std::max<std::uint32_t>(1, 2048 / model_.ranks())) return std::nullopt;
+    const std::uint64_t by_size = std::max<std::uint64_t>(limits_.bytes_max / 64 / state_bytes_, 1);
+    const std::uint64_t interval =
+        std::min<std::uint64_t>({2048, by_size, std::max<std::uint32_t>(1, 2048 / model_.ranks())});
+    if (++clock_countdown_ < interval) return std::nullopt;
     clock_countdown_ = 0;
     if (seconds_since_begin() >= limits_.seconds_max) return Bound::seconds_max;
     const std::uint64_t now = resident_bytes();
@@ -178,6 +188,7 @@ class Search {
   std::vector<Frame> stack_;
   VisitedSet visited_;
   std::uint32_t clock_countdown_ = 0;
+  std::uint64_t state_bytes_ = 1;  // what one new state costs, measured on the initial state
   Result result_;
 };
 

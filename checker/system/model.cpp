@@ -57,8 +57,9 @@ Model::Model(dag::Job job, std::uint32_t ranks) : job_(std::move(job)), ranks_(r
           expected + ", or a rank count of at least " + std::to_string(valid_from_));
     }
   }
+  const std::vector<const dag::Program*> by_rank = dag::programs_by_rank(job_, ranks_);
   for (dag::Rank r = 0; r < ranks_; ++r) {
-    const dag::Program* p = dag::program_of(job_, r);
+    const dag::Program* p = by_rank[r];
     if (p == nullptr) throw std::invalid_argument("no program covers rank " + std::to_string(r));
     programs_.push_back(p);
     if (r > 0 && programs_[r - 1] == p) {
@@ -101,6 +102,16 @@ Model::Model(dag::Job job, std::uint32_t ranks) : job_(std::move(job)), ranks_(r
       if (m[i] != i) interchangeable_ = false;
     }
   }
+}
+
+std::uint64_t Model::table_bytes_at_least(const dag::Job& job, std::uint32_t ranks) {
+  std::uint64_t bytes =
+      std::uint64_t{ranks} * (sizeof(const dag::Program*) + sizeof(std::shared_ptr<const Descs>));
+  for (const dag::Communicator& c : job.comms) {
+    const std::uint64_t members = c.members ? c.members->size() : ranks;
+    bytes += members * sizeof(dag::Rank) + std::uint64_t{ranks} * sizeof(std::int64_t);
+  }
+  return bytes;
 }
 
 std::string describe(const Model& model, const dag::Collective& collective) {

@@ -21,6 +21,11 @@ class Model {
   // `ranks` disagrees with job.ranks, is zero, or leaves a rank without a program.
   Model(dag::Job job, std::uint32_t ranks);
 
+  // What the model's own tables take at `ranks`, at least: each communicator's members and its
+  // index by world rank, a program and a description list per rank. With a million ranks and
+  // many communicators this alone is gigabytes, so it is checked before a model is built.
+  static std::uint64_t table_bytes_at_least(const dag::Job& job, std::uint32_t ranks);
+
   const dag::Job& job() const { return job_; }
   std::uint32_t ranks() const { return ranks_; }
   const dag::Program& program(dag::Rank rank) const { return *programs_.at(rank); }

@@ -2,12 +2,8 @@
 
 #include <array>
 #include <cassert>
-#include <cerrno>
-#include <fstream>
 #include <limits>
-#include <new>
 #include <string>
-#include <system_error>
 
 #include "runtime/dag/detail/json_node.hpp"
 #include "runtime/dag/detail/json_parse.hpp"
@@ -15,6 +11,7 @@
 #include "runtime/dag/detail/read_parts.hpp"
 #include "runtime/dag/dump_error.hpp"
 #include "runtime/dag/dump_format.hpp"
+#include "runtime/dag/json_file.hpp"
 #include "runtime/dag/limits.hpp"
 
 namespace ordo::dag {
@@ -31,7 +28,6 @@ constexpr std::array<std::string_view, 1> comm_required = {"name"};
 constexpr std::array<std::string_view, 1> comm_optional = {"members"};
 constexpr detail::ObjectSpec comm_spec = {"a communicator", comm_required, comm_optional};
 
-constexpr std::size_t file_chunk_bytes = 1u << 20;
 constexpr std::size_t path_display_bytes_max = 1024;
 
 std::vector<Communicator> read_comms(const Node& node, detail::NameTable& names) {
@@ -74,46 +70,9 @@ Job read_job(const Node& root) {
   return job;
 }
 
-[[noreturn]] void fail_file(const std::filesystem::path& path, std::string problem,
-                            std::string expected) {
-  throw DumpError(detail::escaped(path.string(), path_display_bytes_max), std::move(problem),
-                  std::move(expected));
-}
-
 std::string too_large(std::uint64_t bytes) { return "dump is " + std::to_string(bytes) + " bytes"; }
 
 std::string size_limit() { return "at most " + std::to_string(limits::dump_bytes_max) + " bytes"; }
-
-// Reads at most dump_bytes_max + 1 bytes: enough to tell that a pipe or device is too long.
-std::string read_file_text(const std::filesystem::path& path) {
-  std::error_code error;
-  if (std::filesystem::is_directory(path, error)) {
-    fail_file(path, "is a directory", "a dump file");
-  }
-  const std::uintmax_t size = std::filesystem::file_size(path, error);
-  if (!error && size > limits::dump_bytes_max) {
-    fail_file(path, too_large(size), size_limit());
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    const std::error_code cause(errno, std::generic_category());
-    fail_file(path, "cannot open: " + cause.message(), "a readable dump file");
-  }
-  std::string text;
-  std::string chunk(file_chunk_bytes, '\0');
-  while (in && text.size() <= limits::dump_bytes_max) {
-    in.read(chunk.data(), static_cast<std::streamsize>(chunk.size()));
-    text.append(chunk.data(), static_cast<std::size_t>(in.gcount()));
-  }
-  if (in.bad()) {
-    fail_file(path, "read error", "a readable dump file");
-  }
-  if (text.size() > limits::dump_bytes_max) {
-    fail_file(path, "dump is more than " + std::to_string(limits::dump_bytes_max) + " bytes",
-              size_limit());
-  }
-  return text;
-}
 
 }  // namespace
 
@@ -121,23 +80,14 @@ Job read_dump(std::string_view text) {
   if (text.size() > limits::dump_bytes_max) {
     throw DumpError("/", too_large(text.size()), size_limit());
   }
-  try {
-    const nlohmann::json document = detail::parse_json(text);
-    return read_job(Node(document, ""));
-  } catch (const std::bad_alloc&) {
-    throw DumpError("/",
-                    "out of memory reading a dump of " + std::to_string(text.size()) + " bytes",
-                    "a dump that fits in memory");
-  }
+  // Running out of memory (std::bad_alloc) is not the input's fault: it goes to the caller, which
+  // answers that a bound of the machine was hit rather than that the dump is bad.
+  const nlohmann::json document = detail::parse_json(text);
+  return read_job(Node(document, ""));
 }
 
 Job read_dump_file(const std::filesystem::path& path) {
-  std::string text;
-  try {
-    text = read_file_text(path);
-  } catch (const std::bad_alloc&) {
-    fail_file(path, "out of memory reading the file", "a dump that fits in memory");
-  }
+  const std::string text = read_json_file(path, "dump");
   try {
     return read_dump(text);
   } catch (const DumpError& error) {

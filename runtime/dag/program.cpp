@@ -23,6 +23,29 @@ const Program* program_of(const Job& job, Rank rank) {
   return nullptr;
 }
 
+std::vector<const Program*> programs_by_rank(const Job& job, std::uint32_t ranks) {
+  const std::uint32_t covered = job.ranks ? std::min(*job.ranks, ranks) : ranks;
+  std::vector<const Program*> by_rank(ranks, nullptr);
+  // The first program that lists a rank wins, as in program_of.
+  for (const Program& program : job.programs) {
+    if (!program.ranks) continue;
+    for (const Rank r : *program.ranks) {
+      if (r < covered && by_rank[r] == nullptr) by_rank[r] = &program;
+    }
+  }
+  const Program* spmd = nullptr;
+  for (const Program& program : job.programs) {
+    if (!program.ranks) {
+      spmd = &program;
+      break;
+    }
+  }
+  for (Rank r = 0; r < covered; ++r) {
+    if (by_rank[r] == nullptr) by_rank[r] = spmd;
+  }
+  return by_rank;
+}
+
 std::uint64_t dtype_bytes(DType dtype) {
   switch (dtype) {
     case DType::i8:

@@ -116,6 +116,10 @@ struct Job {
 
 // The program a given rank runs, or nullptr if no program covers it.
 const Program* program_of(const Job& job, Rank rank);
+// program_of for every rank below `ranks` at once, in time linear in the ranks and the programs'
+// rank lists: asking program_of rank by rank scans every list each time, which is quadratic on
+// a job of a million ranks.
+std::vector<const Program*> programs_by_rank(const Job& job, std::uint32_t ranks);
 
 std::uint64_t dtype_bytes(DType dtype);
 bool is_collective(OpKind kind);

@@ -32,10 +32,11 @@ ControlledRun::ControlledRun(const dag::Job& job_in, std::uint32_t ranks, BodyOp
                                 std::to_string(ranks));
   }
   world_ = std::make_unique<comm::sim::SimWorld>(ranks, job.comms);
+  const std::vector<const dag::Program*> programs = dag::programs_by_rank(job, ranks);
   for (dag::Rank r = 0; r < ranks; ++r) {
     auto run = std::make_unique<RankRun>();
     run->rank = r;
-    run->program = dag::program_of(job, r);
+    run->program = programs[r];
     if (run->program == nullptr) {
       throw std::invalid_argument("no program covers rank " + std::to_string(r));
     }

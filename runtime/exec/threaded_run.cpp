@@ -32,9 +32,8 @@ ThreadedOutcome run_threaded(const dag::Job& job, std::uint32_t ranks,
   }
   comm::sim::SimWorld world(ranks, job.comms);
   std::vector<RankThread> rank(ranks);
-  std::vector<const dag::Program*> programs(ranks);
+  const std::vector<const dag::Program*> programs = dag::programs_by_rank(job, ranks);
   for (dag::Rank r = 0; r < ranks; ++r) {
-    programs[r] = dag::program_of(job, r);
     if (programs[r] == nullptr) {
       throw std::invalid_argument("no program covers rank " + std::to_string(r));
     }

@@ -1,10 +1,12 @@
 #include "runtime/io/atomic_file.hpp"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <filesystem>
+#include <string_view>
 #include <system_error>
 
 namespace ordo::io {
@@ -27,17 +29,65 @@ void sync_directory(const std::string& dir) {
   if (rc != 0) fail("cannot flush directory", dir);
 }
 
-AtomicWriter::AtomicWriter(std::string path)
-    // The process id keeps two processes writing one path (ranks sharing a directory) apart; the
-    // last rename wins, and each rename is whole.
-    : path_(std::move(path)), temp_(path_ + ".tmp." + std::to_string(::getpid())) {
+namespace {
+
+// The file a rename must replace: a symbolic link's target (the link stays a link).
+std::string target_of(const std::string& path) {
+  std::error_code error;
+  if (!std::filesystem::is_symlink(path, error)) return path;
+  const std::filesystem::path target = std::filesystem::weakly_canonical(path, error);
+  return error ? path : target.string();
+}
+
+// The descriptor a path names by itself (/dev/stdout, /dev/fd/N, /proc/self/fd/N), or -1. Such
+// a path is a link into /proc: renaming onto it would replace the link itself (in /dev, as
+// root), or the file the shell redirected to, under the feet of the process writing to it.
+int descriptor_named(const std::string& path) {
+  if (path == "/dev/stdout") return STDOUT_FILENO;
+  if (path == "/dev/stderr") return STDERR_FILENO;
+  for (const std::string_view prefix : {"/dev/fd/", "/proc/self/fd/"}) {
+    if (path.size() <= prefix.size() || path.compare(0, prefix.size(), prefix) != 0) continue;
+    int fd = 0;
+    for (std::size_t i = prefix.size(); i < path.size(); ++i) {
+      if (path[i] < '0' || path[i] > '9' || fd > 1'000'000) return -1;
+      fd = fd * 10 + (path[i] - '0');
+    }
+    return fd;
+  }
+  return -1;
+}
+
+bool names_a_special_file(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+}
+
+}  // namespace
+
+AtomicWriter::AtomicWriter(std::string path) : path_(std::move(path)) {
+  // A descriptor of this process is written through a duplicate of it, which shares its offset,
+  // so that the bytes follow what was written there before.
+  if (const int named = descriptor_named(path_); named >= 0) {
+    fd_ = ::fcntl(named, F_DUPFD_CLOEXEC, 0);
+    if (fd_ < 0) fail("cannot write to the descriptor of", path_);
+    return;
+  }
+  if (names_a_special_file(path_)) {
+    fd_ = ::open(path_.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY);
+    if (fd_ < 0) fail("cannot open", path_);
+    return;
+  }
+  path_ = target_of(path_);
+  // The process id keeps two processes writing one path (ranks sharing a directory) apart; the
+  // last rename wins, and each rename is whole.
+  temp_ = path_ + ".tmp." + std::to_string(::getpid());
   fd_ = ::open(temp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd_ < 0) fail("cannot create", temp_);
 }
 
 AtomicWriter::~AtomicWriter() {
   if (fd_ >= 0) ::close(fd_);
-  if (!committed_) ::unlink(temp_.c_str());
+  if (!committed_ && !temp_.empty()) ::unlink(temp_.c_str());
 }
 
 void AtomicWriter::write(std::string_view bytes) {
@@ -46,13 +96,20 @@ void AtomicWriter::write(std::string_view bytes) {
     const ssize_t n = ::write(fd_, bytes.data() + done, bytes.size() - done);
     if (n < 0) {
       if (errno == EINTR) continue;
-      fail("cannot write", temp_);
+      fail("cannot write", temp_.empty() ? path_ : temp_);
     }
     done += static_cast<std::size_t>(n);
   }
 }
 
 void AtomicWriter::commit() {
+  if (temp_.empty()) {  // a device or a pipe: nothing to flush or rename, but the close may fail
+    const int fd = fd_;
+    fd_ = -1;
+    if (::close(fd) != 0) fail("cannot close", path_);
+    committed_ = true;
+    return;
+  }
   if (::fsync(fd_) != 0) fail("cannot flush", temp_);
   const int fd = fd_;
   fd_ = -1;

@@ -11,6 +11,12 @@ namespace ordo::io {
 
 // Throws std::system_error naming the path and the step that failed (create, write, fsync,
 // rename); the temporary file is removed then and the old file, if any, is untouched.
+//
+// A path that names something other than a regular file (a device such as /dev/full or
+// /dev/stdout, a pipe) cannot be replaced by a rename, and must not be: it is written in place,
+// every write and the close checked. So is a descriptor of the process named as a path
+// (/dev/stdout, /dev/fd/N, /proc/self/fd/N), through a duplicate of it. A symbolic link is
+// followed, so the link stays and its target is replaced.
 void write_file_atomically(const std::string& path, std::string_view bytes);
 
 // The same guarantee for a file written in pieces, one too large to hold in memory (a RecordIO pack
@@ -31,7 +37,7 @@ class AtomicWriter {
 
  private:
   std::string path_;
-  std::string temp_;
+  std::string temp_;  // empty when written in place
   int fd_ = -1;
   bool committed_ = false;
 };

@@ -1,15 +1,14 @@
 #include "runtime/networks/network_reader.hpp"
 
 #include <array>
-#include <fstream>
 #include <limits>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <stdexcept>
 
 #include "runtime/dag/detail/json_node.hpp"
 #include "runtime/dag/detail/json_parse.hpp"
 #include "runtime/dag/dump_error.hpp"
+#include "runtime/dag/json_file.hpp"
 #include "runtime/dag/limits.hpp"
 #include "runtime/dag/names.hpp"
 
@@ -25,6 +24,14 @@ constexpr std::string_view format_name = "ordo-network";
 constexpr std::uint64_t format_version = 1;
 constexpr std::size_t layers_max = 1u << 16;
 constexpr std::size_t params_max = 1u << 12;
+// Parameters of the whole network: each is a KVStore key, so a few collectives per step; far
+// above real networks (ResNet-50 has 161, Inception-BN 209), checked as they are read, so that a
+// hostile description is refused before the step builder makes a program of it.
+constexpr std::size_t keys_max = 1u << 16;
+// The text of the largest description the limits allow, with room to spare (65,536 parameters
+// with ops and long names take about 8 MiB): parsing a document builds a tree several times its
+// size before any limit above is checked, so the text is bounded first.
+constexpr std::uint64_t description_bytes_max = std::uint64_t{32} << 20;
 
 constexpr std::array<std::string_view, 4> net_required = {"format", "version", "name", "layers"};
 constexpr std::array<std::string_view, 1> net_optional = {"input"};
@@ -73,13 +80,18 @@ LayerOp read_op(const Node& node) {
   return op;
 }
 
-Layer read_layer(const Node& node, std::size_t index) {
+Layer read_layer(const Node& node, std::size_t index, std::size_t& keys) {
   const ObjectNode object(node, layer_spec);
   object.reject_unknown_fields();
   Layer layer;
   layer.name = dag::detail::read_name(object.required("name"));
   if (const std::optional<Node> params = object.optional("params")) {
     const std::size_t n = dag::detail::read_array(*params, params_max, "parameters");
+    keys += n;
+    if (keys > keys_max) {
+      params->fail(std::to_string(keys) + " parameters in the network up to this layer",
+                   "at most " + std::to_string(keys_max) + " in the whole network");
+    }
     for (std::size_t i = 0; i < n; ++i) layer.params.push_back(read_param(params->element(i)));
   }
   if (const std::optional<Node> f = object.optional("forward_us")) {
@@ -110,9 +122,9 @@ Layer read_layer(const Node& node, std::size_t index) {
 }  // namespace
 
 Network read_network(std::string_view text) {
-  if (text.size() > dag::limits::dump_bytes_max) {
+  if (text.size() > description_bytes_max) {
     throw dag::DumpError("/", "description of " + std::to_string(text.size()) + " bytes",
-                         "at most " + std::to_string(dag::limits::dump_bytes_max) + " bytes");
+                         "at most " + std::to_string(description_bytes_max) + " bytes");
   }
   const nlohmann::json document = dag::detail::parse_json(text);
   const ObjectNode object(Node(document, ""), net_spec);
@@ -129,22 +141,27 @@ Network read_network(std::string_view text) {
   }
   const Node layers = object.required("layers");
   const std::size_t n = dag::detail::read_array(layers, layers_max, "layers");
-  for (std::size_t i = 0; i < n; ++i) network.layers.push_back(read_layer(layers.element(i), i));
+  // A network of no layers, or of no parameters, has no collective to check: it would be "safe"
+  // for want of anything to get wrong.
+  if (n == 0) layers.fail("no layers", "at least one layer");
+  std::size_t keys = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    network.layers.push_back(read_layer(layers.element(i), i, keys));
+  }
   try {
     check_network(network);
   } catch (const std::invalid_argument& e) {
     throw dag::DumpError("/layers", e.what(), "a network the step builder accepts");
   }
+  if (keys == 0)
+    layers.fail("no parameters in any layer", "at least one parameter (a KVStore key)");
   return network;
 }
 
 Network read_network_file(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw dag::DumpError(path.string(), "cannot open the file", "a readable file");
-  std::ostringstream text;
-  text << in.rdbuf();
+  const std::string text = dag::read_json_file(path, "network description", description_bytes_max);
   try {
-    return read_network(text.str());
+    return read_network(text);
   } catch (const dag::DumpError& e) {
     throw dag::DumpError(path.string() + ": " + e.where(), e.problem(), e.expected());
   }

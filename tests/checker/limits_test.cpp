@@ -31,6 +31,19 @@ TEST(CheckerLimits, NoTimeGivesUnknownWithTheTimeBoundNamed) {
   EXPECT_EQ(result.bound, Bound::seconds_max);
 }
 
+// States of 256 ResNet-50 ranks are megabytes each: an initial state that alone passes the
+// memory bound ends the search before its first transition, instead of after a few more copies.
+TEST(CheckerLimits, AnInitialStateOverTheMemoryBoundIsUnknownAtOnce) {
+  const Model model(step_job(networks::resnet50(1000.0), config(designs::DesignKind::depcha, 2)),
+                    256);
+  ExploreLimits limits{1'000'000, 60.0};
+  limits.bytes_max = 1u << 20;
+  const Result result = explore(model, limits);
+  ASSERT_EQ(result.verdict, Verdict::unknown) << report(model, result);
+  EXPECT_EQ(result.bound, Bound::bytes_max);
+  EXPECT_EQ(result.stats.transitions, 0u);
+}
+
 TEST(CheckerLimits, ARankCountTheJobDoesNotHaveIsRefused) {
   EXPECT_THROW(Model(allreduce_counts(1, 1), 3), std::invalid_argument);
   EXPECT_THROW(Model(step_job(networks::mlp(1, 2, 1.0), config(designs::DesignKind::depcha, 2)), 0),

@@ -85,5 +85,27 @@ TEST(DagProgram, ProgramOfAnSpmdJobIsItsProgramAtAnyRank) {
   EXPECT_EQ(program_of(Job{}, 0), nullptr);
 }
 
+// programs_by_rank is program_of for every rank at once: lists, SPMD, a rank listed twice (the
+// first list wins), ranks past the job's count, and none at all.
+TEST(DagProgram, ProgramsByRankIsProgramOfAtEveryRank) {
+  Job mixed{.ranks = 6};
+  mixed.programs = {Program{.name = "a", .ranks = std::vector<Rank>{4, 0, 9}},
+                    Program{.name = "spmd"},
+                    Program{.name = "b", .ranks = std::vector<Rank>{1, 4}}};
+  Job spmd;
+  spmd.programs = {Program{.name = "step"}};
+  Job lists{.ranks = 3};
+  lists.programs = {Program{.name = "a", .ranks = std::vector<Rank>{0, 2}}};
+  const Job none;
+  for (const Job* job : std::vector<const Job*>{&mixed, &spmd, &lists, &none}) {
+    const Job& j = *job;
+    for (const std::uint32_t ranks : {0u, 1u, 3u, 8u}) {
+      const std::vector<const Program*> by_rank = programs_by_rank(j, ranks);
+      ASSERT_EQ(by_rank.size(), ranks);
+      for (Rank r = 0; r < ranks; ++r) EXPECT_EQ(by_rank[r], program_of(j, r)) << r;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace ordo::dag

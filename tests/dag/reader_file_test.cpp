@@ -82,5 +82,16 @@ TEST_F(DagReaderFile, FileLargerThanTheLimit) {
   EXPECT_EQ(error.problem(), "dump is " + std::to_string(limits::dump_bytes_max + 1) + " bytes");
 }
 
+// JSON text never holds a NUL byte: a device of zeros (or a binary file) is refused in its first
+// chunk, naming the byte, instead of read to the size limit.
+TEST_F(DagReaderFile, ANulByteEndsTheRead) {
+  const DumpError zeros = error_reading_file("/dev/zero");
+  EXPECT_EQ(zeros.where(), "/dev/zero");
+  EXPECT_EQ(zeros.problem(), "a NUL byte at byte 0") << zeros.what();
+  const std::filesystem::path path =
+      write("nul.json", std::string("{\"format\": \"ordo-dag\"\0}", 23));
+  EXPECT_EQ(error_reading_file(path).problem(), "a NUL byte at byte 21");
+}
+
 }  // namespace
 }  // namespace ordo::dag

@@ -1,7 +1,6 @@
 // `ordo demo` (also what `ordo` with no arguments runs): the embedded default job. It trains a
 // small MLP on the engine, then runs every KVStore design on simulated ranks. With --mpi, run
 // under mpirun, it runs the designs on the real MPI ranks instead.
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -12,6 +11,7 @@
 #include "runtime/demo/designs_demo.hpp"
 #include "runtime/demo/engine_demo.hpp"
 #include "tools/ordo/commands.hpp"
+#include "tools/ordo/output.hpp"
 
 namespace ordo::tools {
 
@@ -62,10 +62,7 @@ int run_demo(const DemoCliOptions& o) {
   const demo::DemoReport report = demo::run_engine_demo(o.engine);
   demo::print_report(std::cout, report);
   if (!o.dump_path.empty()) {
-    std::ofstream out(o.dump_path);
-    out << dag::write_dump(report.recorded);
-    if (!out) {
-      std::cerr << "ordo demo: cannot write " << o.dump_path << '\n';
+    if (!write_output(o.dump_path, dag::write_dump(report.recorded), "demo")) {
       return exit_bad_input;
     }
     std::cout << "recorded program written to " << o.dump_path << '\n';

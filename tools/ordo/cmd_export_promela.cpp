@@ -61,6 +61,10 @@ std::optional<std::uint32_t> rank_count(const ExportPromelaOptions& o, const dag
 }
 
 int run_export_promela(const ExportPromelaOptions& o) {
+  if (std::optional<std::string> problem = output_problem({{"-o", o.out_path}}, {o.dump_path})) {
+    std::cerr << "ordo export-promela: error: " << *problem << '\n';
+    return exit_bad_input;
+  }
   dag::Job job;
   if (!read_valid_job(o.dump_path, job)) return exit_bad_input;
   const std::optional<std::uint32_t> ranks = rank_count(o, job);

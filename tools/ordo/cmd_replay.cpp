@@ -1,13 +1,12 @@
 // `ordo replay`: run a saved schedule (an `ordo verify --trace` witness) on the runtime's
 // controlled scheduler and simulated world, and say whether it ends as the trace claims.
-#include <fstream>
 #include <iostream>
 #include <memory>
-#include <sstream>
 #include <string>
 
 #include "checker/report/trace_io.hpp"
 #include "runtime/dag/dump_error.hpp"
+#include "runtime/dag/json_file.hpp"
 #include "tools/ordo/commands.hpp"
 #include "tools/ordo/job_input.hpp"
 #include "tools/replay/replay.hpp"
@@ -22,12 +21,9 @@ struct ReplayCli {
 };
 
 checker::Trace load_trace(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw dag::DumpError(path, "cannot open the file", "a readable trace file");
-  std::ostringstream text;
-  text << in.rdbuf();
+  const std::string text = dag::read_json_file(path, "trace");
   try {
-    return checker::read_trace(text.str());
+    return checker::read_trace(text);
   } catch (const dag::DumpError& e) {
     throw dag::DumpError(path + ": " + e.where(), e.problem(), e.expected());
   }

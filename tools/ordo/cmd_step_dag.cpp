@@ -2,8 +2,10 @@
 // dump that `ordo validate` (and later `ordo verify`) reads.
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <string>
 
+#include "runtime/dag/dump_error.hpp"
 #include "runtime/dag/dump_writer.hpp"
 #include "runtime/designs/step_builder.hpp"
 #include "runtime/networks/catalog.hpp"
@@ -28,9 +30,25 @@ struct StepDagOptions {
 int run_step_dag(StepDagOptions o) {
   o.config.kind = designs::parse_design(o.design);
   o.config.init = designs::parse_init(o.init);
-  const std::string text =
-      dag::write_dump(designs::build_step_job(pick_network(o.network, o.layers), o.config, o.step));
-  return write_output(o.out_path, text, "step-dag") ? exit_ok : exit_bad_input;
+  JobInput input;
+  input.design = o.design;
+  input.network = o.network;
+  input.layers = o.layers;
+  if (std::optional<std::string> problem = output_problem({{"-o", o.out_path}}, input.files())) {
+    std::cerr << "ordo step-dag: error: " << *problem << '\n';
+    return exit_bad_input;
+  }
+  input.init = o.init;
+  input.config = o.config;
+  input.step = o.step;
+  dag::Job job;
+  try {
+    job = input.load();
+  } catch (const dag::DumpError& e) {
+    std::cerr << "ordo step-dag: error: " << e.what() << '\n';
+    return exit_bad_input;
+  }
+  return write_output(o.out_path, dag::write_dump(job), "step-dag") ? exit_ok : exit_bad_input;
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "runtime/dag/dump_error.hpp"
 #include "runtime/dag/dump_reader.hpp"
 #include "runtime/networks/catalog.hpp"
 #include "runtime/networks/network_reader.hpp"
@@ -44,7 +45,23 @@ dag::Job JobInput::load() const {
   c.kind = designs::parse_design(design);
   c.init = designs::parse_init(init);
   const std::string net = !network.empty() ? network : (!path.empty() ? path : "mlp");
-  return designs::build_step_job(pick_network(net, layers), c, step);
+  const networks::Network picked = pick_network(net, layers);
+  try {
+    return designs::build_step_job(picked, c, step);
+  } catch (const std::invalid_argument& e) {
+    // What the builder refuses is the network's problem: say which network, as the reader does.
+    throw dag::DumpError(net, e.what(), "a network the step builder accepts");
+  }
+}
+
+std::vector<std::string> JobInput::files() const {
+  std::vector<std::string> out;
+  for (const std::string& name : {path, network}) {
+    if (!name.empty() && !(!design.empty() && networks::builtin_network(name, layers))) {
+      out.push_back(name);
+    }
+  }
+  return out;
 }
 
 std::string JobInput::name() const {

@@ -7,11 +7,12 @@
 #include <CLI/CLI.hpp>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "runtime/dag/program.hpp"
 #include "runtime/designs/design_config.hpp"
-#include "runtime/networks/network.hpp"
 #include "runtime/designs/step_builder.hpp"
+#include "runtime/networks/network.hpp"
 
 namespace ordo::tools {
 
@@ -26,8 +27,12 @@ struct JobInput {
 
   // Registers the positional input and the design options on `sub`.
   void add_options(CLI::App* sub, const std::string& what);
-  // Throws dag::DumpError for a bad file and std::invalid_argument for bad options.
+  // Throws dag::DumpError for a bad file or a network the step builder refuses (naming the
+  // network) and std::invalid_argument for bad options.
   dag::Job load() const;
+  // The files the job is read from (the dump, or the network description), which no output
+  // may overwrite.
+  std::vector<std::string> files() const;
   // How reports name the input: the path, or "depcha on resnet50".
   std::string name() const;
 };

@@ -3,11 +3,25 @@
 #include <exception>
 #include <iostream>
 #include <map>
+#include <new>
 #include <string>
 
+#include "tools/ordo/command_clock.hpp"
 #include "tools/ordo/commands.hpp"
+#include "tools/ordo/output.hpp"
+
+namespace {
+
+// A command's exit code once its standard output is known to have been written: an answer lost
+// on a full disk is no answer.
+int finish(int code, const std::string& command) {
+  return ordo::tools::flush_standard_output(command) ? code : ordo::tools::exit_bad_input;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
+  ordo::tools::command_clock();  // --timeout counts from here
   CLI::App app{"ordo: MPI collectives in dependency-engine DAGs, provably safe"};
   app.require_subcommand(0, 1);
   std::map<const CLI::App*, ordo::tools::Command> commands;
@@ -34,13 +48,23 @@ int main(int argc, char** argv) {
     return code == 0 ? ordo::tools::exit_ok : ordo::tools::exit_bad_input;
   }
 
+  std::string name = "demo";
   try {
     for (const auto& [sub, command] : commands) {
-      if (sub->parsed()) return command();
+      if (sub->parsed()) {
+        name = sub->get_name();
+        return finish(command(), name);
+      }
     }
-    return commands.at(app.get_subcommand("demo"))();
+    return finish(commands.at(app.get_subcommand("demo"))(), name);
+  } catch (const std::bad_alloc&) {
+    // Not the input's fault, so not exit 2: a bound of the machine was hit.
+    std::cerr << "ordo " << name
+              << ": unknown: out of memory (std::bad_alloc); `ordo verify --memory-max` bounds "
+                 "what the checker may take and answers unknown before this happens\n";
+    return ordo::tools::exit_unknown;
   } catch (const std::exception& e) {
-    std::cerr << "ordo: error: " << e.what() << '\n';
-    return ordo::tools::exit_bad_input;
+    std::cerr << "ordo " << name << ": error: " << e.what() << '\n';
+    return finish(ordo::tools::exit_bad_input, name);
   }
 }

@@ -1,0 +1,151 @@
+#include "tools/ordo/command_guard.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <iostream>
+#include <string>
+
+#include "checker/search/memory.hpp"
+#include "tools/ordo/commands.hpp"
+
+namespace ordo::tools {
+
+namespace {
+
+// Often enough that memory allocated at a few GB/s overshoots the bound by little, rarely
+// enough to cost nothing next to the work it watches (one read of /proc/self/statm).
+constexpr std::chrono::milliseconds poll_period{5};
+
+void write_all(int fd, const std::string& text) {
+  std::size_t done = 0;
+  while (done < text.size()) {
+    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n <= 0) return;  // nothing left to tell the error to: the exit code still says unknown
+    done += static_cast<std::size_t>(n);
+  }
+}
+
+// JSON string contents for the few strings the answer holds (the input's name may be any path).
+std::string json_escaped(std::string_view text) {
+  std::string out;
+  for (const char c : text) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "\\u%04x", static_cast<unsigned>(c));
+      out += hex;
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+const CommandClock& command_clock() {
+  static const CommandClock clock;
+  return clock;
+}
+
+double CommandGuard::grace_seconds(double timeout) { return 0.1 + 0.05 * timeout; }
+
+CommandGuard::CommandGuard(const CommandClock& clock, GuardBounds bounds, GuardReport report)
+    : clock_(clock), bounds_(bounds), report_(std::move(report)), thread_([this] { watch(); }) {}
+
+CommandGuard::~CommandGuard() { stand_down(); }
+
+void CommandGuard::stage(const char* what) {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  stage_ = what;
+}
+
+void CommandGuard::ranks(std::uint32_t count) {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  ranks_ = count;
+}
+
+void CommandGuard::stand_down() {
+  {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    standing_down_ = true;
+  }
+  wake_.notify_all();
+  if (thread_.joinable()) thread_.join();
+}
+
+void CommandGuard::watch() {
+  const double deadline = bounds_.seconds + grace_seconds(bounds_.seconds);
+  std::unique_lock<std::mutex> lock(mutex_);
+  while (!standing_down_) {
+    const double now = clock_.elapsed();
+    if (now >= deadline) answer(true, now);
+    if (bounds_.bytes != 0 && checker::resident_bytes() > bounds_.bytes) answer(false, now);
+    wake_.wait_for(lock, poll_period);
+  }
+}
+
+std::string CommandGuard::answer_text(bool time, const std::string& why, double seconds,
+                                      bool reached) const {
+  const std::string bound = time ? "seconds_max" : "bytes_max";
+  const std::uint64_t value = time ? static_cast<std::uint64_t>(bounds_.seconds) : bounds_.bytes;
+  const std::string option = time ? "--timeout" : "--memory-max";
+  if (report_.json) {
+    char figures[64];
+    std::snprintf(figures, sizeof figures, "%.3f", seconds);
+    return "{\n \"format\": \"ordo-verify\",\n \"version\": 2,\n \"verdict\": \"unknown\",\n"
+           " \"ranks\": " +
+           (ranks_ == 0 ? std::string("null") : std::to_string(ranks_)) +
+           ",\n \"every_rank_count\": false,\n \"valid_from\": null,\n \"method\": \"" +
+           json_escaped(report_.method) +
+           "\",\n \"facts\": [],\n \"property\": null,\n \"violation\": null,\n"
+           " \"witness_transitions\": 0,\n \"critical_transition\": null,\n"
+           " \"bound\": {\"name\": \"" +
+           bound + "\", \"value\": " + std::to_string(value) + "},\n \"symbolic_note\": null,\n" +
+           " \"stopped\": \"" + json_escaped(why) +
+           "\",\n \"stats\": null,\n \"seconds\": " + figures + "\n}\n";
+  }
+  char figures[64];
+  std::snprintf(figures, sizeof figures, "time to verdict: %.3f s\n", seconds);
+  return report_.input + ": UNKNOWN" +
+         (ranks_ == 0 ? std::string() : " at " + std::to_string(ranks_) + " rank(s)") + "\n" +
+         "bound " + bound + (time ? std::string() : " = " + std::to_string(value)) +
+         (reached ? " reached: " + why + "; raise " + option
+                  : " not reached: " + why + "; lower " + option + " so that ordo stops first") +
+         "\n" + figures;
+}
+
+// Runs on the guard thread with the mutex held, so stand_down() waits for the exit rather than
+// letting the command write its own answer too. Nothing has been written to standard output
+// before stand_down(), so this answer is the only one there.
+void CommandGuard::answer(bool time, double seconds) {
+  const std::string why = std::string(time ? "the time limit" : "the memory limit") + " (" +
+                          (time ? "--timeout" : "--memory-max") + ") ran out while " + stage_;
+  write_all(STDOUT_FILENO, answer_text(time, why, seconds));
+  write_all(STDERR_FILENO, "ordo verify: " + why + "\n");
+  // No destructor runs: the main thread is inside a stage that cannot stop, and no output file
+  // is open (stand_down comes first).
+  ::_exit(exit_unknown);
+}
+
+int CommandGuard::out_of_memory() {
+  stand_down();
+  const std::string why =
+      std::string("the machine's memory ran out (std::bad_alloc) while ") + stage_;
+  std::cout << answer_text(false, why, clock_.elapsed(), false);
+  std::cerr << "ordo verify: unknown: " << why << ", below --memory-max " << bounds_.bytes << '\n';
+  return exit_unknown;
+}
+
+int CommandGuard::refuse_memory(const std::string& why) {
+  stand_down();
+  std::cout << answer_text(false, why, clock_.elapsed());
+  std::cerr << "ordo verify: " << why << '\n';
+  return exit_unknown;
+}
+
+}  // namespace ordo::tools
