@@ -20,15 +20,17 @@ using Clock = std::chrono::steady_clock;
 
 struct Frame {
   State state;
+  StateKeys::Parts parts;  // of the state's key
   std::vector<dag::Transition> transitions;
   std::size_t next = 0;
   bool reduced = false;  // transitions is one rank's ample set, a strict subset of the enabled
 };
 
-// The transitions taken from the initial state to the top frame's latest child.
-std::vector<dag::Transition> path_of(const std::vector<Frame>& stack) {
+// The transitions taken from the initial state to the top frame's latest child: the stack is
+// the first `depth` frames.
+std::vector<dag::Transition> path_of(const std::vector<Frame>& stack, std::size_t depth) {
   std::vector<dag::Transition> path;
-  for (const Frame& f : stack) path.push_back(f.transitions[f.next - 1]);
+  for (std::size_t i = 0; i < depth; ++i) path.push_back(stack[i].transitions[stack[i].next - 1]);
   return path;
 }
 
@@ -48,67 +50,82 @@ class Search {
   }
 
   Result run() {
-    State init = initial_state(model_);
+    child_ = initial_state(model_);
     // A child state copies one rank of its parent (copy on write), so a rank's share of the
     // initial state is what a new state costs, give or take its key.
     const std::uint64_t now = resident_bytes();
     const std::uint64_t init_bytes = now > bytes_at_begin_ ? now - bytes_at_begin_ : 0;
     if (init_bytes > limits_.bytes_max) return unknown(Bound::bytes_max, limits_.bytes_max);
     state_bytes_ = std::max<std::uint64_t>(init_bytes / model_.ranks(), 1);
-    visited_.insert(keys_.key(init));
+    visited_.insert(keys_.key(child_, child_parts_));
     ++result_.stats.states;
-    std::vector<dag::Transition> transitions = enabled_transitions(model_, init);
-    if (stuck(init, transitions)) return conclude();
-    push_frame(std::move(init), std::move(transitions));
-    while (!stack_.empty()) {
-      Frame& top = stack_.back();
+    enabled_transitions(model_, child_, next_);
+    if (stuck(child_, next_)) return conclude();
+    push_frame();
+    while (depth_ > 0) {
+      Frame& top = stack_[depth_ - 1];
       if (top.next == top.transitions.size()) {
-        stack_.pop_back();
+        top.state.clear();  // its parts are released; its buffers stay for the next push
+        --depth_;
         continue;
       }
       if (std::optional<Bound> bound = limit_reached()) {
         return unknown(*bound, *bound == Bound::seconds_max ? seconds_bound() : limits_.bytes_max);
       }
       const dag::Transition transition = top.transitions[top.next++];
-      State child = top.state;
+      State& child = child_;
+      child = top.state;
       ++result_.stats.transitions;
       if (std::optional<comm::Violation> v = apply(model_, child, transition)) {
-        return unsafe(std::move(*v), false, path_of(stack_));
+        return unsafe(std::move(*v), false, path_of(stack_, depth_));
       }
-      if (top.reduced) check_local(top.state, child, transition);
-      if (!visited_.insert(keys_.key(child))) continue;
+      // A child that differs from its parent in the transition's rank only has its key made from
+      // the parent's key parts.
+      const bool one_rank = child.wrote_only(top.state, transition.rank);
+      if (top.reduced && !one_rank) throw_not_local(transition);
+      const std::string_view key =
+          one_rank ? keys_.key_after(child, transition.rank, top.parts, child_parts_)
+                   : keys_.key(child, child_parts_);
+      if (!visited_.insert(key)) continue;
       ++result_.stats.states;
-      const std::uint64_t depth = stack_.size();
+      const std::uint64_t depth = depth_;
       if (depth > result_.stats.depth_max) result_.stats.depth_max = depth;
-      std::vector<dag::Transition> next = enabled_transitions(model_, child);
-      if (stuck(child, next)) return conclude();
-      if (next.empty()) ++result_.stats.finals;
+      enabled_transitions(model_, child, next_);
+      if (stuck(child, next_)) return conclude();
+      if (next_.empty()) ++result_.stats.finals;
       if (result_.stats.states >= limits_.states_max) {
         return unknown(Bound::states_max, limits_.states_max);
       }
-      push_frame(std::move(child), std::move(next));
+      push_frame();
     }
     result_.verdict = Verdict::safe;
     return conclude();
   }
 
  private:
-  void push_frame(State state, std::vector<dag::Transition> enabled) {
-    if (!partial_order_) {
-      stack_.push_back(Frame{std::move(state), std::move(enabled), 0, false});
-      return;
+  // Pushes child_ with its key's parts (child_parts_) and its enabled transitions (next_),
+  // reduced to an ample set. Frames popped earlier are reused, buffers and all, so a push
+  // allocates nothing once the stack has been as deep.
+  void push_frame() {
+    if (depth_ == stack_.size()) stack_.emplace_back();
+    Frame& frame = stack_[depth_++];
+    frame.state = child_;
+    frame.parts = child_parts_;
+    frame.next = 0;
+    frame.reduced = false;
+    if (partial_order_) {
+      const std::size_t enabled = next_.size();
+      frame.reduced = reduce_to_ample(model_, frame.state, next_);
+      result_.stats.transitions_deferred += enabled - next_.size();
     }
-    std::vector<dag::Transition> ample = ample_transitions(model_, state, enabled);
-    result_.stats.transitions_deferred += enabled.size() - ample.size();
-    const bool reduced = ample.size() < enabled.size();
-    stack_.push_back(Frame{std::move(state), std::move(ample), 0, reduced});
+    frame.transitions.swap(next_);
   }
 
   // The partial-order reduction rests on an ample set's transitions being invisible to every
   // other rank: they write their own rank only, so they commute with everything deferred. Checked
-  // on every such transition, in release builds, from the parts the transition copied.
-  static void check_local(const State& parent, const State& child, const dag::Transition& t) {
-    if (child.wrote_only(parent, t.rank)) return;
+  // on every such transition, in release builds, from the parts the transition copied
+  // (State::wrote_only); this reports one that wrote more.
+  [[noreturn]] static void throw_not_local(const dag::Transition& t) {
     throw std::logic_error("internal error: a transition of rank " + std::to_string(t.rank) +
                            " taken as local by the partial-order reduction wrote another rank or "
                            "a communicator");
@@ -120,7 +137,7 @@ class Search {
   bool stuck(const State& state, const std::vector<dag::Transition>& enabled) {
     if (!enabled.empty() || finished(model_, state)) return false;
     unsafe(describe_deadlock(model_, state), collective_pending(state) || main_in_collective(state),
-           path_of(stack_));
+           path_of(stack_, depth_));
     return true;
   }
 
@@ -183,9 +200,13 @@ class Search {
   bool partial_order_;
   bool symmetry_;
   StateKeys keys_;
+  State child_;  // the child being made; reused, so that a visited child allocates nothing
+  StateKeys::Parts child_parts_;  // its key's parts
   Clock::time_point begin_;
   std::uint64_t bytes_at_begin_;
-  std::vector<Frame> stack_;
+  std::vector<Frame> stack_;  // the first depth_ frames are the search's stack
+  std::size_t depth_ = 0;
+  std::vector<dag::Transition> next_;  // the enabled transitions of the child being made
   VisitedSet visited_;
   std::uint32_t clock_countdown_ = 0;
   std::uint64_t state_bytes_ = 1;  // what one new state costs, measured on the initial state

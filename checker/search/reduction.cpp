@@ -38,8 +38,8 @@ bool issues_collective(const Model& model, const State& state, const dag::Transi
   return true;
 }
 
-std::vector<dag::Transition> ample_transitions(const Model& model, const State& state,
-                                         const std::vector<dag::Transition>& enabled) {
+bool reduce_to_ample(const Model& model, const State& state,
+                     std::vector<dag::Transition>& enabled) {
   // enabled_transitions lists transitions rank by rank, so each rank's transitions form one run.
   std::size_t begin = 0;
   while (begin < enabled.size()) {
@@ -51,13 +51,24 @@ std::vector<dag::Transition> ample_transitions(const Model& model, const State& 
       ++end;
     }
     if (local) {
-      if (end - begin == enabled.size()) return enabled;
-      return std::vector<dag::Transition>(enabled.begin() + static_cast<std::ptrdiff_t>(begin),
-                                          enabled.begin() + static_cast<std::ptrdiff_t>(end));
+      if (end - begin == enabled.size()) return false;
+      if (begin > 0) {
+        std::move(enabled.begin() + static_cast<std::ptrdiff_t>(begin),
+                  enabled.begin() + static_cast<std::ptrdiff_t>(end), enabled.begin());
+      }
+      enabled.resize(end - begin);
+      return true;
     }
     begin = end;
   }
-  return enabled;
+  return false;
+}
+
+std::vector<dag::Transition> ample_transitions(const Model& model, const State& state,
+                                               const std::vector<dag::Transition>& enabled) {
+  std::vector<dag::Transition> ample = enabled;
+  reduce_to_ample(model, state, ample);
+  return ample;
 }
 
 }  // namespace ordo::checker

@@ -23,5 +23,8 @@ bool issues_collective(const Model& model, const State& state, const dag::Transi
 // `enabled` unchanged when no rank does. Never empty when `enabled` is not.
 std::vector<dag::Transition> ample_transitions(const Model& model, const State& state,
                                          const std::vector<dag::Transition>& enabled);
+// The same in place: keeps only the ample transitions in `enabled`, in their order, and returns
+// whether that dropped any.
+bool reduce_to_ample(const Model& model, const State& state, std::vector<dag::Transition>& enabled);
 
 }  // namespace ordo::checker

@@ -37,36 +37,75 @@ VisitedSet::Place StateKeys::piece(const State& state, dag::Rank rank) {
   return r.encoded.piece;
 }
 
-std::string_view StateKeys::key(const State& state) {
-  // A sample of the communicators' parts is read back too (they are not stored as pieces).
-  if ((keys_made_++ & comm_check_mask) == 0) {
-    for (dag::CommId id = 0; id < state.comm_count(); ++id) {
-      comm_bytes_.clear();
-      put_comm(state.comm(id), comm_bytes_);
-      check_comm_encoding(state.comm(id), comm_bytes_);
+void StateKeys::sample_comm_check(const State& state) {
+  // A sample of the communicators' parts is read back too (rank pieces are, each new one).
+  if ((keys_made_++ & comm_check_mask) != 0) return;
+  for (dag::CommId id = 0; id < state.comm_count(); ++id) {
+    comm_bytes_.clear();
+    put_comm(state.comm(id), comm_bytes_);
+    check_comm_encoding(state.comm(id), comm_bytes_);
+  }
+}
+
+VisitedSet::Place StateKeys::views_number(const State& state, dag::Rank rank) {
+  part_.clear();
+  for (dag::CommId c = 0; c < state.comm_count(); ++c) put_member_view(state.comm(c), rank, part_);
+  return views_.find_or_insert(part_).place;
+}
+
+VisitedSet::Place StateKeys::comms_number(const State& state) {
+  part_.clear();
+  for (dag::CommId id = 0; id < state.comm_count(); ++id) {
+    if (symmetric_) {
+      put_slot_seqs(state.comm(id), part_);
+    } else {
+      put_comm(state.comm(id), part_);
     }
   }
+  return comm_parts_.find_or_insert(part_).place;
+}
+
+std::string_view StateKeys::assemble(const Parts& parts) {
   out_.clear();
+  put_uint(out_, parts.comms);
   if (!symmetric_) {
-    for (dag::Rank rank = 0; rank < model_.ranks(); ++rank) put_uint(out_, piece(state, rank));
-    for (dag::CommId id = 0; id < state.comm_count(); ++id) put_comm(state.comm(id), out_);
+    for (const VisitedSet::Place n : parts.ranks) put_uint(out_, n);
     return out_;
   }
-  // As encode_up_to_rank_renaming, with each rank's encoding named by its place.
-  rank_keys_.resize(model_.ranks());
-  for (dag::Rank rank = 0; rank < model_.ranks(); ++rank) {
-    std::string& key = rank_keys_[rank];
-    key.clear();
-    put_uint(key, piece(state, rank));
-    for (dag::CommId c = 0; c < state.comm_count(); ++c) put_member_view(state.comm(c), rank, key);
+  // Sorting the ranks' (piece, views) pairs forgets which rank holds which, as sorting the ranks'
+  // keys does in encode_up_to_rank_renaming.
+  sorted_.resize(parts.ranks.size());
+  for (std::size_t r = 0; r < parts.ranks.size(); ++r) {
+    sorted_[r] = {parts.ranks[r], parts.views[r]};
   }
-  std::sort(rank_keys_.begin(), rank_keys_.end());
-  for (dag::CommId id = 0; id < state.comm_count(); ++id) put_slot_seqs(state.comm(id), out_);
-  for (const std::string& key : rank_keys_) {
-    put_uint(out_, key.size());
-    out_ += key;
+  std::sort(sorted_.begin(), sorted_.end());
+  for (const auto& [rank_piece, rank_views] : sorted_) {
+    put_uint(out_, rank_piece);
+    put_uint(out_, rank_views);
   }
   return out_;
+}
+
+std::string_view StateKeys::key(const State& state, Parts& parts) {
+  sample_comm_check(state);
+  parts.ranks.resize(model_.ranks());
+  parts.views.resize(symmetric_ ? model_.ranks() : 0);
+  parts.comms = comms_number(state);
+  for (dag::Rank rank = 0; rank < model_.ranks(); ++rank) {
+    if (symmetric_) parts.views[rank] = views_number(state, rank);
+    parts.ranks[rank] = piece(state, rank);
+  }
+  return assemble(parts);
+}
+
+std::string_view StateKeys::key_after(const State& state, dag::Rank rank, const Parts& parent,
+                                      Parts& parts) {
+  sample_comm_check(state);
+  parts.ranks = parent.ranks;
+  parts.views = parent.views;
+  parts.comms = parent.comms;
+  parts.ranks.at(rank) = piece(state, rank);
+  return assemble(parts);
 }
 
 }  // namespace ordo::checker

@@ -19,6 +19,7 @@ RankState::RankState(const dag::Program& program)
 RankState& State::rank_for_write(dag::Rank r) {
   RankState& rank = ranks_.at(r).write();
   rank.encoded.drop();
+  rank.enabled.drop();
   return rank;
 }
 

@@ -1,6 +1,6 @@
 // The global state of a job under exploration: per rank the engine's rules (a copyable
-// engine::EngineState value, the one definition of readiness and dispatch), the main thread's position,
-// and each program op's phase; per communicator the calls issued and not yet matched.
+// engine::EngineState value, the one definition of readiness and dispatch), the main thread's
+// position, and each program op's phase; per communicator the calls issued and not yet matched.
 #pragma once
 
 #include <cstdint>
@@ -12,6 +12,7 @@
 #include "checker/system/cow_box.hpp"
 #include "checker/system/model.hpp"
 #include "runtime/comm/rules/match_state.hpp"
+#include "runtime/dag/transition.hpp"
 #include "runtime/engine/rules/engine_state.hpp"
 
 namespace ordo::checker {
@@ -57,6 +58,24 @@ struct RankState {
     std::uint64_t piece = 0;
   };
   mutable EncodingCache encoded;
+  // The rank's enabled transitions (enabled_transitions in transitions.hpp), kept as `encoded`
+  // is: made when first asked for, dropped on every write, and empty in a copy. A rank part that
+  // many states share (a rank that did not move while others did) has them worked out once.
+  struct TransitionsCache {
+    TransitionsCache() = default;
+    TransitionsCache(const TransitionsCache&) {}
+    TransitionsCache& operator=(const TransitionsCache&) {
+      drop();
+      return *this;
+    }
+    void drop() {
+      list.clear();
+      valid = false;
+    }
+    std::vector<dag::Transition> list;
+    bool valid = false;
+  };
+  mutable TransitionsCache enabled;
 };
 
 // Ranks and communicators are shared between a state and the states copied from it until one
@@ -78,6 +97,11 @@ class State {
 
   void add_rank(RankState rank);
   void add_comm(comm::MatchState comm);
+  // Releases every part and keeps the buffers (a search reuses a state it is done with).
+  void clear() {
+    ranks_.clear();
+    comms_.clear();
+  }
 
  private:
   std::vector<CowBox<RankState>> ranks_;

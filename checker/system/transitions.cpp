@@ -142,34 +142,54 @@ bool main_enabled(const Model& model, const RankState& r, dag::Rank rank) {
                 // or the issue of a main-thread collective
 }
 
-std::vector<dag::Transition> enabled_transitions(const Model& model, const State& state) {
-  std::vector<dag::Transition> transitions;
-  for (dag::Rank rank = 0; rank < model.ranks(); ++rank) {
-    const RankState& r = state.rank(rank);
-    if (main_enabled(model, r, rank))
-      transitions.push_back(dag::Transition{dag::Transition::Kind::main, rank, 0, std::nullopt});
-    for (dag::PoolId pool = 0; pool < r.rules.pools(); ++pool) {
-      const std::optional<engine::OpHandle> next = r.rules.peek_next(pool);
-      const std::optional<std::uint32_t> thread = r.rules.lowest_free_thread(pool);
-      if (next && thread) {
-        transitions.push_back(dag::Transition{dag::Transition::Kind::claim, rank,
-                                              r.op_of_slot.at(next->slot), thread});
-      }
-    }
-    for (dag::OpId op = 0; op < r.phase.size(); ++op) {
-      if (r.phase[op] == OpPhase::claimed) {
-        transitions.push_back(
-            dag::Transition{dag::Transition::Kind::issue, rank, op, std::nullopt});
-      }
-    }
-    for (dag::OpId op = 0; op < r.phase.size(); ++op) {
-      if (r.phase[op] == OpPhase::running || r.phase[op] == OpPhase::fired) {
-        transitions.push_back(
-            dag::Transition{dag::Transition::Kind::complete, rank, op, std::nullopt});
-      }
+namespace {
+
+void append_rank_transitions(const Model& model, const RankState& r, dag::Rank rank,
+                             std::vector<dag::Transition>& transitions) {
+  if (main_enabled(model, r, rank))
+    transitions.push_back(dag::Transition{dag::Transition::Kind::main, rank, 0, std::nullopt});
+  for (dag::PoolId pool = 0; pool < r.rules.pools(); ++pool) {
+    const std::optional<engine::OpHandle> next = r.rules.peek_next(pool);
+    const std::optional<std::uint32_t> thread = r.rules.lowest_free_thread(pool);
+    if (next && thread) {
+      transitions.push_back(
+          dag::Transition{dag::Transition::Kind::claim, rank, r.op_of_slot.at(next->slot), thread});
     }
   }
+  for (dag::OpId op = 0; op < r.phase.size(); ++op) {
+    if (r.phase[op] == OpPhase::claimed) {
+      transitions.push_back(dag::Transition{dag::Transition::Kind::issue, rank, op, std::nullopt});
+    }
+  }
+  for (dag::OpId op = 0; op < r.phase.size(); ++op) {
+    if (r.phase[op] == OpPhase::running || r.phase[op] == OpPhase::fired) {
+      transitions.push_back(
+          dag::Transition{dag::Transition::Kind::complete, rank, op, std::nullopt});
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<dag::Transition> enabled_transitions(const Model& model, const State& state) {
+  std::vector<dag::Transition> transitions;
+  enabled_transitions(model, state, transitions);
   return transitions;
+}
+
+void enabled_transitions(const Model& model, const State& state,
+                         std::vector<dag::Transition>& transitions) {
+  transitions.clear();
+  for (dag::Rank rank = 0; rank < model.ranks(); ++rank) {
+    const RankState& r = state.rank(rank);
+    // A rank's transitions depend on its part alone (and the model), so they are kept with it.
+    if (!r.enabled.valid) {
+      r.enabled.list.clear();
+      append_rank_transitions(model, r, rank, r.enabled.list);
+      r.enabled.valid = true;
+    }
+    transitions.insert(transitions.end(), r.enabled.list.begin(), r.enabled.list.end());
+  }
 }
 
 namespace {

@@ -19,6 +19,8 @@ namespace ordo::checker {
 // the lowest free one is a naming choice, not a loss of schedules (the runtime's controlled
 // scheduler offers the same choice).
 std::vector<dag::Transition> enabled_transitions(const Model& model, const State& state);
+// The same into `out`, replacing what it held (a search reuses its buffer).
+void enabled_transitions(const Model& model, const State& state, std::vector<dag::Transition>& out);
 
 // Whether the rank's main thread can take its next action: not blocked in a collective, not past
 // its last action, and a wait's condition holds.

@@ -11,9 +11,9 @@
 #include <unordered_set>
 #include <vector>
 
+#include "checker/search/state_keys.hpp"
 #include "checker/search/visited_set.hpp"
 #include "checker/system/cow_box.hpp"
-#include "checker/search/state_keys.hpp"
 #include "checker/system/encoding.hpp"
 #include "checker/system/state.hpp"
 #include "checker/system/transitions.hpp"
@@ -31,30 +31,60 @@ std::string random_bytes(std::mt19937_64& rng, std::size_t max_length) {
   return s;
 }
 
+// Strings up to 20 bytes: without numbers, some kept in the table itself (up to 15), some stored,
+// and strings that differ only in length or in their last byte on either side of that line.
 TEST(VisitedSet, AnswersAsASetOfStringsDoes) {
-  std::mt19937_64 rng(7);
-  VisitedSet visited;
-  std::unordered_set<std::string> model;
-  for (int i = 0; i < 200'000; ++i) {  // several table growths and chunks
-    const std::string s = random_bytes(rng, 12);
-    EXPECT_EQ(visited.insert(s), model.insert(s).second) << "insert " << i;
+  for (const bool numbered : {false, true}) {
+    std::mt19937_64 rng(7);
+    VisitedSet visited(numbered);
+    std::unordered_set<std::string> model;
+    for (int i = 0; i < 200'000; ++i) {  // several table growths and chunks
+      const std::string s = random_bytes(rng, 20);
+      EXPECT_EQ(visited.insert(s), model.insert(s).second) << "insert " << i;
+    }
+    EXPECT_EQ(visited.size(), model.size());
+    for (const std::string& s : model) EXPECT_FALSE(visited.insert(s));
   }
-  EXPECT_EQ(visited.size(), model.size());
-  for (const std::string& s : model) EXPECT_FALSE(visited.insert(s));
+}
+
+// A numbered set numbers encodings 0, 1, 2, ... in the order they were first added, and gives
+// an encoding its number again whenever it is added again: the state keys rely on a number
+// standing for exactly one encoding.
+TEST(VisitedSet, NumbersEachEncodingOnceInTheOrderAdded) {
+  std::mt19937_64 rng(3);
+  VisitedSet numbered(true);
+  VisitedSet plain;
+  std::map<std::string, VisitedSet::Place> number_of;
+  for (int i = 0; i < 50'000; ++i) {
+    const std::string s = random_bytes(rng, 10);
+    const VisitedSet::Found found = numbered.find_or_insert(s);
+    const auto [it, inserted] = number_of.emplace(s, number_of.size());
+    EXPECT_EQ(found.inserted, inserted);
+    EXPECT_EQ(found.place, it->second) << "insert " << i;
+    EXPECT_EQ(plain.find_or_insert(s).place, 0u);
+  }
+  EXPECT_EQ(numbered.size(), number_of.size());
 }
 
 TEST(VisitedSet, KeepsEncodingsLargerThanAChunkAndTheEmptyOne) {
-  VisitedSet visited;
-  const std::string big(3u << 20, 'x');
-  std::string big_other = big;
-  big_other.back() = 'y';
-  EXPECT_TRUE(visited.insert(big));
-  EXPECT_TRUE(visited.insert(big_other));
-  EXPECT_TRUE(visited.insert(""));
-  EXPECT_FALSE(visited.insert(big));
-  EXPECT_FALSE(visited.insert(big_other));
-  EXPECT_FALSE(visited.insert(""));
-  EXPECT_EQ(visited.size(), 3u);
+  for (const bool numbered : {false, true}) {
+    VisitedSet visited(numbered);
+    const std::string big(3u << 20, 'x');
+    std::string big_other = big;
+    big_other.back() = 'y';
+    EXPECT_TRUE(visited.insert(big));
+    EXPECT_TRUE(visited.insert(big_other));
+    EXPECT_TRUE(visited.insert(""));
+    EXPECT_TRUE(visited.insert(std::string(1, '\0')));  // the empty one's bits but its length
+    EXPECT_TRUE(visited.insert(std::string(15, '\0')));
+    EXPECT_TRUE(visited.insert(std::string(16, '\0')));
+    EXPECT_FALSE(visited.insert(big));
+    EXPECT_FALSE(visited.insert(big_other));
+    EXPECT_FALSE(visited.insert(""));
+    EXPECT_FALSE(visited.insert(std::string(15, '\0')));
+    EXPECT_FALSE(visited.insert(std::string(16, '\0')));
+    EXPECT_EQ(visited.size(), 6u);
+  }
 }
 
 TEST(CowBox, AWriteNeverReachesASharerEvenWithRecycledNodes) {
@@ -83,8 +113,7 @@ TEST(CowBox, AWriteNeverReachesASharerEvenWithRecycledNodes) {
 // successors: two states must get equal keys exactly when their plain encodings are equal, both
 // with and without the renaming of ranks, and a state's key must not change between calls.
 TEST(StateKeys, AreEqualExactlyWhenThePlainEncodingsAre) {
-  const Model model(step_job(networks::mlp(2, 2, 1.0), config(designs::DesignKind::depcha, 2)),
-                    3);
+  const Model model(step_job(networks::mlp(2, 2, 1.0), config(designs::DesignKind::depcha, 2)), 3);
   ASSERT_TRUE(model.ranks_interchangeable());
   for (const bool symmetry : {false, true}) {
     StateKeys keys(model, symmetry);
@@ -116,6 +145,43 @@ TEST(StateKeys, AreEqualExactlyWhenThePlainEncodingsAre) {
     for (const auto& [state, key] : kept) EXPECT_EQ(std::string(keys.key(state)), key);
     // Walks meet (at least at the initial and the final state), so equal keys were compared.
     EXPECT_LT(plain_of_key.size() + 2 * 39, kept.size());
+  }
+}
+
+// A key made from the parent's parts, for a child that wrote one rank only, must be the key made
+// afresh, with and without symmetry; and so must its parts, which the child's own children use.
+TEST(StateKeys, MadeFromTheParentsPartsEqualTheKeysMadeAfresh) {
+  const Model model(step_job(networks::mlp(2, 2, 1.0), config(designs::DesignKind::depcha, 2)), 3);
+  for (const bool symmetry : {false, true}) {
+    StateKeys keys(model, symmetry);
+    std::mt19937_64 rng(23);
+    std::size_t compared = 0;
+    for (int walk = 0; walk < 20; ++walk) {
+      State state = initial_state(model);
+      StateKeys::Parts parts;
+      keys.key(state, parts);
+      for (;;) {
+        const std::vector<dag::Transition> enabled = enabled_transitions(model, state);
+        if (enabled.empty()) break;
+        for (const dag::Transition& t : enabled) {
+          State child = state;
+          ASSERT_FALSE(apply(model, child, t).has_value());
+          if (!child.wrote_only(state, t.rank)) continue;
+          StateKeys::Parts after;
+          const std::string from_parent(keys.key_after(child, t.rank, parts, after));
+          StateKeys::Parts fresh;
+          EXPECT_EQ(from_parent, std::string(keys.key(child, fresh)));
+          EXPECT_EQ(after.ranks, fresh.ranks);
+          EXPECT_EQ(after.views, fresh.views);
+          EXPECT_EQ(after.comms, fresh.comms);
+          ++compared;
+        }
+        std::uniform_int_distribution<std::size_t> pick(0, enabled.size() - 1);
+        ASSERT_FALSE(apply(model, state, enabled[pick(rng)]).has_value());
+        keys.key(state, parts);
+      }
+    }
+    EXPECT_GT(compared, 1000u);
   }
 }
 
