@@ -19,10 +19,10 @@ struct CommView {
   std::map<dag::Rank, const DumpComm*> dumps;
 };
 
-const DumpCall* call_at(const DumpComm& comm, std::uint64_t seq) {
-  const auto it = std::lower_bound(comm.calls.begin(), comm.calls.end(), seq,
+const DumpCall* call_at(const DumpComm& owner, std::uint64_t seq) {
+  const auto it = std::lower_bound(owner.calls.begin(), owner.calls.end(), seq,
                                    [](const DumpCall& c, std::uint64_t s) { return c.seq < s; });
-  return it != comm.calls.end() && it->seq == seq ? &*it : nullptr;
+  return it != owner.calls.end() && it->seq == seq ? &*it : nullptr;
 }
 
 bool agree(const DumpCall& a, const DumpCall& b) {

@@ -26,7 +26,7 @@ std::atomic<int> signal_seen{0};
 std::atomic<bool> signal_owned{false};
 struct sigaction previous_action {};
 
-extern "C" void on_term(int number) {
+void on_term(int number) {
   signal_seen.store(number, std::memory_order_relaxed);
   sem_post(&signal_sem);
 }

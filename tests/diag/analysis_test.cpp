@@ -122,8 +122,11 @@ TEST(Analysis, SaysWhichOpOfTheProgramEachRankWasIn) {
   dag::Job job;
   dag::Program p;
   p.name = "step";
-  p.ops.push_back(dag::Op{.name = "fwd"});
-  p.ops.push_back(dag::Op{.name = "ar.3"});
+  for (const char* name : {"fwd", "ar.3"}) {
+    dag::Op op;
+    op.name = name;
+    p.ops.push_back(op);
+  }
   job.programs.push_back(p);
   RankDump r0 = empty_dump(0, 2);
   add_call(r0, 0, allreduce(3), true, "ar.3");

@@ -5,11 +5,12 @@
 // watches with the given timeout. Faults, on rank --rank at step --step:
 //   skip:  the rank does not submit the allreduce of key --key;
 //   kill:  the rank raises SIGKILL in a compute op just before that allreduce;
-//   stop:  the same with SIGSTOP;
+//   stop:  the same with SIGSTOP (and once continued, the op never returns);
 //   cycle: no steps; rank 0's main thread allreduces on "left" then "right", the others on
 //          "right" then "left": a wait cycle across two communicators.
 // Every rank that gets to the end prints "fault_job: rank K done".
 #include <signal.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <cstring>
@@ -99,6 +100,8 @@ void run_steps(const Args& a, exec::Executor& executor, dag::Rank rank) {
       if (static_cast<std::int64_t>(k) == a.key) {
         dag::Op inject;
         inject.name = "inject." + std::to_string(k);
+        // After the allreduces before it: the fault strikes between two collectives.
+        inject.reads = {order};
         inject.writes = {grads[k]};
         inject.pool = 1;
         executor.submit(inject);
@@ -135,7 +138,12 @@ int run(const Args& a, comm::MpiRuntime& runtime) {
     static std::uint32_t seen = 0;  // the compute pool has one thread
     if (seen++ != a.step) return;
     if (a.mode == "kill") raise(SIGKILL);
-    if (a.mode == "stop") raise(SIGSTOP);
+    if (a.mode == "stop") {
+      raise(SIGSTOP);
+      // mpirun continues a stopped rank (SIGCONT) just before it ends it with SIGTERM: the op
+      // stays where it stopped, so a dump written then shows the rank as it was.
+      for (;;) pause();
+    }
   };
   exec::Executor executor(engine, world, comms, body);
   const diag::AttachedSource attached(&recorder,
