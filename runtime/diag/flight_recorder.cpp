@@ -100,23 +100,21 @@ void FlightRecorder::detach() {
   source_.reset();
 }
 
-std::optional<Oldest> FlightRecorder::oldest_wait() const {
-  std::optional<Oldest> oldest;
+Waits FlightRecorder::waits() const {
+  Waits w;
   for (const CommInfo& info : comms_) {
     if (info.ring == nullptr) continue;
     const std::optional<FlightEntry> open = info.ring->oldest_open();
     if (!open) continue;
     const auto since = steady_of(open->issued_ns);
-    if (!oldest || since < oldest->since) oldest = Oldest{since, describe(*open, info.name)};
+    if (!w.call || since < w.call->since) w.call = Waiting{since, describe(*open, info.name)};
   }
   const std::lock_guard lock(source_mutex_);
   if (source_ && source_->main) {
     const MainView main = source_->main();
-    if (waiting(main.state) && (!oldest || main.since < oldest->since)) {
-      oldest = Oldest{main.since, main.what};
-    }
+    if (waiting(main.state)) w.main = Waiting{main.since, main.what};
   }
-  return oldest;
+  return w;
 }
 
 RankDump FlightRecorder::dump(std::string reason, std::string detail, double hang_timeout_s) const {

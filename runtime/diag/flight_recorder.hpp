@@ -39,10 +39,16 @@ struct StateSource {
   std::function<std::optional<engine::EngineSnapshot>()> engine;
 };
 
-// The oldest thing this rank waits on: a call that has not ended, or a wait of the main thread.
-struct Oldest {
+// Something this rank waits on: a call that has not ended, or a wait of the main thread.
+struct Waiting {
   std::chrono::steady_clock::time_point since;
   std::string what;  // one line
+};
+
+// The oldest open call of any ring and the main thread's wait, each if there is one.
+struct Waits {
+  std::optional<Waiting> call;
+  std::optional<Waiting> main;
 };
 
 class FlightRecorder {
@@ -60,9 +66,7 @@ class FlightRecorder {
   void attach(StateSource source);
   void detach();
 
-  // The oldest open call of any ring and the main thread's wait, whichever began first; nullopt
-  // when nothing waits.
-  std::optional<Oldest> oldest_wait() const;
+  Waits waits() const;
 
   RankDump dump(std::string reason, std::string detail, double hang_timeout_s) const;
 

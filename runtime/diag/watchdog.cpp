@@ -164,12 +164,14 @@ void Watchdog::loop() {
                " (mpirun sends SIGTERM to every rank when one rank died or aborted)",
            number);
     }
-    const std::optional<Oldest> oldest = recorder_.oldest_wait();
-    if (!oldest) continue;
-    const auto age = std::chrono::steady_clock::now() - oldest->since;
-    if (age < timeout_) continue;
-    const double seconds = std::chrono::duration<double>(age).count();
-    fire("hang", oldest->what + " for " + seconds_text(seconds), exit_hang);
+    // A late call names the fault better than the main thread's wait for it, so it goes first.
+    const Waits waits = recorder_.waits();
+    const auto now = std::chrono::steady_clock::now();
+    for (const std::optional<Waiting>& w : {waits.call, waits.main}) {
+      if (!w || now - w->since < timeout_) continue;
+      const double seconds = std::chrono::duration<double>(now - w->since).count();
+      fire("hang", w->what + " for " + seconds_text(seconds), exit_hang);
+    }
   }
 }
 

@@ -102,6 +102,8 @@ void Executor::collective(const dag::CollectiveAction& action) {
   {
     std::lock_guard lock(main_mutex_);
     main_collective_done_ = false;
+    main_issuing_ = action.collective;
+    main_since_ = std::chrono::steady_clock::now();
   }
   issue_collective(action, [&](std::exception_ptr e) {
     // The main thread counts as running again before this callback returns: deadlock detection
@@ -110,6 +112,7 @@ void Executor::collective(const dag::CollectiveAction& action) {
       std::lock_guard lock(main_mutex_);
       main_collective_done_ = true;
       main_state_ = MainState::running;
+      main_issuing_.reset();
       main_since_ = std::chrono::steady_clock::now();
     }
     std::lock_guard lock(mutex);
@@ -145,6 +148,7 @@ void Executor::set_main(MainState state, std::optional<dag::VarId> var) {
   main_state_ = state;
   main_var_ = var;
   main_var_name_ = std::move(name);
+  main_issuing_.reset();
   main_since_ = now;
 }
 
@@ -152,6 +156,13 @@ MainPosition Executor::main_position() const {
   std::lock_guard lock(main_mutex_);
   MainPosition p;
   p.since = main_since_;
+  const std::optional<dag::Collective>& in =
+      main_state_ == MainState::in_collective ? main_collective_ : main_issuing_;
+  if (in && (main_state_ == MainState::running || main_state_ == MainState::in_collective)) {
+    p.state = "in_collective";
+    p.what = "main in " + comm::describe(comm::call_of(*in), comm_names_.at(in->comm));
+    return p;
+  }
   switch (main_state_) {
     case MainState::running:
       p.state = "running";
@@ -164,10 +175,8 @@ MainPosition Executor::main_position() const {
       p.state = "waiting_all";
       p.what = "main waits for all ops";
       break;
-    case MainState::in_collective:
+    case MainState::in_collective:  // with its collective: above
       p.state = "in_collective";
-      p.what = "main in " + comm::describe(comm::call_of(*main_collective_),
-                                           comm_names_.at(main_collective_->comm));
       break;
     case MainState::finished:
       p.state = "finished";

@@ -73,6 +73,10 @@ class Executor final : public dag::ProgramSink {
   // The name of main_var_, copied by the main thread itself: the var table may grow under a
   // reader on another thread.
   std::string main_var_name_;
+  // The collective the main thread is issuing, from before the call to its end. A backend whose
+  // call_then blocks (MPI) returns only when the call completed, so main_state_ never shows it;
+  // the position report does.
+  std::optional<dag::Collective> main_issuing_;
   std::optional<dag::VarId> main_var_;
   std::optional<dag::Collective> main_collective_;  // the one it is in, while in_collective
   std::vector<std::string> comm_names_;             // the job's communicator table, for reports

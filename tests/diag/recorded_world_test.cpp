@@ -84,13 +84,13 @@ TEST(RecordedWorld, EveryPathRecordsItsCallAndItsEnd) {
   EXPECT_EQ(b.calls[0].state, "completed");
   EXPECT_FALSE(b.calls[0].blocking);
   EXPECT_EQ(b.calls[1].state, "in_flight");  // its backend has not completed it yet
-  ASSERT_TRUE(recorder.oldest_wait().has_value());
-  EXPECT_NE(recorder.oldest_wait()->what.find("key 5, seq 1"), std::string::npos);
+  ASSERT_TRUE(recorder.waits().call.has_value());
+  EXPECT_NE(recorder.waits().call->what.find("key 5, seq 1"), std::string::npos);
 
   inner.b.held(nullptr);  // the backend completes it: the parked callback runs
   EXPECT_EQ(ended, 2);
   EXPECT_EQ(recorder.dump("request", "test", 1.0).comms[1].calls[1].state, "completed");
-  EXPECT_FALSE(recorder.oldest_wait().has_value());
+  EXPECT_FALSE(recorder.waits().call.has_value());
 }
 
 TEST(RecordedWorld, RejectsAWrongRingCount) {
