@@ -232,14 +232,34 @@ void find_exhaustion(const RankDump& d, Analysis& a) {
   }
 }
 
+// The step builder names a step's ops "s<k>.<name>" in a program of several steps and "<name>"
+// in a program of one; a training run's engine sees step k's ops under the first form. So an op
+// of any step is found in a dump of one step or of the first steps under its step-free name.
+std::optional<std::size_t> find_op(const dag::Program& p, const std::string& name) {
+  for (std::size_t i = 0; i < p.ops.size(); ++i) {
+    if (p.ops[i].name == name) return i;
+  }
+  return std::nullopt;
+}
+
 std::string program_position(const dag::Job& job, dag::Rank rank, const std::string& issuer) {
   const dag::Program* p = dag::program_of(job, rank);
   if (p == nullptr) return {};
   if (issuer == "main") return "a collective of the main thread of program '" + p->name + "'";
-  for (std::size_t i = 0; i < p->ops.size(); ++i) {
-    if (p->ops[i].name == issuer) {
-      return "op " + std::to_string(i) + " of " + std::to_string(p->ops.size()) + " ('" + issuer +
-             "') of program '" + p->name + "'";
+  const std::string of = " of " + std::to_string(p->ops.size()) + " of program '" + p->name + "'";
+  if (const std::optional<std::size_t> i = find_op(*p, issuer)) {
+    return "op " + std::to_string(*i) + of + " ('" + issuer + "')";
+  }
+  std::size_t digits = 1;
+  while (digits < issuer.size() && issuer[digits] >= '0' && issuer[digits] <= '9') ++digits;
+  if (issuer.size() > 2 && issuer[0] == 's' && digits > 1 && digits < issuer.size() &&
+      issuer[digits] == '.') {
+    const std::string step = issuer.substr(1, digits - 1);
+    const std::string rest = issuer.substr(digits + 1);
+    for (const std::string& name : {rest, "s1." + rest}) {
+      if (const std::optional<std::size_t> i = find_op(*p, name)) {
+        return "op " + std::to_string(*i) + of + " ('" + name + "'), at step " + step;
+      }
     }
   }
   return "'" + issuer + "', which program '" + p->name + "' has no op of";

@@ -130,9 +130,13 @@ TEST(Analysis, SaysWhichOpOfTheProgramEachRankWasIn) {
   job.programs.push_back(p);
   RankDump r0 = empty_dump(0, 2);
   add_call(r0, 0, allreduce(3), true, "ar.3");
-  const Analysis a = analyze({r0}, &job);
+  RankDump r1 = empty_dump(1, 2);
+  add_call(r1, 0, allreduce(3), true, "s17.ar.3");  // a training run's step 17
+  const Analysis a = analyze({r0, r1}, &job);
   ASSERT_EQ(a.ranks[0].program_ops.size(), 1u);
-  EXPECT_EQ(a.ranks[0].program_ops[0], "op 1 of 2 ('ar.3') of program 'step'");
+  EXPECT_EQ(a.ranks[0].program_ops[0], "op 1 of 2 of program 'step' ('ar.3')");
+  ASSERT_EQ(a.ranks[1].program_ops.size(), 1u);
+  EXPECT_EQ(a.ranks[1].program_ops[0], "op 1 of 2 of program 'step' ('ar.3'), at step 17");
 }
 
 TEST(Analysis, TheGraphAndTheJsonNameTheCycle) {
