@@ -139,7 +139,10 @@ void find_not_issued(const CommView& v, const std::vector<dag::Rank>& missing, A
     n.seq = open->seq;
     n.waiting.push_back({rank, *open});
   }
-  for (auto& [seq, n] : by_seq) {
+  for (auto& entry : by_seq) {
+    // Named, not a structured binding: the lambda below captures it (clang 14 cannot).
+    const std::uint64_t seq = entry.first;
+    NotIssued& n = entry.second;
     for (const auto& [rank, c] : v.dumps) {
       if (c->issued > seq) continue;
       n.never.push_back(rank);
@@ -302,6 +305,10 @@ std::string ranks_text(const std::vector<dag::Rank>& ranks) {
 }
 
 std::string headline(const Analysis& a) {
+  // A rank that failed on its own (a bad record, a failed write) is the cause of the rest.
+  for (const RankState& s : a.ranks) {
+    if (s.reason == "error") return "rank " + std::to_string(s.rank) + " failed: " + s.detail;
+  }
   if (!a.divergences.empty()) {
     const Divergence& d = a.divergences.front();
     return "first divergence on '" + d.comm_name + "' at seq " + std::to_string(d.seq) +
@@ -417,8 +424,10 @@ Analysis analyze(const std::vector<RankDump>& dumps, const dag::Job* program) {
   for (const RankDump* d : by_rank) {
     if (d != nullptr) find_exhaustion(*d, a);
   }
-  const bool fault = !a.divergences.empty() || !a.not_issued.empty() || !a.cycle.empty() ||
-                     !a.exhausted.empty() || !a.missing.empty();
+  const bool failed = std::any_of(a.ranks.begin(), a.ranks.end(),
+                                  [](const RankState& s) { return s.reason == "error"; });
+  const bool fault = failed || !a.divergences.empty() || !a.not_issued.empty() ||
+                     !a.cycle.empty() || !a.exhausted.empty() || !a.missing.empty();
   a.finding = fault ? Finding::fault : open ? Finding::inconclusive : Finding::no_fault;
   a.headline = headline(a);
   return a;

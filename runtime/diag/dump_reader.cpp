@@ -57,7 +57,7 @@ constexpr ObjectSpec var_spec = {"a var", var_required, {}};
 constexpr std::array<std::string_view, 2> access_required = {"op", "mode"};
 constexpr ObjectSpec access_spec = {"a waiting access", access_required, {}};
 
-constexpr std::array<std::string_view, 3> reasons = {"hang", "signal", "request"};
+constexpr std::array<std::string_view, 4> reasons = {"hang", "signal", "error", "request"};
 constexpr std::array<std::string_view, 4> call_states = {"issued", "in_flight", "completed",
                                                          "failed"};
 constexpr std::array<std::string_view, 5> main_states = {"running", "waiting_var", "waiting_all",

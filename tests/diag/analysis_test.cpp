@@ -148,6 +148,15 @@ TEST(Analysis, TheGraphAndTheJsonNameTheCycle) {
   EXPECT_TRUE(contains(json_report(a), "\"cycle\": ["));
 }
 
+TEST(Analysis, ARankThatFailedAloneLeads) {
+  std::vector<RankDump> dumps = skipped_call();
+  dumps[1].reason = "error";
+  dumps[1].detail = "train.rec: record 12: not a JPEG";
+  const Analysis a = analyze(dumps);
+  EXPECT_EQ(a.finding, Finding::fault);
+  EXPECT_EQ(a.headline, "rank 1 failed: train.rec: record 12: not a JPEG");
+}
+
 TEST(Analysis, RefusesDumpsOfDifferentJobs) {
   EXPECT_THROW(analyze({}), AnalysisInputError);
   EXPECT_THROW(analyze({empty_dump(0, 2), empty_dump(0, 2)}), AnalysisInputError);

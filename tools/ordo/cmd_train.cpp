@@ -16,6 +16,7 @@
 #include "runtime/checkpoint/checkpoint_file.hpp"
 #include "runtime/comm/mpi/runtime.hpp"
 #include "runtime/comm/mpi/world.hpp"
+#include "runtime/comm/sim/issuer.hpp"
 #include "runtime/dag/dump_writer.hpp"
 #include "runtime/data/data_error.hpp"
 #include "runtime/data/labelled_images.hpp"
@@ -191,6 +192,8 @@ int run_train(const TrainCli& o) {
     recorded = std::make_unique<diag::RecordedWorld>(mpi_world, recorder->rings());
   }
   comm::World& world = recorded ? static_cast<comm::World&>(*recorded) : mpi_world;
+  // This thread's own calls (the agreements, the verdict) are the main thread's in the recorder.
+  const comm::sim::IssuerScope main_issuer("main");
   DataShape shape;
   try {
     shape = data_shape(o.data);
@@ -251,23 +254,6 @@ int run_train(const TrainCli& o) {
       if (metrics) metrics->write(epoch_event(r));
     };
   }
-  // A rank that fails alone (a record that does not decode, a failed write) ends the job here,
-  // before its executor unwinds: the others wait for it in a collective.
-  options.on_failure = [&](std::exception_ptr error) {
-    try {
-      std::rethrow_exception(error);
-    } catch (const checkpoint::CheckpointError&) {
-      return;  // every rank throws it together (they agree first): a clean exit follows
-    } catch (const std::exception& e) {
-      std::cerr << "ordo train: rank " << world.rank() << ": error: " << e.what()
-                << "\nordo train: aborting every rank\n"
-                << std::flush;
-    } catch (...) {
-      std::cerr << "ordo train: rank " << world.rank() << ": unknown error; aborting every rank\n"
-                << std::flush;
-    }
-    runtime.abort(exit_bad_input);
-  };
   // Watching starts with training: before it, rank 0 may verify for up to --verify-timeout while
   // the others wait for its verdict, and loading the data may take long.
   std::unique_ptr<diag::Watchdog> watchdog;
@@ -279,6 +265,32 @@ int run_train(const TrainCli& o) {
     watch.abort = [&runtime](int code) { runtime.abort(code); };
     watchdog = std::make_unique<diag::Watchdog>(*recorder, watch);
   }
+  // A rank that failed alone leaves its state beside the others' dumps (which they write when
+  // mpirun ends them), so that `ordo analyze` shows the failure and where every rank was.
+  auto dump_failure = [&](const std::string& what) {
+    if (!watchdog) return;
+    std::cerr << "ordo train: rank " << world.rank() << ": state written to "
+              << watchdog->dump_now("error", what) << '\n';
+  };
+  // A rank that fails alone (a record that does not decode, a failed write) ends the job here,
+  // before its executor unwinds: the others wait for it in a collective.
+  options.on_failure = [&](std::exception_ptr error) {
+    try {
+      std::rethrow_exception(error);
+    } catch (const checkpoint::CheckpointError&) {
+      return;  // every rank throws it together (they agree first): a clean exit follows
+    } catch (const std::exception& e) {
+      std::cerr << "ordo train: rank " << world.rank() << ": error: " << e.what()
+                << "\nordo train: aborting every rank\n"
+                << std::flush;
+      dump_failure(e.what());
+    } catch (...) {
+      std::cerr << "ordo train: rank " << world.rank() << ": unknown error; aborting every rank\n"
+                << std::flush;
+      dump_failure("unknown error");
+    }
+    runtime.abort(exit_bad_input);
+  };
   train::TrainResult r;
   try {
     r = train::train_rank(*net, config, world, *data.train, data.test.get(), options);
@@ -292,6 +304,7 @@ int run_train(const TrainCli& o) {
     std::cerr << "ordo train: rank " << world.rank() << ": error: " << e.what()
               << "\nordo train: aborting every rank\n"
               << std::flush;
+    dump_failure(e.what());
     runtime.abort(exit_bad_input);
   }
   const double images_per_s =
