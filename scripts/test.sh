@@ -48,8 +48,8 @@ run_preset release
 # Concurrency code under ThreadSanitizer: the engine, the simulated world, the controlled runs,
 # threaded runs of the fuzz jobs the checker proves safe, and the flight recorder read while
 # collectives run.
-targets="ordo_engine_tests ordo_exec_tests ordo_comm_sim_tests ordo_kvstore_sim_tests ordo_fuzz_threaded_runs_clean ordo_diag_tests" \
-  run_preset tsan -L 'engine|sim|exec|diag'
+targets="ordo_engine_tests ordo_exec_tests ordo_comm_sim_tests ordo_kvstore_sim_tests ordo_fuzz_threaded_runs_clean ordo_flight_tests" \
+  run_preset tsan -L 'engine|sim|exec|flight'
 # Memory code under ASan/UBSan. Open MPI's own allocations are not ordo's to fix, and
 # LeakSanitizer reports them, so the MPI jobs run in the other presets only; SPIN's agreement
 # runs SPIN natively and only slows the explicit search here, so it runs in release only.

@@ -7,12 +7,13 @@
 #include <atomic>
 #include <thread>
 
-#include "tests/diag/dumps.hpp"
-
 namespace ordo::diag {
 namespace {
 
-using testing::allreduce;
+comm::Call allreduce(std::int64_t key) {
+  return comm::Call{
+      dag::CollectiveKind::allreduce, key, 4, dag::DType::f32, dag::Reduction::sum, std::nullopt};
+}
 
 TEST(FlightRing, KeepsTheLastCapacityCallsInSeqOrder) {
   FlightRing ring(4);
