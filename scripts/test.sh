@@ -46,9 +46,10 @@ run_preset() {
 
 run_preset release
 # Concurrency code under ThreadSanitizer: the engine, the simulated world, the controlled runs,
-# threaded runs of the fuzz jobs the checker proves safe, and training on simulated ranks.
-targets="ordo_engine_tests ordo_exec_tests ordo_comm_sim_tests ordo_kvstore_sim_tests ordo_fuzz_threaded_runs_clean ordo_train_run_tests" \
-  run_preset tsan -L 'engine|sim|exec|train-threads'
+# threaded runs of the fuzz jobs the checker proves safe, the flight recorder read while
+# collectives run, and training on simulated ranks.
+targets="ordo_engine_tests ordo_exec_tests ordo_comm_sim_tests ordo_kvstore_sim_tests ordo_fuzz_threaded_runs_clean ordo_flight_tests ordo_train_run_tests" \
+  run_preset tsan -L 'engine|sim|exec|flight|train-threads'
 # Memory code under ASan/UBSan. Open MPI's own allocations are not ordo's to fix, and
 # LeakSanitizer reports them, so the MPI jobs run in the other presets only; SPIN's agreement
 # runs SPIN natively and only slows the explicit search here, so it runs in release only.

@@ -13,18 +13,32 @@ namespace {
 // so that a submission or wait from inside an op can be told apart from one on a caller thread.
 thread_local const EngineCore* running_core = nullptr;
 
+// The pool thread the current thread stands for while it runs an op function (a helping caller
+// stands for the free index it took).
+thread_local const RunningOp* running_here = nullptr;
+
 class RunningMarker {
  public:
-  explicit RunningMarker(const EngineCore* core) : previous_(running_core) { running_core = core; }
+  RunningMarker(const EngineCore* core, const RunningOp* op)
+      : previous_(running_core), previous_op_(running_here) {
+    running_core = core;
+    running_here = op;
+  }
   RunningMarker(const RunningMarker&) = delete;
   RunningMarker& operator=(const RunningMarker&) = delete;
-  ~RunningMarker() { running_core = previous_; }
+  ~RunningMarker() {
+    running_core = previous_;
+    running_here = previous_op_;
+  }
 
  private:
   const EngineCore* previous_;
+  const RunningOp* previous_op_;
 };
 
 }  // namespace
+
+const RunningOp* running_op() { return running_here; }
 
 EngineCore::EngineCore(std::vector<dag::Pool> pools, Limits limits, Scheduler& scheduler)
     : rules_(std::move(pools), limits),
@@ -88,7 +102,7 @@ std::optional<Claim> EngineCore::claim(dag::PoolId pool, std::uint32_t thread) {
   if (!next) return std::nullopt;
   const OpSlot& slot = rules_.slot(next->slot);
   Claim claim{Started{}, std::exchange(tasks_[next->slot], Task{}),
-              slot.async ? slot.desc->name : std::string()};
+              slot.async ? slot.desc->name : std::string(), pool};
   claim.started = rules_.start_next(pool, thread);
   assert(claim.started.op == *next && !claim.task.empty());
   if (claim.started.skipped) {
@@ -102,7 +116,9 @@ std::optional<Claim> EngineCore::claim(dag::PoolId pool, std::uint32_t thread) {
 
 std::exception_ptr EngineCore::execute(Claim& claim) {
   assert(!claim.started.skipped && !claim.task.empty());
-  const RunningMarker marker(this);
+  // The pools never change after construction, so their names may be read without the lock.
+  const RunningOp op{claim.pool, &rules_.pool(claim.pool).name, claim.started.thread};
+  const RunningMarker marker(this, &op);
   if (claim.task.sync) {
     try {
       claim.task.sync();

@@ -25,7 +25,19 @@ struct Claim {
   Started started;
   Task task;
   std::string async_name;  // async ops only: named in the completion handle's errors
+  dag::PoolId pool = 0;
 };
+
+// The pool thread whose op function the calling thread runs now, for diagnostics (a flight
+// recorder names the pool and thread that issued each collective). `pool_name` lives as long as
+// the engine.
+struct RunningOp {
+  dag::PoolId pool = 0;
+  const std::string* pool_name = nullptr;
+  std::uint32_t thread = 0;
+};
+// Null outside an op function.
+const RunningOp* running_op();
 
 class EngineCore {
  public:

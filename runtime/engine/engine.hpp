@@ -4,6 +4,7 @@
 // the same engine runs on real threads or under a controlled schedule, one decision at a time.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "runtime/dag/program.hpp"
+#include "runtime/engine/engine_snapshot.hpp"
 #include "runtime/engine/recorder.hpp"
 #include "runtime/engine/rules/handles.hpp"
 #include "runtime/engine/rules/limits.hpp"
@@ -87,6 +89,12 @@ class Engine {
   void record_main_collective(const dag::Collective& collective, std::optional<VarHandle> buffer);
   // The program submitted so far: one SPMD program, ranks absent, the declared communicators.
   dag::Job recorded_job() const;
+
+  // The engine's state now, for a hang report from another thread. The lock is never held across
+  // an op function or a blocking call, so it is normally free at once; nullopt when it stays
+  // taken for `lock_wait` (a report must not hang on the state it reports).
+  std::optional<EngineSnapshot> snapshot(std::chrono::milliseconds lock_wait,
+                                         SnapshotBounds bounds = {}) const;
 
   // Discards unstarted ops (their functions destroyed unrun), waits for started ones, stops the
   // scheduler. Idempotent; later submissions throw EngineStopped.

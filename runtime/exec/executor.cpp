@@ -102,6 +102,8 @@ void Executor::collective(const dag::CollectiveAction& action) {
   {
     std::lock_guard lock(main_mutex_);
     main_collective_done_ = false;
+    main_issuing_ = action.collective;
+    main_since_ = std::chrono::steady_clock::now();
   }
   issue_collective(action, [&](std::exception_ptr e) {
     // The main thread counts as running again before this callback returns: deadlock detection
@@ -110,6 +112,8 @@ void Executor::collective(const dag::CollectiveAction& action) {
       std::lock_guard lock(main_mutex_);
       main_collective_done_ = true;
       main_state_ = MainState::running;
+      main_issuing_.reset();
+      main_since_ = std::chrono::steady_clock::now();
     }
     std::lock_guard lock(mutex);
     finished = true;
@@ -122,6 +126,7 @@ void Executor::collective(const dag::CollectiveAction& action) {
     std::lock_guard lock(main_mutex_);
     if (!main_collective_done_) {
       main_state_ = MainState::in_collective;
+      main_since_ = std::chrono::steady_clock::now();
       main_var_.reset();
       main_collective_ = action.collective;
     }
@@ -137,9 +142,47 @@ void Executor::collective(const dag::CollectiveAction& action) {
 void Executor::main_done() { set_main(MainState::finished); }
 
 void Executor::set_main(MainState state, std::optional<dag::VarId> var) {
+  const auto now = std::chrono::steady_clock::now();
+  std::string name = var ? buffers_.var(*var).name : std::string();
   std::lock_guard lock(main_mutex_);
   main_state_ = state;
   main_var_ = var;
+  main_var_name_ = std::move(name);
+  main_issuing_.reset();
+  main_since_ = now;
+}
+
+MainPosition Executor::main_position() const {
+  std::lock_guard lock(main_mutex_);
+  MainPosition p;
+  p.since = main_since_;
+  const std::optional<dag::Collective>& in =
+      main_state_ == MainState::in_collective ? main_collective_ : main_issuing_;
+  if (in && (main_state_ == MainState::running || main_state_ == MainState::in_collective)) {
+    p.state = "in_collective";
+    p.what = "main in " + comm::describe(comm::call_of(*in), comm_names_.at(in->comm));
+    return p;
+  }
+  switch (main_state_) {
+    case MainState::running:
+      p.state = "running";
+      break;
+    case MainState::waiting_var:
+      p.state = "waiting_var";
+      p.what = "main waits to read '" + main_var_name_ + "'";
+      break;
+    case MainState::waiting_all:
+      p.state = "waiting_all";
+      p.what = "main waits for all ops";
+      break;
+    case MainState::in_collective:  // with its collective: above
+      p.state = "in_collective";
+      break;
+    case MainState::finished:
+      p.state = "finished";
+      break;
+  }
+  return p;
 }
 
 comm::sim::RankActivity Executor::activity() const {

@@ -4,6 +4,7 @@
 // see.
 #pragma once
 
+#include <chrono>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -18,6 +19,13 @@
 #include "runtime/exec/op_bodies.hpp"
 
 namespace ordo::exec {
+
+// Where the main thread is, for a hang report: what it does and since when.
+struct MainPosition {
+  std::string state;  // "running", "waiting_var", "waiting_all", "in_collective" or "finished"
+  std::string what;   // e.g. "main waits to read 'w3'"; empty while running
+  std::chrono::steady_clock::time_point since;
+};
 
 class Executor final : public dag::ProgramSink {
  public:
@@ -42,6 +50,8 @@ class Executor final : public dag::ProgramSink {
   void main_done();
   // For the simulated world's deadlock detection (SimWorld::set_probe).
   comm::sim::RankActivity activity() const;
+  // Any thread may ask, at any time (a watchdog does).
+  MainPosition main_position() const;
 
   Buffers& buffers() { return buffers_; }
   engine::Engine& engine() { return engine_; }
@@ -59,6 +69,14 @@ class Executor final : public dag::ProgramSink {
   engine::OpHandle last_submitted_;
   mutable std::mutex main_mutex_;  // guards the fields below; never held across a call
   MainState main_state_ = MainState::running;
+  std::chrono::steady_clock::time_point main_since_ = std::chrono::steady_clock::now();
+  // The name of main_var_, copied by the main thread itself: the var table may grow under a
+  // reader on another thread.
+  std::string main_var_name_;
+  // The collective the main thread is issuing, from before the call to its end. A backend whose
+  // call_then blocks (MPI) returns only when the call completed, so main_state_ never shows it;
+  // the position report does.
+  std::optional<dag::Collective> main_issuing_;
   std::optional<dag::VarId> main_var_;
   std::optional<dag::Collective> main_collective_;  // the one it is in, while in_collective
   std::vector<std::string> comm_names_;             // the job's communicator table, for reports

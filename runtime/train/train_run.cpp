@@ -12,6 +12,7 @@
 #include "runtime/data/shard.hpp"
 #include "runtime/designs/step_builder.hpp"
 #include "runtime/designs/step_emitter.hpp"
+#include "runtime/diag/engine_source.hpp"
 #include "runtime/engine/engine.hpp"
 #include "runtime/engine/thread_pool_scheduler.hpp"
 #include "runtime/exec/executor.hpp"
@@ -127,6 +128,9 @@ TrainResult train_rank(const networks::Network& network, const designs::DesignCo
   body.compute = [&compute](dag::Rank, const dag::Op& op, exec::Buffers&) { compute->run(op); };
   exec::Executor executor(engine, world, designs::step_comms(config), body);
   const exec::ProbeScope probe(sim, world.rank(), executor);
+  const diag::AttachedSource attached(
+      options.recorder,
+      diag::engine_source(engine, executor, designs::step_program_name(network, config)));
   try {
     return run_steps(network, config, world, train, test, run_options, model, engine, executor,
                      compute, steps_per_epoch);

@@ -20,6 +20,10 @@
 #include "runtime/train/dataset.hpp"
 #include "runtime/train/sgd.hpp"
 
+namespace ordo::diag {
+class FlightRecorder;
+}
+
 namespace ordo::train {
 
 // Where checkpoints go (checkpoint/checkpoint_dir.hpp) and when: after every `every` steps and
@@ -70,6 +74,9 @@ struct TrainOptions {
   // Called on this rank's thread when the run fails, before anything is unwound (ordo train ends
   // the whole job there, since the other ranks may wait for this one in a collective).
   std::function<void(std::exception_ptr)> on_failure;
+  // When set, the engine's state and the main thread's position are attached to it while the run
+  // lasts, for a hang dump (docs/diagnostics.md). The world given must record into it.
+  diag::FlightRecorder* recorder = nullptr;
 };
 
 struct TrainResult {

@@ -10,6 +10,9 @@
 #include "runtime/dag/dump_writer.hpp"
 #include "runtime/demo/designs_demo.hpp"
 #include "runtime/demo/engine_demo.hpp"
+#include "runtime/diag/flight_recorder.hpp"
+#include "runtime/diag/recorded_world.hpp"
+#include "runtime/diag/watchdog.hpp"
 #include "tools/ordo/commands.hpp"
 #include "tools/ordo/output.hpp"
 
@@ -23,6 +26,8 @@ struct DemoCliOptions {
   std::uint32_t ranks = 4;
   bool mpi = false;
   std::string dump_path;
+  double hang_timeout = 0.0;  // --mpi: 0 is ORDO_HANG_TIMEOUT, else 600 s
+  std::string dump_dir = "ordo-dumps";
 };
 
 // naive is in the table to show what goes wrong; only the other designs must come out right.
@@ -36,13 +41,29 @@ bool designs_ok(const std::vector<demo::DesignRow>& rows) {
 
 int run_mpi(const DemoCliOptions& o) {
   comm::MpiRuntime runtime(nullptr, nullptr);
+  double hang_timeout = o.hang_timeout;
+  try {
+    if (hang_timeout == 0.0) hang_timeout = diag::hang_timeout_from_env().value_or(600.0);
+  } catch (const std::invalid_argument& e) {
+    if (runtime.world_rank() == 0) std::cerr << "ordo demo: error: " << e.what() << '\n';
+    return exit_bad_input;
+  }
   std::vector<demo::DesignRow> rows;
   std::uint32_t ranks = 0;
   for (const designs::DesignConfig& config : demo::demo_designs()) {
     // naive may issue collectives in different orders on different ranks; on real MPI that
     // corrupts or hangs instead of being reported, so it only runs on simulated ranks.
     if (config.kind == designs::DesignKind::naive) continue;
-    comm::MpiWorld world(runtime, designs::step_comms(config));
+    comm::MpiWorld mpi_world(runtime, designs::step_comms(config));
+    // Each design's collectives are recorded and watched (docs/diagnostics.md); the rings only,
+    // since the design's engine is the demo's own.
+    diag::FlightRecorder recorder(mpi_world, designs::step_comms(config));
+    diag::RecordedWorld world(mpi_world, recorder.rings());
+    diag::WatchdogOptions watch;
+    watch.timeout_s = hang_timeout;
+    watch.dir = o.dump_dir;
+    watch.abort = [&runtime](int code) { runtime.abort(code); };
+    const diag::Watchdog watchdog(recorder, watch);
     ranks = world.size();
     rows.push_back(demo::run_design_on(world, config, o.designs));
     if (world.rank() != 0) rows.pop_back();
@@ -95,6 +116,12 @@ Command add_demo(CLI::App& app) {
   sub->add_option("--design-steps", o->designs.steps, "training steps per design")
       ->check(CLI::Range(1, 1000));
   sub->add_flag("--mpi", o->mpi, "run the designs on the MPI ranks of this job (under mpirun)");
+  sub->add_option("--hang-timeout", o->hang_timeout,
+                  "--mpi: seconds a collective may take before the rank dumps its flight recorder "
+                  "and ends the job (default: ORDO_HANG_TIMEOUT, else 600)")
+      ->check(CLI::PositiveNumber);
+  sub->add_option("--dump-dir", o->dump_dir, "--mpi: where a hang writes rank-K.json")
+      ->capture_default_str();
   return [o] { return run_demo(*o); };
 }
 

@@ -16,10 +16,14 @@
 #include "runtime/checkpoint/checkpoint_file.hpp"
 #include "runtime/comm/mpi/runtime.hpp"
 #include "runtime/comm/mpi/world.hpp"
+#include "runtime/comm/sim/issuer.hpp"
 #include "runtime/dag/dump_writer.hpp"
 #include "runtime/data/data_error.hpp"
 #include "runtime/data/labelled_images.hpp"
 #include "runtime/designs/step_builder.hpp"
+#include "runtime/diag/flight_recorder.hpp"
+#include "runtime/diag/recorded_world.hpp"
+#include "runtime/diag/watchdog.hpp"
 #include "runtime/networks/catalog.hpp"
 #include "runtime/train/compute_threads.hpp"
 #include "runtime/train/initial_state.hpp"
@@ -60,7 +64,16 @@ struct TrainCli {
   bool allow_unknown = false;
   double verify_seconds = 60.0;
   double target_accuracy = 0.0;  // the final test accuracy must reach it, or the exit code is 1
+  // Hang diagnostics (docs/diagnostics.md). 0: ORDO_HANG_TIMEOUT, else the default.
+  double hang_timeout = 0.0;
+  std::string dump_dir = "ordo-dumps";
+  std::size_t flight_ring = diag::ring_capacity_default;
+  bool flight_recorder = true;
 };
+
+// Minutes: a step of any network here takes far less, and a rank's first step (its warm-up)
+// or an evaluation may take much longer than a step.
+constexpr double hang_timeout_default = 600.0;
 
 // Rank 0's part of verify_first: the dump, the checker, the report.
 int decide(const TrainCli& o, const designs::DesignConfig& config, const networks::Network& net,
@@ -131,7 +144,7 @@ int verify_first(const TrainCli& o, const designs::DesignConfig& config,
 
 // Rank 0 writes the state training starts from; every rank learns whether it could, so none
 // trains without the others.
-int export_initial_state(const TrainCli& o, const networks::Network& net, comm::MpiWorld& world) {
+int export_initial_state(const TrainCli& o, const networks::Network& net, comm::World& world) {
   std::int32_t failed = 0;
   if (world.rank() == 0) {
     try {
@@ -159,8 +172,28 @@ int run_train(const TrainCli& o) {
   comm::MpiRuntime runtime(nullptr, nullptr);
   designs::DesignConfig config = o.config;
   config.kind = designs::parse_design(o.design);
-  comm::MpiWorld world(runtime, designs::step_comms(config));
-  const bool root = world.rank() == 0;
+  comm::MpiWorld mpi_world(runtime, designs::step_comms(config));
+  const bool root = mpi_world.rank() == 0;
+  double hang_timeout = o.hang_timeout;
+  try {
+    if (hang_timeout == 0.0)
+      hang_timeout = diag::hang_timeout_from_env().value_or(hang_timeout_default);
+  } catch (const std::invalid_argument& e) {
+    if (root) std::cerr << "ordo train: error: " << e.what() << '\n';
+    return exit_bad_input;
+  }
+  // Every collective goes through the recorder, the main thread's agreements included, so that
+  // its sequence numbers are the communicators' own.
+  std::unique_ptr<diag::FlightRecorder> recorder;
+  std::unique_ptr<diag::RecordedWorld> recorded;
+  if (o.flight_recorder) {
+    recorder = std::make_unique<diag::FlightRecorder>(mpi_world, designs::step_comms(config),
+                                                      o.flight_ring);
+    recorded = std::make_unique<diag::RecordedWorld>(mpi_world, recorder->rings());
+  }
+  comm::World& world = recorded ? static_cast<comm::World&>(*recorded) : mpi_world;
+  // This thread's own calls (the agreements, the verdict) are the main thread's in the recorder.
+  const comm::sim::IssuerScope main_issuer("main");
   DataShape shape;
   try {
     shape = data_shape(o.data);
@@ -221,6 +254,24 @@ int run_train(const TrainCli& o) {
       if (metrics) metrics->write(epoch_event(r));
     };
   }
+  // Watching starts with training: before it, rank 0 may verify for up to --verify-timeout while
+  // the others wait for its verdict, and loading the data may take long.
+  std::unique_ptr<diag::Watchdog> watchdog;
+  if (recorder) {
+    options.recorder = recorder.get();
+    diag::WatchdogOptions watch;
+    watch.timeout_s = hang_timeout;
+    watch.dir = o.dump_dir;
+    watch.abort = [&runtime](int code) { runtime.abort(code); };
+    watchdog = std::make_unique<diag::Watchdog>(*recorder, watch);
+  }
+  // A rank that failed alone leaves its state beside the others' dumps (which they write when
+  // mpirun ends them), so that `ordo analyze` shows the failure and where every rank was.
+  auto dump_failure = [&](const std::string& what) {
+    if (!watchdog) return;
+    std::cerr << "ordo train: rank " << world.rank() << ": state written to "
+              << watchdog->dump_now("error", what) << '\n';
+  };
   // A rank that fails alone (a record that does not decode, a failed write) ends the job here,
   // before its executor unwinds: the others wait for it in a collective.
   options.on_failure = [&](std::exception_ptr error) {
@@ -232,9 +283,11 @@ int run_train(const TrainCli& o) {
       std::cerr << "ordo train: rank " << world.rank() << ": error: " << e.what()
                 << "\nordo train: aborting every rank\n"
                 << std::flush;
+      dump_failure(e.what());
     } catch (...) {
       std::cerr << "ordo train: rank " << world.rank() << ": unknown error; aborting every rank\n"
                 << std::flush;
+      dump_failure("unknown error");
     }
     runtime.abort(exit_bad_input);
   };
@@ -251,6 +304,7 @@ int run_train(const TrainCli& o) {
     std::cerr << "ordo train: rank " << world.rank() << ": error: " << e.what()
               << "\nordo train: aborting every rank\n"
               << std::flush;
+    dump_failure(e.what());
     runtime.abort(exit_bad_input);
   }
   const double images_per_s =
@@ -364,6 +418,19 @@ Command add_train(CLI::App& app) {
   sub->add_option("--export-init", o->export_init_path,
                   "write rank 0's state before the first step here, as a checkpoint of step 0 "
                   "(the initial weights, for bench/ddp)");
+  sub->add_option("--hang-timeout", o->hang_timeout,
+                  "seconds a collective or a wait may take before the rank dumps its flight "
+                  "recorder to --dump-dir and ends the job (default: ORDO_HANG_TIMEOUT, else 600)")
+      ->check(CLI::PositiveNumber);
+  sub->add_option("--dump-dir", o->dump_dir,
+                  "where a hang writes rank-K.json (ordo analyze reads it)")
+      ->capture_default_str();
+  sub->add_option("--flight-ring", o->flight_ring,
+                  "calls the flight recorder keeps per communicator")
+      ->check(CLI::Range(std::size_t{1}, diag::ring_capacity_max))
+      ->capture_default_str();
+  sub->add_flag("!--no-flight-recorder", o->flight_recorder,
+                "no flight recorder and no hang watchdog (to measure what they cost)");
   sub->add_flag("--no-verify", o->no_verify, "train without checking the step program first");
   sub->add_flag("--allow-unknown", o->allow_unknown, "train when the checker cannot decide");
   sub->add_option("--verify-timeout", o->verify_seconds, "seconds for the check")

@@ -37,6 +37,7 @@ int main(int argc, char** argv) {
   add(ordo::tools::add_replay, "replay");
   add(ordo::tools::add_gen_imagenet, "gen-imagenet");
   add(ordo::tools::add_pack_rec, "pack-rec");
+  add(ordo::tools::add_analyze, "analyze");
 #ifdef ORDO_HAVE_TORCH
   add(ordo::tools::add_train, "train");
 #endif

@@ -31,6 +31,9 @@ class AccessNodes {
   // Drops every node of `queue`, calling visit(access) on each in queue order.
   template <typename Visit>
   void drain(AccessQueue& queue, Visit&& visit);
+  // Calls visit(access) on each node of `queue` in queue order, changing nothing.
+  template <typename Visit>
+  void for_each(const AccessQueue& queue, Visit&& visit) const;
   std::uint32_t nodes_live() const { return nodes_live_; }
 
  private:
@@ -48,6 +51,13 @@ void AccessNodes::drain(AccessQueue& queue, Visit&& visit) {
   while (!queue.empty()) {
     visit(front(queue));
     pop_front(queue);
+  }
+}
+
+template <typename Visit>
+void AccessNodes::for_each(const AccessQueue& queue, Visit&& visit) const {
+  for (std::uint32_t index = queue.head; index != AccessQueue::none; index = nodes_[index].next) {
+    visit(nodes_[index].access);
   }
 }
 

@@ -85,6 +85,12 @@ class EngineState {
   std::uint64_t writes_submitted(VarHandle var) const { return var_at(var).writes_submitted; }
   std::uint64_t writes_completed(VarHandle var) const { return var_at(var).writes_completed; }
   bool poisoned(VarHandle var) const { return var_at(var).poison.active(); }
+  // Read-only views for diagnostics (an engine state dump): a var's holders and its queue.
+  const VarState& var_state(VarHandle var) const { return var_at(var); }
+  template <typename Visit>
+  void for_each_waiting(VarHandle var, Visit&& visit) const {
+    nodes_.for_each(var_at(var).waiting, visit);
+  }
 
   // wait_to_read's epilogue: the var's poison, cleared here and at every var of the same failure.
   std::exception_ptr surface_var(VarHandle var);

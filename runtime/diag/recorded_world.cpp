@@ -1,0 +1,153 @@
+#include "runtime/diag/recorded_world.hpp"
+
+#include <cassert>
+#include <exception>
+#include <stdexcept>
+#include <utility>
+
+#include "runtime/comm/sim/issuer.hpp"
+#include "runtime/engine/core.hpp"
+
+namespace ordo::diag {
+namespace {
+
+// A non-blocking call's request, which records the end of the call when it is seen to end.
+class RecordedRequest final : public comm::Request {
+ public:
+  RecordedRequest(std::unique_ptr<comm::Request> inner, FlightRing& ring, std::uint64_t seq)
+      : inner_(std::move(inner)), ring_(ring), seq_(seq) {}
+
+  bool test() override {
+    bool over = false;
+    try {
+      over = inner_->test();
+    } catch (...) {
+      end(true);
+      throw;
+    }
+    if (over) end(false);
+    return over;
+  }
+  void wait() override {
+    try {
+      inner_->wait();
+    } catch (...) {
+      end(true);
+      throw;
+    }
+    end(false);
+  }
+
+ private:
+  void end(bool failed) {
+    if (ended_) return;
+    ended_ = true;
+    ring_.ended(seq_, failed);
+  }
+
+  std::unique_ptr<comm::Request> inner_;
+  FlightRing& ring_;
+  std::uint64_t seq_;
+  bool ended_ = false;
+};
+
+}  // namespace
+
+RecordedCommunicator::RecordedCommunicator(comm::Communicator& inner, FlightRing& ring)
+    : inner_(inner), ring_(ring) {}
+
+void RecordedCommunicator::call(const comm::Call& call, void* buffer) {
+  const FlightRing::Issued issued =
+      ring_.issue(call, true, comm::sim::current_issuer(), engine::running_op());
+  ring_.started(issued.seq);
+  try {
+    inner_.call(call, buffer);
+  } catch (...) {
+    ring_.ended(issued.seq, true);
+    throw;
+  }
+  ring_.ended(issued.seq, false);
+}
+
+std::unique_ptr<comm::Request> RecordedCommunicator::start(const comm::Call& call, void* buffer) {
+  const FlightRing::Issued issued =
+      ring_.issue(call, false, comm::sim::current_issuer(), engine::running_op());
+  std::unique_ptr<comm::Request> request;
+  try {
+    request = inner_.start(call, buffer);
+  } catch (...) {
+    ring_.ended(issued.seq, true);
+    throw;
+  }
+  ring_.started(issued.seq);
+  return std::make_unique<RecordedRequest>(std::move(request), ring_, issued.seq);
+}
+
+comm::Communicator::Done RecordedCommunicator::finisher(std::uint64_t seq, bool parked,
+                                                        Done& done) {
+  if (parked) {
+    FlightRing* ring = &ring_;
+    return [ring, seq](std::exception_ptr error) {
+      Done parked_done = ring->ended(seq, error != nullptr);
+      assert(parked_done);
+      parked_done(std::move(error));
+    };
+  }
+  // The ring had no free slot to park it in: the rare case pays for a wrapper that holds it.
+  return [ring = &ring_, seq, done = std::move(done)](std::exception_ptr error) {
+    ring->ended(seq, error != nullptr);
+    done(std::move(error));
+  };
+}
+
+void RecordedCommunicator::call_then(const comm::Call& call, void* buffer, Done done) {
+  const FlightRing::Issued issued =
+      ring_.issue(call, true, comm::sim::current_issuer(), engine::running_op(), &done);
+  Done finish = finisher(issued.seq, issued.parked, done);
+  ring_.started(issued.seq);
+  try {
+    inner_.call_then(call, buffer, std::move(finish));
+  } catch (...) {
+    // The backend refused the call without completing it: the slot must not keep its callback.
+    ring_.ended(issued.seq, true);
+    throw;
+  }
+}
+
+void RecordedCommunicator::start_then(const comm::Call& call, void* buffer, Done done) {
+  const FlightRing::Issued issued =
+      ring_.issue(call, false, comm::sim::current_issuer(), engine::running_op(), &done);
+  Done finish = finisher(issued.seq, issued.parked, done);
+  try {
+    inner_.start_then(call, buffer, std::move(finish));
+  } catch (...) {
+    ring_.ended(issued.seq, true);
+    throw;
+  }
+  // A call may have ended before start_then returned; started() then leaves it as it is.
+  ring_.started(issued.seq);
+}
+
+RecordedWorld::RecordedWorld(comm::World& inner, const std::vector<FlightRing*>& rings)
+    : inner_(inner) {
+  if (rings.size() != inner_.comm_count()) {
+    throw std::invalid_argument(
+        "a recorded world needs one ring per communicator: " + std::to_string(rings.size()) +
+        " rings for " + std::to_string(inner_.comm_count()) + " communicators");
+  }
+  comms_.resize(rings.size());
+  for (dag::CommId id = 0; id < rings.size(); ++id) {
+    if (!inner_.is_member(id)) continue;
+    if (rings[id] == nullptr) {
+      throw std::invalid_argument("communicator " + std::to_string(id) + " has no ring");
+    }
+    comms_[id] = std::make_unique<RecordedCommunicator>(inner_.comm(id), *rings[id]);
+  }
+}
+
+comm::Communicator& RecordedWorld::comm(dag::CommId id) {
+  if (id < comms_.size() && comms_[id] != nullptr) return *comms_[id];
+  return inner_.comm(id);  // throws the backend's error for an unknown id or a non-member
+}
+
+}  // namespace ordo::diag

@@ -1,0 +1,55 @@
+// The flight recorder's hook into the collectives: a World whose communicators record every call
+// in their ring before handing it to the real backend (Open MPI or the simulated world), and its
+// end when it ends. Every collective of a rank must go through it, since a ring's sequence numbers
+// are positions in the communicator's call order only if no call bypasses the ring.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "runtime/comm/communicator.hpp"
+#include "runtime/diag/flight_ring.hpp"
+
+namespace ordo::diag {
+
+class RecordedCommunicator final : public comm::Communicator {
+ public:
+  RecordedCommunicator(comm::Communicator& inner, FlightRing& ring);
+
+  const std::string& name() const override { return inner_.name(); }
+  dag::Rank rank() const override { return inner_.rank(); }
+  std::uint32_t size() const override { return inner_.size(); }
+
+  void call(const comm::Call& call, void* buffer) override;
+  std::unique_ptr<comm::Request> start(const comm::Call& call, void* buffer) override;
+  void call_then(const comm::Call& call, void* buffer, Done done) override;
+  void start_then(const comm::Call& call, void* buffer, Done done) override;
+
+ private:
+  // The backend's completion wrapper: two words, so std::function stores it inline.
+  Done finisher(std::uint64_t seq, bool parked, Done& done);
+
+  comm::Communicator& inner_;
+  FlightRing& ring_;
+};
+
+// Wraps `inner`, which must outlive it; one ring per communicator of `rings` (null where this
+// rank is not a member), by communicator id.
+class RecordedWorld final : public comm::World {
+ public:
+  RecordedWorld(comm::World& inner, const std::vector<FlightRing*>& rings);
+
+  dag::Rank rank() const override { return inner_.rank(); }
+  std::uint32_t size() const override { return inner_.size(); }
+  std::uint32_t comm_count() const override { return inner_.comm_count(); }
+  comm::Communicator& comm(dag::CommId id) override;
+  bool is_member(dag::CommId id) const override { return inner_.is_member(id); }
+
+ private:
+  comm::World& inner_;
+  std::vector<std::unique_ptr<RecordedCommunicator>> comms_;
+};
+
+}  // namespace ordo::diag

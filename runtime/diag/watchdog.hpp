@@ -1,0 +1,69 @@
+// The hang watchdog: a thread of its own that looks at the flight recorder a few times per
+// timeout and, when a collective or a wait of the main thread is older than the timeout, writes
+// the rank's dump to DIR/rank-K.json, prints a one-paragraph summary on standard error and ends
+// the job through `abort` (ordo train: MPI_Abort, after which mpirun ends every rank). A blocked
+// MPI call cannot be interrupted; a separate thread that gives up on it is the one way out.
+//
+// With `on_signal`, SIGTERM (what mpirun sends every surviving rank when one rank died or
+// aborted, a second before SIGKILL) also makes the watchdog dump at once, reason "signal", and
+// then the process ends by that signal as it would have without the watchdog. So a rank killed
+// outright leaves the other ranks' dumps behind, and `ordo analyze` can name it as missing.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <functional>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+
+#include "runtime/diag/flight_recorder.hpp"
+
+namespace ordo::diag {
+
+// The exit code of a rank ended by its watchdog (docs/diagnostics.md).
+inline constexpr int exit_hang = 4;
+
+struct WatchdogOptions {
+  double timeout_s = 600.0;  // > 0
+  std::string dir = "ordo-dumps";
+  // Ends the job; must not return (ordo train: MpiRuntime::abort). Default: std::_Exit.
+  std::function<void(int code)> abort;
+  bool on_signal = true;  // dump on SIGTERM (one watchdog per process may take it)
+};
+
+class Watchdog {
+ public:
+  // Starts watching at once. Throws std::invalid_argument for a timeout that is not positive and
+  // finite, std::logic_error when another watchdog holds SIGTERM.
+  Watchdog(FlightRecorder& recorder, WatchdogOptions options);
+  ~Watchdog();
+  Watchdog(const Watchdog&) = delete;
+  Watchdog& operator=(const Watchdog&) = delete;
+
+  // Writes the dump now and returns its path (or the error's text): for tests and for a rank
+  // that fails alone and wants its state on record before it ends the job.
+  std::string dump_now(const std::string& reason, const std::string& detail);
+
+ private:
+  void loop();
+  [[noreturn]] void fire(const std::string& reason, const std::string& detail, int code);
+
+  FlightRecorder& recorder_;
+  WatchdogOptions options_;
+  std::chrono::nanoseconds timeout_;
+  std::chrono::nanoseconds poll_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  bool stop_ = false;  // under mutex_
+  std::once_flag dumped_;
+  std::thread thread_;
+};
+
+// Reads ORDO_HANG_TIMEOUT (seconds); nullopt when unset. Throws std::invalid_argument naming the
+// variable for a value that is not a positive number.
+std::optional<double> hang_timeout_from_env();
+
+}  // namespace ordo::diag

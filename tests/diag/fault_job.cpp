@@ -1,0 +1,188 @@
+// A small MPI job with a fault injected by the test that runs it, for the hang tests
+// (tests/diag/hang_case.sh). Each step allreduces `keys` gradients on communicator "grads" from a
+// one-thread comm pool, in key order (a token every op writes keeps them in order), then the main
+// thread joins a barrier on "main". The flight recorder records every call and the watchdog
+// watches with the given timeout. Faults, on rank --rank at step --step:
+//   skip:  the rank does not submit the allreduce of key --key;
+//   kill:  the rank raises SIGKILL in a compute op just before that allreduce;
+//   stop:  the same with SIGSTOP (and once continued, the op never returns);
+//   cycle: no steps; rank 0's main thread allreduces on "left" then "right", the others on
+//          "right" then "left": a wait cycle across two communicators.
+// Every rank that gets to the end prints "fault_job: rank K done".
+#include <signal.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "runtime/comm/mpi/runtime.hpp"
+#include "runtime/comm/mpi/world.hpp"
+#include "runtime/comm/sim/issuer.hpp"
+#include "runtime/diag/engine_source.hpp"
+#include "runtime/diag/flight_recorder.hpp"
+#include "runtime/diag/recorded_world.hpp"
+#include "runtime/diag/watchdog.hpp"
+#include "runtime/engine/engine.hpp"
+#include "runtime/engine/thread_pool_scheduler.hpp"
+#include "runtime/exec/executor.hpp"
+
+namespace {
+
+using namespace ordo;
+
+struct Args {
+  std::string mode = "none";
+  dag::Rank rank = 1;
+  std::int64_t key = 2;
+  std::uint32_t step = 0;
+  std::uint32_t keys = 4;
+  std::uint32_t steps = 2;
+  double hang_timeout = 1.0;
+  std::string dump_dir = "dumps";
+};
+
+Args parse(int argc, char** argv) {
+  Args a;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    const std::string flag = argv[i];
+    const std::string value = argv[i + 1];
+    if (flag == "--mode") {
+      a.mode = value;
+    } else if (flag == "--rank") {
+      a.rank = static_cast<dag::Rank>(std::stoul(value));
+    } else if (flag == "--key") {
+      a.key = std::stoll(value);
+    } else if (flag == "--step") {
+      a.step = static_cast<std::uint32_t>(std::stoul(value));
+    } else if (flag == "--keys") {
+      a.keys = static_cast<std::uint32_t>(std::stoul(value));
+    } else if (flag == "--steps") {
+      a.steps = static_cast<std::uint32_t>(std::stoul(value));
+    } else if (flag == "--hang-timeout") {
+      a.hang_timeout = std::stod(value);
+    } else if (flag == "--dump-dir") {
+      a.dump_dir = value;
+    } else {
+      throw std::invalid_argument("unknown flag " + flag);
+    }
+  }
+  return a;
+}
+
+const std::vector<dag::Communicator> comms = {
+    {"main", {}}, {"grads", {}}, {"left", {}}, {"right", {}}};
+constexpr dag::CommId main_comm = 0;
+constexpr dag::CommId grads_comm = 1;
+
+dag::Collective allreduce(dag::CommId id, std::int64_t key) {
+  return dag::Collective{dag::CollectiveKind::allreduce,
+                         id,
+                         key,
+                         4,
+                         dag::DType::f32,
+                         dag::Reduction::sum,
+                         std::nullopt};
+}
+
+void run_steps(const Args& a, exec::Executor& executor, dag::Rank rank) {
+  const dag::VarId order = executor.add_var({"order", dag::VarKind::token, 0, dag::DType::f32});
+  std::vector<dag::VarId> grads;
+  for (std::uint32_t k = 0; k < a.keys; ++k) {
+    grads.push_back(
+        executor.add_var({"g." + std::to_string(k), dag::VarKind::tensor, 16, dag::DType::f32}));
+  }
+  for (std::uint32_t step = 0; step < a.steps; ++step) {
+    for (std::uint32_t k = 0; k < a.keys; ++k) {
+      if (static_cast<std::int64_t>(k) == a.key) {
+        dag::Op inject;
+        inject.name = "inject." + std::to_string(k);
+        // After the allreduces before it: the fault strikes between two collectives.
+        inject.reads = {order};
+        inject.writes = {grads[k]};
+        inject.pool = 1;
+        executor.submit(inject);
+        if (a.mode == "skip" && rank == a.rank && step == a.step) continue;
+      }
+      dag::Op op;
+      op.name = "ar." + std::to_string(k);
+      op.writes = {grads[k], order};
+      op.pool = 0;
+      op.kind = dag::OpKind::collective;
+      op.collective = allreduce(grads_comm, k);
+      executor.submit(op);
+    }
+    executor.wait_for_all();
+    executor.collective({dag::Collective{dag::CollectiveKind::barrier, main_comm, -1, 0,
+                                         dag::DType::f32, dag::Reduction::none, std::nullopt},
+                         std::nullopt});
+  }
+}
+
+int run(const Args& a, comm::MpiRuntime& runtime) {
+  comm::MpiWorld mpi_world(runtime, comms);
+  diag::FlightRecorder recorder(mpi_world, comms);
+  diag::RecordedWorld world(mpi_world, recorder.rings());
+  const dag::Rank rank = world.rank();
+
+  engine::EngineConfig config;
+  config.pools = {{"comm", 1, dag::PoolKind::fifo}, {"compute", 1, dag::PoolKind::fifo}};
+  config.program_name = "fault_job";
+  engine::Engine engine(std::move(config), std::make_unique<engine::ThreadPoolScheduler>());
+  exec::BodyOptions body;
+  body.compute = [&a](dag::Rank r, const dag::Op& op, exec::Buffers&) {
+    if (r != a.rank || op.name != "inject." + std::to_string(a.key)) return;
+    static std::uint32_t seen = 0;  // the compute pool has one thread
+    if (seen++ != a.step) return;
+    if (a.mode == "kill") raise(SIGKILL);
+    if (a.mode == "stop") {
+      raise(SIGSTOP);
+      // mpirun continues a stopped rank (SIGCONT) just before it ends it with SIGTERM: the op
+      // stays where it stopped, so a dump written then shows the rank as it was.
+      for (;;) pause();
+    }
+  };
+  exec::Executor executor(engine, world, comms, body);
+  const diag::AttachedSource attached(&recorder,
+                                      diag::engine_source(engine, executor, "fault_job"));
+  diag::WatchdogOptions watch;
+  watch.timeout_s = a.hang_timeout;
+  watch.dir = a.dump_dir;
+  watch.abort = [&runtime](int code) { runtime.abort(code); };
+  diag::Watchdog watchdog(recorder, watch);
+
+  if (a.mode == "cycle") {
+    const comm::sim::IssuerScope issuer("main");
+    float value[4] = {1, 2, 3, 4};
+    const dag::CommId first = rank == 0 ? 2 : 3;
+    const dag::CommId second = rank == 0 ? 3 : 2;
+    world.comm(first).allreduce(value, 4, dag::DType::f32, dag::Reduction::sum, 7);
+    world.comm(second).allreduce(value, 4, dag::DType::f32, dag::Reduction::sum, 8);
+  } else {
+    run_steps(a, executor, rank);
+  }
+  std::cout << "fault_job: rank " << rank << " done" << std::endl;
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Args args;
+  try {
+    args = parse(argc, argv);
+  } catch (const std::exception& e) {
+    std::cerr << "fault_job: " << e.what() << '\n';
+    return 2;
+  }
+  ordo::comm::MpiRuntime runtime(&argc, &argv);
+  try {
+    return run(args, runtime);
+  } catch (const std::exception& e) {
+    std::cerr << "fault_job: rank " << runtime.world_rank() << ": " << e.what() << '\n';
+    runtime.abort(3);
+  }
+}

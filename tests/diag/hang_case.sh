@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# hang_case.sh RANKS MODE DUMPS JOB_PATTERN PATTERN FAULT_JOB ORDO DIR -- MPIEXEC [FLAGS...]
+# Runs the fault job (fault_job.cpp) under mpirun with a 1 s hang timeout and checks what a user
+# would: the job ends on its own, non-zero, well within 10 s; no rank reports it finished; the
+# ranks listed in DUMPS (comma-separated, or "none") left a dump in DIR; the job's output matches
+# JOB_PATTERN (what the ranks and mpirun said); and `ordo analyze DIR`
+# exits 1 (a fault found) with output matching PATTERN (an extended regex).
+set -uo pipefail
+ranks=$1 mode=$2 dumps=$3 job_pattern=$4 pattern=$5 fault_job=$6 ordo=$7 dir=$8
+shift 9
+rm -rf "$dir"
+start=$(date +%s%N)
+# The outer timeout only guards the test itself: the watchdog is what must end the job.
+output=$(timeout 60 "$@" -np "$ranks" "$fault_job" --mode "$mode" --hang-timeout 1 \
+  --dump-dir "$dir" 2>&1)
+status=$?
+elapsed_ms=$(( ($(date +%s%N) - start) / 1000000 ))
+printf '%s\n' "$output"
+fail() { echo "hang_case.sh: $*" >&2; exit 1; }
+[[ $status -ne 0 ]] || fail "the job exited 0"
+[[ $status -ne 124 ]] || fail "the job did not end by itself within 60 s"
+(( elapsed_ms < 10000 )) || fail "the job took ${elapsed_ms} ms; expected under 10 s"
+if grep -q "fault_job: rank [0-9]* done" <<<"$output"; then fail "a rank finished"; fi
+grep -Eq -- "$job_pattern" <<<"$output" || fail "the job's output does not match /$job_pattern/"
+if [[ $dumps != none ]]; then
+  IFS=, read -ra expected <<<"$dumps"
+  for r in "${expected[@]}"; do
+    [[ -f "$dir/rank-$r.json" ]] || fail "no dump of rank $r in $dir"
+  done
+fi
+echo "== ordo analyze $dir (job ended in ${elapsed_ms} ms, exit $status) =="
+report=$("$ordo" analyze "$dir" 2>&1)
+code=$?
+printf '%s\n' "$report"
+[[ $code -eq 1 ]] || fail "ordo analyze exited $code; expected 1 (a fault found)"
+grep -Eq -- "$pattern" <<<"$report" || fail "the analysis does not match /$pattern/"
+echo "hang_case.sh: $mode on $ranks ranks: ok"
