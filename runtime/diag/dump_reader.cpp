@@ -106,12 +106,15 @@ DumpCall read_call(const Node& node, const DumpComm& owner) {
   }
   c.blocking = read_bool(object.required("blocking"));
   c.issuer = read_text(object.required("issuer"), "the issuing op's name or \"main\"");
+  // "pool" and "thread" are optional fields that come together.
+  const std::optional<Node> thread = object.optional("thread");
   if (const std::optional<Node> pool = object.optional("pool")) {
     c.pool = read_text(*pool, "the issuing pool's name");
+    if (!thread) pool->fail("a pool without a thread", "\"thread\" beside \"pool\"");
     c.thread = static_cast<std::uint32_t>(
-        dag::detail::read_unsigned(object.required("thread"), dag::limits::pool_threads_max - 1));
-  } else if (object.optional("thread")) {
-    object.required("thread").fail("a thread without a pool", "\"pool\" beside \"thread\"");
+        dag::detail::read_unsigned(*thread, dag::limits::pool_threads_max - 1));
+  } else if (thread) {
+    thread->fail("a thread without a pool", "\"pool\" beside \"thread\"");
   }
   c.state = read_choice_text(object.required("state"), call_states, "call state");
   c.issued_us = read_time(object.required("issued_us"));
