@@ -98,6 +98,8 @@ const Broken broken[] = {
      [](nlohmann::json& j) { j["comms"][1]["calls"][0].erase("ended_us"); }},
     {"thread without a pool", "/comms/0/calls/0/thread",
      [](nlohmann::json& j) { j["comms"][0]["calls"][0]["thread"] = 0; }},
+    {"pool without a thread", "/comms/1/calls/1/pool",
+     [](nlohmann::json& j) { j["comms"][1]["calls"][1].erase("thread"); }},
     {"pool with no threads", "/engine/pools/0/threads",
      [](nlohmann::json& j) { j["engine"]["pools"][0]["threads"] = nlohmann::json::array(); }},
     {"negative time", "/written_us", [](nlohmann::json& j) { j["written_us"] = -5; }},
