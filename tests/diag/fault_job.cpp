@@ -7,7 +7,13 @@
 //   kill:  the rank raises SIGKILL in a compute op just before that allreduce;
 //   stop:  the same with SIGSTOP (and once continued, the op never returns);
 //   cycle: no steps; rank 0's main thread allreduces on "left" then "right", the others on
-//          "right" then "left": a wait cycle across two communicators.
+//          "right" then "left": a wait cycle across two communicators;
+//   swap:  the rank issues key --key + 1 before key --key (same shape: MPI sums the wrong
+//          gradients together, silently);
+//   count: the rank's allreduce of key --key has 8 elements, not 4;
+//   nonblocking: the rank's allreduce of key --key is non-blocking (an async collective op),
+//          the others' blocking, which MPI never matches.
+// --check-collectives 1 runs the job in fingerprint mode.
 // Every rank that gets to the end prints "fault_job: rank K done".
 #include <signal.h>
 #include <unistd.h>
@@ -20,8 +26,10 @@
 #include <vector>
 
 #include "runtime/comm/mpi/runtime.hpp"
+#include "runtime/comm/mpi/shadow_channels.hpp"
 #include "runtime/comm/mpi/world.hpp"
 #include "runtime/comm/sim/issuer.hpp"
+#include "runtime/diag/checked_world.hpp"
 #include "runtime/diag/engine_source.hpp"
 #include "runtime/diag/flight_recorder.hpp"
 #include "runtime/diag/recorded_world.hpp"
@@ -43,6 +51,7 @@ struct Args {
   std::uint32_t steps = 2;
   double hang_timeout = 1.0;
   std::string dump_dir = "dumps";
+  bool check_collectives = false;
 };
 
 Args parse(int argc, char** argv) {
@@ -66,6 +75,8 @@ Args parse(int argc, char** argv) {
       a.hang_timeout = std::stod(value);
     } else if (flag == "--dump-dir") {
       a.dump_dir = value;
+    } else if (flag == "--check-collectives") {
+      a.check_collectives = value == "1";
     } else {
       throw std::invalid_argument("unknown flag " + flag);
     }
@@ -93,10 +104,14 @@ void run_steps(const Args& a, exec::Executor& executor, dag::Rank rank) {
   std::vector<dag::VarId> grads;
   for (std::uint32_t k = 0; k < a.keys; ++k) {
     grads.push_back(
-        executor.add_var({"g." + std::to_string(k), dag::VarKind::tensor, 16, dag::DType::f32}));
+        executor.add_var({"g." + std::to_string(k), dag::VarKind::tensor, 32, dag::DType::f32}));
   }
   for (std::uint32_t step = 0; step < a.steps; ++step) {
-    for (std::uint32_t k = 0; k < a.keys; ++k) {
+    const bool faulty = rank == a.rank && step == a.step;
+    for (std::uint32_t slot = 0; slot < a.keys; ++slot) {
+      std::uint32_t k = slot;
+      if (a.mode == "swap" && faulty && static_cast<std::int64_t>(slot) == a.key) ++k;
+      if (a.mode == "swap" && faulty && static_cast<std::int64_t>(slot) == a.key + 1) --k;
       if (static_cast<std::int64_t>(k) == a.key) {
         dag::Op inject;
         inject.name = "inject." + std::to_string(k);
@@ -105,14 +120,17 @@ void run_steps(const Args& a, exec::Executor& executor, dag::Rank rank) {
         inject.writes = {grads[k]};
         inject.pool = 1;
         executor.submit(inject);
-        if (a.mode == "skip" && rank == a.rank && step == a.step) continue;
+        if (a.mode == "skip" && faulty) continue;
       }
+      const bool odd = faulty && static_cast<std::int64_t>(k) == a.key;
       dag::Op op;
       op.name = "ar." + std::to_string(k);
       op.writes = {grads[k], order};
       op.pool = 0;
-      op.kind = dag::OpKind::collective;
+      op.kind =
+          a.mode == "nonblocking" && odd ? dag::OpKind::async_collective : dag::OpKind::collective;
       op.collective = allreduce(grads_comm, k);
+      if (a.mode == "count" && odd) op.collective->count = 8;
       executor.submit(op);
     }
     executor.wait_for_all();
@@ -124,8 +142,15 @@ void run_steps(const Args& a, exec::Executor& executor, dag::Rank rank) {
 
 int run(const Args& a, comm::MpiRuntime& runtime) {
   comm::MpiWorld mpi_world(runtime, comms);
-  diag::FlightRecorder recorder(mpi_world, comms);
-  diag::RecordedWorld world(mpi_world, recorder.rings());
+  std::unique_ptr<comm::MpiShadowChannels> shadows;
+  std::unique_ptr<diag::CheckedWorld> checked;
+  if (a.check_collectives) {
+    shadows = std::make_unique<comm::MpiShadowChannels>(mpi_world);
+    checked = std::make_unique<diag::CheckedWorld>(mpi_world, shadows->channels());
+  }
+  comm::World& base = checked ? static_cast<comm::World&>(*checked) : mpi_world;
+  diag::FlightRecorder recorder(base, comms);
+  diag::RecordedWorld world(base, recorder.rings());
   const dag::Rank rank = world.rank();
 
   engine::EngineConfig config;

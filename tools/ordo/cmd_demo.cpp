@@ -6,10 +6,13 @@
 #include <string>
 
 #include "runtime/comm/mpi/runtime.hpp"
+#include "runtime/comm/mpi/shadow_channels.hpp"
 #include "runtime/comm/mpi/world.hpp"
 #include "runtime/dag/dump_writer.hpp"
 #include "runtime/demo/designs_demo.hpp"
 #include "runtime/demo/engine_demo.hpp"
+#include "runtime/diag/checked_world.hpp"
+#include "runtime/diag/debug_mode.hpp"
 #include "runtime/diag/flight_recorder.hpp"
 #include "runtime/diag/recorded_world.hpp"
 #include "runtime/diag/watchdog.hpp"
@@ -28,6 +31,7 @@ struct DemoCliOptions {
   std::string dump_path;
   double hang_timeout = 0.0;  // --mpi: 0 is ORDO_HANG_TIMEOUT, else 600 s
   std::string dump_dir = "ordo-dumps";
+  bool check_collectives = false;  // --mpi; else ORDO_DEBUG=detail
 };
 
 // naive is in the table to show what goes wrong; only the other designs must come out right.
@@ -42,8 +46,10 @@ bool designs_ok(const std::vector<demo::DesignRow>& rows) {
 int run_mpi(const DemoCliOptions& o) {
   comm::MpiRuntime runtime(nullptr, nullptr);
   double hang_timeout = o.hang_timeout;
+  bool check_collectives = o.check_collectives;
   try {
     if (hang_timeout == 0.0) hang_timeout = diag::hang_timeout_from_env().value_or(600.0);
+    check_collectives = check_collectives || diag::check_collectives_from_env();
   } catch (const std::invalid_argument& e) {
     if (runtime.world_rank() == 0) std::cerr << "ordo demo: error: " << e.what() << '\n';
     return exit_bad_input;
@@ -55,10 +61,17 @@ int run_mpi(const DemoCliOptions& o) {
     // corrupts or hangs instead of being reported, so it only runs on simulated ranks.
     if (config.kind == designs::DesignKind::naive) continue;
     comm::MpiWorld mpi_world(runtime, designs::step_comms(config));
+    std::unique_ptr<comm::MpiShadowChannels> shadows;
+    std::unique_ptr<diag::CheckedWorld> checked;
+    if (check_collectives) {
+      shadows = std::make_unique<comm::MpiShadowChannels>(mpi_world);
+      checked = std::make_unique<diag::CheckedWorld>(mpi_world, shadows->channels());
+    }
+    comm::World& base = checked ? static_cast<comm::World&>(*checked) : mpi_world;
     // Each design's collectives are recorded and watched (docs/diagnostics.md); the rings only,
     // since the design's engine is the demo's own.
-    diag::FlightRecorder recorder(mpi_world, designs::step_comms(config));
-    diag::RecordedWorld world(mpi_world, recorder.rings());
+    diag::FlightRecorder recorder(base, designs::step_comms(config));
+    diag::RecordedWorld world(base, recorder.rings());
     diag::WatchdogOptions watch;
     watch.timeout_s = hang_timeout;
     watch.dir = o.dump_dir;
@@ -122,6 +135,9 @@ Command add_demo(CLI::App& app) {
       ->check(CLI::PositiveNumber);
   sub->add_option("--dump-dir", o->dump_dir, "--mpi: where a hang writes rank-K.json")
       ->capture_default_str();
+  sub->add_flag("--check-collectives", o->check_collectives,
+                "--mpi: fingerprint mode, every collective compared across its ranks before it "
+                "is issued (also ORDO_DEBUG=detail)");
   return [o] { return run_demo(*o); };
 }
 

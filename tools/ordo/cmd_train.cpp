@@ -15,12 +15,15 @@
 #include "runtime/checkpoint/checkpoint_error.hpp"
 #include "runtime/checkpoint/checkpoint_file.hpp"
 #include "runtime/comm/mpi/runtime.hpp"
+#include "runtime/comm/mpi/shadow_channels.hpp"
 #include "runtime/comm/mpi/world.hpp"
 #include "runtime/comm/sim/issuer.hpp"
 #include "runtime/dag/dump_writer.hpp"
 #include "runtime/data/data_error.hpp"
 #include "runtime/data/labelled_images.hpp"
 #include "runtime/designs/step_builder.hpp"
+#include "runtime/diag/checked_world.hpp"
+#include "runtime/diag/debug_mode.hpp"
 #include "runtime/diag/flight_recorder.hpp"
 #include "runtime/diag/recorded_world.hpp"
 #include "runtime/diag/watchdog.hpp"
@@ -69,6 +72,7 @@ struct TrainCli {
   std::string dump_dir = "ordo-dumps";
   std::size_t flight_ring = diag::ring_capacity_default;
   bool flight_recorder = true;
+  bool check_collectives = false;  // else ORDO_DEBUG=detail
 };
 
 // Minutes: a step of any network here takes far less, and a rank's first step (its warm-up)
@@ -182,16 +186,31 @@ int run_train(const TrainCli& o) {
     if (root) std::cerr << "ordo train: error: " << e.what() << '\n';
     return exit_bad_input;
   }
+  bool check_collectives = o.check_collectives;
+  try {
+    check_collectives = check_collectives || diag::check_collectives_from_env();
+  } catch (const std::invalid_argument& e) {
+    if (root) std::cerr << "ordo train: error: " << e.what() << '\n';
+    return exit_bad_input;
+  }
+  // Fingerprint mode sits under the recorder, so a call it refuses is recorded as failed.
+  std::unique_ptr<comm::MpiShadowChannels> shadows;
+  std::unique_ptr<diag::CheckedWorld> checked;
+  if (check_collectives) {
+    shadows = std::make_unique<comm::MpiShadowChannels>(mpi_world);
+    checked = std::make_unique<diag::CheckedWorld>(mpi_world, shadows->channels());
+  }
+  comm::World& base = checked ? static_cast<comm::World&>(*checked) : mpi_world;
   // Every collective goes through the recorder, the main thread's agreements included, so that
   // its sequence numbers are the communicators' own.
   std::unique_ptr<diag::FlightRecorder> recorder;
   std::unique_ptr<diag::RecordedWorld> recorded;
   if (o.flight_recorder) {
-    recorder = std::make_unique<diag::FlightRecorder>(mpi_world, designs::step_comms(config),
-                                                      o.flight_ring);
-    recorded = std::make_unique<diag::RecordedWorld>(mpi_world, recorder->rings());
+    recorder =
+        std::make_unique<diag::FlightRecorder>(base, designs::step_comms(config), o.flight_ring);
+    recorded = std::make_unique<diag::RecordedWorld>(base, recorder->rings());
   }
-  comm::World& world = recorded ? static_cast<comm::World&>(*recorded) : mpi_world;
+  comm::World& world = recorded ? static_cast<comm::World&>(*recorded) : base;
   // This thread's own calls (the agreements, the verdict) are the main thread's in the recorder.
   const comm::sim::IssuerScope main_issuer("main");
   DataShape shape;
@@ -279,6 +298,10 @@ int run_train(const TrainCli& o) {
       std::rethrow_exception(error);
     } catch (const checkpoint::CheckpointError&) {
       return;  // every rank throws it together (they agree first): a clean exit follows
+    } catch (const diag::CollectiveMismatch& e) {
+      // Every rank of the communicator has reported it (CheckedWorld) before getting here.
+      dump_failure(e.what());
+      runtime.abort(diag::exit_collective_mismatch);
     } catch (const std::exception& e) {
       std::cerr << "ordo train: rank " << world.rank() << ": error: " << e.what()
                 << "\nordo train: aborting every rank\n"
@@ -431,6 +454,9 @@ Command add_train(CLI::App& app) {
       ->capture_default_str();
   sub->add_flag("!--no-flight-recorder", o->flight_recorder,
                 "no flight recorder and no hang watchdog (to measure what they cost)");
+  sub->add_flag("--check-collectives", o->check_collectives,
+                "fingerprint mode: compare every collective across its ranks before it is issued "
+                "and end the job with both calls named on a mismatch (also ORDO_DEBUG=detail)");
   sub->add_flag("--no-verify", o->no_verify, "train without checking the step program first");
   sub->add_flag("--allow-unknown", o->allow_unknown, "train when the checker cannot decide");
   sub->add_option("--verify-timeout", o->verify_seconds, "seconds for the check")

@@ -1,0 +1,258 @@
+#include "runtime/diag/checked_world.hpp"
+
+#include <chrono>
+#include <exception>
+#include <iostream>
+#include <mutex>
+#include <span>
+#include <thread>
+#include <utility>
+
+namespace ordo::diag {
+namespace {
+
+std::string mismatch_message(const std::string& comm_name, std::uint64_t seq,
+                             const std::vector<comm::FingerprintGroup>& groups) {
+  return "collective mismatch on '" + comm_name + "' at call " + std::to_string(seq) +
+         " (fingerprint mode): " + comm::describe_divergence(groups, comm_name);
+}
+
+}  // namespace
+
+CollectiveMismatch::CollectiveMismatch(std::string comm_name, std::uint64_t seq,
+                                       std::vector<comm::FingerprintGroup> groups)
+    : std::runtime_error(mismatch_message(comm_name, seq, groups)),
+      comm_name_(std::move(comm_name)),
+      seq_(seq),
+      groups_(std::move(groups)) {}
+
+struct CheckedCommunicator::Exchange {
+  std::uint64_t seq = 0;
+  comm::FingerprintRecord mine{};
+  std::vector<std::byte> all;
+};
+
+namespace {
+
+// A non-blocking call and its exchange, ended together: `done` runs once, when both have ended,
+// or at once when the exchange shows a divergence (the call may then never end: MPI matched it
+// with a call it does not match, and the job must end anyway).
+struct Join {
+  std::mutex mutex;
+  int open = 2;
+  bool reported = false;
+  std::exception_ptr call_error;
+  comm::Communicator::Done done;
+
+  void call_ended(std::exception_ptr error) {
+    std::unique_lock lock(mutex);
+    call_error = std::move(error);
+    if (--open > 0 || reported) return;
+    reported = true;
+    lock.unlock();
+    done(call_error);
+  }
+  // `verdict` is the exchange's failure or the divergence it showed, null when the calls match.
+  void check_ended(std::exception_ptr verdict) {
+    std::unique_lock lock(mutex);
+    --open;
+    if (reported) return;
+    if (verdict == nullptr && open > 0) return;
+    reported = true;
+    std::exception_ptr error = verdict != nullptr ? verdict : call_error;
+    lock.unlock();
+    done(std::move(error));
+  }
+};
+
+// start()'s request: ends when both the call and its exchange have, and throws the divergence
+// as soon as the exchange shows it.
+class CheckedRequest final : public comm::Request {
+ public:
+  struct Verdict {
+    std::mutex mutex;
+    bool ended = false;
+    std::exception_ptr error;
+  };
+
+  CheckedRequest(std::unique_ptr<comm::Request> inner, std::shared_ptr<Verdict> verdict)
+      : inner_(std::move(inner)), verdict_(std::move(verdict)) {}
+  ~CheckedRequest() override {
+    // After a divergence the call may never end, and destroying it would wait for it: it is let
+    // go instead, since the job is ending.
+    if (diverged_) static_cast<void>(inner_.release());
+  }
+
+  bool test() override {
+    bool ended = false;
+    {
+      const std::lock_guard lock(verdict_->mutex);
+      ended = verdict_->ended;
+      if (ended && verdict_->error != nullptr) {
+        diverged_ = true;
+        std::rethrow_exception(verdict_->error);
+      }
+    }
+    const bool call_over = call_ended_ || (call_ended_ = inner_->test());
+    return call_over && ended;
+  }
+  void wait() override {
+    // The exchange ends on another thread; polling both keeps a divergence from waiting behind
+    // a call that will never end.
+    while (!test()) std::this_thread::sleep_for(std::chrono::microseconds(50));
+  }
+
+ private:
+  std::unique_ptr<comm::Request> inner_;
+  std::shared_ptr<Verdict> verdict_;
+  bool call_ended_ = false;
+  bool diverged_ = false;
+};
+
+}  // namespace
+
+CheckedCommunicator::CheckedCommunicator(comm::Communicator& inner, comm::CheckChannel& channel,
+                                         const MismatchReport& report)
+    : inner_(inner), channel_(channel), report_(report) {
+  if (channel_.size() != inner_.size()) {
+    throw std::invalid_argument("the check channel of '" + inner_.name() + "' has " +
+                                std::to_string(channel_.size()) + " members, the communicator " +
+                                std::to_string(inner_.size()));
+  }
+}
+
+std::shared_ptr<CheckedCommunicator::Exchange> CheckedCommunicator::exchange_for(
+    const comm::Call& call, bool blocks) {
+  auto exchange = std::make_shared<Exchange>();
+  exchange->seq = next_seq_.fetch_add(1, std::memory_order_relaxed);
+  exchange->mine = comm::encode(comm::Fingerprint{call, blocks});
+  exchange->all.resize(comm::fingerprint_bytes * channel_.size());
+  return exchange;
+}
+
+void CheckedCommunicator::judge(const Exchange& exchange) {
+  std::vector<comm::Fingerprint> prints;
+  prints.reserve(channel_.size());
+  for (std::uint32_t r = 0; r < channel_.size(); ++r) {
+    const std::span<const std::byte, comm::fingerprint_bytes> record(
+        exchange.all.data() + r * comm::fingerprint_bytes, comm::fingerprint_bytes);
+    try {
+      prints.push_back(comm::decode(record));
+    } catch (const std::invalid_argument& e) {
+      throw std::runtime_error("fingerprint exchange on '" + inner_.name() + "' at call " +
+                               std::to_string(exchange.seq) + ": rank " + std::to_string(r) +
+                               "'s " + e.what());
+    }
+  }
+  std::vector<comm::FingerprintGroup> groups = comm::group_by_call(prints);
+  if (groups.size() == 1) return;
+  CollectiveMismatch mismatch(inner_.name(), exchange.seq, std::move(groups));
+  // Every member finds this position divergent (they all hold the same records): each reports,
+  // then waits a moment for the others, once, so that none ends the job before the others have
+  // reported.
+  if (!settled_.exchange(true)) {
+    report_(mismatch);
+    channel_.settle(mismatch_settle_s);
+  }
+  throw mismatch;
+}
+
+void CheckedCommunicator::check_blocking(const comm::Call& call) {
+  const std::shared_ptr<Exchange> exchange = exchange_for(call, true);
+  channel_.gather(exchange->mine.data(), exchange->all.data(), comm::fingerprint_bytes);
+  judge(*exchange);
+}
+
+void CheckedCommunicator::call(const comm::Call& call, void* buffer) {
+  check_blocking(call);
+  inner_.call(call, buffer);
+}
+
+void CheckedCommunicator::call_then(const comm::Call& call, void* buffer, Done done) {
+  try {
+    check_blocking(call);
+  } catch (...) {
+    done(std::current_exception());
+    return;
+  }
+  inner_.call_then(call, buffer, std::move(done));
+}
+
+std::unique_ptr<comm::Request> CheckedCommunicator::start(const comm::Call& call, void* buffer) {
+  const std::shared_ptr<Exchange> exchange = exchange_for(call, false);
+  auto verdict = std::make_shared<CheckedRequest::Verdict>();
+  channel_.gather_then(exchange->mine.data(), exchange->all.data(), comm::fingerprint_bytes,
+                       [this, exchange, verdict](std::exception_ptr error) {
+                         if (error == nullptr) {
+                           try {
+                             judge(*exchange);
+                           } catch (...) {
+                             error = std::current_exception();
+                           }
+                         }
+                         const std::lock_guard lock(verdict->mutex);
+                         verdict->ended = true;
+                         verdict->error = std::move(error);
+                       });
+  return std::make_unique<CheckedRequest>(inner_.start(call, buffer), std::move(verdict));
+}
+
+void CheckedCommunicator::start_then(const comm::Call& call, void* buffer, Done done) {
+  const std::shared_ptr<Exchange> exchange = exchange_for(call, false);
+  auto join = std::make_shared<Join>();
+  join->done = std::move(done);
+  channel_.gather_then(exchange->mine.data(), exchange->all.data(), comm::fingerprint_bytes,
+                       [this, exchange, join](std::exception_ptr error) {
+                         if (error == nullptr) {
+                           try {
+                             judge(*exchange);
+                           } catch (...) {
+                             error = std::current_exception();
+                           }
+                         }
+                         join->check_ended(std::move(error));
+                       });
+  inner_.start_then(call, buffer,
+                    [join](std::exception_ptr error) { join->call_ended(std::move(error)); });
+}
+
+CheckedWorld::CheckedWorld(comm::World& inner, const std::vector<comm::CheckChannel*>& channels,
+                           MismatchReport report)
+    : inner_(inner), report_(std::move(report)) {
+  if (!report_) {
+    report_ = [rank = inner_.rank(), size = inner_.size()](const CollectiveMismatch& m) {
+      // One write, so that ranks sharing a terminal do not interleave their lines.
+      const std::string line = "ordo: rank " + std::to_string(rank) + " of " +
+                               std::to_string(size) + ": " + m.what() + "\n";
+      std::cerr << line << std::flush;
+    };
+  }
+  if (channels.size() != inner_.comm_count()) {
+    throw std::invalid_argument(
+        "a checked world needs one channel per communicator: " + std::to_string(channels.size()) +
+        " channels for " + std::to_string(inner_.comm_count()) + " communicators");
+  }
+  comms_.resize(channels.size());
+  for (dag::CommId id = 0; id < channels.size(); ++id) {
+    if (!inner_.is_member(id)) continue;
+    if (channels[id] == nullptr) {
+      throw std::invalid_argument("a checked world needs a channel for communicator " +
+                                  std::to_string(id) + ", which this rank is a member of");
+    }
+    comms_[id] = std::make_unique<CheckedCommunicator>(inner_.comm(id), *channels[id], report_);
+  }
+}
+
+comm::Communicator& CheckedWorld::comm(dag::CommId id) {
+  if (id >= comms_.size()) {
+    throw std::out_of_range("no communicator " + std::to_string(id) + " in a job of " +
+                            std::to_string(comms_.size()));
+  }
+  if (!comms_[id]) {
+    throw std::logic_error("rank " + std::to_string(rank()) + " is not a member of communicator " +
+                           std::to_string(id));
+  }
+  return *comms_[id];
+}
+
+}  // namespace ordo::diag

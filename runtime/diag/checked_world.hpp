@@ -1,0 +1,108 @@
+// Fingerprint mode (docs/diagnostics.md): a World whose communicators compare every collective
+// across the communicator's members before it is issued, so that a divergence in issue order is
+// an error naming each rank's call on every rank, instead of corrupted data or a hang.
+//
+// Each call's fingerprint (comm/rules/fingerprint.hpp) is exchanged on the communicator's check
+// channel by the thread that issues the call, just before it, so every rank's k-th exchange
+// describes its k-th call. A blocking call waits for the exchange and is issued only if every
+// member's call matches: the real call is never issued out of order. (Waiting there adds no wait
+// the call itself lacks: a blocking collective may not return before every member has issued it,
+// and each member issues its exchange just before its call.) A non-blocking call must not block
+// its thread, so its exchange is non-blocking too: the call is issued at once, and ends only when
+// both it and its exchange have ended, failed with the divergence if the exchange shows one.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "runtime/comm/check_channel.hpp"
+#include "runtime/comm/communicator.hpp"
+#include "runtime/comm/rules/fingerprint.hpp"
+
+namespace ordo::diag {
+
+// The members' calls at one position of a communicator disagree. Every member throws it for the
+// same position with the same message.
+class CollectiveMismatch : public std::runtime_error {
+ public:
+  CollectiveMismatch(std::string comm_name, std::uint64_t seq,
+                     std::vector<comm::FingerprintGroup> groups);
+  const std::string& comm_name() const { return comm_name_; }
+  // The position on the communicator: how many calls each member issued on it before.
+  std::uint64_t seq() const { return seq_; }
+  const std::vector<comm::FingerprintGroup>& groups() const { return groups_; }
+
+ private:
+  std::string comm_name_;
+  std::uint64_t seq_;
+  std::vector<comm::FingerprintGroup> groups_;
+};
+
+// The exit code of a job that fingerprint mode ended (a hang's is 4, diag::exit_hang).
+inline constexpr int exit_collective_mismatch = 5;
+
+// How long a rank that found a divergence waits for the other members to find it too, before it
+// throws (and the job ends): so that every rank's report gets out.
+inline constexpr double mismatch_settle_s = 2.0;
+
+// Hears of a divergence on the rank that found it, before any member can end the job: the rank's
+// report. The default writes "ordo: rank R of N: <the mismatch>" to standard error.
+using MismatchReport = std::function<void(const CollectiveMismatch&)>;
+
+class CheckedCommunicator final : public comm::Communicator {
+ public:
+  // `report` must outlive this object.
+  CheckedCommunicator(comm::Communicator& inner, comm::CheckChannel& channel,
+                      const MismatchReport& report);
+
+  const std::string& name() const override { return inner_.name(); }
+  dag::Rank rank() const override { return inner_.rank(); }
+  std::uint32_t size() const override { return inner_.size(); }
+
+  void call(const comm::Call& call, void* buffer) override;
+  std::unique_ptr<comm::Request> start(const comm::Call& call, void* buffer) override;
+  void call_then(const comm::Call& call, void* buffer, Done done) override;
+  void start_then(const comm::Call& call, void* buffer, Done done) override;
+
+  // Calls checked so far (their exchanges issued).
+  std::uint64_t checked() const { return next_seq_.load(std::memory_order_relaxed); }
+
+ private:
+  struct Exchange;
+  // Throws CollectiveMismatch for a divergent position: first reported, then settled, once.
+  void judge(const Exchange& exchange);
+  void check_blocking(const comm::Call& call);
+  std::shared_ptr<Exchange> exchange_for(const comm::Call& call, bool blocks);
+
+  comm::Communicator& inner_;
+  comm::CheckChannel& channel_;
+  const MismatchReport& report_;
+  std::atomic<std::uint64_t> next_seq_{0};
+  std::atomic<bool> settled_{false};
+};
+
+// Wraps `inner`, which must outlive it, with one channel per communicator of `channels` (null
+// where this rank is not a member), by communicator id.
+class CheckedWorld final : public comm::World {
+ public:
+  CheckedWorld(comm::World& inner, const std::vector<comm::CheckChannel*>& channels,
+               MismatchReport report = {});
+
+  dag::Rank rank() const override { return inner_.rank(); }
+  std::uint32_t size() const override { return inner_.size(); }
+  std::uint32_t comm_count() const override { return inner_.comm_count(); }
+  comm::Communicator& comm(dag::CommId id) override;
+  bool is_member(dag::CommId id) const override { return inner_.is_member(id); }
+
+ private:
+  comm::World& inner_;
+  MismatchReport report_;
+  std::vector<std::unique_ptr<CheckedCommunicator>> comms_;
+};
+
+}  // namespace ordo::diag

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# mismatch_case.sh RANKS MODE CHECK EXIT PATTERN FAULT_JOB DIR -- MPIEXEC [FLAGS...]
+# Runs the fault job (fault_job.cpp) with a diverging rank, in fingerprint mode when CHECK is 1,
+# and checks that the job ends on its own within 10 s with exit EXIT ("nonzero" for any failure)
+# and that no rank reports it finished. With CHECK 1 every rank K must have printed
+# "ordo: rank K of RANKS: " followed by PATTERN (an extended regex); with CHECK 0 the job's
+# output must match PATTERN.
+set -uo pipefail
+ranks=$1 mode=$2 check=$3 want_exit=$4 pattern=$5 fault_job=$6 dir=$7
+shift 8
+rm -rf "$dir"
+start=$(date +%s%N)
+# The outer timeout only guards the test itself: the job must end by itself.
+output=$(timeout 60 "$@" -np "$ranks" "$fault_job" --mode "$mode" --hang-timeout 2 \
+  --dump-dir "$dir" --check-collectives "$check" 2>&1)
+status=$?
+elapsed_ms=$(( ($(date +%s%N) - start) / 1000000 ))
+printf '%s\n' "$output"
+fail() { echo "mismatch_case.sh: $*" >&2; exit 1; }
+[[ $status -ne 124 ]] || fail "the job did not end by itself within 60 s"
+if [[ $want_exit == nonzero ]]; then
+  [[ $status -ne 0 ]] || fail "the job exited 0"
+else
+  [[ $status -eq $want_exit ]] || fail "the job exited $status; expected $want_exit"
+fi
+(( elapsed_ms < 10000 )) || fail "the job took ${elapsed_ms} ms; expected under 10 s"
+if grep -q "fault_job: rank [0-9]* done" <<<"$output"; then fail "a rank finished"; fi
+if [[ $check == 1 ]]; then
+  for (( r = 0; r < ranks; ++r )); do
+    grep -Eq -- "^ordo: rank $r of $ranks: $pattern" <<<"$output" ||
+      fail "rank $r did not report /$pattern/"
+  done
+else
+  grep -Eq -- "$pattern" <<<"$output" || fail "the job's output does not match /$pattern/"
+fi
+echo "mismatch_case.sh: $mode on $ranks ranks, check $check: ok (${elapsed_ms} ms, exit $status)"
