@@ -27,4 +27,11 @@ std::string write_dump_file(const std::string& dir, const RankDump& dump);
 // Throws dag::DumpError naming the file (an unreadable file, or a bad dump in it).
 RankDump read_dump_file(const std::string& path);
 
+// The ranks' step program beside their dumps (a DAG dump, docs/dag-format.md), when the job
+// knew it: `ordo analyze DIR` reads it unless given --program.
+inline constexpr const char* program_file_name = "program.json";
+// Creates `dir` if needed and writes `program_dump` there atomically; returns the path. Throws
+// std::system_error.
+std::string write_program_file(const std::string& dir, const std::string& program_dump);
+
 }  // namespace ordo::diag

@@ -118,6 +118,13 @@ std::string dump_path(const std::string& dir, dag::Rank rank) {
   return (std::filesystem::path(dir) / ("rank-" + std::to_string(rank) + ".json")).string();
 }
 
+std::string write_program_file(const std::string& dir, const std::string& program_dump) {
+  std::filesystem::create_directories(dir);
+  const std::string path = (std::filesystem::path(dir) / program_file_name).string();
+  io::write_file_atomically(path, program_dump);
+  return path;
+}
+
 std::string write_dump_file(const std::string& dir, const RankDump& dump) {
   std::filesystem::create_directories(dir);
   const std::string path = dump_path(dir, dump.rank);

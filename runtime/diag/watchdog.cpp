@@ -113,10 +113,15 @@ Watchdog::~Watchdog() {
 std::string Watchdog::dump_now(const std::string& reason, const std::string& detail) {
   const RankDump dump = recorder_.dump(reason, detail, options_.timeout_s);
   try {
+    write_program();
     return write_dump_file(options_.dir, dump);
   } catch (const std::exception& e) {
     return std::string("(not written: ") + e.what() + ")";
   }
+}
+
+void Watchdog::write_program() const {
+  if (!options_.program_dump.empty()) write_program_file(options_.dir, options_.program_dump);
 }
 
 void Watchdog::fire(const std::string& reason, const std::string& detail, int code) {
@@ -124,6 +129,7 @@ void Watchdog::fire(const std::string& reason, const std::string& detail, int co
     const RankDump dump = recorder_.dump(reason, detail, options_.timeout_s);
     std::string path;
     try {
+      write_program();
       path = write_dump_file(options_.dir, dump);
     } catch (const std::exception& e) {
       path = dump_path(options_.dir, dump.rank) + " (not written: " + e.what() + ")";

@@ -32,6 +32,10 @@ struct WatchdogOptions {
   // Ends the job; must not return (ordo train: MpiRuntime::abort). Default: std::_Exit.
   std::function<void(int code)> abort;
   bool on_signal = true;  // dump on SIGTERM (one watchdog per process may take it)
+  // The ranks' step program as a DAG dump, when the job knows it: written beside each rank dump
+  // as DIR/program.json, where `ordo analyze DIR` finds it and says which op of the program each
+  // rank was in. Every rank writes the same text, each atomically, so any one of them may land.
+  std::string program_dump;
 };
 
 class Watchdog {
@@ -49,6 +53,8 @@ class Watchdog {
 
  private:
   void loop();
+  // Before the rank's dump, so that a reader who sees the dump sees the program too.
+  void write_program() const;
   [[noreturn]] void fire(const std::string& reason, const std::string& detail, int code);
 
   FlightRecorder& recorder_;

@@ -71,7 +71,14 @@ int run_analyze(const AnalyzeCli& o) {
       return exit_bad_input;
     }
     for (const std::string& file : files) dumps.push_back(diag::read_dump_file(file));
-    if (!o.program_path.empty()) program = dag::read_dump_file(o.program_path);
+    std::string program_path = o.program_path;
+    // The program a job left beside its dumps (ordo train does), unless another is named.
+    const std::filesystem::path beside = std::filesystem::path(o.dir) / diag::program_file_name;
+    std::error_code absent;
+    if (program_path.empty() && std::filesystem::is_regular_file(beside, absent)) {
+      program_path = beside.string();
+    }
+    if (!program_path.empty()) program = dag::read_dump_file(program_path);
   } catch (const dag::DumpError& e) {
     std::cerr << "ordo analyze: error: " << e.what() << '\n';
     return exit_bad_input;
@@ -107,7 +114,8 @@ Command add_analyze(CLI::App& app) {
   sub->add_option("dir", o->dir, "the directory of rank-K.json dumps (ordo train --dump-dir)")
       ->required();
   sub->add_option("--program", o->program_path,
-                  "the ranks' step program as a DAG dump (ordo train --dump-step, ordo step-dag), "
+                  "the ranks' step program as a DAG dump (ordo train --dump-step, ordo step-dag; "
+                  "default: DIR/program.json where the job left one), "
                   "to say which op of it each rank was in");
   sub->add_flag("--json", o->json, "stable JSON on standard output (docs/diagnostics.md)");
   sub->add_option("--dot", o->dot_path, "write a Graphviz picture of the wait-for graph here");

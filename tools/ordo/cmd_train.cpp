@@ -120,9 +120,11 @@ int decide(const TrainCli& o, const designs::DesignConfig& config, const network
 // checker decide it, and every rank acts on rank 0's answer. One rank decides, not each its own:
 // under a time limit two ranks deciding alike could still part (one `safe`, one out of time),
 // and a rank that stops while the others train leaves them waiting in a collective for ever.
-// The calls here are the main thread's, before any op is submitted.
+// The calls here are the main thread's, before any op is submitted. `step_dump` gets the
+// program as a DAG dump, which a hang dump is written beside.
 int verify_first(const TrainCli& o, const designs::DesignConfig& config,
-                 const networks::Network& net, comm::World& world, MetricsFile* metrics) {
+                 const networks::Network& net, comm::World& world, MetricsFile* metrics,
+                 std::string& step_dump) {
   const bool root = world.rank() == 0;
   // The broadcast and two steps: the step, and the boundary into the next. Every design emits
   // the same program at every step (tests/designs/steps_repeat_test.cpp), so a run of any length
@@ -132,6 +134,7 @@ int verify_first(const TrainCli& o, const designs::DesignConfig& config,
   step.steps = 2;
   dag::Job job = designs::build_step_job(net, config, step);
   const std::string dump = dag::write_dump(job);
+  step_dump = dump;
   // Halved so that negating it cannot overflow: max of (h, -h) gives the largest and smallest.
   const auto h = static_cast<std::int64_t>(std::hash<std::string>{}(dump) >> 1);
   std::int64_t hashes[2] = {h, -h};
@@ -239,7 +242,9 @@ int run_train(const TrainCli& o) {
   if (!o.metrics_path.empty()) {
     if (any_rank_failed(world, root && !metrics)) return exit_bad_input;
   }
-  if (const int code = verify_first(o, config, *net, world, metrics.get()); code != exit_ok)
+  std::string step_dump;
+  if (const int code = verify_first(o, config, *net, world, metrics.get(), step_dump);
+      code != exit_ok)
     return code;
   if (!o.export_init_path.empty()) {
     if (const int code = export_initial_state(o, *net, world); code != exit_ok) return code;
@@ -282,6 +287,7 @@ int run_train(const TrainCli& o) {
     watch.timeout_s = hang_timeout;
     watch.dir = o.dump_dir;
     watch.abort = [&runtime](int code) { runtime.abort(code); };
+    watch.program_dump = step_dump;
     watchdog = std::make_unique<diag::Watchdog>(*recorder, watch);
   }
   // A rank that failed alone leaves its state beside the others' dumps (which they write when
