@@ -1,7 +1,13 @@
 // concom (paper Fig. 8-9): the main thread waits for each key's copy and submits its allreduce as
-// an engine op on communicator k mod ncomm; every `outstanding` keys it waits until none is in
-// flight and calls a barrier. Whether that is safe depends on ncomm, outstanding and the comm
-// pool's threads: the checker decides.
+// an engine op on the next communicator of its barrier group (the i-th key pushed since the last
+// barrier on communicator i mod ncomm); every `outstanding` keys it waits until none is in flight
+// and calls a barrier. Whether that is safe depends on ncomm, outstanding and the comm pool's
+// threads: the checker decides.
+//
+// The rotation follows the push order, not the key's number: keys are pushed in the order their
+// gradients are produced, which in an imported model is not the keys' order (a layer's keys are
+// pushed together, its layers backwards), and two keys of one group on one communicator may then
+// be in flight at once on two comm threads (docs/kvstore.md).
 #include <vector>
 
 #include "runtime/designs/makers.hpp"
@@ -16,8 +22,7 @@ class ConCom final : public Design {
   void push(const KeyVars& k) override {
     push_into_buffer(k, /*main_waits=*/true);
     main().wait_to_read(k.buf);
-    const auto rotation =
-        static_cast<dag::CommId>(static_cast<std::uint64_t>(k.key) % config().ncomm);
+    const auto rotation = static_cast<dag::CommId>(in_flight_.size() % config().ncomm);
     main().submit(collective_op(op_name("allreduce", k), allreduce(k, 1 + rotation), {}, {k.buf}));
     in_flight_.push_back(k.buf);
     if (in_flight_.size() == config().outstanding) {

@@ -13,18 +13,22 @@ constexpr double resnet50_forward_us = 30000.0;
 
 // Costs at ResNet-50's time per multiply-add.
 Network at_resnet50_rate(Network net) {
-  static const double us_per_mac = [] {
-    const LayerShapes s = infer_shapes(resnet50(1.0));
-    return resnet50_forward_us /
-           static_cast<double>(std::accumulate(s.macs.begin(), s.macs.end(), std::uint64_t{0}));
-  }();
   const LayerShapes s = infer_shapes(net);
   const auto macs = std::accumulate(s.macs.begin(), s.macs.end(), std::uint64_t{0});
-  set_costs_from_macs(net, us_per_mac * static_cast<double>(macs));
+  set_costs_from_macs(net, us_per_mac() * static_cast<double>(macs));
   return net;
 }
 
 }  // namespace
+
+double us_per_mac() {
+  static const double rate = [] {
+    const LayerShapes s = infer_shapes(resnet50(1.0));
+    return resnet50_forward_us /
+           static_cast<double>(std::accumulate(s.macs.begin(), s.macs.end(), std::uint64_t{0}));
+  }();
+  return rate;
+}
 
 std::optional<Network> builtin_network(const std::string& name, std::uint32_t mlp_layers,
                                        std::vector<std::uint32_t> input, std::uint32_t classes) {

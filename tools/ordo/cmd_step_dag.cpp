@@ -3,6 +3,7 @@
 #include <iostream>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 
 #include "runtime/dag/dump_error.hpp"
@@ -25,6 +26,8 @@ struct StepDagOptions {
   designs::DesignConfig config;
   designs::StepOptions step;
   std::string out_path;
+  std::string model;
+  std::string data_shape;
 };
 
 int run_step_dag(StepDagOptions o) {
@@ -32,7 +35,9 @@ int run_step_dag(StepDagOptions o) {
   o.config.init = designs::parse_init(o.init);
   JobInput input;
   input.design = o.design;
-  input.network = o.network;
+  input.network = o.model.empty() ? o.network : "";
+  input.model = o.model;
+  input.data_shape = o.data_shape;
   input.layers = o.layers;
   if (std::optional<std::string> problem = output_problem({{"-o", o.out_path}}, input.files())) {
     std::cerr << "ordo step-dag: error: " << *problem << '\n';
@@ -45,6 +50,9 @@ int run_step_dag(StepDagOptions o) {
   try {
     job = input.load();
   } catch (const dag::DumpError& e) {
+    std::cerr << "ordo step-dag: error: " << e.what() << '\n';
+    return exit_bad_input;
+  } catch (const std::invalid_argument& e) {
     std::cerr << "ordo step-dag: error: " << e.what() << '\n';
     return exit_bad_input;
   }
@@ -60,6 +68,9 @@ Command add_step_dag(CLI::App& app) {
   sub->add_option("--network", o->network,
                   networks::builtin_network_names() + " or a network description file")
       ->capture_default_str();
+  sub->add_option("--model", o->model, "a model file (MXNet symbol JSON) instead of --network");
+  sub->add_option("--data-shape", o->data_shape,
+                  "with --model: one example's shape, e.g. 3,224,224");
   sub->add_option("--layers", o->layers, "layers of the mlp")->check(CLI::Range(1, 1024));
   sub->add_option("--design", o->design, "naive, funnel, concom or depcha")->capture_default_str();
   sub->add_option("--init", o->init, "safe or fig4")->capture_default_str();

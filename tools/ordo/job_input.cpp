@@ -4,6 +4,7 @@
 
 #include "runtime/dag/dump_error.hpp"
 #include "runtime/dag/dump_reader.hpp"
+#include "runtime/import/model_file.hpp"
 #include "runtime/networks/catalog.hpp"
 #include "runtime/networks/network_reader.hpp"
 
@@ -21,6 +22,10 @@ void JobInput::add_options(CLI::App* sub, const std::string& what) {
                   "naive, funnel, concom or depcha");
   sub->add_option("--network", network,
                   "with --design: " + networks::builtin_network_names() + " or a description file");
+  sub->add_option("--model", model,
+                  "with --design: a model file (MXNet symbol JSON) instead of a network");
+  sub->add_option("--data-shape", data_shape,
+                  "with --model: one example's shape, e.g. 3,224,224 (MXNet symbols carry none)");
   sub->add_option("--layers", layers, "layers of the built-in mlp")->check(CLI::Range(1, 1024));
   sub->add_option("--init", init, "safe or fig4 (with --with-init)")->capture_default_str();
   sub->add_flag("--with-init", step.include_init, "broadcast the weights first");
@@ -36,16 +41,30 @@ dag::Job JobInput::load() const {
   if (design.empty()) {
     if (path.empty()) throw std::invalid_argument("no input: give a DAG dump, or --design");
     if (!network.empty()) throw std::invalid_argument("--network needs --design");
+    if (!model.empty()) throw std::invalid_argument("--model needs --design");
     return dag::read_dump_file(path);
   }
-  if (!path.empty() && !network.empty()) {
-    throw std::invalid_argument("give the network once: as the input or with --network");
+  if (!path.empty() + !network.empty() + !model.empty() > 1) {
+    throw std::invalid_argument(
+        "give the network once: as the input, with --network or with --model");
+  }
+  if (!data_shape.empty() && model.empty()) {
+    throw std::invalid_argument("--data-shape needs --model");
   }
   designs::DesignConfig c = config;
   c.kind = designs::parse_design(design);
   c.init = designs::parse_init(init);
-  const std::string net = !network.empty() ? network : (!path.empty() ? path : "mlp");
-  const networks::Network picked = pick_network(net, layers);
+  const std::string net = !model.empty()     ? model
+                          : !network.empty() ? network
+                                             : (!path.empty() ? path : "mlp");
+  networks::Network picked;
+  if (!model.empty()) {
+    import::ModelOptions options;
+    if (!data_shape.empty()) options.data_shape = import::parse_data_shape(data_shape);
+    picked = import::import_model_file(model, options);
+  } else {
+    picked = pick_network(net, layers);
+  }
   try {
     return designs::build_step_job(picked, c, step);
   } catch (const std::invalid_argument& e) {
@@ -61,12 +80,15 @@ std::vector<std::string> JobInput::files() const {
       out.push_back(name);
     }
   }
+  if (!model.empty()) out.push_back(model);
   return out;
 }
 
 std::string JobInput::name() const {
   if (design.empty()) return path;
-  const std::string net = !network.empty() ? network : (!path.empty() ? path : "mlp");
+  const std::string net = !model.empty()     ? model
+                          : !network.empty() ? network
+                                             : (!path.empty() ? path : "mlp");
   designs::DesignConfig c = config;
   c.kind = designs::parse_design(design);
   return designs::describe(c) + " on " + net;

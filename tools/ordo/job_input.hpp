@@ -17,9 +17,11 @@
 namespace ordo::tools {
 
 struct JobInput {
-  std::string path;     // the dump, or with --design the network description
-  std::string design;   // empty: `path` is a dump
-  std::string network;  // with --design: mlp, resnet50 or a description file (default: path)
+  std::string path;        // the dump, or with --design the network description
+  std::string design;      // empty: `path` is a dump
+  std::string network;     // with --design: mlp, resnet50 or a description file (default: path)
+  std::string model;       // with --design: a model file from another framework (docs/import.md)
+  std::string data_shape;  // the model's example shape, e.g. "3,224,224"
   std::string init = "safe";
   std::uint32_t layers = 4;
   designs::DesignConfig config;

@@ -38,6 +38,7 @@ int main(int argc, char** argv) {
   add(ordo::tools::add_gen_imagenet, "gen-imagenet");
   add(ordo::tools::add_pack_rec, "pack-rec");
   add(ordo::tools::add_analyze, "analyze");
+  add(ordo::tools::add_import, "import");
 #ifdef ORDO_HAVE_TORCH
   add(ordo::tools::add_train, "train");
 #endif

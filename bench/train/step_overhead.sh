@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# What the flight recorder and the hang watchdog cost a training step: `ordo train --network
-# lenet` on two Open MPI ranks with them (the default) and without (--no-flight-recorder), the two
-# alternating within each round so that a busier period of a shared machine falls on both alike.
+# step_overhead.sh [recorder|fingerprint]
+# What a diagnostic costs a training step: `ordo train --network lenet` on two Open MPI ranks with
+# it and without, the two alternating within each round so that a busier period of a shared
+# machine falls on both alike. recorder (the default): the flight recorder and hang watchdog (on
+# by default) against --no-flight-recorder; fingerprint: --check-collectives against the default.
 # The first step of every run is left out (it allocates every tensor). Prints, per round, each
 # run's median step time and the ratio with / without, then the median of the rounds' ratios, and
 # the pooled medians and 10th percentiles (a step that other load on the machine did not slow is
@@ -14,6 +16,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
+mode=${1:-recorder}
+case $mode in
+  recorder) with_flags=() without_flags=(--no-flight-recorder) ;;
+  fingerprint) with_flags=(--check-collectives) without_flags=() ;;
+  *) echo "step_overhead.sh: unknown mode '$mode'; expected recorder or fingerprint" >&2; exit 2 ;;
+esac
 rounds=${ORDO_BENCH_ROUNDS:-7}
 steps=${ORDO_BENCH_STEPS:-200}
 batch=${ORDO_BENCH_BATCH:-32}
@@ -27,11 +35,10 @@ scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 
 echo "# $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), load $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "# lenet, 2 ranks, depcha, batch $batch per rank, $steps steps, $rounds rounds"
+echo "# $mode: lenet, 2 ranks, depcha, batch $batch per rank, $steps steps, $rounds rounds"
 for round in $(seq "$rounds"); do
   for variant in on off; do
-    flag=()
-    [[ $variant == off ]] && flag=(--no-flight-recorder)
+    if [[ $variant == on ]]; then flag=("${with_flags[@]}"); else flag=("${without_flags[@]}"); fi
     OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
       "${mpi[@]}" -np 2 "$ordo" train --network lenet --design depcha --batch "$batch" \
       --steps-max "$steps" --train-images $((steps * batch * 2)) --test-images 100 \

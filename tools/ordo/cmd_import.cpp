@@ -1,0 +1,71 @@
+// `ordo import MODEL`: a model file from another framework as ordo's network description
+// (docs/import.md), for `ordo verify NET.json --design D`, `ordo step-dag --network NET.json`
+// and review. Every tool also takes the model itself with --model.
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+#include "runtime/dag/dump_error.hpp"
+#include "runtime/import/model_file.hpp"
+#include "runtime/networks/network_reader.hpp"
+#include "tools/ordo/commands.hpp"
+#include "tools/ordo/output.hpp"
+
+namespace ordo::tools {
+
+namespace {
+
+struct ImportCli {
+  std::string model;
+  std::string data_shape;
+  std::string out_path;
+};
+
+int run_import(const ImportCli& o) {
+  if (std::optional<std::string> problem = output_problem({{"-o", o.out_path}}, {o.model})) {
+    std::cerr << "ordo import: error: " << *problem << '\n';
+    return exit_bad_input;
+  }
+  networks::Network net;
+  try {
+    import::ModelOptions options;
+    if (!o.data_shape.empty()) options.data_shape = import::parse_data_shape(o.data_shape);
+    net = import::import_model_file(o.model, options);
+  } catch (const dag::DumpError& e) {
+    std::cerr << "ordo import: error: " << e.what() << '\n';
+    return exit_bad_input;
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "ordo import: error: " << e.what() << '\n';
+    return exit_bad_input;
+  }
+  std::uint64_t tensors = 0;
+  std::uint64_t elements = 0;
+  for (const networks::Layer& layer : net.layers) {
+    for (const networks::Param& p : layer.params) {
+      ++tensors;
+      elements += p.count;
+    }
+  }
+  std::cerr << "ordo import: " << o.model << ": '" << net.name << "', " << net.layers.size()
+            << " layers, " << tensors << " parameter tensors, " << elements << " parameters ("
+            << networks::param_bytes(net) << " bytes)\n";
+  return write_output(o.out_path, networks::write_network(net), "import") ? exit_ok
+                                                                          : exit_bad_input;
+}
+
+}  // namespace
+
+Command add_import(CLI::App& app) {
+  auto o = std::make_shared<ImportCli>();
+  CLI::App* sub = app.add_subcommand(
+      "import", "Write a model file (MXNet symbol JSON) as an ordo network description");
+  sub->add_option("model", o->model, "the model file")->required();
+  sub->add_option("--data-shape", o->data_shape,
+                  "one example's shape, e.g. 3,224,224 (MXNet symbols carry none)");
+  sub->add_option("-o,--output", o->out_path, "file to write (default: standard output)");
+  return [o] { return run_import(*o); };
+}
+
+}  // namespace ordo::tools
