@@ -16,27 +16,51 @@ void put_posted(std::string& out, const comm::Posted& posted) {
   put_uint(out, posted.tag);
 }
 
+// put_uint into a buffer the caller sized: the rank's encoding is written with no check per
+// byte, then appended at once.
+unsigned char* put_uint_at(unsigned char* at, std::uint64_t value) {
+  while (value >= 0x80) {
+    *at++ = static_cast<unsigned char>((value & 0x7f) | 0x80);
+    value >>= 7;
+  }
+  *at++ = static_cast<unsigned char>(value);
+  return at;
+}
+
 void encode_rank_fresh(const RankState& r, std::string& out) {
-  put_uint(out, r.pc);
-  put_uint(out, r.main_blocked ? 1u : 0u);
+  constexpr std::size_t uint_max = 10;  // bytes of one put_uint at most
+  // pc and main_blocked; per op its phase, slot state, pending count and thread bit; per pool
+  // its ready count and each ready op (a live op).
+  const std::size_t bound = 2 * uint_max + r.phase.size() * (4 * uint_max) +
+                            (r.rules.pools() + r.rules.ops_live()) * uint_max;
+  thread_local std::vector<unsigned char> buffer;
+  if (buffer.size() < bound) buffer.resize(bound);
+  unsigned char* at = buffer.data();
+  at = put_uint_at(at, r.pc);
+  at = put_uint_at(at, r.main_blocked ? 1u : 0u);
   for (std::size_t op = 0; op < r.phase.size(); ++op) {
     const OpPhase phase = r.phase[op];
-    put_uint(out, static_cast<std::uint64_t>(phase));
+    at = put_uint_at(at, static_cast<std::uint64_t>(phase));
     if (phase == OpPhase::unsubmitted || phase == OpPhase::completed) continue;
-    const engine::OpSlot* slot = r.rules.find(r.handle[op]);
-    assert(slot != nullptr);
-    put_uint(out, static_cast<std::uint64_t>(slot->state));
-    put_uint(out, slot->pending);
+    // A submitted op is live, so its handle names its slot.
+    assert(r.rules.find(r.handle[op]) != nullptr);
+    const engine::OpSlot& slot = r.rules.slot(r.handle[op].slot);
+    at = put_uint_at(at, static_cast<std::uint64_t>(slot.state));
+    at = put_uint_at(at, slot.pending);
     // Whether it holds a thread, not which: threads of one pool are interchangeable, so states
     // that differ only in thread names have the same futures up to that renaming.
-    put_uint(out, slot->holds_thread ? 1u : 0u);
+    at = put_uint_at(at, slot.holds_thread ? 1u : 0u);
   }
   // Run queues in the order their pools would start the ops, named by op id: op slots and
   // ready sequence numbers are history, not state.
   for (dag::PoolId pool = 0; pool < r.rules.pools(); ++pool) {
-    put_uint(out, r.rules.ready_count(pool));
-    r.rules.for_each_ready(pool, [&](std::uint32_t slot) { put_uint(out, r.op_of_slot[slot]); });
+    at = put_uint_at(at, r.rules.ready_count(pool));
+    r.rules.for_each_ready(pool,
+                           [&](std::uint32_t slot) { at = put_uint_at(at, r.op_of_slot[slot]); });
   }
+  assert(static_cast<std::size_t>(at - buffer.data()) <= bound);
+  out.append(reinterpret_cast<const char*>(buffer.data()),
+             static_cast<std::size_t>(at - buffer.data()));
 }
 
 }  // namespace

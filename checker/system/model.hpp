@@ -30,7 +30,7 @@ class Model {
   std::uint32_t ranks() const { return ranks_; }
   const dag::Program& program(dag::Rank rank) const { return *programs_.at(rank); }
   // The engine's description of the rank's op `op`, made once: every branch that submits the op
-  // shares it (engine::EngineState::submit).
+  // points at it (engine::EngineState::submit_unowned), so the model must outlive its states.
   const std::shared_ptr<const engine::OpDesc>& desc(dag::Rank rank, dag::OpId op) const {
     return descs_.at(rank)->at(op);
   }

@@ -57,8 +57,8 @@ std::optional<comm::Violation> apply_main(const Model& model, State& state,
   const dag::Action& action = p.main[r.pc];
   if (const auto* submit = std::get_if<dag::SubmitAction>(&action)) {
     const dag::Op& op = p.ops.at(submit->op);
-    const engine::OpHandle h =
-        r.rules.submit(model.desc(transition.rank, submit->op), dag::is_collective(op.kind));
+    const engine::OpHandle h = r.rules.submit_unowned(*model.desc(transition.rank, submit->op),
+                                                      dag::is_collective(op.kind));
     if (r.op_of_slot.size() <= h.slot) r.op_of_slot.resize(h.slot + 1);
     r.op_of_slot[h.slot] = submit->op;
     r.handle.at(submit->op) = h;

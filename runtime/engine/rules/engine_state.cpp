@@ -74,14 +74,31 @@ OpHandle EngineState::submit(const OpDesc& desc, bool async) {
 OpHandle EngineState::submit(std::shared_ptr<const OpDesc> shared, bool async) {
   if (shared == nullptr) throw UsageError("submit: no op description");
   const OpDesc& desc = *shared;
+  const std::uint32_t index = allocate_checked(desc, async);
+  slots_.own(index, std::move(shared));
+  return submit_checked(index, desc, async);
+}
+
+OpHandle EngineState::submit_unowned(const OpDesc& desc, bool async) {
+  const std::uint32_t index = allocate_checked(desc, async);
+  slots_.at(index).desc = &desc;
+  return submit_checked(index, desc, async);
+}
+
+// Checks the op and takes a free slot for it; nothing else changes yet.
+std::uint32_t EngineState::allocate_checked(const OpDesc& desc, bool async) {
   check(desc, async);
   if (!has_room()) {
     throw CapacityError("op '" + desc.name + "' would exceed limits.ops_pending_max (" +
                         std::to_string(limits_.ops_pending_max) + " ops pending)");
   }
-  const std::uint32_t index = slots_.allocate();
+  return slots_.allocate();
+}
+
+// Submits the checked op into the slot allocate_checked took for it, its description set.
+OpHandle EngineState::submit_checked(std::uint32_t index, const OpDesc& desc, bool async) {
   OpSlot& op = slots_.at(index);
-  op.desc = std::move(shared);
+  assert(op.desc == &desc);
   op.async = async;
   op.blocking = async && desc.kind == dag::OpKind::collective;
   op.returned = false;
@@ -174,6 +191,7 @@ void EngineState::complete(OpHandle handle, std::exception_ptr error) {
   ready_batch_.clear();
   const Poison poison = error ? failures_.record(std::move(error)) : Poison{};
   release_slot(handle.slot, poison);
+  if (poison.active()) failures_.settle(poison.failure_id);
 }
 
 Poison EngineState::poison_at_start(const OpSlot& op) const {
@@ -192,8 +210,13 @@ void EngineState::release_slot(std::uint32_t index, const Poison& poison) {
   assert(op.state == OpState::running && !op.completed);
   assert(ops_incomplete_ > 0);
   const auto on_grant = [this](std::uint32_t slot) { granted(slot); };
-  for (const VarHandle var : op.desc->writes) {
-    if (poison.active()) vars_[var.id].poison = poison;
+  if (poison.active()) {
+    for (const VarHandle var : op.desc->writes) {
+      Poison& carried = vars_[var.id].poison;
+      failures_.carried(poison.failure_id);
+      if (carried.active()) failures_.dropped(carried.failure_id);
+      carried = poison;
+    }
   }
   for (const VarHandle var : op.desc->reads) {
     var_release(vars_[var.id], nodes_, AccessMode::read, on_grant);

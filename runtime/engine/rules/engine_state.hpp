@@ -47,11 +47,13 @@ class EngineState {
   void check(const OpDesc& desc, bool async) const;
   bool has_room() const { return slots_.live() < limits_.ops_pending_max; }
   // Appends the op to its vars' queues. Requires has_room(); throws UsageError on a bad desc.
-  // The description is shared, never copied, by the slot and by every copy of this state: the
-  // checker copies a rank's state with each transition, and a program submits each op's
-  // description again in every branch.
+  // The state keeps the description alive until the op retires (a copy of the state shares it).
   OpHandle submit(std::shared_ptr<const OpDesc> desc, bool async);
   OpHandle submit(const OpDesc& desc, bool async);
+  // As submit, but the state only points at `desc`, which must outlive the op in this state and
+  // in every copy of it. The checker submits from its model's table, which outlives every state,
+  // so that copying a rank's state (one copy per transition) copies plain bytes.
+  OpHandle submit_unowned(const OpDesc& desc, bool async);
   // The op the pool would start next, if any.
   std::optional<OpHandle> peek_next(dag::PoolId pool) const;
   std::size_t ready_count(dag::PoolId pool) const { return pool_at(pool).queue.size(); }
@@ -108,6 +110,8 @@ class EngineState {
   Pool& pool_at(dag::PoolId pool);
   const VarState& var_at(VarHandle var) const;
   void check_vars(const OpDesc& desc) const;
+  OpHandle submit_checked(std::uint32_t index, const OpDesc& desc, bool async);
+  std::uint32_t allocate_checked(const OpDesc& desc, bool async);
   Poison poison_at_start(const OpSlot& op) const;
   void release_slot(std::uint32_t slot, const Poison& poison);
   void granted(std::uint32_t slot);

@@ -10,9 +10,10 @@ namespace ordo::engine {
 std::exception_ptr EngineState::surface_var(VarHandle var) {
   const Poison poison = var_at(var).poison;
   if (!poison.active()) return nullptr;
+  std::exception_ptr error = failures_.error(poison.failure_id);
   clear_failure(poison.failure_id);
   assert(!vars_[var.id].poison.active());
-  return poison.error;
+  return error;
 }
 
 std::exception_ptr EngineState::surface_all() {
@@ -27,16 +28,20 @@ std::exception_ptr EngineState::surface_all() {
     }
     state.poison = Poison{};
   }
+  std::exception_ptr error = earliest.active() ? failures_.error(earliest.failure_id) : nullptr;
   failures_.clear();
   assert(!failures_.any());
-  return earliest.error;
+  return error;
 }
 
 void EngineState::clear_failure(std::uint64_t failure_id) {
   assert(failure_id != 0);
   failures_.forget(failure_id);
   for (VarState& state : vars_) {
-    if (state.poison.failure_id == failure_id) state.poison = Poison{};
+    if (state.poison.failure_id == failure_id) {
+      state.poison = Poison{};
+      failures_.dropped(failure_id);
+    }
   }
 }
 

@@ -27,9 +27,27 @@ class Failures {
   bool any() const { return !listed_.empty() || unlisted_ > 0; }
   void clear();
 
+  // A failure's error is kept while the list or a var names it: vars carry only its id, and the
+  // rules report each var that takes or loses it here. settle() drops a new failure that nothing
+  // took (a failed op with no writes, past the list bound).
+  void carried(std::uint64_t failure_id);
+  void dropped(std::uint64_t failure_id);
+  void settle(std::uint64_t failure_id);
+  // The error of a failure the list or a var still names.
+  std::exception_ptr error(std::uint64_t failure_id) const;
+
  private:
+  struct Held {
+    std::uint64_t failure_id = 0;
+    std::exception_ptr error;
+    std::uint64_t holders = 0;  // vars carrying it, plus one while it is listed
+  };
+  Held* held(std::uint64_t failure_id);
+  void release(std::uint64_t failure_id);
+
   std::uint32_t listed_max_;
   std::vector<Poison> listed_;
+  std::vector<Held> held_;  // in id order
   std::uint64_t unlisted_ = 0;
   std::uint64_t id_next_ = 1;
 };

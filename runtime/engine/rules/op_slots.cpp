@@ -1,6 +1,7 @@
 #include "runtime/engine/rules/op_slots.hpp"
 
 #include <cassert>
+#include <utility>
 
 namespace ordo::engine {
 
@@ -29,27 +30,18 @@ void OpSlots::retire(std::uint32_t slot) {
   op.state = OpState::free;
   op.holds_thread = false;
   op.completed = false;
-  op.desc.reset();
+  op.desc = nullptr;
+  if (slot < owned_.size()) owned_[slot].reset();
   ++op.generation;  // wrapping after 2^32 reuses of one slot is accepted: stale checks are a guard
   free_.push_back(slot);
   --live_;
 }
 
-OpSlot& OpSlots::at(std::uint32_t slot) {
-  assert(slot < slots_.size());
-  return slots_[slot];
-}
-
-const OpSlot& OpSlots::at(std::uint32_t slot) const {
-  assert(slot < slots_.size());
-  return slots_[slot];
-}
-
-const OpSlot* OpSlots::find(OpHandle op) const {
-  if (op.slot >= slots_.size()) return nullptr;
-  const OpSlot& slot = slots_[op.slot];
-  if (slot.state == OpState::free || slot.generation != op.generation) return nullptr;
-  return &slot;
+void OpSlots::own(std::uint32_t slot, std::shared_ptr<const OpDesc> desc) {
+  assert(desc != nullptr);
+  if (owned_.size() <= slot) owned_.resize(slots_.size());
+  at(slot).desc = desc.get();
+  owned_[slot] = std::move(desc);
 }
 
 }  // namespace ordo::engine

@@ -5,17 +5,17 @@
 
 #include <cassert>
 #include <cstdint>
-#include <exception>
+#include <type_traits>
 
 #include "runtime/engine/rules/access_queue.hpp"
 
 namespace ordo::engine {
 
 // The failure a var carries. failure_id names the failure so that surfacing it at one var clears
-// it at every var it reached (see Failures).
+// it at every var it reached; the error itself is kept once, by Failures, so that a var (and a
+// copy of a whole engine state) is plain bytes.
 struct Poison {
   std::uint64_t failure_id = 0;
-  std::exception_ptr error;
   bool active() const { return failure_id != 0; }
 };
 
@@ -29,6 +29,8 @@ struct VarState {
   std::uint64_t writes_completed = 0;
   Poison poison;
 };
+
+static_assert(std::is_trivially_copyable_v<VarState>);
 
 inline bool var_compatible(const VarState& var, AccessMode mode) {
   if (mode == AccessMode::read) return !var.write_active;
