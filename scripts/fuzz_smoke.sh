@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 
 seconds=${ORDO_FUZZ_SECONDS:-10}
 build=${ORDO_FUZZ_BUILD:-build/fuzz}
-harnesses=${ORDO_FUZZ_HARNESSES:-"dump_parser trace_parser network_parser idx_parser checkpoint_parser recordio_parser flight_dump_parser mxnet_symbol_parser"}
+harnesses=${ORDO_FUZZ_HARNESSES:-"dump_parser trace_parser network_parser idx_parser checkpoint_parser recordio_parser flight_dump_parser mxnet_symbol_parser onnx_model_parser"}
 jobs=${ORDO_JOBS:-$(nproc)}
 
 cmake --preset fuzz -B "$build" >/dev/null

@@ -1,13 +1,16 @@
 #include "runtime/import/model_file.hpp"
 
+#include <array>
 #include <charconv>
+#include <fstream>
 #include <stdexcept>
+#include <system_error>
 
 #include "runtime/dag/detail/quote.hpp"
 #include "runtime/dag/dump_error.hpp"
-#include "runtime/dag/json_file.hpp"
 #include "runtime/import/mxnet_import.hpp"
 #include "runtime/import/mxnet_symbol.hpp"
+#include "runtime/import/onnx_import.hpp"
 
 namespace ordo::import {
 namespace {
@@ -23,17 +26,54 @@ std::string model_name(const std::filesystem::path& path) {
   return stem.empty() ? "model" : stem;
 }
 
+// The file's bytes, at most model_bytes_max of them (a device or a pipe is read no further).
+std::string read_model_bytes(const std::filesystem::path& path, const std::string& shown) {
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error)) {
+    throw dag::DumpError(shown, "is a directory", "a model file");
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw dag::DumpError(shown, "cannot be opened", "a readable model file");
+  std::string bytes;
+  std::array<char, 1 << 16> chunk{};
+  while (in.read(chunk.data(), chunk.size()) || in.gcount() > 0) {
+    bytes.append(chunk.data(), static_cast<std::size_t>(in.gcount()));
+    if (bytes.size() > model_bytes_max) {
+      throw dag::DumpError(shown,
+                           "is larger than " + std::to_string(model_bytes_max >> 20) + " MiB",
+                           "a model file of at most that size");
+    }
+  }
+  if (in.bad()) throw dag::DumpError(shown, "could not be read", "a readable model file");
+  return bytes;
+}
+
+bool looks_like_json(const std::string& bytes) {
+  for (const char c : bytes) {
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r') continue;
+    return c == '{';
+  }
+  return false;
+}
+
 }  // namespace
 
 networks::Network import_model_file(const std::filesystem::path& path,
                                     const ModelOptions& options) {
   const std::string shown = dag::detail::escaped(path.string(), path_display_bytes_max);
-  const std::string text = dag::read_json_file(path, "model", model_bytes_max);
+  const std::string bytes = read_model_bytes(path, shown);
   try {
+    if (!looks_like_json(bytes)) {
+      if (!options.data_shape.empty()) {
+        throw dag::DumpError("/", "a data shape given for an ONNX model",
+                             "no --data-shape: an ONNX model declares its input's shape");
+      }
+      return import_onnx(bytes, model_name(path));
+    }
     MxImportOptions mx;
     mx.name = model_name(path);
     mx.data_shape = options.data_shape;
-    return import_mxnet(read_mxnet_symbol(text), mx);
+    return import_mxnet(read_mxnet_symbol(bytes), mx);
   } catch (const dag::DumpError& e) {
     throw dag::DumpError(shown + ": " + e.where(), e.problem(), e.expected());
   }
@@ -54,8 +94,9 @@ std::vector<std::uint64_t> parse_data_shape(const std::string& text) {
                                   "e.g. 3,224,224");
     }
     shape.push_back(d);
-    if (shape.size() > 4)
+    if (shape.size() > 4) {
       throw std::invalid_argument("data shape '" + text + "': more than 4 dimensions");
+    }
     if (comma == std::string_view::npos) break;
     rest.remove_prefix(comma + 1);
   }

@@ -1,6 +1,6 @@
 // A model file from another framework as ordo's network description: what `ordo import` and every
 // `--model FILE` option read (docs/import.md). The format is told by the content, not the name:
-// an MXNet symbol is a JSON object with "nodes".
+// an MXNet symbol is a JSON object with "nodes", anything else is read as an ONNX model.
 #pragma once
 
 #include <cstdint>

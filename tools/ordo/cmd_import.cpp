@@ -60,7 +60,7 @@ int run_import(const ImportCli& o) {
 Command add_import(CLI::App& app) {
   auto o = std::make_shared<ImportCli>();
   CLI::App* sub = app.add_subcommand(
-      "import", "Write a model file (MXNet symbol JSON) as an ordo network description");
+      "import", "Write a model file (ONNX, or MXNet symbol JSON) as an ordo network description");
   sub->add_option("model", o->model, "the model file")->required();
   sub->add_option("--data-shape", o->data_shape,
                   "one example's shape, e.g. 3,224,224 (MXNet symbols carry none)");

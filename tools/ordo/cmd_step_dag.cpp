@@ -68,7 +68,7 @@ Command add_step_dag(CLI::App& app) {
   sub->add_option("--network", o->network,
                   networks::builtin_network_names() + " or a network description file")
       ->capture_default_str();
-  sub->add_option("--model", o->model, "a model file (MXNet symbol JSON) instead of --network");
+  sub->add_option("--model", o->model, "a model file (ONNX, or MXNet symbol JSON) instead of --network");
   sub->add_option("--data-shape", o->data_shape,
                   "with --model: one example's shape, e.g. 3,224,224");
   sub->add_option("--layers", o->layers, "layers of the mlp")->check(CLI::Range(1, 1024));

@@ -23,7 +23,7 @@ void JobInput::add_options(CLI::App* sub, const std::string& what) {
   sub->add_option("--network", network,
                   "with --design: " + networks::builtin_network_names() + " or a description file");
   sub->add_option("--model", model,
-                  "with --design: a model file (MXNet symbol JSON) instead of a network");
+                  "with --design: a model file (ONNX, or MXNet symbol JSON) instead of a network");
   sub->add_option("--data-shape", data_shape,
                   "with --model: one example's shape, e.g. 3,224,224 (MXNet symbols carry none)");
   sub->add_option("--layers", layers, "layers of the built-in mlp")->check(CLI::Range(1, 1024));
