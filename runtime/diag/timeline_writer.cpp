@@ -230,7 +230,9 @@ std::string write_timeline(const TimelineContents& c) {
       .dump();
 }
 
-std::string merge_timelines(const std::vector<std::string>& rank_traces) {
+namespace {
+
+json merged_trace(const std::vector<std::string>& rank_traces) {
   json events = json::array();
   json ranks = json::array();
   std::uint32_t world_size = 0;
@@ -250,8 +252,13 @@ std::string merge_timelines(const std::vector<std::string>& rank_traces) {
              {"ranks", std::move(ranks)}};
   return json{{"traceEvents", std::move(events)},
               {"displayTimeUnit", "ms"},
-              {"otherData", std::move(other)}}
-      .dump();
+              {"otherData", std::move(other)}};
+}
+
+}  // namespace
+
+std::string merge_timelines(const std::vector<std::string>& rank_traces) {
+  return merged_trace(rank_traces).dump();
 }
 
 std::string timeline_rank_path(const std::string& path, dag::Rank rank) {
@@ -280,7 +287,7 @@ std::uint32_t merge_timeline_files(const std::string& path, std::uint32_t world_
     texts.push_back(text.str());
     merged_paths.push_back(rank_path);
   }
-  json merged = json::parse(merge_timelines(texts));
+  json merged = merged_trace(texts);
   merged["otherData"]["world_size"] = world_size;
   merged["otherData"]["missing"] = std::move(missing);
   io::write_file_atomically(path, merged.dump());
