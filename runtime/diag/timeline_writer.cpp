@@ -266,9 +266,14 @@ std::string timeline_rank_path(const std::string& path, dag::Rank rank) {
 }
 
 void write_timeline_file(const std::string& path, const TimelineContents& contents) {
-  io::write_file_atomically(
-      contents.world_size <= 1 ? path : timeline_rank_path(path, contents.rank),
-      write_timeline(contents));
+  if (contents.world_size > 1) {
+    io::write_file_atomically(timeline_rank_path(path, contents.rank), write_timeline(contents));
+    return;
+  }
+  // A world of one writes FILE in the merged form, so that every FILE reads alike.
+  json merged = merged_trace({write_timeline(contents)});
+  merged["otherData"]["missing"] = json::array();
+  io::write_file_atomically(path, merged.dump());
 }
 
 std::uint32_t merge_timeline_files(const std::string& path, std::uint32_t world_size) {

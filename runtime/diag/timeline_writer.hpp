@@ -28,7 +28,8 @@ std::string merge_timelines(const std::vector<std::string>& rank_traces);
 // Where rank K's trace goes before the merge: "FILE.rank-K.json".
 std::string timeline_rank_path(const std::string& path, dag::Rank rank);
 
-// Writes `contents` to `path` when it is the whole world's, else to its rank path; atomically.
+// Writes `contents` atomically: to its rank path in a world of several ranks; to `path`, in the
+// merged form (as merge_timeline_files writes it), in a world of one.
 void write_timeline_file(const std::string& path, const TimelineContents& contents);
 
 // Rank 0's part, once every rank wrote its file: merges the rank files of a world of `world_size`
