@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <exception>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -31,12 +32,17 @@ const std::vector<std::uint64_t> one_key_sizes = {4u << 10, 64u << 10, 1u << 20,
 // What to run: both parts by default, or only "one-key" or "steps" (the first argument), so
 // that repeated runs of one part fit into the quiet spells of a shared machine. Options after it
 // apply to one-key: --sizes=1M,16M (K or M suffixes) restricts the sizes, --wait-spin-us=N and
-// --help-waits=0|1 set the engines' ThreadPoolOptions (docs/engine.md).
+// --help-waits=0|1 set the engines' ThreadPoolOptions (docs/engine.md). To steps:
+// --workload=NAME runs only that workload, and --timeline=FILE writes a Chrome trace of one
+// design's steps of the first workload run (--timeline-design=NAME, default depcha; in place):
+// docs/diagnostics.md, "Timeline".
 struct Parts {
   bool one_key = true;
   bool steps = true;
   std::vector<std::uint64_t> sizes = one_key_sizes;
   ordo::engine::ThreadPoolOptions pool_options;
+  std::string workload;  // empty: every workload
+  std::optional<ordo::bench::OverlapTimeline> timeline;
 };
 
 std::uint64_t parse_size(const std::string& text) {
@@ -75,6 +81,15 @@ Parts parse_parts(int argc, char** argv) {
       parts.pool_options.wait_spin_us = static_cast<std::uint32_t>(std::stoul(value));
     } else if (key == "--help-waits") {
       parts.pool_options.help_waits = value != "0";
+    } else if (key == "--workload") {
+      parts.workload = value;
+    } else if (key == "--timeline") {
+      if (value.empty()) throw std::invalid_argument("--timeline needs =FILE");
+      if (!parts.timeline) parts.timeline.emplace();
+      parts.timeline->path = value;
+    } else if (key == "--timeline-design") {
+      if (!parts.timeline) parts.timeline.emplace();
+      parts.timeline->kind = ordo::designs::parse_design(value);
     } else {
       throw std::invalid_argument("unknown option '" + arg + "'");
     }
@@ -100,7 +115,7 @@ void run_one_key(const ordo::comm::MpiRuntime& runtime, const Parts& parts) {
   }
 }
 
-void run_steps(const ordo::comm::MpiRuntime& runtime) {
+void run_steps(const ordo::comm::MpiRuntime& runtime, const Parts& parts) {
   const bool printer = runtime.world_rank() == 0;
   if (printer) {
     std::printf(
@@ -109,8 +124,24 @@ void run_steps(const ordo::comm::MpiRuntime& runtime) {
         overlap_rounds);
     std::fflush(stdout);
   }
-  for (const ordo::bench::Workload& w : ordo::bench::overlap_workloads()) {
-    const ordo::bench::OverlapResult result = ordo::bench::run_overlap(runtime, w, overlap_rounds);
+  const ordo::bench::OverlapTimeline* timeline =
+      parts.timeline && !parts.timeline->path.empty() ? &*parts.timeline : nullptr;
+  const std::vector<ordo::bench::Workload> workloads = ordo::bench::overlap_workloads();
+  if (!parts.workload.empty() &&
+      std::none_of(workloads.begin(), workloads.end(),
+                   [&](const ordo::bench::Workload& w) { return w.name == parts.workload; })) {
+    throw std::invalid_argument("unknown workload '" + parts.workload + "'");
+  }
+  for (const ordo::bench::Workload& w : workloads) {
+    if (!parts.workload.empty() && w.name != parts.workload) continue;
+    const ordo::bench::OverlapResult result =
+        ordo::bench::run_overlap(runtime, w, overlap_rounds, timeline);
+    if (timeline != nullptr && printer) {
+      std::printf("timeline of %s: %s\n\n",
+                  std::string(ordo::designs::to_string(timeline->kind)).c_str(),
+                  timeline->path.c_str());
+    }
+    timeline = nullptr;  // the first workload's only
     if (printer) {
       ordo::bench::print_overlap(stdout, result);
       std::printf("\n");
@@ -124,7 +155,7 @@ void run(const ordo::comm::MpiRuntime& runtime, const Parts& parts) {
     std::printf("# KVStore designs vs raw MPI_Allreduce, %u ranks\n\n", runtime.world_size());
   }
   if (parts.one_key) run_one_key(runtime, parts);
-  if (parts.steps) run_steps(runtime);
+  if (parts.steps) run_steps(runtime, parts);
 }
 
 }  // namespace

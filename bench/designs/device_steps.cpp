@@ -24,10 +24,11 @@ exec::BodyOptions device_bodies() {
 }  // namespace
 
 DeviceSteps::DeviceSteps(const networks::Network& network, const designs::DesignConfig& config,
-                         comm::World& world)
+                         comm::World& world, engine::OpTrace* trace)
     : engine_(engine_config(config), std::make_unique<engine::ThreadPoolScheduler>()),
       executor_(engine_, world, designs::step_comms(config), device_bodies()),
       emitter_(network, config, executor_) {
+  if (trace != nullptr) engine_.set_trace(trace);
   emitter_.emit_init();
 }
 

@@ -9,11 +9,11 @@
 #include <cstdint>
 
 #include "runtime/comm/communicator.hpp"
+#include "runtime/designs/design_config.hpp"
+#include "runtime/designs/step_emitter.hpp"
 #include "runtime/engine/engine.hpp"
 #include "runtime/exec/executor.hpp"
-#include "runtime/designs/design_config.hpp"
 #include "runtime/networks/network.hpp"
-#include "runtime/designs/step_emitter.hpp"
 
 namespace ordo::bench {
 
@@ -21,9 +21,10 @@ class DeviceSteps {
  public:
   // Collective over `world` (every rank constructs alike; `world` may be an AloneWorld, to run
   // the step without communication): broadcasts the weights. `world` must have
-  // step_comms(config) and outlive this object.
+  // step_comms(config) and outlive this object. With `trace`, the engine logs its ops and waits
+  // there from the first (a timeline, runtime/diag/timeline_log.hpp).
   DeviceSteps(const networks::Network& network, const designs::DesignConfig& config,
-              comm::World& world);
+              comm::World& world, engine::OpTrace* trace = nullptr);
   ~DeviceSteps();
   DeviceSteps(const DeviceSteps&) = delete;
   DeviceSteps& operator=(const DeviceSteps&) = delete;

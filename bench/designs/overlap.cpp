@@ -10,6 +10,7 @@
 #include "bench/designs/sync_timer.hpp"
 #include "runtime/comm/mpi/error.hpp"
 #include "runtime/comm/mpi/world.hpp"
+#include "runtime/diag/timeline_run.hpp"
 #include "runtime/kvstore/step_run.hpp"
 
 namespace ordo::bench {
@@ -115,7 +116,7 @@ std::vector<designs::DesignConfig> overlap_designs() {
 }
 
 OverlapResult run_overlap(const comm::MpiRuntime& runtime, const Workload& workload,
-                          std::uint32_t steps) {
+                          std::uint32_t steps, const OverlapTimeline* timeline) {
   if (steps < 2) throw std::invalid_argument("the overlap needs a warm-up round and a timed one");
   OverlapResult result;
   result.workload = workload.name;
@@ -137,10 +138,21 @@ OverlapResult run_overlap(const comm::MpiRuntime& runtime, const Workload& workl
   alone_config.buffers = designs::BufferMode::copy;
   DeviceSteps alone_copy(network, alone_config, alone_world);
   std::vector<std::unique_ptr<comm::MpiWorld>> worlds;
+  // The timeline's design, if one is asked for; it outlives the steps that log into it.
+  std::unique_ptr<diag::TimelineRun> traced;
   std::vector<std::unique_ptr<DeviceSteps>> designs;
   for (const designs::DesignConfig& config : overlap_designs()) {
     worlds.push_back(std::make_unique<comm::MpiWorld>(runtime, designs::step_comms(config)));
-    designs.push_back(std::make_unique<DeviceSteps>(network, config, *worlds.back()));
+    comm::World* world = worlds.back().get();
+    if (timeline != nullptr && !traced && config.kind == timeline->kind &&
+        config.buffers == designs::BufferMode::in_place) {
+      traced = std::make_unique<diag::TimelineRun>(timeline->path, *world,
+                                                   diag::timeline_events_default, -1);
+      traced->start();
+      world = &traced->world();
+    }
+    designs.push_back(std::make_unique<DeviceSteps>(
+        network, config, *world, world == worlds.back().get() ? nullptr : &traced->log()));
   }
 
   // Every variant runs once per round, in turn, so that a change in the machine's load affects
@@ -156,6 +168,10 @@ OverlapResult run_overlap(const comm::MpiRuntime& runtime, const Workload& workl
       const double s = slowest_rank_seconds(MPI_COMM_WORLD, variants[v]);
       if (round > 0) samples[v].push_back(s);
     }
+  }
+  if (traced) {
+    const std::string error = traced->finish();
+    if (!error.empty()) throw std::runtime_error(error);
   }
   result.comm_s = median(samples[0]);
   result.compute_in_place_s = median(samples[1]);

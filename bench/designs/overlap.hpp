@@ -55,13 +55,21 @@ struct OverlapResult {
   std::vector<OverlapRow> rows;  // per entry of overlap_designs(), in order
 };
 
+// A timeline of one design's steps (docs/diagnostics.md, "Timeline"): the first design of
+// overlap_designs() of this kind (in place) is run over a world that logs its collectives, with
+// its engine logging its ops, for every round; the ranks' traces are merged into `path`.
+struct OverlapTimeline {
+  std::string path;
+  designs::DesignKind kind = designs::DesignKind::depcha;
+};
+
 // Collective over every rank of the job: chooses the forward cost so that forward and backward
 // take as long as the allreduces of every key, then runs `steps` rounds (at least 2; the first
 // is a warm-up) in which the raw allreduces, the step without communication and each design's
 // step (device_steps.hpp) run once each, in turn, and reports the medians; finally checks each
 // design's sums with run_steps.
 OverlapResult run_overlap(const comm::MpiRuntime& runtime, const Workload& workload,
-                          std::uint32_t steps);
+                          std::uint32_t steps, const OverlapTimeline* timeline = nullptr);
 
 void print_overlap(std::FILE* out, const OverlapResult& result);
 

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# step_overhead.sh [recorder|fingerprint]
+# step_overhead.sh [recorder|fingerprint|timeline]
 # What a diagnostic costs a training step: `ordo train --network lenet` on two Open MPI ranks with
 # it and without, the two alternating within each round so that a busier period of a shared
 # machine falls on both alike. recorder (the default): the flight recorder and hang watchdog (on
-# by default) against --no-flight-recorder; fingerprint: --check-collectives against the default.
+# by default) against --no-flight-recorder; fingerprint: --check-collectives against the default;
+# timeline: --timeline (each run writes and merges its trace after its last step, outside the
+# timed steps) against the default.
 # The first step of every run is left out (it allocates every tensor). Prints, per round, each
 # run's median step time and the ratio with / without, then the median of the rounds' ratios, and
 # the pooled medians and 10th percentiles (a step that other load on the machine did not slow is
@@ -20,7 +22,9 @@ mode=${1:-recorder}
 case $mode in
   recorder) with_flags=() without_flags=(--no-flight-recorder) ;;
   fingerprint) with_flags=(--check-collectives) without_flags=() ;;
-  *) echo "step_overhead.sh: unknown mode '$mode'; expected recorder or fingerprint" >&2; exit 2 ;;
+  timeline) with_flags=(--timeline) without_flags=() ;;
+  *) echo "step_overhead.sh: unknown mode '$mode'; expected recorder, fingerprint or timeline" >&2
+     exit 2 ;;
 esac
 rounds=${ORDO_BENCH_ROUNDS:-7}
 steps=${ORDO_BENCH_STEPS:-200}
@@ -39,6 +43,8 @@ echo "# $mode: lenet, 2 ranks, depcha, batch $batch per rank, $steps steps, $rou
 for round in $(seq "$rounds"); do
   for variant in on off; do
     if [[ $variant == on ]]; then flag=("${with_flags[@]}"); else flag=("${without_flags[@]}"); fi
+    # --timeline takes the file of this run.
+    [[ $mode == timeline && $variant == on ]] && flag+=("$scratch/timeline.$round.json")
     OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
       "${mpi[@]}" -np 2 "$ordo" train --network lenet --design depcha --batch "$batch" \
       --steps-max "$steps" --train-images $((steps * batch * 2)) --test-images 100 \

@@ -101,8 +101,12 @@ std::optional<Claim> EngineCore::claim(dag::PoolId pool, std::uint32_t thread) {
   const std::optional<OpHandle> next = rules_.peek_next(pool);
   if (!next) return std::nullopt;
   const OpSlot& slot = rules_.slot(next->slot);
-  Claim claim{Started{}, std::exchange(tasks_[next->slot], Task{}),
-              slot.async ? slot.desc->name : std::string(), pool};
+  Claim claim{Started{},
+              std::exchange(tasks_[next->slot], Task{}),
+              slot.async ? slot.desc->name : std::string(),
+              pool,
+              trace_,
+              slot.desc.get()};
   claim.started = rules_.start_next(pool, thread);
   assert(claim.started.op == *next && !claim.task.empty());
   if (claim.started.skipped) {
@@ -119,6 +123,16 @@ std::exception_ptr EngineCore::execute(Claim& claim) {
   // The pools never change after construction, so their names may be read without the lock.
   const RunningOp op{claim.pool, &rules_.pool(claim.pool).name, claim.started.thread};
   const RunningMarker marker(this, &op);
+  // The token is taken before the function runs: an async op's desc may die while it runs.
+  const std::int64_t token =
+      claim.trace != nullptr ? claim.trace->op_begin(*claim.desc, *op.pool_name, op.thread) : -1;
+  struct TraceEnd {
+    OpTrace* trace;
+    std::int64_t token;
+    ~TraceEnd() {
+      if (trace != nullptr) trace->op_end(token);
+    }
+  } const trace_end{claim.trace, token};
   if (claim.task.sync) {
     try {
       claim.task.sync();

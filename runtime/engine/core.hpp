@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "runtime/engine/async_done.hpp"
+#include "runtime/engine/op_trace.hpp"
 #include "runtime/engine/rules/engine_state.hpp"
 #include "runtime/engine/scheduler.hpp"
 #include "runtime/engine/task.hpp"
@@ -26,6 +27,9 @@ struct Claim {
   Task task;
   std::string async_name;  // async ops only: named in the completion handle's errors
   dag::PoolId pool = 0;
+  // Taken under the lock at the claim, so the thread that runs the op needs no lock to read it.
+  OpTrace* trace = nullptr;
+  const OpDesc* desc = nullptr;  // for the trace; lives until the op completes
 };
 
 // The pool thread whose op function the calling thread runs now, for diagnostics (a flight
@@ -52,6 +56,9 @@ class EngineCore {
   EngineState& rules() { return rules_; }
   const EngineState& rules() const { return rules_; }
   bool stopping() const { return stopping_; }
+  // Under the lock. Null: no trace.
+  OpTrace* trace() const { return trace_; }
+  void set_trace(OpTrace* trace) { trace_ = trace; }
   // Whether the calling thread is inside a function of an op of this engine.
   bool in_op() const;
 
@@ -89,6 +96,7 @@ class EngineCore {
   std::shared_ptr<CompletionLink> link_;
   bool stopping_ = false;
   std::uint32_t functions_running_ = 0;  // claimed ops whose function has not returned
+  OpTrace* trace_ = nullptr;
 };
 
 }  // namespace ordo::engine

@@ -157,6 +157,11 @@ ShutdownReport Engine::shutdown() {
   return *shutdown_report_;
 }
 
+void Engine::set_trace(OpTrace* trace) {
+  const std::lock_guard<std::mutex> lock(core_->mutex());
+  core_->set_trace(trace);
+}
+
 void Engine::refuse_in_op(const char* call) const {
   if (core_->in_op()) {
     throw UsageError(std::string(call) +

@@ -14,6 +14,7 @@
 
 #include "runtime/dag/program.hpp"
 #include "runtime/engine/engine_snapshot.hpp"
+#include "runtime/engine/op_trace.hpp"
 #include "runtime/engine/recorder.hpp"
 #include "runtime/engine/rules/handles.hpp"
 #include "runtime/engine/rules/limits.hpp"
@@ -101,6 +102,10 @@ class Engine {
   ShutdownReport shutdown();
 
   Scheduler& scheduler() { return *scheduler_; }
+
+  // Every op started from now on and every blocking wait is told to `trace` (null: none). It
+  // must outlive its use: set it to null before destroying it (ops already claimed keep it).
+  void set_trace(OpTrace* trace);
 
  private:
   OpHandle submit_task(const OpDesc& desc, Task& task);

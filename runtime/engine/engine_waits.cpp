@@ -9,6 +9,26 @@
 #include "runtime/engine/errors.hpp"
 
 namespace ordo::engine {
+namespace {
+
+// A wait that blocks, as a slice of the trace (if any) from before the wait to its end, thrown or
+// not. Begun and ended under the lock, which the trace never takes itself.
+class TraceWait {
+ public:
+  TraceWait(OpTrace* trace, std::string_view what, std::string_view var)
+      : trace_(trace), token_(trace != nullptr ? trace->wait_begin(what, var) : -1) {}
+  TraceWait(const TraceWait&) = delete;
+  TraceWait& operator=(const TraceWait&) = delete;
+  ~TraceWait() {
+    if (trace_ != nullptr) trace_->wait_end(token_);
+  }
+
+ private:
+  OpTrace* trace_;
+  std::int64_t token_;
+};
+
+}  // namespace
 
 void Engine::wait_to_read(VarHandle var) {
   refuse_in_op("wait_to_read");
@@ -23,6 +43,7 @@ void Engine::wait_to_read(VarHandle var) {
                              std::to_string(writes_target) + " writes submitted to it completed";
     const auto done_or_stopping = [&] { return done() || core_->stopping(); };
     if (!core_->stopping()) {
+      const TraceWait traced(core_->trace(), "wait_to_read", vars_.at(var.id).name);
       scheduler_->wait(lock, done_or_stopping, what,
                        WaitNeeds{WaitNeeds::Kind::writes_of_var, var});
     }
@@ -48,6 +69,7 @@ void Engine::wait_for_all() {
                              " discarded";
     const auto done_or_stopping = [&] { return done() || core_->stopping(); };
     if (!core_->stopping()) {
+      const TraceWait traced(core_->trace(), "wait_for_all", {});
       scheduler_->wait(lock, done_or_stopping, what, WaitNeeds{WaitNeeds::Kind::every_op, {}});
     }
     if (!done()) throw EngineStopped(what + " when the engine shut down");

@@ -13,6 +13,7 @@
 #include "runtime/designs/step_builder.hpp"
 #include "runtime/designs/step_emitter.hpp"
 #include "runtime/diag/engine_source.hpp"
+#include "runtime/diag/timeline_log.hpp"
 #include "runtime/engine/engine.hpp"
 #include "runtime/engine/thread_pool_scheduler.hpp"
 #include "runtime/exec/executor.hpp"
@@ -123,6 +124,7 @@ TrainResult train_rank(const networks::Network& network, const designs::DesignCo
   engine_config.record = options.record;
   engine_config.program_name = designs::step_program_name(network, config);
   engine::Engine engine(std::move(engine_config), std::make_unique<engine::ThreadPoolScheduler>());
+  if (options.timeline != nullptr) engine.set_trace(options.timeline);
   std::shared_ptr<StepCompute> compute;
   exec::BodyOptions body;
   body.compute = [&compute](dag::Rank, const dag::Op& op, exec::Buffers&) { compute->run(op); };

@@ -22,7 +22,8 @@
 
 namespace ordo::diag {
 class FlightRecorder;
-}
+class TimelineLog;
+}  // namespace ordo::diag
 
 namespace ordo::train {
 
@@ -77,6 +78,9 @@ struct TrainOptions {
   // When set, the engine's state and the main thread's position are attached to it while the run
   // lasts, for a hang dump (docs/diagnostics.md). The world given must record into it.
   diag::FlightRecorder* recorder = nullptr;
+  // When set, the engine logs every op and blocking wait into it (docs/diagnostics.md,
+  // "Timeline"); it must outlive the run. The world given should log its collectives into it.
+  diag::TimelineLog* timeline = nullptr;
 };
 
 struct TrainResult {

@@ -26,6 +26,8 @@
 #include "runtime/diag/debug_mode.hpp"
 #include "runtime/diag/flight_recorder.hpp"
 #include "runtime/diag/recorded_world.hpp"
+#include "runtime/diag/timeline_run.hpp"
+#include "runtime/diag/timeline_writer.hpp"
 #include "runtime/diag/watchdog.hpp"
 #include "runtime/networks/catalog.hpp"
 #include "runtime/train/compute_threads.hpp"
@@ -73,6 +75,9 @@ struct TrainCli {
   std::size_t flight_ring = diag::ring_capacity_default;
   bool flight_recorder = true;
   bool check_collectives = false;  // else ORDO_DEBUG=detail
+  // The run's timeline (docs/diagnostics.md, "Timeline"); empty: none.
+  std::string timeline_path;
+  std::size_t timeline_events = diag::timeline_events_default;
 };
 
 // Minutes: a step of any network here takes far less, and a rank's first step (its warm-up)
@@ -213,7 +218,14 @@ int run_train(const TrainCli& o) {
         std::make_unique<diag::FlightRecorder>(base, designs::step_comms(config), o.flight_ring);
     recorded = std::make_unique<diag::RecordedWorld>(base, recorder->rings());
   }
-  comm::World& world = recorded ? static_cast<comm::World&>(*recorded) : base;
+  comm::World& unlogged = recorded ? static_cast<comm::World&>(*recorded) : base;
+  // Over the recorder, so the two see the same calls in the same order.
+  std::unique_ptr<diag::TimelineRun> timeline;
+  if (!o.timeline_path.empty()) {
+    timeline = std::make_unique<diag::TimelineRun>(o.timeline_path, unlogged, o.timeline_events,
+                                                   agree_key);
+  }
+  comm::World& world = timeline ? timeline->world() : unlogged;
   // This thread's own calls (the agreements, the verdict) are the main thread's in the recorder.
   const comm::sim::IssuerScope main_issuer("main");
   DataShape shape;
@@ -241,6 +253,16 @@ int run_train(const TrainCli& o) {
   // Every rank learns whether rank 0 could open the file, so none trains without the others.
   if (!o.metrics_path.empty()) {
     if (any_rank_failed(world, root && !metrics)) return exit_bad_input;
+  }
+  // A timeline that cannot be written is known before training, on every rank.
+  if (timeline) {
+    const std::optional<std::string> problem =
+        output_problem({{"--timeline", diag::timeline_rank_path(o.timeline_path, world.rank())},
+                        {"--timeline", o.timeline_path}},
+                       {});
+    if (problem)
+      std::cerr << "ordo train: rank " << world.rank() << ": error: " << *problem << '\n';
+    if (any_rank_failed(world, problem.has_value())) return exit_bad_input;
   }
   std::string step_dump;
   if (const int code = verify_first(o, config, *net, world, metrics.get(), step_dump);
@@ -320,6 +342,10 @@ int run_train(const TrainCli& o) {
     }
     runtime.abort(exit_bad_input);
   };
+  if (timeline) {
+    options.timeline = &timeline->log();
+    timeline->start();
+  }
   train::TrainResult r;
   try {
     r = train::train_rank(*net, config, world, *data.train, data.test.get(), options);
@@ -335,6 +361,18 @@ int run_train(const TrainCli& o) {
               << std::flush;
     dump_failure(e.what());
     runtime.abort(exit_bad_input);
+  }
+  // A timeline that could not be written makes the exit code 2, after the run's report.
+  bool timeline_failed = false;
+  if (timeline) {
+    const std::string error = timeline->finish();
+    timeline_failed = !error.empty();
+    if (!error.empty()) {
+      std::cerr << "ordo train: rank " << world.rank() << ": error: " << error << '\n';
+    } else if (root) {
+      std::cout << "timeline: " << o.timeline_path << " (" << world.size()
+                << (world.size() == 1 ? " rank" : " ranks") << ")\n";
+    }
   }
   const double images_per_s =
       r.seconds > 0 ? static_cast<double>(r.images * world.size()) / r.seconds : 0.0;
@@ -377,7 +415,7 @@ int run_train(const TrainCli& o) {
     }
     if (root) std::cout << "target accuracy " << o.target_accuracy << " reached\n";
   }
-  return exit_ok;
+  return timeline_failed ? exit_bad_input : exit_ok;
 }
 
 }  // namespace
@@ -463,6 +501,13 @@ Command add_train(CLI::App& app) {
   sub->add_flag("--check-collectives", o->check_collectives,
                 "fingerprint mode: compare every collective across its ranks before it is issued "
                 "and end the job with both calls named on a mismatch (also ORDO_DEBUG=detail)");
+  sub->add_option("--timeline", o->timeline_path,
+                  "write the run as a Chrome trace here (opens in Perfetto): ops, waits and "
+                  "collectives of every rank; each rank writes FILE.rank-K.json, rank 0 merges");
+  sub->add_option("--timeline-events", o->timeline_events,
+                  "events each rank's timeline holds; later ones are counted as dropped")
+      ->check(CLI::Range(std::size_t{1}, diag::timeline_events_max))
+      ->capture_default_str();
   sub->add_flag("--no-verify", o->no_verify, "train without checking the step program first");
   sub->add_flag("--allow-unknown", o->allow_unknown, "train when the checker cannot decide");
   sub->add_option("--verify-timeout", o->verify_seconds, "seconds for the check")

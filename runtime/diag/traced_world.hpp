@@ -1,0 +1,54 @@
+// The timeline's hook into the collectives: a World whose communicators log every call from its
+// issue to its end, with the op that issued it, before handing it to the world it wraps (which may
+// itself be a RecordedWorld; the two stack either way). Built only when a timeline is asked for.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "runtime/comm/communicator.hpp"
+#include "runtime/diag/timeline_log.hpp"
+
+namespace ordo::diag {
+
+class TracedCommunicator final : public comm::Communicator {
+ public:
+  TracedCommunicator(comm::Communicator& inner, dag::CommId id, TimelineLog& log);
+
+  const std::string& name() const override { return inner_.name(); }
+  dag::Rank rank() const override { return inner_.rank(); }
+  std::uint32_t size() const override { return inner_.size(); }
+
+  void call(const comm::Call& call, void* buffer) override;
+  std::unique_ptr<comm::Request> start(const comm::Call& call, void* buffer) override;
+  void call_then(const comm::Call& call, void* buffer, Done done) override;
+  void start_then(const comm::Call& call, void* buffer, Done done) override;
+
+ private:
+  // Wraps `done` so the call's end is logged first. (One allocation per call: the cost of a
+  // timeline, which is off unless asked for.)
+  Done ender(std::int64_t token, Done done);
+
+  comm::Communicator& inner_;
+  dag::CommId id_;
+  TimelineLog& log_;
+};
+
+// Wraps `inner`, which must outlive it, and names its communicators in `log`.
+class TracedWorld final : public comm::World {
+ public:
+  TracedWorld(comm::World& inner, TimelineLog& log);
+
+  dag::Rank rank() const override { return inner_.rank(); }
+  std::uint32_t size() const override { return inner_.size(); }
+  std::uint32_t comm_count() const override { return inner_.comm_count(); }
+  comm::Communicator& comm(dag::CommId id) override;
+  bool is_member(dag::CommId id) const override { return inner_.is_member(id); }
+
+ private:
+  comm::World& inner_;
+  std::vector<std::unique_ptr<TracedCommunicator>> comms_;
+};
+
+}  // namespace ordo::diag

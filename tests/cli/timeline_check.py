@@ -1,0 +1,62 @@
+#!/usr/bin/env python3
+"""timeline_check.py TRACE RANKS: exits 0 when TRACE is a merged ordo timeline of RANKS ranks
+that Perfetto reads as meant: every slice with ts and dur, a named process per rank and a named
+track for every slice, flow arrows paired s/f with both ends inside slices, and on every rank
+gradient collectives with their key and bytes and an arrow into one."""
+import json
+import sys
+
+
+def main():
+    path, ranks = sys.argv[1], int(sys.argv[2])
+    with open(path, encoding="utf-8") as f:
+        trace = json.load(f)
+    events = trace["traceEvents"]
+    processes = {e["pid"] for e in events if e["ph"] == "M" and e["name"] == "process_name"}
+    named = {(e["pid"], e["tid"]) for e in events if e["ph"] == "M" and e["name"] == "thread_name"}
+    slices, flows, problems = {}, {}, []
+    gradient_calls = {r: 0 for r in range(ranks)}
+    for e in events:
+        if e["ph"] == "X":
+            if not isinstance(e.get("ts"), (int, float)) or not isinstance(e.get("dur"), (int, float)):
+                problems.append(f"X without ts/dur: {e}")
+                continue
+            track = (e["pid"], e["tid"])
+            if track not in named:
+                problems.append(f"unnamed track {track}")
+            slices.setdefault(track, []).append((e["ts"], e["ts"] + e["dur"]))
+            args = e.get("args", {})
+            if e.get("cat") == "collective" and args.get("key", -1) >= 0 and args.get("bytes", 0) > 0:
+                gradient_calls[e["pid"]] += 1
+        elif e["ph"] in ("s", "f"):
+            flows.setdefault(e["id"], []).append(e)
+    if processes != set(range(ranks)):
+        problems.append(f"processes {sorted(processes)}, expected ranks 0..{ranks - 1}")
+    arrows = {r: 0 for r in range(ranks)}
+    for fid, ends in flows.items():
+        if [x["ph"] for x in ends] != ["s", "f"]:
+            problems.append(f"flow {fid}: {[x['ph'] for x in ends]}")
+            continue
+        for x in ends:
+            spans = slices.get((x["pid"], x["tid"]), [])
+            if not any(a <= x["ts"] <= b for a, b in spans):
+                problems.append(f"flow {fid} end outside any slice: {x}")
+        arrows[ends[0]["pid"]] += 1
+    for r in range(ranks):
+        if gradient_calls[r] == 0:
+            problems.append(f"rank {r}: no collective with a key and bytes")
+        if arrows[r] == 0:
+            problems.append(f"rank {r}: no flow arrow")
+    if trace.get("otherData", {}).get("missing") != []:
+        problems.append(f"missing ranks: {trace.get('otherData')}")
+    for p in problems[:20]:
+        print("timeline_check:", p)
+    if problems:
+        return 1
+    print(f"timeline_check: {len(events)} events, {sum(gradient_calls.values())} gradient calls, "
+          f"{len(flows)} arrows on {ranks} ranks")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
