@@ -106,7 +106,7 @@ std::optional<Claim> EngineCore::claim(dag::PoolId pool, std::uint32_t thread) {
               slot.async ? slot.desc->name : std::string(),
               pool,
               trace_,
-              slot.desc.get()};
+              slot.desc};
   claim.started = rules_.start_next(pool, thread);
   assert(claim.started.op == *next && !claim.task.empty());
   if (claim.started.skipped) {
