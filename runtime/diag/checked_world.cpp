@@ -112,8 +112,8 @@ class CheckedRequest final : public comm::Request {
 }  // namespace
 
 CheckedCommunicator::CheckedCommunicator(comm::Communicator& inner, comm::CheckChannel& channel,
-                                         const MismatchReport& report)
-    : inner_(inner), channel_(channel), report_(report) {
+                                         MismatchReport report)
+    : inner_(inner), channel_(channel), report_(std::move(report)) {
   if (channel_.size() != inner_.size()) {
     throw std::invalid_argument("the check channel of '" + inner_.name() + "' has " +
                                 std::to_string(channel_.size()) + " members, the communicator " +
@@ -216,43 +216,38 @@ void CheckedCommunicator::start_then(const comm::Call& call, void* buffer, Done 
                     [join](std::exception_ptr error) { join->call_ended(std::move(error)); });
 }
 
-CheckedWorld::CheckedWorld(comm::World& inner, const std::vector<comm::CheckChannel*>& channels,
-                           MismatchReport report)
-    : inner_(inner), report_(std::move(report)) {
-  if (!report_) {
-    report_ = [rank = inner_.rank(), size = inner_.size()](const CollectiveMismatch& m) {
+namespace {
+
+comm::WrappedWorld::Wrap checking(const comm::World& inner,
+                                  const std::vector<comm::CheckChannel*>& channels,
+                                  MismatchReport report) {
+  if (channels.size() != inner.comm_count()) {
+    throw std::invalid_argument(
+        "a checked world needs one channel per communicator: " + std::to_string(channels.size()) +
+        " channels for " + std::to_string(inner.comm_count()) + " communicators");
+  }
+  if (!report) {
+    report = [rank = inner.rank(), size = inner.size()](const CollectiveMismatch& m) {
       // One write, so that ranks sharing a terminal do not interleave their lines.
       const std::string line = "ordo: rank " + std::to_string(rank) + " of " +
                                std::to_string(size) + ": " + m.what() + "\n";
       std::cerr << line << std::flush;
     };
   }
-  if (channels.size() != inner_.comm_count()) {
-    throw std::invalid_argument(
-        "a checked world needs one channel per communicator: " + std::to_string(channels.size()) +
-        " channels for " + std::to_string(inner_.comm_count()) + " communicators");
-  }
-  comms_.resize(channels.size());
-  for (dag::CommId id = 0; id < channels.size(); ++id) {
-    if (!inner_.is_member(id)) continue;
+  return [channels, report](dag::CommId id,
+                            comm::Communicator& c) -> std::unique_ptr<comm::Communicator> {
     if (channels[id] == nullptr) {
       throw std::invalid_argument("a checked world needs a channel for communicator " +
                                   std::to_string(id) + ", which this rank is a member of");
     }
-    comms_[id] = std::make_unique<CheckedCommunicator>(inner_.comm(id), *channels[id], report_);
-  }
+    return std::make_unique<CheckedCommunicator>(c, *channels[id], report);
+  };
 }
 
-comm::Communicator& CheckedWorld::comm(dag::CommId id) {
-  if (id >= comms_.size()) {
-    throw std::out_of_range("no communicator " + std::to_string(id) + " in a job of " +
-                            std::to_string(comms_.size()));
-  }
-  if (!comms_[id]) {
-    throw std::logic_error("rank " + std::to_string(rank()) + " is not a member of communicator " +
-                           std::to_string(id));
-  }
-  return *comms_[id];
-}
+}  // namespace
+
+CheckedWorld::CheckedWorld(comm::World& inner, const std::vector<comm::CheckChannel*>& channels,
+                           MismatchReport report)
+    : WrappedWorld(inner, checking(inner, channels, std::move(report))) {}
 
 }  // namespace ordo::diag

@@ -23,6 +23,7 @@
 #include "runtime/comm/check_channel.hpp"
 #include "runtime/comm/communicator.hpp"
 #include "runtime/comm/rules/fingerprint.hpp"
+#include "runtime/comm/wrapped_world.hpp"
 
 namespace ordo::diag {
 
@@ -56,9 +57,8 @@ using MismatchReport = std::function<void(const CollectiveMismatch&)>;
 
 class CheckedCommunicator final : public comm::Communicator {
  public:
-  // `report` must outlive this object.
   CheckedCommunicator(comm::Communicator& inner, comm::CheckChannel& channel,
-                      const MismatchReport& report);
+                      MismatchReport report);
 
   const std::string& name() const override { return inner_.name(); }
   dag::Rank rank() const override { return inner_.rank(); }
@@ -81,28 +81,17 @@ class CheckedCommunicator final : public comm::Communicator {
 
   comm::Communicator& inner_;
   comm::CheckChannel& channel_;
-  const MismatchReport& report_;
+  MismatchReport report_;
   std::atomic<std::uint64_t> next_seq_{0};
   std::atomic<bool> settled_{false};
 };
 
 // Wraps `inner`, which must outlive it, with one channel per communicator of `channels` (null
 // where this rank is not a member), by communicator id.
-class CheckedWorld final : public comm::World {
+class CheckedWorld final : public comm::WrappedWorld {
  public:
   CheckedWorld(comm::World& inner, const std::vector<comm::CheckChannel*>& channels,
                MismatchReport report = {});
-
-  dag::Rank rank() const override { return inner_.rank(); }
-  std::uint32_t size() const override { return inner_.size(); }
-  std::uint32_t comm_count() const override { return inner_.comm_count(); }
-  comm::Communicator& comm(dag::CommId id) override;
-  bool is_member(dag::CommId id) const override { return inner_.is_member(id); }
-
- private:
-  comm::World& inner_;
-  MismatchReport report_;
-  std::vector<std::unique_ptr<CheckedCommunicator>> comms_;
 };
 
 }  // namespace ordo::diag

@@ -9,49 +9,6 @@
 #include "runtime/engine/core.hpp"
 
 namespace ordo::diag {
-namespace {
-
-// A non-blocking call's request, which records the end of the call when it is seen to end.
-class RecordedRequest final : public comm::Request {
- public:
-  RecordedRequest(std::unique_ptr<comm::Request> inner, FlightRing& ring, std::uint64_t seq)
-      : inner_(std::move(inner)), ring_(ring), seq_(seq) {}
-
-  bool test() override {
-    bool over = false;
-    try {
-      over = inner_->test();
-    } catch (...) {
-      end(true);
-      throw;
-    }
-    if (over) end(false);
-    return over;
-  }
-  void wait() override {
-    try {
-      inner_->wait();
-    } catch (...) {
-      end(true);
-      throw;
-    }
-    end(false);
-  }
-
- private:
-  void end(bool failed) {
-    if (ended_) return;
-    ended_ = true;
-    ring_.ended(seq_, failed);
-  }
-
-  std::unique_ptr<comm::Request> inner_;
-  FlightRing& ring_;
-  std::uint64_t seq_;
-  bool ended_ = false;
-};
-
-}  // namespace
 
 RecordedCommunicator::RecordedCommunicator(comm::Communicator& inner, FlightRing& ring)
     : inner_(inner), ring_(ring) {}
@@ -80,7 +37,9 @@ std::unique_ptr<comm::Request> RecordedCommunicator::start(const comm::Call& cal
     throw;
   }
   ring_.started(issued.seq);
-  return std::make_unique<RecordedRequest>(std::move(request), ring_, issued.seq);
+  return std::make_unique<comm::ObservedRequest>(
+      std::move(request),
+      [ring = &ring_, seq = issued.seq](bool failed) { ring->ended(seq, failed); });
 }
 
 comm::Communicator::Done RecordedCommunicator::finisher(std::uint64_t seq, bool parked,
@@ -128,26 +87,26 @@ void RecordedCommunicator::start_then(const comm::Call& call, void* buffer, Done
   ring_.started(issued.seq);
 }
 
-RecordedWorld::RecordedWorld(comm::World& inner, const std::vector<FlightRing*>& rings)
-    : inner_(inner) {
-  if (rings.size() != inner_.comm_count()) {
+namespace {
+
+comm::WrappedWorld::Wrap recording(const comm::World& inner,
+                                   const std::vector<FlightRing*>& rings) {
+  if (rings.size() != inner.comm_count()) {
     throw std::invalid_argument(
         "a recorded world needs one ring per communicator: " + std::to_string(rings.size()) +
-        " rings for " + std::to_string(inner_.comm_count()) + " communicators");
+        " rings for " + std::to_string(inner.comm_count()) + " communicators");
   }
-  comms_.resize(rings.size());
-  for (dag::CommId id = 0; id < rings.size(); ++id) {
-    if (!inner_.is_member(id)) continue;
+  return [rings](dag::CommId id, comm::Communicator& c) -> std::unique_ptr<comm::Communicator> {
     if (rings[id] == nullptr) {
       throw std::invalid_argument("communicator " + std::to_string(id) + " has no ring");
     }
-    comms_[id] = std::make_unique<RecordedCommunicator>(inner_.comm(id), *rings[id]);
-  }
+    return std::make_unique<RecordedCommunicator>(c, *rings[id]);
+  };
 }
 
-comm::Communicator& RecordedWorld::comm(dag::CommId id) {
-  if (id < comms_.size() && comms_[id] != nullptr) return *comms_[id];
-  return inner_.comm(id);  // throws the backend's error for an unknown id or a non-member
-}
+}  // namespace
+
+RecordedWorld::RecordedWorld(comm::World& inner, const std::vector<FlightRing*>& rings)
+    : WrappedWorld(inner, recording(inner, rings)) {}
 
 }  // namespace ordo::diag

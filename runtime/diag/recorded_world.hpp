@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "runtime/comm/communicator.hpp"
+#include "runtime/comm/wrapped_world.hpp"
 #include "runtime/diag/flight_ring.hpp"
 
 namespace ordo::diag {
@@ -37,19 +38,9 @@ class RecordedCommunicator final : public comm::Communicator {
 
 // Wraps `inner`, which must outlive it; one ring per communicator of `rings` (null where this
 // rank is not a member), by communicator id.
-class RecordedWorld final : public comm::World {
+class RecordedWorld final : public comm::WrappedWorld {
  public:
   RecordedWorld(comm::World& inner, const std::vector<FlightRing*>& rings);
-
-  dag::Rank rank() const override { return inner_.rank(); }
-  std::uint32_t size() const override { return inner_.size(); }
-  std::uint32_t comm_count() const override { return inner_.comm_count(); }
-  comm::Communicator& comm(dag::CommId id) override;
-  bool is_member(dag::CommId id) const override { return inner_.is_member(id); }
-
- private:
-  comm::World& inner_;
-  std::vector<std::unique_ptr<RecordedCommunicator>> comms_;
 };
 
 }  // namespace ordo::diag

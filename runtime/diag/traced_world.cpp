@@ -4,49 +4,6 @@
 #include <utility>
 
 namespace ordo::diag {
-namespace {
-
-// A non-blocking call's request, which logs the call's end when it is seen to end.
-class TracedRequest final : public comm::Request {
- public:
-  TracedRequest(std::unique_ptr<comm::Request> inner, TimelineLog& log, std::int64_t token)
-      : inner_(std::move(inner)), log_(log), token_(token) {}
-
-  bool test() override {
-    bool over = false;
-    try {
-      over = inner_->test();
-    } catch (...) {
-      end(true);
-      throw;
-    }
-    if (over) end(false);
-    return over;
-  }
-  void wait() override {
-    try {
-      inner_->wait();
-    } catch (...) {
-      end(true);
-      throw;
-    }
-    end(false);
-  }
-
- private:
-  void end(bool failed) {
-    if (ended_) return;
-    ended_ = true;
-    log_.collective_end(token_, failed);
-  }
-
-  std::unique_ptr<comm::Request> inner_;
-  TimelineLog& log_;
-  std::int64_t token_;
-  bool ended_ = false;
-};
-
-}  // namespace
 
 TracedCommunicator::TracedCommunicator(comm::Communicator& inner, dag::CommId id, TimelineLog& log)
     : inner_(inner), id_(id), log_(log) {}
@@ -71,7 +28,9 @@ std::unique_ptr<comm::Request> TracedCommunicator::start(const comm::Call& call,
     log_.collective_end(token, true);
     throw;
   }
-  return std::make_unique<TracedRequest>(std::move(request), log_, token);
+  return std::make_unique<comm::ObservedRequest>(
+      std::move(request),
+      [log = &log_, token](bool failed) { log->collective_end(token, failed); });
 }
 
 comm::Communicator::Done TracedCommunicator::ender(std::int64_t token, Done done) {
@@ -91,19 +50,10 @@ void TracedCommunicator::start_then(const comm::Call& call, void* buffer, Done d
   inner_.start_then(call, buffer, ender(token, std::move(done)));
 }
 
-TracedWorld::TracedWorld(comm::World& inner, TimelineLog& log) : inner_(inner) {
-  comms_.resize(inner_.comm_count());
-  for (dag::CommId id = 0; id < comms_.size(); ++id) {
-    if (!inner_.is_member(id)) continue;
-    comm::Communicator& c = inner_.comm(id);
-    log.set_comm_name(id, c.name());
-    comms_[id] = std::make_unique<TracedCommunicator>(c, id, log);
-  }
-}
-
-comm::Communicator& TracedWorld::comm(dag::CommId id) {
-  if (id < comms_.size() && comms_[id] != nullptr) return *comms_[id];
-  return inner_.comm(id);  // throws the backend's error for an unknown id or a non-member
-}
+TracedWorld::TracedWorld(comm::World& inner, TimelineLog& log)
+    : WrappedWorld(inner, [&log](dag::CommId id, comm::Communicator& c) {
+        log.set_comm_name(id, c.name());
+        return std::make_unique<TracedCommunicator>(c, id, log);
+      }) {}
 
 }  // namespace ordo::diag

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "runtime/comm/communicator.hpp"
+#include "runtime/comm/wrapped_world.hpp"
 #include "runtime/diag/timeline_log.hpp"
 
 namespace ordo::diag {
@@ -36,19 +37,9 @@ class TracedCommunicator final : public comm::Communicator {
 };
 
 // Wraps `inner`, which must outlive it, and names its communicators in `log`.
-class TracedWorld final : public comm::World {
+class TracedWorld final : public comm::WrappedWorld {
  public:
   TracedWorld(comm::World& inner, TimelineLog& log);
-
-  dag::Rank rank() const override { return inner_.rank(); }
-  std::uint32_t size() const override { return inner_.size(); }
-  std::uint32_t comm_count() const override { return inner_.comm_count(); }
-  comm::Communicator& comm(dag::CommId id) override;
-  bool is_member(dag::CommId id) const override { return inner_.is_member(id); }
-
- private:
-  comm::World& inner_;
-  std::vector<std::unique_ptr<TracedCommunicator>> comms_;
 };
 
 }  // namespace ordo::diag
