@@ -8,6 +8,8 @@
 #include <stdexcept>
 #include <string_view>
 
+#include "runtime/import/window.hpp"
+
 namespace ordo::import {
 namespace {
 
@@ -116,19 +118,10 @@ const Shape& image(std::span<const Shape> data, const std::string& op) {
   return data[0];
 }
 
-// Output size of a window sliding along one axis; `ceil` for MXNet's "full" convention.
+// One axis of a 2-D window with MXNet's symmetric padding; `ceil` for its "full" convention.
 std::uint64_t slide(std::uint64_t size, std::uint64_t kernel, std::uint64_t stride,
-                    std::uint64_t pad, std::uint64_t dilate, bool ceil, const std::string& op) {
-  if (stride == 0) bad(op + ": a stride of 0");
-  if (kernel == 0) bad(op + ": a kernel of 0");
-  const std::uint64_t span = dilate * (kernel - 1) + 1;
-  const std::uint64_t padded = size + 2 * pad;
-  if (padded < span) {
-    bad(op + ": a window of " + std::to_string(span) + " does not fit an input of " +
-        std::to_string(size) + " padded by " + std::to_string(pad));
-  }
-  const std::uint64_t room = padded - span;
-  return (ceil ? (room + stride - 1) / stride : room / stride) + 1;
+                    std::uint64_t pad, std::uint64_t dilate, bool ceil) {
+  return window_output(size, kernel, stride, pad, pad, dilate, ceil);
 }
 
 OpShapes convolution(const MxNode& node, std::span<const Shape> data) {
@@ -144,8 +137,8 @@ OpShapes convolution(const MxNode& node, std::span<const Shape> data) {
         " filters do not divide into " + std::to_string(groups) + " groups");
   }
   OpShapes s;
-  s.output = {filters, slide(in[1], kernel[0], stride[0], pad[0], dilate[0], false, "Convolution"),
-              slide(in[2], kernel[1], stride[1], pad[1], dilate[1], false, "Convolution")};
+  s.output = {filters, slide(in[1], kernel[0], stride[0], pad[0], dilate[0], false),
+              slide(in[2], kernel[1], stride[1], pad[1], dilate[1], false)};
   s.params.push_back({filters, in[0] / groups, kernel[0], kernel[1]});
   if (!attr_bool(node, "no_bias", false)) s.params.push_back({filters});
   s.macs = mul(mul(elements(s.output), in[0] / groups), mul(kernel[0], kernel[1]));
@@ -204,8 +197,8 @@ OpShapes pooling(const MxNode& node, std::span<const Shape> data) {
     bad("Pooling: pooling_convention '" + convention + "'; expected valid or full");
   }
   const bool full = convention == "full";
-  s.output = {in[0], slide(in[1], kernel[0], stride[0], pad[0], 1, full, "Pooling"),
-              slide(in[2], kernel[1], stride[1], pad[1], 1, full, "Pooling")};
+  s.output = {in[0], slide(in[1], kernel[0], stride[0], pad[0], 1, full),
+              slide(in[2], kernel[1], stride[1], pad[1], 1, full)};
   s.macs = mul(elements(s.output), mul(kernel[0], kernel[1]));
   return s;
 }

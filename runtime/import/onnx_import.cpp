@@ -15,6 +15,7 @@
 #include "runtime/dag/dump_error.hpp"
 #include "runtime/dag/name_rules.hpp"
 #include "runtime/import/mxnet_ops.hpp"
+#include "runtime/import/window.hpp"
 #include "runtime/networks/catalog.hpp"
 
 namespace ordo::import {
@@ -120,19 +121,6 @@ std::uint64_t non_negative(std::int64_t v, const std::string& what) {
   return static_cast<std::uint64_t>(v);
 }
 
-// A sliding window's output size along one axis (pads before and after).
-std::uint64_t slide(std::uint64_t size, std::uint64_t kernel, std::uint64_t stride,
-                    std::uint64_t before, std::uint64_t after, std::uint64_t dilation, bool ceil) {
-  const std::uint64_t span = dilation * (kernel - 1) + 1;
-  const std::uint64_t padded = size + before + after;
-  if (padded < span) {
-    bad("a window of " + std::to_string(span) + " does not fit an input of " +
-        std::to_string(size) + " padded to " + std::to_string(padded));
-  }
-  const std::uint64_t room = padded - span;
-  return (ceil ? (room + stride - 1) / stride : room / stride) + 1;
-}
-
 struct Inferred {
   Dims out;
   std::uint64_t macs = 0;  // per example
@@ -161,10 +149,10 @@ Dims window_out(const onnx::NodeProto& node, const Dims& in, std::uint64_t chann
     } else if (mode == "NOTSET" || mode == "VALID") {
       const bool valid = mode == "VALID";
       out[2 + static_cast<std::size_t>(a)] =
-          slide(size, k[a], stride,
-                valid ? 0 : non_negative(pads[static_cast<std::size_t>(a)], "a pad of"),
-                valid ? 0 : non_negative(pads[static_cast<std::size_t>(a) + 2], "a pad of"),
-                positive(dilations[static_cast<std::size_t>(a)], "a dilation of"), ceil);
+          window_output(size, k[a], stride,
+                        valid ? 0 : non_negative(pads[static_cast<std::size_t>(a)], "a pad of"),
+                        valid ? 0 : non_negative(pads[static_cast<std::size_t>(a) + 2], "a pad of"),
+                        positive(dilations[static_cast<std::size_t>(a)], "a dilation of"), ceil);
     } else {
       bad("auto_pad '" + mode + "'");
     }
