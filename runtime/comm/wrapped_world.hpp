@@ -7,11 +7,26 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "runtime/comm/communicator.hpp"
 
 namespace ordo::comm {
+
+// A communicator that stands in for `inner` (which must outlive it): its name, rank and size are
+// the inner one's; a subclass decides what each call does around the inner call.
+class WrappedCommunicator : public Communicator {
+ public:
+  explicit WrappedCommunicator(Communicator& inner) : inner_(inner) {}
+
+  const std::string& name() const override { return inner_.name(); }
+  dag::Rank rank() const override { return inner_.rank(); }
+  std::uint32_t size() const override { return inner_.size(); }
+
+ protected:
+  Communicator& inner_;
+};
 
 class WrappedWorld : public World {
  public:

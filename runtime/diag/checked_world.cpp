@@ -113,7 +113,7 @@ class CheckedRequest final : public comm::Request {
 
 CheckedCommunicator::CheckedCommunicator(comm::Communicator& inner, comm::CheckChannel& channel,
                                          MismatchReport report)
-    : inner_(inner), channel_(channel), report_(std::move(report)) {
+    : WrappedCommunicator(inner), channel_(channel), report_(std::move(report)) {
   if (channel_.size() != inner_.size()) {
     throw std::invalid_argument("the check channel of '" + inner_.name() + "' has " +
                                 std::to_string(channel_.size()) + " members, the communicator " +

@@ -55,14 +55,10 @@ inline constexpr double mismatch_settle_s = 2.0;
 // report. The default writes "ordo: rank R of N: <the mismatch>" to standard error.
 using MismatchReport = std::function<void(const CollectiveMismatch&)>;
 
-class CheckedCommunicator final : public comm::Communicator {
+class CheckedCommunicator final : public comm::WrappedCommunicator {
  public:
   CheckedCommunicator(comm::Communicator& inner, comm::CheckChannel& channel,
                       MismatchReport report);
-
-  const std::string& name() const override { return inner_.name(); }
-  dag::Rank rank() const override { return inner_.rank(); }
-  std::uint32_t size() const override { return inner_.size(); }
 
   void call(const comm::Call& call, void* buffer) override;
   std::unique_ptr<comm::Request> start(const comm::Call& call, void* buffer) override;
@@ -79,7 +75,6 @@ class CheckedCommunicator final : public comm::Communicator {
   void check_blocking(const comm::Call& call);
   std::shared_ptr<Exchange> exchange_for(const comm::Call& call, bool blocks);
 
-  comm::Communicator& inner_;
   comm::CheckChannel& channel_;
   MismatchReport report_;
   std::atomic<std::uint64_t> next_seq_{0};

@@ -11,7 +11,7 @@
 namespace ordo::diag {
 
 RecordedCommunicator::RecordedCommunicator(comm::Communicator& inner, FlightRing& ring)
-    : inner_(inner), ring_(ring) {}
+    : WrappedCommunicator(inner), ring_(ring) {}
 
 void RecordedCommunicator::call(const comm::Call& call, void* buffer) {
   const FlightRing::Issued issued =

@@ -15,13 +15,9 @@
 
 namespace ordo::diag {
 
-class RecordedCommunicator final : public comm::Communicator {
+class RecordedCommunicator final : public comm::WrappedCommunicator {
  public:
   RecordedCommunicator(comm::Communicator& inner, FlightRing& ring);
-
-  const std::string& name() const override { return inner_.name(); }
-  dag::Rank rank() const override { return inner_.rank(); }
-  std::uint32_t size() const override { return inner_.size(); }
 
   void call(const comm::Call& call, void* buffer) override;
   std::unique_ptr<comm::Request> start(const comm::Call& call, void* buffer) override;
@@ -32,7 +28,6 @@ class RecordedCommunicator final : public comm::Communicator {
   // The backend's completion wrapper: two words, so std::function stores it inline.
   Done finisher(std::uint64_t seq, bool parked, Done& done);
 
-  comm::Communicator& inner_;
   FlightRing& ring_;
 };
 

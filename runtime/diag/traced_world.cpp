@@ -6,7 +6,7 @@
 namespace ordo::diag {
 
 TracedCommunicator::TracedCommunicator(comm::Communicator& inner, dag::CommId id, TimelineLog& log)
-    : inner_(inner), id_(id), log_(log) {}
+    : WrappedCommunicator(inner), id_(id), log_(log) {}
 
 void TracedCommunicator::call(const comm::Call& call, void* buffer) {
   const std::int64_t token = log_.collective_begin(id_, call, true);

@@ -13,13 +13,9 @@
 
 namespace ordo::diag {
 
-class TracedCommunicator final : public comm::Communicator {
+class TracedCommunicator final : public comm::WrappedCommunicator {
  public:
   TracedCommunicator(comm::Communicator& inner, dag::CommId id, TimelineLog& log);
-
-  const std::string& name() const override { return inner_.name(); }
-  dag::Rank rank() const override { return inner_.rank(); }
-  std::uint32_t size() const override { return inner_.size(); }
 
   void call(const comm::Call& call, void* buffer) override;
   std::unique_ptr<comm::Request> start(const comm::Call& call, void* buffer) override;
@@ -31,7 +27,6 @@ class TracedCommunicator final : public comm::Communicator {
   // timeline, which is off unless asked for.)
   Done ender(std::int64_t token, Done done);
 
-  comm::Communicator& inner_;
   dag::CommId id_;
   TimelineLog& log_;
 };

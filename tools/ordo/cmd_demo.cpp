@@ -6,17 +6,16 @@
 #include <string>
 
 #include "runtime/comm/mpi/runtime.hpp"
-#include "runtime/comm/mpi/shadow_channels.hpp"
 #include "runtime/comm/mpi/world.hpp"
 #include "runtime/dag/dump_writer.hpp"
 #include "runtime/demo/designs_demo.hpp"
 #include "runtime/demo/engine_demo.hpp"
-#include "runtime/diag/checked_world.hpp"
 #include "runtime/diag/debug_mode.hpp"
 #include "runtime/diag/flight_recorder.hpp"
 #include "runtime/diag/recorded_world.hpp"
 #include "runtime/diag/watchdog.hpp"
 #include "tools/ordo/commands.hpp"
+#include "tools/ordo/fingerprint_world.hpp"
 #include "tools/ordo/output.hpp"
 
 namespace ordo::tools {
@@ -61,13 +60,8 @@ int run_mpi(const DemoCliOptions& o) {
     // corrupts or hangs instead of being reported, so it only runs on simulated ranks.
     if (config.kind == designs::DesignKind::naive) continue;
     comm::MpiWorld mpi_world(runtime, designs::step_comms(config));
-    std::unique_ptr<comm::MpiShadowChannels> shadows;
-    std::unique_ptr<diag::CheckedWorld> checked;
-    if (check_collectives) {
-      shadows = std::make_unique<comm::MpiShadowChannels>(mpi_world);
-      checked = std::make_unique<diag::CheckedWorld>(mpi_world, shadows->channels());
-    }
-    comm::World& base = checked ? static_cast<comm::World&>(*checked) : mpi_world;
+    FingerprintWorld fingerprints(mpi_world, check_collectives);
+    comm::World& base = fingerprints.world();
     // Each design's collectives are recorded and watched (docs/diagnostics.md); the rings only,
     // since the design's engine is the demo's own.
     diag::FlightRecorder recorder(base, designs::step_comms(config));

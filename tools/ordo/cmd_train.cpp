@@ -15,7 +15,6 @@
 #include "runtime/checkpoint/checkpoint_error.hpp"
 #include "runtime/checkpoint/checkpoint_file.hpp"
 #include "runtime/comm/mpi/runtime.hpp"
-#include "runtime/comm/mpi/shadow_channels.hpp"
 #include "runtime/comm/mpi/world.hpp"
 #include "runtime/comm/sim/issuer.hpp"
 #include "runtime/dag/dump_writer.hpp"
@@ -34,6 +33,7 @@
 #include "runtime/train/initial_state.hpp"
 #include "runtime/train/train_run.hpp"
 #include "tools/ordo/commands.hpp"
+#include "tools/ordo/fingerprint_world.hpp"
 #include "tools/ordo/output.hpp"
 #include "tools/ordo/train_data.hpp"
 #include "tools/ordo/train_progress.hpp"
@@ -202,13 +202,8 @@ int run_train(const TrainCli& o) {
     return exit_bad_input;
   }
   // Fingerprint mode sits under the recorder, so a call it refuses is recorded as failed.
-  std::unique_ptr<comm::MpiShadowChannels> shadows;
-  std::unique_ptr<diag::CheckedWorld> checked;
-  if (check_collectives) {
-    shadows = std::make_unique<comm::MpiShadowChannels>(mpi_world);
-    checked = std::make_unique<diag::CheckedWorld>(mpi_world, shadows->channels());
-  }
-  comm::World& base = checked ? static_cast<comm::World&>(*checked) : mpi_world;
+  FingerprintWorld fingerprints(mpi_world, check_collectives);
+  comm::World& base = fingerprints.world();
   // Every collective goes through the recorder, the main thread's agreements included, so that
   // its sequence numbers are the communicators' own.
   std::unique_ptr<diag::FlightRecorder> recorder;
