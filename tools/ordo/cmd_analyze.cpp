@@ -110,7 +110,7 @@ int run_analyze(const AnalyzeCli& o) {
 Command add_analyze(CLI::App& app) {
   auto o = std::make_shared<AnalyzeCli>();
   CLI::App* sub = app.add_subcommand(
-      "analyze", "say why a job stopped, from the ranks' hang dumps (docs/diagnostics.md)");
+      "analyze", "Say why a job stopped, from the ranks' hang dumps (docs/diagnostics.md)");
   sub->add_option("dir", o->dir, "the directory of rank-K.json dumps (ordo train --dump-dir)")
       ->required();
   sub->add_option("--program", o->program_path,

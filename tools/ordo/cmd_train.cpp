@@ -33,6 +33,7 @@
 #include "runtime/train/initial_state.hpp"
 #include "runtime/train/train_run.hpp"
 #include "tools/ordo/commands.hpp"
+#include "tools/ordo/front_end.hpp"
 #include "tools/ordo/fingerprint_world.hpp"
 #include "tools/ordo/output.hpp"
 #include "tools/ordo/train_data.hpp"
@@ -417,8 +418,7 @@ int run_train(const TrainCli& o) {
 
 Command add_train(CLI::App& app) {
   auto o = std::make_shared<TrainCli>();
-  CLI::App* sub = app.add_subcommand(
-      "train", "train a network on Fashion-MNIST across the MPI ranks, verified first");
+  CLI::App* sub = app.add_subcommand("train", train_summary);
   sub->add_option("--network", o->network, networks::builtin_network_names())
       ->capture_default_str();
   sub->add_option("--design", o->design, "naive, funnel, concom or depcha")->capture_default_str();

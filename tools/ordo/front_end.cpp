@@ -1,0 +1,63 @@
+#include "tools/ordo/front_end.hpp"
+
+#include <exception>
+#include <iostream>
+#include <map>
+#include <new>
+#include <string>
+
+#include "tools/ordo/command_clock.hpp"
+#include "tools/ordo/output.hpp"
+
+namespace ordo::tools {
+
+namespace {
+
+// A command's exit code once its standard output is known to have been written: an answer lost
+// on a full disk is no answer.
+int finish(int code, const std::string& command) {
+  return flush_standard_output(command) ? code : exit_bad_input;
+}
+
+}  // namespace
+
+int run_front_end(int argc, char** argv, const std::vector<CommandEntry>& entries,
+                  const char* fallback) {
+  command_clock();  // --timeout counts from here
+  CLI::App app{"ordo: MPI collectives in dependency-engine DAGs, provably safe"};
+  app.require_subcommand(fallback == nullptr ? 1 : 0, 1);
+  std::map<const CLI::App*, Command> commands;
+  for (const CommandEntry& entry : entries) {
+    Command command = entry.add(app);
+    commands.emplace(app.get_subcommand(entry.name), std::move(command));
+  }
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return code == 0 ? exit_ok : exit_bad_input;
+  }
+
+  std::string name = fallback == nullptr ? "" : fallback;
+  try {
+    for (const auto& [sub, command] : commands) {
+      if (sub->parsed()) {
+        name = sub->get_name();
+        return finish(command(), name);
+      }
+    }
+    return finish(commands.at(app.get_subcommand(name))(), name);
+  } catch (const std::bad_alloc&) {
+    // Not the input's fault, so not exit 2: a bound of the machine was hit.
+    std::cerr << "ordo " << name
+              << ": unknown: out of memory (std::bad_alloc); `ordo verify --memory-max` bounds "
+                 "what the checker may take and answers unknown before this happens\n";
+    return exit_unknown;
+  } catch (const std::exception& e) {
+    std::cerr << "ordo " << name << ": error: " << e.what() << '\n';
+    return finish(exit_bad_input, name);
+  }
+}
+
+}  // namespace ordo::tools

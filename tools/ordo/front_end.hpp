@@ -1,0 +1,32 @@
+// What both executables of the command line share: a subcommand table, parsing, and the mapping
+// of errors to exit codes. `ordo` (main.cpp) holds every command but `train`; `ordo-train`
+// (train_main.cpp) holds `train` alone, so that only training loads libtorch, whose start-up
+// (half a second of relocations and operator registration) every other command would pay.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <functional>
+#include <vector>
+
+#include "tools/ordo/commands.hpp"
+
+namespace ordo::tools {
+
+// Registers a subcommand on the app and returns its body.
+using CommandAdder = std::function<Command(CLI::App&)>;
+
+struct CommandEntry {
+  const char* name;
+  CommandAdder add;
+};
+
+// Parses argv against the commands and runs the one named (`fallback` when none is and it is
+// given). Returns the process exit code.
+int run_front_end(int argc, char** argv, const std::vector<CommandEntry>& commands,
+                  const char* fallback);
+
+// The one-line summary of `ordo train`, shown by both executables' help.
+inline constexpr const char* train_summary =
+    "Train a network across the MPI ranks, verified first (Fashion-MNIST, ImageNet RecordIO or synthetic data)";
+
+}  // namespace ordo::tools
