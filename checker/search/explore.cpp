@@ -8,6 +8,7 @@
 #include "checker/search/memory.hpp"
 #include "checker/search/reduction.hpp"
 #include "checker/search/state_keys.hpp"
+#include "checker/search/transition_memo.hpp"
 #include "checker/search/visited_set.hpp"
 #include "checker/system/deadlock.hpp"
 #include "checker/system/transitions.hpp"
@@ -24,6 +25,17 @@ struct Frame {
   std::vector<dag::Transition> transitions;
   std::size_t next = 0;
   bool reduced = false;  // transitions is one rank's ample set, a strict subset of the enabled
+  // Per transition, its successor as the memo knew it when the frame was pushed, with the
+  // successor's key (in known_keys) and the key's hash.
+  struct Known {
+    bool kept = false;
+    TransitionMemo::Successor successor{};
+    std::uint64_t hash = 0;
+    std::uint32_t key_at = 0;
+    std::uint32_t key_size = 0;
+  };
+  std::vector<Known> known;
+  std::string known_keys;
 };
 
 // The transitions taken from the initial state to the top frame's latest child: the stack is
@@ -32,6 +44,26 @@ std::vector<dag::Transition> path_of(const std::vector<Frame>& stack, std::size_
   std::vector<dag::Transition> path;
   for (std::size_t i = 0; i < depth; ++i) path.push_back(stack[i].transitions[stack[i].next - 1]);
   return path;
+}
+
+// The witness with each claim's thread named as a run names it: the lowest free thread of its
+// pool in the state the run has reached. The search's states may hold a rank part that stands for
+// another with the same bytes (transition_memo.hpp), whose ops may sit on other threads of their
+// pool; equal bytes mean equal futures up to that naming, so the renamed path is enabled and
+// reaches states with the same bytes, the violation included.
+// `state` is where the renamed path ends (the state before the violation, when the last
+// transition violates a property).
+std::vector<dag::Transition> witness_as_run(const Model& model,
+                                            std::vector<dag::Transition> witness, State& state) {
+  state = initial_state(model);
+  for (dag::Transition& t : witness) {
+    if (t.kind == dag::Transition::Kind::claim) {
+      const dag::PoolId pool = model.program(t.rank).ops.at(t.op).pool;
+      t.thread = state.rank(t.rank).rules.lowest_free_thread(pool);
+    }
+    if (apply(model, state, t)) break;  // the violation: the witness's last transition
+  }
+  return witness;
 }
 
 class Search {
@@ -73,20 +105,26 @@ class Search {
         return unknown(*bound, *bound == Bound::seconds_max ? seconds_bound() : limits_.bytes_max);
       }
       const dag::Transition transition = top.transitions[top.next++];
-      State& child = child_;
-      child = top.state;
       ++result_.stats.transitions;
-      if (std::optional<comm::Violation> v = apply(model_, child, transition)) {
-        return unsafe(std::move(*v), false, path_of(stack_, depth_));
+      const Frame::Known& known = top.known[top.next - 1];
+      if (known.kept) {
+        // The child's key was made with the frame; the child itself is made only when new.
+        if (!visited_.insert(std::string_view(top.known_keys).substr(known.key_at, known.key_size),
+                             known.hash)) {
+          continue;
+        }
+        child_ = top.state;
+        child_.share_rank(transition.rank, memo_.part(known.successor.part));
+        child_parts_ = top.parts;
+        child_parts_.ranks[transition.rank] = known.successor.piece;
+        keys_.sample_comm_check(child_);
+      } else {
+        child_ = top.state;
+        const std::string_view key = take(top, transition);
+        if (violation_) return unsafe(std::move(*violation_), path_of(stack_, depth_));
+        if (!visited_.insert(key)) continue;
       }
-      // A child that differs from its parent in the transition's rank only has its key made from
-      // the parent's key parts.
-      const bool one_rank = child.wrote_only(top.state, transition.rank);
-      if (top.reduced && !one_rank) throw_not_local(transition);
-      const std::string_view key =
-          one_rank ? keys_.key_after(child, transition.rank, top.parts, child_parts_)
-                   : keys_.key(child, child_parts_);
-      if (!visited_.insert(key)) continue;
+      const State& child = child_;
       ++result_.stats.states;
       const std::uint64_t depth = depth_;
       if (depth > result_.stats.depth_max) result_.stats.depth_max = depth;
@@ -119,6 +157,54 @@ class Search {
       result_.stats.transitions_deferred += enabled - next_.size();
     }
     frame.transitions.swap(next_);
+    prefetch_children(frame);
+  }
+
+  // Most children of a state were visited before, so most of a frame's work is one probe of the
+  // visited set per child, each a cache miss in a table of tens of megabytes. The keys of the
+  // children the memo knows are cheap to make ahead, so their slots are fetched together here
+  // and the misses overlap, instead of one after another as the children are taken. Only the
+  // cache is touched: the children are still taken, and the set changed, in the same order.
+  void prefetch_children(Frame& frame) {
+    frame.known.resize(frame.transitions.size());
+    frame.known_keys.clear();
+    for (std::size_t i = 0; i < frame.transitions.size(); ++i) {
+      const dag::Transition& t = frame.transitions[i];
+      Frame::Known& known = frame.known[i];
+      const std::optional<TransitionMemo::Successor> s =
+          memo_.find(t.rank, frame.parts.ranks[t.rank], t);
+      known.kept = s.has_value();
+      if (!s) continue;
+      const std::string_view key = keys_.key_ahead(t.rank, s->piece, frame.parts);
+      known.successor = *s;
+      known.hash = VisitedSet::hash_of(key);
+      known.key_at = static_cast<std::uint32_t>(frame.known_keys.size());
+      known.key_size = static_cast<std::uint32_t>(key.size());
+      frame.known_keys.append(key);
+      visited_.prefetch(known.hash);
+    }
+  }
+
+  // Makes child_ (a copy of top's state) the state after `transition`, a transition the memo did
+  // not know when the frame was pushed, and returns its key (in child_parts_). A rank-local one
+  // is kept in the memo. Sets violation_ when the transition violates a property.
+  std::string_view take(const Frame& top, const dag::Transition& transition) {
+    const dag::Rank rank = transition.rank;
+    const VisitedSet::Place piece = top.parts.ranks[rank];
+    if (std::optional<comm::Violation> v = apply(model_, child_, transition)) {
+      violation_ = std::move(v);
+      return {};
+    }
+    // A child that differs from its parent in the transition's rank only has its key made from
+    // the parent's key parts.
+    const bool one_rank = child_.wrote_only(top.state, rank);
+    if (top.reduced && !one_rank) throw_not_local(transition);
+    if (!one_rank) return keys_.key(child_, child_parts_);
+    const std::string_view key = keys_.key_after(child_, rank, top.parts, child_parts_);
+    const TransitionMemo::Successor kept =
+        memo_.add(rank, piece, transition, child_parts_.ranks[rank], child_.rank_part(rank));
+    child_.share_rank(rank, memo_.part(kept.part));
+    return key;
   }
 
   // The partial-order reduction rests on an ample set's transitions being invisible to every
@@ -136,8 +222,12 @@ class Search {
   // child (empty at the initial state, when the stack is).
   bool stuck(const State& state, const std::vector<dag::Transition>& enabled) {
     if (!enabled.empty() || finished(model_, state)) return false;
-    unsafe(describe_deadlock(model_, state), collective_pending(state) || main_in_collective(state),
-           path_of(stack_, depth_));
+    // Described from the state the renamed witness reaches, so that the threads it names are the
+    // run's (witness_as_run); it has the search's state's bytes, so it is as stuck.
+    State run_state;
+    std::vector<dag::Transition> witness = witness_as_run(model_, path_of(stack_, depth_), run_state);
+    record_unsafe(describe_deadlock(model_, run_state),
+                  collective_pending(run_state) || main_in_collective(run_state), std::move(witness));
     return true;
   }
 
@@ -149,7 +239,14 @@ class Search {
     return false;
   }
 
-  Result unsafe(comm::Violation v, bool collective_involved, std::vector<dag::Transition> witness) {
+  // A violation found by a transition, with the search's path to it.
+  Result unsafe(comm::Violation v, std::vector<dag::Transition> path) {
+    State run_state;
+    return record_unsafe(std::move(v), false, witness_as_run(model_, std::move(path), run_state));
+  }
+
+  Result record_unsafe(comm::Violation v, bool collective_involved,
+                       std::vector<dag::Transition> witness) {
     result_.verdict = Verdict::unsafe;
     result_.property = property_of(v, collective_involved);
     result_.violation = std::move(v);
@@ -208,6 +305,8 @@ class Search {
   std::size_t depth_ = 0;
   std::vector<dag::Transition> next_;  // the enabled transitions of the child being made
   VisitedSet visited_;
+  TransitionMemo memo_;
+  std::optional<comm::Violation> violation_;  // of the transition take() took last
   std::uint32_t clock_countdown_ = 0;
   std::uint64_t state_bytes_ = 1;  // what one new state costs, measured on the initial state
   Result result_;

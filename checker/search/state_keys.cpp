@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <stdexcept>
 
 #include "checker/system/encoding.hpp"
 #include "checker/system/encoding_check.hpp"
@@ -65,19 +66,19 @@ VisitedSet::Place StateKeys::comms_number(const State& state) {
   return comm_parts_.find_or_insert(part_).place;
 }
 
-std::string_view StateKeys::assemble(const Parts& parts) {
+std::string_view StateKeys::assemble(const Parts& parts, dag::Rank replaced,
+                                     VisitedSet::Place piece) {
+  const auto piece_of = [&](std::size_t r) { return r == replaced ? piece : parts.ranks[r]; };
   out_.clear();
   put_uint(out_, parts.comms);
   if (!symmetric_) {
-    for (const VisitedSet::Place n : parts.ranks) put_uint(out_, n);
+    for (std::size_t r = 0; r < parts.ranks.size(); ++r) put_uint(out_, piece_of(r));
     return out_;
   }
   // Sorting the ranks' (piece, views) pairs forgets which rank holds which, as sorting the ranks'
   // keys does in encode_up_to_rank_renaming.
   sorted_.resize(parts.ranks.size());
-  for (std::size_t r = 0; r < parts.ranks.size(); ++r) {
-    sorted_[r] = {parts.ranks[r], parts.views[r]};
-  }
+  for (std::size_t r = 0; r < parts.ranks.size(); ++r) sorted_[r] = {piece_of(r), parts.views[r]};
   std::sort(sorted_.begin(), sorted_.end());
   for (const auto& [rank_piece, rank_views] : sorted_) {
     put_uint(out_, rank_piece);
@@ -106,6 +107,12 @@ std::string_view StateKeys::key_after(const State& state, dag::Rank rank, const 
   parts.comms = parent.comms;
   parts.ranks.at(rank) = piece(state, rank);
   return assemble(parts);
+}
+
+std::string_view StateKeys::key_ahead(dag::Rank rank, VisitedSet::Place piece,
+                                      const Parts& parent) {
+  if (rank >= parent.ranks.size()) throw std::out_of_range("key_ahead: no such rank");
+  return assemble(parent, rank, piece);
 }
 
 }  // namespace ordo::checker

@@ -43,13 +43,21 @@ class StateKeys {
   // The same for a state that shares every part but `rank`'s with the state `parent` was made
   // for (State::wrote_only): only that rank's part is made again.
   std::string_view key_after(const State& state, dag::Rank rank, const Parts& parent, Parts& parts);
+  // The key of a state whose parts are `parent`'s with `rank`'s piece replaced by `piece` (a
+  // successor the search knows by its piece); the view lasts until the next call.
+  std::string_view key_ahead(dag::Rank rank, VisitedSet::Place piece, const Parts& parent);
+  // Reads back a sample of the communicators' encodings (the rank pieces are read back each
+  // time one is new); every key made from a state does this, and a key made ahead is not.
+  void sample_comm_check(const State& state);
 
  private:
   VisitedSet::Place piece(const State& state, dag::Rank rank);
   VisitedSet::Place views_number(const State& state, dag::Rank rank);
   VisitedSet::Place comms_number(const State& state);
-  void sample_comm_check(const State& state);
-  std::string_view assemble(const Parts& parts);
+  // The key of `parts`, with `replaced`'s piece taken as `piece` (no rank is, by default).
+  std::string_view assemble(const Parts& parts, dag::Rank replaced = no_rank,
+                            VisitedSet::Place piece = 0);
+  static constexpr dag::Rank no_rank = ~dag::Rank{0};
 
   const Model& model_;
   bool symmetric_;

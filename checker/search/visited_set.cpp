@@ -129,8 +129,7 @@ VisitedSet::Slot VisitedSet::store(std::string_view encoding, std::uint64_t hash
   return Slot{hash, tag_stored << tag_shift | where};
 }
 
-VisitedSet::Found VisitedSet::find_or_insert(std::string_view encoding) {
-  const std::uint64_t hash = hash_of(encoding);
+VisitedSet::Found VisitedSet::find_or_insert(std::string_view encoding, std::uint64_t hash) {
   const std::size_t mask = table_.size() - 1;
   const bool in_table = !numbered_ && encoding.size() <= inline_max;
   const Slot image = in_table ? inline_slot(encoding) : Slot{};
@@ -153,7 +152,7 @@ VisitedSet::Found VisitedSet::find_or_insert(std::string_view encoding) {
 
 // Keeps the load at most one half, so that a probe ends after a few slots.
 void VisitedSet::grow() {
-  std::vector<Slot> old(table_.size() * 2);
+  PageArray<Slot> old(table_.size() * 2);
   old.swap(table_);
   const std::size_t mask = table_.size() - 1;
   for (const Slot& slot : old) {

@@ -11,6 +11,8 @@
 #include <string_view>
 #include <vector>
 
+#include "checker/search/page_array.hpp"
+
 namespace ordo::checker {
 
 class VisitedSet {
@@ -27,9 +29,19 @@ class VisitedSet {
     bool inserted = false;  // it was not in before
     Place place = 0;
   };
-  Found find_or_insert(std::string_view encoding);
+  Found find_or_insert(std::string_view encoding) { return find_or_insert(encoding, hash_of(encoding)); }
+  // The same with the encoding's hash_of, made before.
+  Found find_or_insert(std::string_view encoding, std::uint64_t hash);
+  // Starts loading the table slot where a lookup of an encoding with this hash begins, so that a
+  // lookup soon after finds it in the cache: a search that knows its next keys overlaps their
+  // misses.
+  void prefetch(std::uint64_t hash) const { __builtin_prefetch(&table_[hash & (table_.size() - 1)]); }
   // Adds the encoding; false when an equal one is already in.
   bool insert(std::string_view encoding) { return find_or_insert(encoding).inserted; }
+  bool insert(std::string_view encoding, std::uint64_t hash) {
+    return find_or_insert(encoding, hash).inserted;
+  }
+  static std::uint64_t hash_of(std::string_view encoding);
   std::uint64_t size() const { return size_; }
 
  private:
@@ -44,7 +56,6 @@ class VisitedSet {
   static constexpr std::size_t inline_max = 15;
 
   static Slot inline_slot(std::string_view encoding);
-  static std::uint64_t hash_of(std::string_view encoding);
   std::uint64_t hash_of(const Slot& slot) const;
   const char* entry(const Slot& slot) const;
   std::string_view stored(const Slot& slot) const;
@@ -53,7 +64,7 @@ class VisitedSet {
   void grow();
 
   bool numbered_;
-  std::vector<Slot> table_;  // open addressing, linear probing; size a power of two
+  PageArray<Slot> table_;  // open addressing, linear probing; size a power of two
   std::vector<std::unique_ptr<char[]>> chunks_;
   std::uint32_t chunk_size_ = 0;  // of the last chunk, the one being filled
   std::uint32_t chunk_used_ = 0;

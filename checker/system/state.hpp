@@ -90,6 +90,10 @@ class State {
   const comm::MatchState& comm(dag::CommId c) const { return comms_.at(c).get(); }
   RankState& rank_for_write(dag::Rank r);
   comm::MatchState& comm_for_write(dag::CommId c);
+  // The rank's part as it is shared, and putting a shared part in its place: how a search reuses
+  // a successor part it made before (search/transition_memo.hpp) instead of making it again.
+  const CowBox<RankState>& rank_part(dag::Rank r) const { return ranks_.at(r); }
+  void share_rank(dag::Rank r, const CowBox<RankState>& part) { ranks_.at(r) = part; }
 
   // Whether every part but `rank`'s is still shared with `parent`, this state's origin: the
   // transition that made it wrote no other rank and no communicator.

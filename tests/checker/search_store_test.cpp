@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "checker/search/state_keys.hpp"
+#include "checker/search/transition_memo.hpp"
 #include "checker/search/visited_set.hpp"
 #include "checker/system/cow_box.hpp"
 #include "checker/system/encoding.hpp"
@@ -229,6 +230,42 @@ TEST(Encoding, EqualEncodingsHaveTheSameTransitions) {
     }
     EXPECT_GT(compared, 60u);
   }
+}
+
+// The memo answers for exactly the (rank, piece, transition) it was given, and keeps one part per
+// rank and successor piece, so that every state reached by it shares that part; a claim's thread
+// is part of the transition. That the successor's piece is a function of those three is the
+// encoding's promise, which Encoding.EqualEncodingsHaveTheSameTransitions checks.
+TEST(TransitionMemo, AnswersForWhatItKeptAndSharesOnePartPerPiece) {
+  const Model model(step_job(networks::mlp(1, 2, 1.0), config(designs::DesignKind::depcha, 2)), 2);
+  const State state = initial_state(model);
+  TransitionMemo memo;
+  const dag::Transition submit{dag::Transition::Kind::main, 0, 0, std::nullopt};
+  const dag::Transition claim0{dag::Transition::Kind::claim, 0, 3, 0u};
+  const dag::Transition claim1{dag::Transition::Kind::claim, 0, 3, 1u};
+  EXPECT_FALSE(memo.find(0, 7, submit).has_value());
+  const TransitionMemo::Successor first = memo.add(0, 7, submit, 9, state.rank_part(0));
+  const TransitionMemo::Successor second = memo.add(0, 8, claim0, 9, state.rank_part(1));
+  EXPECT_EQ(first.part, second.part);  // one part for rank 0's piece 9
+  EXPECT_TRUE(memo.part(second.part).shares(state.rank_part(0)));
+  const TransitionMemo::Successor other_rank = memo.add(1, 8, claim0, 9, state.rank_part(1));
+  EXPECT_NE(other_rank.part, first.part);
+  ASSERT_TRUE(memo.find(0, 7, submit).has_value());
+  EXPECT_EQ(memo.find(0, 7, submit)->piece, 9u);
+  EXPECT_FALSE(memo.find(0, 7, claim0).has_value());  // another transition
+  EXPECT_FALSE(memo.find(1, 7, submit).has_value());  // another rank
+  EXPECT_FALSE(memo.find(0, 8, claim1).has_value());  // another thread
+  EXPECT_TRUE(memo.find(0, 8, claim0).has_value());
+  // Many entries: the table grows and still answers every one.
+  for (VisitedSet::Place piece = 100; piece < 5100; ++piece) {
+    memo.add(0, piece, submit, piece + 1, state.rank_part(0));
+  }
+  for (VisitedSet::Place piece = 100; piece < 5100; ++piece) {
+    const std::optional<TransitionMemo::Successor> s = memo.find(0, piece, submit);
+    ASSERT_TRUE(s.has_value());
+    EXPECT_EQ(s->piece, piece + 1);
+  }
+  EXPECT_EQ(memo.size(), 5003u);
 }
 
 }  // namespace
