@@ -3,6 +3,7 @@
 #include <onnx/onnx_pb.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <limits>
 #include <map>
@@ -15,6 +16,8 @@
 #include "runtime/dag/dump_error.hpp"
 #include "runtime/dag/name_rules.hpp"
 #include "runtime/import/mxnet_ops.hpp"
+#include "runtime/import/onnx_initial_values.hpp"
+#include "runtime/import/trainable.hpp"
 #include "runtime/import/window.hpp"
 #include "runtime/networks/catalog.hpp"
 
@@ -353,22 +356,198 @@ Inferred infer(const onnx::NodeProto& node, const std::vector<const Tensor*>& in
   return r;
 }
 
+float attr_float(const onnx::NodeProto& node, const std::string& name, float fallback) {
+  const onnx::AttributeProto* a = attribute(node, name);
+  return a == nullptr ? fallback : a->f();
+}
+
+void near(const onnx::NodeProto& node, const std::string& name, float fallback, float want) {
+  const float v = attr_float(node, name, fallback);
+  if (std::abs(v - want) > 1e-3f * want) {
+    bad(name + " " + std::to_string(v) + "; the trainer's has " + std::to_string(want));
+  }
+}
+
+// The square window of a Conv or pooling that the trainer's ops take (kernel, stride, padding),
+// on an input of height and width `in` (window_out has accepted the attributes).
+networks::LayerOp square_window(const onnx::NodeProto& node, const Dims& in, std::uint64_t kh,
+                                std::uint64_t kw, networks::OpKind kind, std::uint32_t units) {
+  if (kh != kw) bad("the trainer's windows are square; the kernel is " + to_string({kh, kw}));
+  const auto strides = attr_ints(node, "strides", {1, 1});
+  if (strides[0] != strides[1]) bad("the trainer's strides are equal; they are different here");
+  for (const std::int64_t d : attr_ints(node, "dilations", {1, 1})) {
+    if (d != 1) bad("the trainer has no dilated windows");
+  }
+  const onnx::AttributeProto* auto_pad = attribute(node, "auto_pad");
+  const std::string mode = auto_pad == nullptr ? "NOTSET" : auto_pad->s();
+  if (mode != "NOTSET" && mode != "VALID") bad("the trainer's padding is given; auto_pad " + mode);
+  const auto pads = mode == "VALID" ? std::vector<std::int64_t>{0, 0, 0, 0}
+                                    : attr_ints(node, "pads", {0, 0, 0, 0});
+  if (pads[1] != pads[0] || pads[2] != pads[0] || pads[3] != pads[0]) {
+    bad("the trainer pads every side alike; pads differ here");
+  }
+  const auto k = static_cast<std::uint32_t>(kh);
+  const auto stride = static_cast<std::uint32_t>(strides[0]);
+  const auto pad = static_cast<std::uint32_t>(pads[0]);
+  if (attr_int(node, "ceil_mode", 0) != 0) {
+    // Where rounding up gives the size rounding down gives, the windows are the same ones.
+    for (std::size_t a = 2; a < 4; ++a) {
+      if (window_output(in[a], k, stride, pad, pad, 1, true) !=
+          window_output(in[a], k, stride, pad, pad, 1, false)) {
+        bad("ceil_mode rounds this window's output up; the trainer's rounds down");
+      }
+    }
+  }
+  return {kind, units, k, stride, pad};
+}
+
+// What the trainer computes for a node that computes on data (infer has accepted it), given
+// its inputs and its output. A softmax is the identity: the caller holds it to the last layer,
+// where it is the trainer's loss. Throws std::invalid_argument saying what the trainer lacks.
+std::vector<networks::LayerOp> train_ops(const onnx::NodeProto& node,
+                                         const std::vector<const Tensor*>& inputs, const Dims& in0,
+                                         const Dims& out) {
+  const std::string& op = node.op_type();
+  const auto given = [&](std::size_t k) { return k < inputs.size() && inputs[k] != nullptr; };
+  if (op == "Conv") {
+    const Dims& w = *inputs[1]->dims;
+    if (attr_int(node, "group", 1) != 1) bad("the trainer has no grouped convolution");
+    std::vector<networks::LayerOp> ops = {square_window(
+        node, in0, w[2], w[3], networks::OpKind::conv, static_cast<std::uint32_t>(w[0]))};
+    if (given(2)) ops.push_back(networks::op::bias());
+    return ops;
+  }
+  if (op == "MaxPool" || op == "AveragePool") {
+    const auto k = attr_ints(node, "kernel_shape", {});
+    const bool max = op == "MaxPool";
+    if (max && node.output_size() > 1 && !node.output(1).empty()) {
+      bad("the trainer's max pooling gives no indices");
+    }
+    const networks::LayerOp window =
+        square_window(node, in0, static_cast<std::uint64_t>(k[0]), static_cast<std::uint64_t>(k[1]),
+                      max ? networks::OpKind::max_pool : networks::OpKind::avg_pool, 0);
+    if (2u * window.padding > window.kernel) {
+      bad("padding above half the window, which the trainer's pooling refuses");
+    }
+    if (!max && window.padding > 0 && attr_int(node, "count_include_pad", 0) == 0) {
+      bad("average pooling that leaves the padding out of the divisor; the trainer's counts it");
+    }
+    return {window};
+  }
+  if (op == "GlobalAveragePool") return {networks::op::global_avg_pool()};
+  if (op == "BatchNormalization") {
+    if (attr_int(node, "spatial", 1) != 1) bad("the trainer's batch norm is per channel");
+    if (!given(3) || !given(4)) bad("no running mean or variance");
+    near(node, "epsilon", 1e-5f, 1e-5f);
+    near(node, "momentum", 0.9f, 0.9f);
+    return {networks::op::batch_norm()};
+  }
+  if (op == "Relu") return {networks::op::relu()};
+  if (op == "Gemm") {
+    if (attr_int(node, "transA", 0) != 0) bad("the trainer's dense layer takes its input as is");
+    if (attr_float(node, "alpha", 1.0f) != 1.0f || attr_float(node, "beta", 1.0f) != 1.0f) {
+      bad("the trainer's dense layer has no alpha or beta");
+    }
+    if (!given(2) || !inputs[2]->constant || !inputs[2]->dims ||
+        elements(*inputs[2]->dims) != out[1]) {
+      bad("the trainer's dense layer has a bias of one value per output");
+    }
+    return {networks::op::dense(static_cast<std::uint32_t>(out[1]))};
+  }
+  if (op == "Flatten") {
+    if (attr_int(node, "axis", 1) != 1) bad("the trainer flattens each example whole");
+    return {networks::op::flatten()};
+  }
+  if (op == "Reshape") {
+    if (out.size() != 2 || out[0] != in0[0]) bad("the trainer's only reshape is a flatten");
+    return {networks::op::flatten()};
+  }
+  if (op == "Add" || op == "Sum") {
+    if (inputs.size() < 2) bad("the trainer adds two or more layers");
+    for (const Tensor* t : inputs) {
+      if (t == nullptr || t->constant || t->dims != in0) {
+        bad("the trainer adds layers of one shape, no constants");
+      }
+    }
+    return {networks::op::add()};
+  }
+  if (op == "Concat") {
+    if (in0.size() != 4 || axis_of(attr_int(node, "axis", 1), 4) != 1) {
+      bad("the trainer joins images along their channels only");
+    }
+    return {networks::op::concat()};
+  }
+  // ONNX's Dropout is the identity unless its training_mode input says otherwise.
+  if (op == "Dropout") {
+    if (given(2)) bad("the trainer has no dropout (a training_mode input)");
+    return {networks::op::identity()};
+  }
+  if (op == "Identity") return {networks::op::identity()};
+  if (op == "Softmax" || op == "LogSoftmax") return {networks::op::identity()};
+  bad("the trainer has no " + op);
+}
+
 bool known(const std::string& op) {
   return in(op, same_shape_ops) || in(op, elementwise_ops) || in(op, other_ops);
 }
 
-[[noreturn]] void fail(int index, const onnx::NodeProto& node, const std::string& problem,
-                       const std::string& expected) {
+std::string describe(const onnx::NodeProto& node) {
   const std::string name =
       node.name().empty() && node.output_size() > 0 ? node.output(0) : node.name();
-  throw dag::DumpError("/graph/node/" + std::to_string(index),
-                       "node " + quote(name) + " (" + quote(node.op_type()) + "): " + problem,
+  return "node " + quote(name) + " (" + quote(node.op_type()) + ")";
+}
+
+[[noreturn]] void fail(int index, const onnx::NodeProto& node, const std::string& problem,
+                       const std::string& expected) {
+  throw dag::DumpError("/graph/node/" + std::to_string(index), describe(node) + ": " + problem,
                        expected);
+}
+
+// A parameter or running statistic whose initial value the file may hold: the constant it is
+// (an initializer, where it is one) and its shape in the trainer's layer.
+struct Wanted {
+  std::string root;
+  std::vector<std::int64_t> shape;
+  bool transpose = false;  // a Gemm weight stored as inputs x outputs
+  std::string layer;       // for a running statistic: its layer, else empty
+  bool variance = false;
+};
+
+// The initial values of `wanted` that are initializers. Throws std::invalid_argument naming the
+// initializer for values the trainer cannot take.
+networks::InitialValues initial_values(const onnx::GraphProto& graph,
+                                       const std::vector<Wanted>& wanted, int& at) {
+  std::map<std::string, int> initializer;
+  for (int i = 0; i < graph.initializer_size(); ++i) initializer[graph.initializer(i).name()] = i;
+  networks::InitialValues values;
+  for (const Wanted& w : wanted) {
+    const auto it = initializer.find(w.root);
+    if (it == initializer.end()) continue;  // a ConstantOfShape's: no values, drawn instead
+    at = it->second;
+    networks::InitialTensor t = initializer_values(graph.initializer(it->second));
+    if (t.values.empty()) continue;  // it declares a shape only
+    if (w.transpose && t.shape.size() == 2) t = transposed(t);
+    if (w.shape.size() > 1 ? t.shape != w.shape
+                           : t.values.size() != static_cast<std::size_t>(w.shape.at(0))) {
+      std::vector<std::uint64_t> has(t.shape.begin(), t.shape.end());
+      std::vector<std::uint64_t> want(w.shape.begin(), w.shape.end());
+      bad(quote(w.root) + " of shape " + to_string(has) + " for the trainer's " + to_string(want));
+    }
+    t.shape = w.shape;
+    if (w.layer.empty()) {
+      values.params[w.root] = std::move(t);
+    } else if (w.variance) {
+      values.running[w.layer].variance = std::move(t);
+    } else {
+      values.running[w.layer].mean = std::move(t);
+    }
+  }
+  return values;
 }
 
 }  // namespace
 
-networks::Network import_onnx(std::string_view bytes, const std::string& name) {
+ImportedModel import_onnx_model(std::string_view bytes, const std::string& name) {
   onnx::ModelProto model;
   if (bytes.size() > static_cast<std::size_t>(std::numeric_limits<int>::max()) ||
       !model.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
@@ -411,6 +590,17 @@ networks::Network import_onnx(std::string_view bytes, const std::string& name) {
   std::set<std::string> used_roots;
   std::set<std::string> layer_names;
   std::optional<std::string> data_input;
+  // Whether the trainer computes every node so far; what each layer outputs per example; the
+  // initial values to look for.
+  ImportedModel result;
+  std::vector<Dims> outputs;
+  std::vector<int> node_of_layer;
+  std::vector<Wanted> wanted;
+  std::optional<int> softmax_at;  // a softmax layer, which must be the last
+  const auto untrainable = [&](int i, const onnx::NodeProto& node, const std::string& why) {
+    result.untrainable_at = "/graph/node/" + std::to_string(i);
+    result.untrainable = describe(node) + ": " + why;
+  };
   for (int i = 0; i < graph.node_size(); ++i) {
     const onnx::NodeProto& node = graph.node(i);
     std::vector<const Tensor*> inputs;
@@ -481,10 +671,15 @@ networks::Network import_onnx(std::string_view bytes, const std::string& name) {
       fail(i, node, "its name " + *problem, dag::name_expectation());
     }
     if (!layer_names.insert(layer.name).second) fail(i, node, "a name used before", "unique names");
+    std::vector<std::pair<std::size_t, std::string>> constants;  // float ones: input, root
+    const Dims* in0 = nullptr;
+    std::size_t data_inputs = 0;
     for (std::size_t k = 0; k < inputs.size(); ++k) {
       const Tensor* t = inputs[k];
       if (t == nullptr) continue;
       if (!t->constant) {
+        if (in0 == nullptr && t->dims) in0 = &*t->dims;
+        ++data_inputs;
         if (t->layer) {
           if (std::find(layer.inputs.begin(), layer.inputs.end(), *t->layer) ==
               layer.inputs.end()) {
@@ -500,7 +695,8 @@ networks::Network import_onnx(std::string_view bytes, const std::string& name) {
         }
         continue;
       }
-      if (!t->is_float) continue;                          // shapes, axes: not trained
+      if (!t->is_float) continue;  // shapes, axes: not trained
+      constants.emplace_back(k, t->root);
       if (op == "BatchNormalization" && k >= 3) continue;  // running mean and variance: states
       if (!used_roots.insert(t->root).second) {
         fail(i, node, "parameter " + quote(t->root) + " is read by a second layer",
@@ -522,6 +718,44 @@ networks::Network import_onnx(std::string_view bytes, const std::string& name) {
     } catch (const std::invalid_argument& e) {
       fail(i, node, e.what(), "shapes and attributes the operator takes");
     }
+    if (result.trainable() && softmax_at) {
+      untrainable(*softmax_at, graph.node(*softmax_at),
+                  "a softmax before the last layer; the trainer's loss is the only softmax");
+    }
+    if (result.trainable()) {
+      try {
+        layer.ops = train_ops(node, inputs, *in0, shape.out);
+        const networks::OpKind first = layer.ops.front().kind;
+        if ((first == networks::OpKind::add || first == networks::OpKind::concat) &&
+            (layer.inputs.size() != data_inputs)) {
+          bad("it reads the data or one layer twice; the trainer joins distinct layers");
+        }
+        if (op == "Softmax" || op == "LogSoftmax") softmax_at = i;
+        for (const auto& [k, root] : constants) {
+          const Dims& d = *inputs[k]->dims;
+          Wanted w{root, {}, false, {}, false};
+          if (op == "Conv" && k == 1) {
+            w.shape.assign(d.begin(), d.end());
+          } else if (op == "Gemm" && k == 1) {
+            w.transpose = attr_int(node, "transB", 0) == 0;
+            w.shape = {static_cast<std::int64_t>(shape.out[1]),
+                       static_cast<std::int64_t>(w.transpose ? d[0] : d[1])};
+          } else {
+            w.shape = {static_cast<std::int64_t>(elements(d))};
+          }
+          if (op == "BatchNormalization" && k >= 3) {
+            w.layer = layer.name;
+            w.variance = k == 4;
+          }
+          wanted.push_back(std::move(w));
+        }
+      } catch (const std::invalid_argument& e) {
+        untrainable(i, node, e.what());
+      }
+    }
+    outputs.emplace_back(shape.out.empty() ? shape.out.begin() : shape.out.begin() + 1,
+                         shape.out.end());
+    node_of_layer.push_back(i);
     layer.forward_us = us_per_mac * static_cast<double>(shape.macs);
     layer.backward_us = 2.0 * layer.forward_us;
     const auto index = static_cast<std::uint32_t>(net.layers.size());
@@ -539,12 +773,50 @@ networks::Network import_onnx(std::string_view bytes, const std::string& name) {
     throw dag::DumpError("/graph", "no learnable parameters, so no gradient to reduce",
                          "a model with weights");
   }
+  if (result.trainable() && data_input) {
+    const Dims& dims = *tensors.at(*data_input).dims;
+    if (dims.size() != 2 && dims.size() != 4) {
+      result.untrainable_at = "/graph/input";
+      result.untrainable = quote(*data_input) + " of shape " + to_string(dims) +
+                           ": the trainer takes (N, features) or (N, channels, height, width)";
+    } else {
+      net.input.assign(dims.begin() + 1, dims.end());
+    }
+  }
+  if (result.trainable()) {
+    if (const std::optional<OpsProblem> problem = check_ops(net, outputs)) {
+      if (problem->layer) {
+        const int i = node_of_layer.at(*problem->layer);
+        untrainable(i, graph.node(i), problem->problem);
+      } else {
+        result.untrainable_at = "/graph";
+        result.untrainable = problem->problem;
+      }
+    }
+  } else {
+    clear_ops(net);
+  }
+  if (result.trainable()) {
+    int at = 0;
+    try {
+      result.initial = initial_values(graph, wanted, at);
+    } catch (const std::invalid_argument& e) {
+      result.untrainable_at = "/graph/initializer/" + std::to_string(at);
+      result.untrainable = std::string("initial value ") + e.what();
+      clear_ops(net);
+    }
+  }
   try {
     networks::check_network(net);
   } catch (const std::invalid_argument& e) {
     throw dag::DumpError("/graph", e.what(), "a network ordo can build a step of");
   }
-  return net;
+  result.network = std::move(net);
+  return result;
+}
+
+networks::Network import_onnx(std::string_view bytes, const std::string& name) {
+  return import_onnx_model(bytes, name).network;
 }
 
 }  // namespace ordo::import
