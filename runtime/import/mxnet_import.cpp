@@ -8,6 +8,7 @@
 #include "runtime/dag/dump_error.hpp"
 #include "runtime/dag/name_rules.hpp"
 #include "runtime/import/mxnet_ops.hpp"
+#include "runtime/import/mxnet_train_ops.hpp"
 #include "runtime/import/trainable.hpp"
 #include "runtime/networks/catalog.hpp"
 

@@ -2,20 +2,16 @@
 
 #include <algorithm>
 #include <array>
-#include <cctype>
-#include <charconv>
-#include <cmath>
-#include <optional>
 #include <stdexcept>
 #include <string_view>
 
+#include "runtime/import/mxnet_attrs.hpp"
 #include "runtime/import/window.hpp"
 
 namespace ordo::import {
 namespace {
 
 // Far above any real layer, and low enough that products of a few of them cannot overflow.
-constexpr std::uint64_t dim_max = std::uint64_t{1} << 31;
 constexpr std::uint64_t elements_max = std::uint64_t{1} << 40;
 
 constexpr std::array<std::string_view, 15> known = {
@@ -23,92 +19,16 @@ constexpr std::array<std::string_view, 15> known = {
     "Pooling",     "Flatten",        "elemwise_add", "_Plus",         "_plus",
     "add_n",       "Concat",         "Dropout",      "SoftmaxOutput", "softmax"};
 
+using mx_detail::attr_bool;
+using mx_detail::attr_string;
+using mx_detail::attr_uint;
+using mx_detail::window;
+
 [[noreturn]] void bad(const std::string& why) { throw std::invalid_argument(why); }
 
 std::uint64_t mul(std::uint64_t a, std::uint64_t b) {
   if (a != 0 && b > elements_max / a) bad("more than 2^40 elements");
   return a * b;
-}
-
-std::uint64_t parse_uint(std::string_view text, const std::string& key) {
-  std::uint64_t v = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (ec != std::errc() || end != text.data() + text.size() || v > dim_max) {
-    bad("attribute " + key + " = '" + std::string(text) + "'; expected a whole number up to 2^31");
-  }
-  return v;
-}
-
-std::string_view trim(std::string_view t) {
-  while (!t.empty() && std::isspace(static_cast<unsigned char>(t.front()))) t.remove_prefix(1);
-  while (!t.empty() && std::isspace(static_cast<unsigned char>(t.back()))) t.remove_suffix(1);
-  return t;
-}
-
-const std::string* attr(const MxNode& node, const std::string& key) {
-  const auto it = node.attrs.find(key);
-  return it == node.attrs.end() ? nullptr : &it->second;
-}
-
-std::uint64_t attr_uint(const MxNode& node, const std::string& key,
-                        std::optional<std::uint64_t> fallback) {
-  const std::string* v = attr(node, key);
-  if (v == nullptr) {
-    if (!fallback) bad("no attribute " + key);
-    return *fallback;
-  }
-  return parse_uint(trim(*v), key);
-}
-
-// "(3, 3)", "[3,3]", "(3,)" or "3".
-std::vector<std::uint64_t> attr_tuple(const MxNode& node, const std::string& key,
-                                      std::vector<std::uint64_t> fallback) {
-  const std::string* v = attr(node, key);
-  if (v == nullptr) return fallback;
-  std::string_view t = trim(*v);
-  if (!t.empty() && (t.front() == '(' || t.front() == '[')) {
-    if (t.size() < 2 || (t.back() != ')' && t.back() != ']')) {
-      bad("attribute " + key + " = '" + *v + "'; expected a tuple such as (3, 3)");
-    }
-    t = t.substr(1, t.size() - 2);
-  }
-  std::vector<std::uint64_t> out;
-  while (!trim(t).empty()) {
-    const std::size_t comma = t.find(',');
-    out.push_back(parse_uint(trim(t.substr(0, comma)), key));
-    if (out.size() > 8) bad("attribute " + key + " has more than 8 entries");
-    if (comma == std::string_view::npos) break;
-    t.remove_prefix(comma + 1);
-  }
-  return out;
-}
-
-bool attr_bool(const MxNode& node, const std::string& key, bool fallback) {
-  const std::string* v = attr(node, key);
-  if (v == nullptr) return fallback;
-  std::string t(trim(*v));
-  std::transform(t.begin(), t.end(), t.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  if (t == "true" || t == "1") return true;
-  if (t == "false" || t == "0") return false;
-  bad("attribute " + key + " = '" + *v + "'; expected True or False");
-}
-
-std::string attr_string(const MxNode& node, const std::string& key, const std::string& fallback) {
-  const std::string* v = attr(node, key);
-  return v == nullptr ? fallback : std::string(trim(*v));
-}
-
-// A 2-D window attribute (kernel, stride, pad, dilate): two entries, or the fallback.
-std::array<std::uint64_t, 2> window(const MxNode& node, const std::string& key,
-                                    std::uint64_t fallback, bool required) {
-  if (required && attr(node, key) == nullptr) bad("no attribute " + key);
-  const std::vector<std::uint64_t> v = attr_tuple(node, key, {fallback, fallback});
-  if (v.size() != 2) {
-    bad("attribute " + key + " has " + std::to_string(v.size()) +
-        " entries; expected 2 (2-D operators only)");
-  }
-  return {v[0], v[1]};
 }
 
 const Shape& image(std::span<const Shape> data, const std::string& op) {
@@ -237,127 +157,7 @@ OpShapes same_shapes(std::span<const Shape> data, const std::string& op) {
   return s;
 }
 
-// One size for both axes of a window attribute, as the trainer's square windows have it.
-std::uint32_t square(const std::array<std::uint64_t, 2>& v, const std::string& key) {
-  if (v[0] != v[1]) {
-    bad("the trainer's windows are square; " + key + " is (" + std::to_string(v[0]) + ", " +
-        std::to_string(v[1]) + ")");
-  }
-  return static_cast<std::uint32_t>(v[0]);
-}
-
-// MXNet's batch norm defaults differ from the trainer's (eps 1e-5, momentum 0.9 in MXNet's
-// convention): a model keeps its own only where they are the trainer's.
-double attr_double(const MxNode& node, const std::string& key, double fallback) {
-  const std::string* v = attr(node, key);
-  if (v == nullptr) return fallback;
-  try {
-    return std::stod(std::string(trim(*v)));
-  } catch (const std::exception&) {
-    bad("attribute " + key + " = '" + *v + "'; expected a number");
-  }
-}
-
-void same_float(const MxNode& node, const std::string& key, double fallback, double want) {
-  const double value = attr_double(node, key, fallback);
-  if (std::abs(value - want) > 1e-3 * want) {
-    bad("BatchNorm " + key + " " + std::to_string(value) + "; the trainer's batch norm has " +
-        std::to_string(want));
-  }
-}
-
-std::vector<networks::LayerOp> convolution_ops(const MxNode& node) {
-  if (attr_uint(node, "num_group", 1) != 1) bad("the trainer has no grouped convolution");
-  if (window(node, "dilate", 1, false) != std::array<std::uint64_t, 2>{1, 1}) {
-    bad("the trainer has no dilated convolution");
-  }
-  std::vector<networks::LayerOp> ops = {
-      networks::op::conv(static_cast<std::uint32_t>(attr_uint(node, "num_filter", std::nullopt)),
-                         square(window(node, "kernel", 1, true), "kernel"),
-                         square(window(node, "stride", 1, false), "stride"),
-                         square(window(node, "pad", 0, false), "pad"))};
-  if (!attr_bool(node, "no_bias", false)) ops.push_back(networks::op::bias());
-  return ops;
-}
-
-std::vector<networks::LayerOp> pooling_ops(const MxNode& node, const Shape& in) {
-  const std::string type = attr_string(node, "pool_type", "max");
-  if (attr_bool(node, "global_pool", false)) {
-    if (type != "avg") bad("the trainer's global pooling averages; pool_type is " + type);
-    return {networks::op::global_avg_pool()};
-  }
-  if (type == "sum") bad("the trainer has no sum pooling");
-  const std::uint32_t kernel = square(window(node, "kernel", 1, true), "kernel");
-  const std::uint32_t stride = square(window(node, "stride", 1, false), "stride");
-  const std::uint32_t pad = square(window(node, "pad", 0, false), "pad");
-  if (2u * pad > kernel) bad("padding above half the window, which the trainer's pooling refuses");
-  // "full" rounds up; where that gives the size "valid" gives, the windows are the same ones.
-  if (attr_string(node, "pooling_convention", "valid") == "full" &&
-      slide(in[1], kernel, stride, pad, 1, true) != slide(in[1], kernel, stride, pad, 1, false)) {
-    bad("pooling_convention full rounds this window's output up; the trainer's pooling rounds "
-        "down");
-  }
-  if (type == "avg" && pad > 0 && !attr_bool(node, "count_include_pad", true)) {
-    bad("average pooling that leaves the padding out of the divisor; the trainer's counts it");
-  }
-  return {type == "max" ? networks::op::max_pool(kernel, stride, pad)
-                        : networks::op::avg_pool(kernel, stride, pad)};
-}
-
 }  // namespace
-
-std::vector<networks::LayerOp> mx_layer_ops(const MxNode& node, std::span<const Shape> data,
-                                            bool last) {
-  const std::string& op = node.op;
-  if (op == "Convolution") return convolution_ops(node);
-  if (op == "FullyConnected") {
-    if (!attr_bool(node, "flatten", true) && data[0].size() > 1) {
-      bad("the trainer's dense layer flattens its input; flatten is False");
-    }
-    if (attr_bool(node, "no_bias", false)) bad("the trainer's dense layer has a bias; no_bias");
-    return {networks::op::dense(static_cast<std::uint32_t>(attr_uint(node, "num_hidden", 1)))};
-  }
-  if (op == "BatchNorm") {
-    if (attr_bool(node, "fix_gamma", true)) {
-      bad("fix_gamma keeps gamma at 1 (MXNet's default); the trainer's batch norm learns it");
-    }
-    if (attr_bool(node, "use_global_stats", false)) {
-      bad("the trainer's batch norm normalises by the batch; use_global_stats");
-    }
-    same_float(node, "eps", 1e-3, 1e-5);
-    same_float(node, "momentum", 0.9, 0.9);
-    return {networks::op::batch_norm()};
-  }
-  if (op == "Activation" || op == "relu") {
-    if (op == "Activation" && attr_string(node, "act_type", "") != "relu") {
-      bad("the trainer's only activation is relu; act_type is " +
-          attr_string(node, "act_type", ""));
-    }
-    return {networks::op::relu()};
-  }
-  if (op == "Pooling") return pooling_ops(node, data[0]);
-  if (op == "Flatten") return {networks::op::flatten()};
-  if (op == "elemwise_add" || op == "_Plus" || op == "_plus" || op == "add_n") {
-    return {networks::op::add()};
-  }
-  if (op == "Concat") {
-    if (attr_uint(node, "dim", 1) != 1 || data[0].size() != 3) {
-      bad("the trainer joins images along their channels only");
-    }
-    return {networks::op::concat()};
-  }
-  if (op == "Dropout") {
-    if (attr_double(node, "p", 0.5) != 0.0) {
-      bad("the trainer has no dropout; p is " + attr_string(node, "p", "0.5"));
-    }
-    return {networks::op::identity()};
-  }
-  if (op == "SoftmaxOutput" || op == "softmax") {
-    if (!last) bad("a softmax before the last layer; the trainer's loss is the only softmax");
-    return {networks::op::identity()};
-  }
-  bad("the trainer has no " + op);
-}
 
 std::uint64_t elements(const Shape& shape) {
   std::uint64_t n = 1;

@@ -10,7 +10,6 @@
 #include <vector>
 
 #include "runtime/import/mxnet_symbol.hpp"
-#include "runtime/networks/layer_ops.hpp"
 
 namespace ordo::import {
 
@@ -34,13 +33,6 @@ std::vector<InputRole> mx_input_roles(const MxNode& node);
 // Throws std::invalid_argument (the node's place is the caller's to add) for attributes MXNet
 // would refuse or that are out of bounds, and for data shapes the operator cannot take.
 OpShapes mx_infer(const MxNode& node, std::span<const Shape> data);
-
-// What the trainer computes for the node (networks/layer_ops.hpp), given its data inputs' shapes
-// (mx_infer has accepted them); `last`: the network's last operator, whose softmax is the
-// trainer's loss. Throws std::invalid_argument saying what the trainer lacks, for an operator or
-// attributes it cannot compute exactly as MXNet does.
-std::vector<networks::LayerOp> mx_layer_ops(const MxNode& node, std::span<const Shape> data,
-                                            bool last);
 
 // Elements of a shape; throws std::invalid_argument above 2^40.
 std::uint64_t elements(const Shape& shape);

@@ -3,7 +3,6 @@
 #include <onnx/onnx_pb.h>
 
 #include <algorithm>
-#include <cmath>
 #include <cstring>
 #include <limits>
 #include <map>
@@ -17,6 +16,8 @@
 #include "runtime/dag/name_rules.hpp"
 #include "runtime/import/mxnet_ops.hpp"
 #include "runtime/import/onnx_initial_values.hpp"
+#include "runtime/import/onnx_nodes.hpp"
+#include "runtime/import/onnx_train_ops.hpp"
 #include "runtime/import/trainable.hpp"
 #include "runtime/import/window.hpp"
 #include "runtime/networks/catalog.hpp"
@@ -25,20 +26,16 @@ namespace ordo::import {
 namespace {
 
 using dag::detail::quote;
-using Dims = Shape;  // with the batch dimension, as ONNX writes them
+using onnx_detail::attr_int;
+using onnx_detail::attr_ints;
+using onnx_detail::attribute;
+using onnx_detail::axis_of;
+using onnx_detail::Dims;
+using onnx_detail::Tensor;
+using onnx_detail::train_ops;
 
 constexpr std::uint64_t dim_max = std::uint64_t{1} << 31;
 constexpr std::size_t small_values_max = 64;  // int64 constants read for their values (shapes)
-
-// What a tensor name stands for at a point of the graph.
-struct Tensor {
-  bool constant = false;
-  bool is_float = false;
-  std::optional<Dims> dims;
-  std::optional<std::vector<std::int64_t>> values;  // small int64 constants
-  std::string root;                                 // a float constant: the parameter it is
-  std::optional<std::uint32_t> layer;               // made by this layer
-};
 
 [[noreturn]] void bad(const std::string& why) { throw std::invalid_argument(why); }
 
@@ -89,25 +86,6 @@ Tensor constant_of(const onnx::TensorProto& t, const std::string& name) {
   c.values = int64_values(t, *c.dims);
   c.root = name;
   return c;
-}
-
-const onnx::AttributeProto* attribute(const onnx::NodeProto& node, const std::string& name) {
-  for (const onnx::AttributeProto& a : node.attribute()) {
-    if (a.name() == name) return &a;
-  }
-  return nullptr;
-}
-
-std::int64_t attr_int(const onnx::NodeProto& node, const std::string& name, std::int64_t fallback) {
-  const onnx::AttributeProto* a = attribute(node, name);
-  return a == nullptr ? fallback : a->i();
-}
-
-std::vector<std::int64_t> attr_ints(const onnx::NodeProto& node, const std::string& name,
-                                    std::vector<std::int64_t> fallback) {
-  const onnx::AttributeProto* a = attribute(node, name);
-  if (a == nullptr) return fallback;
-  return {a->ints().begin(), a->ints().end()};
 }
 
 std::uint64_t positive(std::int64_t v, const std::string& what) {
@@ -180,13 +158,6 @@ Dims broadcast(const std::vector<Dims>& shapes) {
     }
   }
   return out;
-}
-
-std::size_t axis_of(std::int64_t axis, std::size_t rank) {
-  const std::int64_t r = static_cast<std::int64_t>(rank);
-  if (axis < -r || axis >= r + 1)
-    bad("axis " + std::to_string(axis) + " of a rank-" + std::to_string(rank) + " tensor");
-  return static_cast<std::size_t>(axis < 0 ? axis + r : axis);
 }
 
 // ONNX Reshape: 0 keeps the input's dimension, -1 takes what the others leave.
@@ -356,137 +327,6 @@ Inferred infer(const onnx::NodeProto& node, const std::vector<const Tensor*>& in
   return r;
 }
 
-float attr_float(const onnx::NodeProto& node, const std::string& name, float fallback) {
-  const onnx::AttributeProto* a = attribute(node, name);
-  return a == nullptr ? fallback : a->f();
-}
-
-void near(const onnx::NodeProto& node, const std::string& name, float fallback, float want) {
-  const float v = attr_float(node, name, fallback);
-  if (std::abs(v - want) > 1e-3f * want) {
-    bad(name + " " + std::to_string(v) + "; the trainer's has " + std::to_string(want));
-  }
-}
-
-// The square window of a Conv or pooling that the trainer's ops take (kernel, stride, padding),
-// on an input of height and width `in` (window_out has accepted the attributes).
-networks::LayerOp square_window(const onnx::NodeProto& node, const Dims& in, std::uint64_t kh,
-                                std::uint64_t kw, networks::OpKind kind, std::uint32_t units) {
-  if (kh != kw) bad("the trainer's windows are square; the kernel is " + to_string({kh, kw}));
-  const auto strides = attr_ints(node, "strides", {1, 1});
-  if (strides[0] != strides[1]) bad("the trainer's strides are equal; they are different here");
-  for (const std::int64_t d : attr_ints(node, "dilations", {1, 1})) {
-    if (d != 1) bad("the trainer has no dilated windows");
-  }
-  const onnx::AttributeProto* auto_pad = attribute(node, "auto_pad");
-  const std::string mode = auto_pad == nullptr ? "NOTSET" : auto_pad->s();
-  if (mode != "NOTSET" && mode != "VALID") bad("the trainer's padding is given; auto_pad " + mode);
-  const auto pads = mode == "VALID" ? std::vector<std::int64_t>{0, 0, 0, 0}
-                                    : attr_ints(node, "pads", {0, 0, 0, 0});
-  if (pads[1] != pads[0] || pads[2] != pads[0] || pads[3] != pads[0]) {
-    bad("the trainer pads every side alike; pads differ here");
-  }
-  const auto k = static_cast<std::uint32_t>(kh);
-  const auto stride = static_cast<std::uint32_t>(strides[0]);
-  const auto pad = static_cast<std::uint32_t>(pads[0]);
-  if (attr_int(node, "ceil_mode", 0) != 0) {
-    // Where rounding up gives the size rounding down gives, the windows are the same ones.
-    for (std::size_t a = 2; a < 4; ++a) {
-      if (window_output(in[a], k, stride, pad, pad, 1, true) !=
-          window_output(in[a], k, stride, pad, pad, 1, false)) {
-        bad("ceil_mode rounds this window's output up; the trainer's rounds down");
-      }
-    }
-  }
-  return {kind, units, k, stride, pad};
-}
-
-// What the trainer computes for a node that computes on data (infer has accepted it), given
-// its inputs and its output. A softmax is the identity: the caller holds it to the last layer,
-// where it is the trainer's loss. Throws std::invalid_argument saying what the trainer lacks.
-std::vector<networks::LayerOp> train_ops(const onnx::NodeProto& node,
-                                         const std::vector<const Tensor*>& inputs, const Dims& in0,
-                                         const Dims& out) {
-  const std::string& op = node.op_type();
-  const auto given = [&](std::size_t k) { return k < inputs.size() && inputs[k] != nullptr; };
-  if (op == "Conv") {
-    const Dims& w = *inputs[1]->dims;
-    if (attr_int(node, "group", 1) != 1) bad("the trainer has no grouped convolution");
-    std::vector<networks::LayerOp> ops = {square_window(
-        node, in0, w[2], w[3], networks::OpKind::conv, static_cast<std::uint32_t>(w[0]))};
-    if (given(2)) ops.push_back(networks::op::bias());
-    return ops;
-  }
-  if (op == "MaxPool" || op == "AveragePool") {
-    const auto k = attr_ints(node, "kernel_shape", {});
-    const bool max = op == "MaxPool";
-    if (max && node.output_size() > 1 && !node.output(1).empty()) {
-      bad("the trainer's max pooling gives no indices");
-    }
-    const networks::LayerOp window =
-        square_window(node, in0, static_cast<std::uint64_t>(k[0]), static_cast<std::uint64_t>(k[1]),
-                      max ? networks::OpKind::max_pool : networks::OpKind::avg_pool, 0);
-    if (2u * window.padding > window.kernel) {
-      bad("padding above half the window, which the trainer's pooling refuses");
-    }
-    if (!max && window.padding > 0 && attr_int(node, "count_include_pad", 0) == 0) {
-      bad("average pooling that leaves the padding out of the divisor; the trainer's counts it");
-    }
-    return {window};
-  }
-  if (op == "GlobalAveragePool") return {networks::op::global_avg_pool()};
-  if (op == "BatchNormalization") {
-    if (attr_int(node, "spatial", 1) != 1) bad("the trainer's batch norm is per channel");
-    if (!given(3) || !given(4)) bad("no running mean or variance");
-    near(node, "epsilon", 1e-5f, 1e-5f);
-    near(node, "momentum", 0.9f, 0.9f);
-    return {networks::op::batch_norm()};
-  }
-  if (op == "Relu") return {networks::op::relu()};
-  if (op == "Gemm") {
-    if (attr_int(node, "transA", 0) != 0) bad("the trainer's dense layer takes its input as is");
-    if (attr_float(node, "alpha", 1.0f) != 1.0f || attr_float(node, "beta", 1.0f) != 1.0f) {
-      bad("the trainer's dense layer has no alpha or beta");
-    }
-    if (!given(2) || !inputs[2]->constant || !inputs[2]->dims ||
-        elements(*inputs[2]->dims) != out[1]) {
-      bad("the trainer's dense layer has a bias of one value per output");
-    }
-    return {networks::op::dense(static_cast<std::uint32_t>(out[1]))};
-  }
-  if (op == "Flatten") {
-    if (attr_int(node, "axis", 1) != 1) bad("the trainer flattens each example whole");
-    return {networks::op::flatten()};
-  }
-  if (op == "Reshape") {
-    if (out.size() != 2 || out[0] != in0[0]) bad("the trainer's only reshape is a flatten");
-    return {networks::op::flatten()};
-  }
-  if (op == "Add" || op == "Sum") {
-    if (inputs.size() < 2) bad("the trainer adds two or more layers");
-    for (const Tensor* t : inputs) {
-      if (t == nullptr || t->constant || t->dims != in0) {
-        bad("the trainer adds layers of one shape, no constants");
-      }
-    }
-    return {networks::op::add()};
-  }
-  if (op == "Concat") {
-    if (in0.size() != 4 || axis_of(attr_int(node, "axis", 1), 4) != 1) {
-      bad("the trainer joins images along their channels only");
-    }
-    return {networks::op::concat()};
-  }
-  // ONNX's Dropout is the identity unless its training_mode input says otherwise.
-  if (op == "Dropout") {
-    if (given(2)) bad("the trainer has no dropout (a training_mode input)");
-    return {networks::op::identity()};
-  }
-  if (op == "Identity") return {networks::op::identity()};
-  if (op == "Softmax" || op == "LogSoftmax") return {networks::op::identity()};
-  bad("the trainer has no " + op);
-}
-
 bool known(const std::string& op) {
   return in(op, same_shape_ops) || in(op, elementwise_ops) || in(op, other_ops);
 }
@@ -501,48 +341,6 @@ std::string describe(const onnx::NodeProto& node) {
                        const std::string& expected) {
   throw dag::DumpError("/graph/node/" + std::to_string(index), describe(node) + ": " + problem,
                        expected);
-}
-
-// A parameter or running statistic whose initial value the file may hold: the constant it is
-// (an initializer, where it is one) and its shape in the trainer's layer.
-struct Wanted {
-  std::string root;
-  std::vector<std::int64_t> shape;
-  bool transpose = false;  // a Gemm weight stored as inputs x outputs
-  std::string layer;       // for a running statistic: its layer, else empty
-  bool variance = false;
-};
-
-// The initial values of `wanted` that are initializers. Throws std::invalid_argument naming the
-// initializer for values the trainer cannot take.
-networks::InitialValues initial_values(const onnx::GraphProto& graph,
-                                       const std::vector<Wanted>& wanted, int& at) {
-  std::map<std::string, int> initializer;
-  for (int i = 0; i < graph.initializer_size(); ++i) initializer[graph.initializer(i).name()] = i;
-  networks::InitialValues values;
-  for (const Wanted& w : wanted) {
-    const auto it = initializer.find(w.root);
-    if (it == initializer.end()) continue;  // a ConstantOfShape's: no values, drawn instead
-    at = it->second;
-    networks::InitialTensor t = initializer_values(graph.initializer(it->second));
-    if (t.values.empty()) continue;  // it declares a shape only
-    if (w.transpose && t.shape.size() == 2) t = transposed(t);
-    if (w.shape.size() > 1 ? t.shape != w.shape
-                           : t.values.size() != static_cast<std::size_t>(w.shape.at(0))) {
-      std::vector<std::uint64_t> has(t.shape.begin(), t.shape.end());
-      std::vector<std::uint64_t> want(w.shape.begin(), w.shape.end());
-      bad(quote(w.root) + " of shape " + to_string(has) + " for the trainer's " + to_string(want));
-    }
-    t.shape = w.shape;
-    if (w.layer.empty()) {
-      values.params[w.root] = std::move(t);
-    } else if (w.variance) {
-      values.running[w.layer].variance = std::move(t);
-    } else {
-      values.running[w.layer].mean = std::move(t);
-    }
-  }
-  return values;
 }
 
 }  // namespace
@@ -595,7 +393,7 @@ ImportedModel import_onnx_model(std::string_view bytes, const std::string& name)
   ImportedModel result;
   std::vector<Dims> outputs;
   std::vector<int> node_of_layer;
-  std::vector<Wanted> wanted;
+  std::vector<WantedValue> wanted;
   std::optional<int> softmax_at;  // a softmax layer, which must be the last
   const auto untrainable = [&](int i, const onnx::NodeProto& node, const std::string& why) {
     result.untrainable_at = "/graph/node/" + std::to_string(i);
@@ -733,7 +531,7 @@ ImportedModel import_onnx_model(std::string_view bytes, const std::string& name)
         if (op == "Softmax" || op == "LogSoftmax") softmax_at = i;
         for (const auto& [k, root] : constants) {
           const Dims& d = *inputs[k]->dims;
-          Wanted w{root, {}, false, {}, false};
+          WantedValue w{root, {}, false, {}, false};
           if (op == "Conv" && k == 1) {
             w.shape.assign(d.begin(), d.end());
           } else if (op == "Gemm" && k == 1) {
@@ -799,7 +597,7 @@ ImportedModel import_onnx_model(std::string_view bytes, const std::string& name)
   if (result.trainable()) {
     int at = 0;
     try {
-      result.initial = initial_values(graph, wanted, at);
+      result.initial = graph_initial_values(graph, wanted, at);
     } catch (const std::invalid_argument& e) {
       result.untrainable_at = "/graph/initializer/" + std::to_string(at);
       result.untrainable = std::string("initial value ") + e.what();

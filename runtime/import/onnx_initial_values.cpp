@@ -1,8 +1,12 @@
 #include "runtime/import/onnx_initial_values.hpp"
 
 #include <cstring>
+#include <map>
 #include <stdexcept>
 #include <string>
+
+#include "runtime/dag/detail/quote.hpp"
+#include "runtime/import/mxnet_ops.hpp"
 
 namespace ordo::import {
 
@@ -68,6 +72,37 @@ networks::InitialTensor transposed(const networks::InitialTensor& matrix) {
     for (std::size_t c = 0; c < cols; ++c) out.values[c * rows + r] = matrix.values[r * cols + c];
   }
   return out;
+}
+
+networks::InitialValues graph_initial_values(const onnx::GraphProto& graph,
+                                             const std::vector<WantedValue>& wanted, int& at) {
+  std::map<std::string, int> initializer;
+  for (int i = 0; i < graph.initializer_size(); ++i) initializer[graph.initializer(i).name()] = i;
+  networks::InitialValues values;
+  for (const WantedValue& w : wanted) {
+    const auto it = initializer.find(w.root);
+    if (it == initializer.end()) continue;  // a ConstantOfShape's: no values, drawn instead
+    at = it->second;
+    networks::InitialTensor t = initializer_values(graph.initializer(it->second));
+    if (t.values.empty()) continue;  // it declares a shape only
+    if (w.transpose && t.shape.size() == 2) t = transposed(t);
+    if (w.shape.size() > 1 ? t.shape != w.shape
+                           : t.values.size() != static_cast<std::size_t>(w.shape.at(0))) {
+      std::vector<std::uint64_t> has(t.shape.begin(), t.shape.end());
+      std::vector<std::uint64_t> want(w.shape.begin(), w.shape.end());
+      throw std::invalid_argument(dag::detail::quote(w.root) + " of shape " + to_string(has) +
+                                  " for the trainer's " + to_string(want));
+    }
+    t.shape = w.shape;
+    if (w.layer.empty()) {
+      values.params[w.root] = std::move(t);
+    } else if (w.variance) {
+      values.running[w.layer].variance = std::move(t);
+    } else {
+      values.running[w.layer].mean = std::move(t);
+    }
+  }
+  return values;
 }
 
 }  // namespace ordo::import
