@@ -27,11 +27,11 @@ std::uint32_t square(const std::array<std::uint64_t, 2>& v, const std::string& k
   return static_cast<std::uint32_t>(v[0]);
 }
 
-// MXNet's batch norm defaults differ from the trainer's (eps 1e-5, momentum 0.9 in MXNet's
-// convention): a model keeps its own only where they are the trainer's.
+// The trainer's batch norm has eps 1e-5 and momentum 0.9 (in MXNet's convention); a model with
+// others (MXNet's default eps is 1e-3) is refused rather than trained with other numbers.
 void same_float(const MxNode& node, const std::string& key, double fallback, double want) {
   const double value = attr_double(node, key, fallback);
-  if (std::abs(value - want) > 1e-3 * want) {
+  if (!(std::abs(value - want) <= 1e-3 * want)) {  // NaN included
     bad("BatchNorm " + key + " " + std::to_string(value) + "; the trainer's batch norm has " +
         std::to_string(want));
   }

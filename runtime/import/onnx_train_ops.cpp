@@ -14,7 +14,7 @@ namespace {
 // ONNX's batch norm attributes where they are the trainer's, within rounding.
 void near(const onnx::NodeProto& node, const std::string& name, float fallback, float want) {
   const float v = attr_float(node, name, fallback);
-  if (std::abs(v - want) > 1e-3f * want) {
+  if (!(std::abs(v - want) <= 1e-3f * want)) {  // NaN included
     bad(name + " " + std::to_string(v) + "; the trainer's has " + std::to_string(want));
   }
 }

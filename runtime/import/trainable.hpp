@@ -19,8 +19,9 @@ struct OpsProblem {
   std::string problem;
 };
 
-// `outputs` holds each layer's output shape per example as the importer inferred it. On a
-// problem the network's ops and input are cleared (it still imports, for the checker).
+// `outputs` holds each layer's output shape per example as the importer inferred it. An op's
+// size above the description format's 2^24 is a problem too. On a problem the network's ops and
+// input are cleared (it still imports, for the checker).
 std::optional<OpsProblem> check_ops(networks::Network& network,
                                     const std::vector<std::vector<std::uint64_t>>& outputs);
 

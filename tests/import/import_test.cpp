@@ -330,6 +330,13 @@ TEST(MxnetTrainOps, WhatTheTrainerCannotComputeIsNamedAndTheModelStillImports) {
       replace(trainable_conv_net(), "\"kernel\": \"(3, 3)\"", "\"kernel\": \"(3, 1)\""));
   EXPECT_EQ(window.untrainable_at, "/nodes/2");
   EXPECT_NE(window.untrainable.find("square"), std::string::npos) << window.untrainable;
+  // A size MXNet takes but the description format does not (so `ordo import` could not write
+  // what it read back).
+  const ImportedModel stride = import_for_training(
+      replace(trainable_conv_net(), "\"kernel\": \"(2, 2)\", \"stride\": \"(2, 2)\"",
+              "\"kernel\": \"(2, 2)\", \"stride\": \"(1073741824, 1073741824)\""));
+  EXPECT_EQ(stride.untrainable_at, "/nodes/8");
+  EXPECT_NE(stride.untrainable.find("above 2^24"), std::string::npos) << stride.untrainable;
 }
 
 TEST(MxnetImport, DataShapesParse) {
