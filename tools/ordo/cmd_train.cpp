@@ -2,8 +2,8 @@
 // framework (--model), on Fashion-MNIST across the Open MPI ranks it runs on (mpirun -np N ordo
 // train ...; one process is a world of one). Before the first step every rank builds the step
 // program for the world size, pools and design and the checker decides it: `unsafe` stops the job
-// with the checker's report, `unknown` stops it unless
-// --allow-unknown, --no-verify skips the check with a warning.
+// with the checker's report, `unknown` stops it unless --allow-unknown, --no-verify skips the
+// check with a warning.
 #include <chrono>
 #include <cstdlib>
 #include <functional>
