@@ -58,25 +58,33 @@ bool looks_like_json(const std::string& bytes) {
 
 }  // namespace
 
-networks::Network import_model_file(const std::filesystem::path& path,
-                                    const ModelOptions& options) {
+ImportedModel import_model(const std::filesystem::path& path, const ModelOptions& options) {
   const std::string shown = dag::detail::escaped(path.string(), path_display_bytes_max);
   const std::string bytes = read_model_bytes(path, shown);
+  ImportedModel model;
   try {
     if (!looks_like_json(bytes)) {
       if (!options.data_shape.empty()) {
         throw dag::DumpError("/", "a data shape given for an ONNX model",
                              "no --data-shape: an ONNX model declares its input's shape");
       }
-      return import_onnx(bytes, model_name(path));
+      model = import_onnx_model(bytes, model_name(path));
+    } else {
+      MxImportOptions mx;
+      mx.name = model_name(path);
+      mx.data_shape = options.data_shape;
+      model = import_mxnet_model(read_mxnet_symbol(bytes), mx);
     }
-    MxImportOptions mx;
-    mx.name = model_name(path);
-    mx.data_shape = options.data_shape;
-    return import_mxnet(read_mxnet_symbol(bytes), mx);
   } catch (const dag::DumpError& e) {
     throw dag::DumpError(shown + ": " + e.where(), e.problem(), e.expected());
   }
+  if (!model.trainable()) model.untrainable_at = shown + ": " + model.untrainable_at;
+  return model;
+}
+
+networks::Network import_model_file(const std::filesystem::path& path,
+                                    const ModelOptions& options) {
+  return import_model(path, options).network;
 }
 
 std::vector<std::uint64_t> parse_data_shape(const std::string& text) {

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/import/imported_model.hpp"
 #include "runtime/networks/network.hpp"
 
 namespace ordo::import {
@@ -23,6 +24,9 @@ inline constexpr std::uint64_t model_bytes_max = std::uint64_t{64} << 20;
 // is larger than model_bytes_max, is not a model format the importer reads, or is a model it
 // cannot import (the node, its operator and why).
 networks::Network import_model_file(const std::filesystem::path& path, const ModelOptions& options);
+// The same, with what the trainer needs (imported_model.hpp); untrainable_at starts with the
+// file's path.
+ImportedModel import_model(const std::filesystem::path& path, const ModelOptions& options);
 
 // "3,224,224" as a shape; throws std::invalid_argument naming what is wrong.
 std::vector<std::uint64_t> parse_data_shape(const std::string& text);

@@ -8,6 +8,8 @@
 #include "runtime/dag/dump_error.hpp"
 #include "runtime/dag/name_rules.hpp"
 #include "runtime/import/mxnet_ops.hpp"
+#include "runtime/import/mxnet_train_ops.hpp"
+#include "runtime/import/trainable.hpp"
 #include "runtime/networks/catalog.hpp"
 
 namespace ordo::import {
@@ -34,7 +36,7 @@ enum class VarUse : std::uint8_t { unused, data, param, aux, label };
 
 }  // namespace
 
-networks::Network import_mxnet(const MxSymbol& symbol, const MxImportOptions& options) {
+ImportedModel import_mxnet_model(const MxSymbol& symbol, const MxImportOptions& options) {
   if (options.data_shape.empty()) {
     throw dag::DumpError("/", "no data shape",
                          "the shape of one example, e.g. 3,224,224 (MXNet symbols carry none)");
@@ -47,6 +49,14 @@ networks::Network import_mxnet(const MxSymbol& symbol, const MxImportOptions& op
   std::vector<std::optional<std::uint32_t>> layer_of(n);
   std::vector<VarUse> use(n, VarUse::unused);
   std::optional<std::size_t> data_var;
+  // Whether the trainer computes every node so far, and what each layer outputs as MXNet infers.
+  ImportedModel model;
+  std::vector<Shape> outputs;
+  std::vector<std::size_t> node_of_layer;
+  std::size_t last_op = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (symbol.nodes[i].op != "null") last_op = i;
+  }
   for (std::size_t i = 0; i < n; ++i) {
     const MxNode& node = symbol.nodes[i];
     if (node.op == "null") continue;
@@ -128,8 +138,23 @@ networks::Network import_mxnet(const MxSymbol& symbol, const MxImportOptions& op
       }
       layer.params.push_back(networks::Param{var.name, count, dag::DType::f32});
     }
+    if (model.trainable()) {
+      try {
+        layer.ops = mx_layer_ops(node, data, i == last_op);
+        const networks::OpKind first = layer.ops.front().kind;
+        if ((first == networks::OpKind::add || first == networks::OpKind::concat) &&
+            layer.inputs.size() != data.size()) {
+          throw std::invalid_argument("it reads one layer twice; the trainer joins distinct ones");
+        }
+      } catch (const std::invalid_argument& e) {
+        model.untrainable_at = place(i);
+        model.untrainable = "node " + quote(node.name) + " (" + quote(node.op) + "): " + e.what();
+      }
+    }
     layer.forward_us = us_per_mac * static_cast<double>(s.macs);
     layer.backward_us = 2.0 * layer.forward_us;
+    outputs.push_back(s.output);
+    node_of_layer.push_back(i);
     shape[i] = std::move(s.output);
     layer_of[i] = static_cast<std::uint32_t>(net.layers.size());
     net.layers.push_back(std::move(layer));
@@ -139,12 +164,33 @@ networks::Network import_mxnet(const MxSymbol& symbol, const MxImportOptions& op
     throw dag::DumpError("/nodes", "no learnable parameters, so no gradient to reduce",
                          "a model with weights");
   }
+  if (model.trainable()) {
+    net.input.assign(options.data_shape.begin(), options.data_shape.end());
+    if (const std::optional<OpsProblem> problem = check_ops(net, outputs)) {
+      if (problem->layer) {
+        const std::size_t i = node_of_layer.at(*problem->layer);
+        model.untrainable_at = place(i);
+        model.untrainable = "node " + quote(symbol.nodes[i].name) + " (" +
+                            quote(symbol.nodes[i].op) + "): " + problem->problem;
+      } else {
+        model.untrainable_at = "/nodes";
+        model.untrainable = problem->problem;
+      }
+    }
+  } else {
+    clear_ops(net);
+  }
   try {
     networks::check_network(net);
   } catch (const std::invalid_argument& e) {
     throw dag::DumpError("/nodes", e.what(), "a network ordo can build a step of");
   }
-  return net;
+  model.network = std::move(net);
+  return model;
+}
+
+networks::Network import_mxnet(const MxSymbol& symbol, const MxImportOptions& options) {
+  return import_mxnet_model(symbol, options).network;
 }
 
 }  // namespace ordo::import

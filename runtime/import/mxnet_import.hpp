@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/import/imported_model.hpp"
 #include "runtime/import/mxnet_symbol.hpp"
 #include "runtime/networks/network.hpp"
 
@@ -25,5 +26,8 @@ struct MxImportOptions {
 // both as data and as a parameter or by two operators, more than one data input, or a network
 // without parameters. The result satisfies networks::check_network.
 networks::Network import_mxnet(const MxSymbol& symbol, const MxImportOptions& options);
+// The same, with each layer's ops and the input shape where the trainer computes every operator
+// as MXNet does (docs/import.md), else why not. A symbol holds no weights.
+ImportedModel import_mxnet_model(const MxSymbol& symbol, const MxImportOptions& options);
 
 }  // namespace ordo::import

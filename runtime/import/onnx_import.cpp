@@ -15,6 +15,10 @@
 #include "runtime/dag/dump_error.hpp"
 #include "runtime/dag/name_rules.hpp"
 #include "runtime/import/mxnet_ops.hpp"
+#include "runtime/import/onnx_initial_values.hpp"
+#include "runtime/import/onnx_nodes.hpp"
+#include "runtime/import/onnx_train_ops.hpp"
+#include "runtime/import/trainable.hpp"
 #include "runtime/import/window.hpp"
 #include "runtime/networks/catalog.hpp"
 
@@ -22,20 +26,16 @@ namespace ordo::import {
 namespace {
 
 using dag::detail::quote;
-using Dims = Shape;  // with the batch dimension, as ONNX writes them
+using onnx_detail::attr_int;
+using onnx_detail::attr_ints;
+using onnx_detail::attribute;
+using onnx_detail::axis_of;
+using onnx_detail::Dims;
+using onnx_detail::Tensor;
+using onnx_detail::train_ops;
 
 constexpr std::uint64_t dim_max = std::uint64_t{1} << 31;
 constexpr std::size_t small_values_max = 64;  // int64 constants read for their values (shapes)
-
-// What a tensor name stands for at a point of the graph.
-struct Tensor {
-  bool constant = false;
-  bool is_float = false;
-  std::optional<Dims> dims;
-  std::optional<std::vector<std::int64_t>> values;  // small int64 constants
-  std::string root;                                 // a float constant: the parameter it is
-  std::optional<std::uint32_t> layer;               // made by this layer
-};
 
 [[noreturn]] void bad(const std::string& why) { throw std::invalid_argument(why); }
 
@@ -86,25 +86,6 @@ Tensor constant_of(const onnx::TensorProto& t, const std::string& name) {
   c.values = int64_values(t, *c.dims);
   c.root = name;
   return c;
-}
-
-const onnx::AttributeProto* attribute(const onnx::NodeProto& node, const std::string& name) {
-  for (const onnx::AttributeProto& a : node.attribute()) {
-    if (a.name() == name) return &a;
-  }
-  return nullptr;
-}
-
-std::int64_t attr_int(const onnx::NodeProto& node, const std::string& name, std::int64_t fallback) {
-  const onnx::AttributeProto* a = attribute(node, name);
-  return a == nullptr ? fallback : a->i();
-}
-
-std::vector<std::int64_t> attr_ints(const onnx::NodeProto& node, const std::string& name,
-                                    std::vector<std::int64_t> fallback) {
-  const onnx::AttributeProto* a = attribute(node, name);
-  if (a == nullptr) return fallback;
-  return {a->ints().begin(), a->ints().end()};
 }
 
 std::uint64_t positive(std::int64_t v, const std::string& what) {
@@ -177,13 +158,6 @@ Dims broadcast(const std::vector<Dims>& shapes) {
     }
   }
   return out;
-}
-
-std::size_t axis_of(std::int64_t axis, std::size_t rank) {
-  const std::int64_t r = static_cast<std::int64_t>(rank);
-  if (axis < -r || axis >= r + 1)
-    bad("axis " + std::to_string(axis) + " of a rank-" + std::to_string(rank) + " tensor");
-  return static_cast<std::size_t>(axis < 0 ? axis + r : axis);
 }
 
 // ONNX Reshape: 0 keeps the input's dimension, -1 takes what the others leave.
@@ -357,18 +331,21 @@ bool known(const std::string& op) {
   return in(op, same_shape_ops) || in(op, elementwise_ops) || in(op, other_ops);
 }
 
-[[noreturn]] void fail(int index, const onnx::NodeProto& node, const std::string& problem,
-                       const std::string& expected) {
+std::string describe(const onnx::NodeProto& node) {
   const std::string name =
       node.name().empty() && node.output_size() > 0 ? node.output(0) : node.name();
-  throw dag::DumpError("/graph/node/" + std::to_string(index),
-                       "node " + quote(name) + " (" + quote(node.op_type()) + "): " + problem,
+  return "node " + quote(name) + " (" + quote(node.op_type()) + ")";
+}
+
+[[noreturn]] void fail(int index, const onnx::NodeProto& node, const std::string& problem,
+                       const std::string& expected) {
+  throw dag::DumpError("/graph/node/" + std::to_string(index), describe(node) + ": " + problem,
                        expected);
 }
 
 }  // namespace
 
-networks::Network import_onnx(std::string_view bytes, const std::string& name) {
+ImportedModel import_onnx_model(std::string_view bytes, const std::string& name) {
   onnx::ModelProto model;
   if (bytes.size() > static_cast<std::size_t>(std::numeric_limits<int>::max()) ||
       !model.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
@@ -411,6 +388,17 @@ networks::Network import_onnx(std::string_view bytes, const std::string& name) {
   std::set<std::string> used_roots;
   std::set<std::string> layer_names;
   std::optional<std::string> data_input;
+  // Whether the trainer computes every node so far; what each layer outputs per example; the
+  // initial values to look for.
+  ImportedModel result;
+  std::vector<Dims> outputs;
+  std::vector<int> node_of_layer;
+  std::vector<WantedValue> wanted;
+  std::optional<int> softmax_at;  // a softmax layer, which must be the last
+  const auto untrainable = [&](int i, const onnx::NodeProto& node, const std::string& why) {
+    result.untrainable_at = "/graph/node/" + std::to_string(i);
+    result.untrainable = describe(node) + ": " + why;
+  };
   for (int i = 0; i < graph.node_size(); ++i) {
     const onnx::NodeProto& node = graph.node(i);
     std::vector<const Tensor*> inputs;
@@ -481,10 +469,15 @@ networks::Network import_onnx(std::string_view bytes, const std::string& name) {
       fail(i, node, "its name " + *problem, dag::name_expectation());
     }
     if (!layer_names.insert(layer.name).second) fail(i, node, "a name used before", "unique names");
+    std::vector<std::pair<std::size_t, std::string>> constants;  // float ones: input, root
+    const Dims* in0 = nullptr;
+    std::size_t data_inputs = 0;
     for (std::size_t k = 0; k < inputs.size(); ++k) {
       const Tensor* t = inputs[k];
       if (t == nullptr) continue;
       if (!t->constant) {
+        if (in0 == nullptr && t->dims) in0 = &*t->dims;
+        ++data_inputs;
         if (t->layer) {
           if (std::find(layer.inputs.begin(), layer.inputs.end(), *t->layer) ==
               layer.inputs.end()) {
@@ -500,7 +493,8 @@ networks::Network import_onnx(std::string_view bytes, const std::string& name) {
         }
         continue;
       }
-      if (!t->is_float) continue;                          // shapes, axes: not trained
+      if (!t->is_float) continue;  // shapes, axes: not trained
+      constants.emplace_back(k, t->root);
       if (op == "BatchNormalization" && k >= 3) continue;  // running mean and variance: states
       if (!used_roots.insert(t->root).second) {
         fail(i, node, "parameter " + quote(t->root) + " is read by a second layer",
@@ -522,6 +516,44 @@ networks::Network import_onnx(std::string_view bytes, const std::string& name) {
     } catch (const std::invalid_argument& e) {
       fail(i, node, e.what(), "shapes and attributes the operator takes");
     }
+    if (result.trainable() && softmax_at) {
+      untrainable(*softmax_at, graph.node(*softmax_at),
+                  "a softmax before the last layer; the trainer's loss is the only softmax");
+    }
+    if (result.trainable()) {
+      try {
+        layer.ops = train_ops(node, inputs, *in0, shape.out);
+        const networks::OpKind first = layer.ops.front().kind;
+        if ((first == networks::OpKind::add || first == networks::OpKind::concat) &&
+            (layer.inputs.size() != data_inputs)) {
+          bad("it reads the data or one layer twice; the trainer joins distinct layers");
+        }
+        if (op == "Softmax" || op == "LogSoftmax") softmax_at = i;
+        for (const auto& [k, root] : constants) {
+          const Dims& d = *inputs[k]->dims;
+          WantedValue w{root, {}, false, {}, false};
+          if (op == "Conv" && k == 1) {
+            w.shape.assign(d.begin(), d.end());
+          } else if (op == "Gemm" && k == 1) {
+            w.transpose = attr_int(node, "transB", 0) == 0;
+            w.shape = {static_cast<std::int64_t>(shape.out[1]),
+                       static_cast<std::int64_t>(w.transpose ? d[0] : d[1])};
+          } else {
+            w.shape = {static_cast<std::int64_t>(elements(d))};
+          }
+          if (op == "BatchNormalization" && k >= 3) {
+            w.layer = layer.name;
+            w.variance = k == 4;
+          }
+          wanted.push_back(std::move(w));
+        }
+      } catch (const std::invalid_argument& e) {
+        untrainable(i, node, e.what());
+      }
+    }
+    outputs.emplace_back(shape.out.empty() ? shape.out.begin() : shape.out.begin() + 1,
+                         shape.out.end());
+    node_of_layer.push_back(i);
     layer.forward_us = us_per_mac * static_cast<double>(shape.macs);
     layer.backward_us = 2.0 * layer.forward_us;
     const auto index = static_cast<std::uint32_t>(net.layers.size());
@@ -539,12 +571,50 @@ networks::Network import_onnx(std::string_view bytes, const std::string& name) {
     throw dag::DumpError("/graph", "no learnable parameters, so no gradient to reduce",
                          "a model with weights");
   }
+  if (result.trainable() && data_input) {
+    const Dims& dims = *tensors.at(*data_input).dims;
+    if (dims.size() != 2 && dims.size() != 4) {
+      result.untrainable_at = "/graph/input";
+      result.untrainable = quote(*data_input) + " of shape " + to_string(dims) +
+                           ": the trainer takes (N, features) or (N, channels, height, width)";
+    } else {
+      net.input.assign(dims.begin() + 1, dims.end());
+    }
+  }
+  if (result.trainable()) {
+    if (const std::optional<OpsProblem> problem = check_ops(net, outputs)) {
+      if (problem->layer) {
+        const int i = node_of_layer.at(*problem->layer);
+        untrainable(i, graph.node(i), problem->problem);
+      } else {
+        result.untrainable_at = "/graph";
+        result.untrainable = problem->problem;
+      }
+    }
+  } else {
+    clear_ops(net);
+  }
+  if (result.trainable()) {
+    int at = 0;
+    try {
+      result.initial = graph_initial_values(graph, wanted, at);
+    } catch (const std::invalid_argument& e) {
+      result.untrainable_at = "/graph/initializer/" + std::to_string(at);
+      result.untrainable = std::string("initial value ") + e.what();
+      clear_ops(net);
+    }
+  }
   try {
     networks::check_network(net);
   } catch (const std::invalid_argument& e) {
     throw dag::DumpError("/graph", e.what(), "a network ordo can build a step of");
   }
-  return net;
+  result.network = std::move(net);
+  return result;
+}
+
+networks::Network import_onnx(std::string_view bytes, const std::string& name) {
+  return import_onnx_model(bytes, name).network;
 }
 
 }  // namespace ordo::import

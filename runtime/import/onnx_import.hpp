@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 
+#include "runtime/import/imported_model.hpp"
 #include "runtime/networks/network.hpp"
 
 namespace ordo::import {
@@ -20,5 +21,9 @@ namespace ordo::import {
 // data input, sizes above the bounds (a dimension above 2^31, a tensor above 2^40 elements), or
 // a model without parameters.
 networks::Network import_onnx(std::string_view bytes, const std::string& name);
+// The same, with each layer's ops and the input shape where the trainer computes every operator
+// as ONNX does (docs/import.md), else why not; and the initializers' values of the parameters
+// and batch norms' running statistics, in the trainer's layouts.
+ImportedModel import_onnx_model(std::string_view bytes, const std::string& name);
 
 }  // namespace ordo::import

@@ -2,10 +2,10 @@
 
 namespace ordo::networks {
 
-const std::array<std::string_view, 10>& op_kind_names() {
-  static constexpr std::array<std::string_view, 10> names = {
-      "dense",           "conv", "batch_norm", "relu",        "max_pool", "avg_pool",
-      "global_avg_pool", "add",  "concat",     "pad_shortcut"};
+const std::array<std::string_view, 13>& op_kind_names() {
+  static constexpr std::array<std::string_view, 13> names = {
+      "dense", "conv",   "batch_norm",   "relu", "max_pool", "avg_pool", "global_avg_pool",
+      "add",   "concat", "pad_shortcut", "bias", "flatten",  "identity"};
   return names;
 }
 

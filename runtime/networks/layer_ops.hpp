@@ -23,6 +23,10 @@ enum class OpKind : std::uint8_t {
   concat,           // the layer's inputs joined along the channels
   pad_shortcut,     // ResNet's parameter-free shortcut: every stride-th pixel, channels padded
                     // with zeros to units
+  bias,             // a learned bias per channel (or feature), added: a convolution's own bias
+  flatten,          // to one vector of features
+  identity,         // its input unchanged (a model's dropout of rate 0, its final softmax: the
+                    // trainer's loss is softmax cross-entropy on the last layer's output)
 };
 
 struct LayerOp {
@@ -36,7 +40,7 @@ struct LayerOp {
 
 std::string_view to_string(OpKind kind);
 // Every OpKind's spelling, in enum order (the description format's names).
-const std::array<std::string_view, 10>& op_kind_names();
+const std::array<std::string_view, 13>& op_kind_names();
 
 }  // namespace ordo::networks
 
@@ -61,5 +65,8 @@ inline LayerOp concat() { return {OpKind::concat, 0, 0, 1, 0}; }
 inline LayerOp pad_shortcut(std::uint32_t units, std::uint32_t stride) {
   return {OpKind::pad_shortcut, units, 0, stride, 0};
 }
+inline LayerOp bias() { return {OpKind::bias, 0, 0, 1, 0}; }
+inline LayerOp flatten() { return {OpKind::flatten, 0, 0, 1, 0}; }
+inline LayerOp identity() { return {OpKind::identity, 0, 0, 1, 0}; }
 
 }  // namespace ordo::networks::op

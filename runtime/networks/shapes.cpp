@@ -86,7 +86,11 @@ Shape apply(const OpContext& c, const Shape& in, std::uint64_t& macs) {
     }
     case OpKind::batch_norm:
     case OpKind::relu:
+    case OpKind::bias:
+    case OpKind::identity:
       return in;
+    case OpKind::flatten:
+      return {elements(c, in)};
     case OpKind::add:
     case OpKind::concat:
       c.fail("joins a layer's inputs, so it must be the layer's first op");
@@ -121,6 +125,7 @@ LayerResult walk_layer(const std::string& layer, const std::vector<LayerOp>& ops
   LayerResult r;
   bool seen_weighted = false;
   bool seen_bn = false;
+  bool seen_bias = false;
   Shape x = inputs[0];
   for (std::size_t k = 0; k < ops.size(); ++k) {
     const OpContext c{layer, ops[k]};
@@ -141,6 +146,8 @@ LayerResult walk_layer(const std::string& layer, const std::vector<LayerOp>& ops
       if (ops[k].kind == OpKind::dense) {
         r.params.push_back(
             {layer + ".weight", times(c, elements(c, in), ops[k].units), dag::DType::f32});
+        if (seen_bias) c.fail("a second bias in one layer");
+        seen_bias = true;
         r.params.push_back({layer + ".bias", ops[k].units, dag::DType::f32});
       } else {
         r.params.push_back(
@@ -148,6 +155,11 @@ LayerResult walk_layer(const std::string& layer, const std::vector<LayerOp>& ops
              times(c, times(c, ops[k].units, in[0]), times(c, ops[k].kernel, ops[k].kernel)),
              dag::DType::f32});
       }
+    } else if (ops[k].kind == OpKind::bias) {
+      // Dense has its own bias: a second one would be the same parameter twice.
+      if (seen_bias) c.fail("a second bias in one layer");
+      seen_bias = true;
+      r.params.push_back({layer + ".bias", in.at(0), dag::DType::f32});
     } else if (ops[k].kind == OpKind::batch_norm) {
       if (seen_bn) c.fail("a second batch norm in one layer");
       seen_bn = true;

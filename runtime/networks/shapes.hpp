@@ -28,10 +28,13 @@ bool computes(const Network& network);
 LayerShapes infer_shapes(const Network& network);
 
 // One layer's ops on inputs of these shapes: its output shape, one example's multiply-adds, and
-// the parameters its ops have, in the order the layer holds them: "<layer>.weight" and
-// "<layer>.bias" for dense, "<layer>.weight" for a convolution, "<layer>.bn.gamma" and
-// "<layer>.bn.beta" for batch norm. Throws std::invalid_argument naming the layer and op when a
-// shape does not fit, or a layer has two weighted ops or two batch norms (their names would clash).
+// the parameters its ops have, in the order the layer holds them, with the names a network built
+// here gives them: "<layer>.weight" and "<layer>.bias" for dense, "<layer>.weight" for a
+// convolution, "<layer>.bias" for a bias, "<layer>.bn.gamma" and "<layer>.bn.beta" for batch
+// norm. A network may name its keys otherwise (an imported model keeps its framework's names):
+// check_network holds its parameters to these by position, size and dtype. Throws
+// std::invalid_argument naming the layer and op when a shape does not fit, or a layer has two
+// weighted ops, two biases or two batch norms.
 struct LayerResult {
   Shape output;
   std::uint64_t macs = 0;

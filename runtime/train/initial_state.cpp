@@ -1,5 +1,6 @@
 #include "runtime/train/initial_state.hpp"
 
+#include "runtime/train/initial_values.hpp"
 #include "runtime/train/layers/init.hpp"
 #include "runtime/train/model.hpp"
 #include "runtime/train/train_state.hpp"
@@ -12,6 +13,7 @@ checkpoint::Checkpoint initial_checkpoint(const networks::Network& network,
   // to a fresh run, bit for bit.
   Model model(network, at::kFloat);
   init_params(model.library_layers(), run.seed);
+  if (run.initial_values != nullptr) set_initial_values(model, *run.initial_values);
   checkpoint::Checkpoint c;
   c.network = network.name;
   c.design = run.design;

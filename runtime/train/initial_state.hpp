@@ -9,6 +9,7 @@
 #include <string>
 
 #include "runtime/checkpoint/checkpoint_file.hpp"
+#include "runtime/networks/initial_values.hpp"
 #include "runtime/networks/network.hpp"
 
 namespace ordo::train {
@@ -17,7 +18,8 @@ struct InitialStateOf {
   std::string design;  // informative, as in every checkpoint
   std::uint32_t world_size = 1;
   std::uint64_t seed = 1;
-  std::uint32_t batch = 0;  // per rank
+  std::uint32_t batch = 0;                                  // per rank
+  const networks::InitialValues* initial_values = nullptr;  // the model file's, where it has them
 };
 
 // Throws what Model's constructor throws for a network it cannot build.

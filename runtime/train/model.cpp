@@ -5,6 +5,7 @@
 
 #include "runtime/networks/shapes.hpp"
 #include "runtime/train/layers/batch_norm.hpp"
+#include "runtime/train/layers/bias.hpp"
 #include "runtime/train/layers/conv2d.hpp"
 #include "runtime/train/layers/dense.hpp"
 #include "runtime/train/layers/elementwise.hpp"
@@ -87,6 +88,15 @@ Model::Model(const networks::Network& network, at::ScalarType dtype) : network_(
         case OpKind::pad_shortcut:
           layer = std::make_unique<PadShortcut>(op.units, op.stride);
           break;
+        case OpKind::bias:
+          layer = std::make_unique<Bias>(nl.name, i64(x.at(0)), dtype);
+          break;
+        case OpKind::flatten:
+          if (x.size() > 1) layer = std::make_unique<Flatten>();
+          break;
+        case OpKind::identity:
+          layer = std::make_unique<Identity>();
+          break;
       }
       // Follow the shape through this op (walk_layer over the prefix of the chain).
       x = networks::walk_layer(
@@ -104,12 +114,14 @@ Model::Model(const networks::Network& network, at::ScalarType dtype) : network_(
                              std::to_string(own.size()) + " parameters for " +
                              std::to_string(nl.params.size()) + " keys");
     }
+    // The network's names are the keys (check_network has held them to the ops by position and
+    // size): the tensors take them, so a model keeps its framework's parameter names.
     for (std::size_t i = 0; i < own.size(); ++i) {
-      if (own[i]->name != nl.params[i].name ||
-          static_cast<std::uint64_t>(own[i]->value.numel()) != nl.params[i].count) {
+      if (static_cast<std::uint64_t>(own[i]->value.numel()) != nl.params[i].count) {
         throw std::logic_error("layer '" + nl.name + "': parameter " + own[i]->name +
                                " does not match key " + nl.params[i].name);
       }
+      own[i]->name = nl.params[i].name;
       params_.push_back(own[i]);
     }
     blocks_.push_back(std::move(block));
@@ -141,6 +153,14 @@ std::vector<Layer*> Model::library_layers() const {
   for (const auto& b : blocks_) {
     if (b->join) all.push_back(b->join.get());
     for (const auto& layer : b->chain) all.push_back(layer.get());
+  }
+  return all;
+}
+
+std::vector<at::Tensor*> Model::buffers(std::size_t l) const {
+  std::vector<at::Tensor*> all;
+  for (const auto& layer : blocks_.at(l)->chain) {
+    for (at::Tensor* t : layer->buffers()) all.push_back(t);
   }
   return all;
 }

@@ -1,8 +1,9 @@
 // A network's compute on libtorch, layer by layer as the step program runs it: forward(l) and
 // backward(l) are what the engine ops fwd.<layer> and bwd.<layer> do. Built from a network that
 // says what it computes (networks/layer_ops.hpp): each network layer is a chain of library
-// layers, and its parameters come out in the network's key order with the network's names, so
-// the KVStore's keys, the step program's vars and the tensors are one list.
+// layers, and its parameters come out in the network's key order with the network's names (an
+// imported model's own), so the KVStore's keys, the step program's vars and the tensors are one
+// list.
 //
 // Gradients of a layer's output that several layers read are summed: the consumer whose backward
 // runs first (the latest layer, since backward runs in reverse) sets the gradient and the others
@@ -37,6 +38,8 @@ class Model {
   const std::vector<Param*>& params() const { return params_; }
   // Every library layer, for init_params and the running statistics.
   std::vector<Layer*> library_layers() const;
+  // Layer l's state that is not a parameter (its batch norm's running mean and variance).
+  std::vector<at::Tensor*> buffers(std::size_t l) const;
 
   // Layer l on the batch (layers without inputs) or its inputs' outputs.
   void forward(std::size_t l, const at::Tensor& batch, bool training);

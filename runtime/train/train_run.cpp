@@ -19,6 +19,7 @@
 #include "runtime/exec/executor.hpp"
 #include "runtime/exec/probe_scope.hpp"
 #include "runtime/random/split_mix64.hpp"
+#include "runtime/train/initial_values.hpp"
 #include "runtime/train/layers/init.hpp"
 #include "runtime/train/model.hpp"
 #include "runtime/train/step_compute.hpp"
@@ -118,6 +119,7 @@ TrainResult train_rank(const networks::Network& network, const designs::DesignCo
   }
   Model model(network, at::kFloat);
   init_params(model.library_layers(), options.seed);
+  if (options.initial_values != nullptr) set_initial_values(model, *options.initial_values);
 
   engine::EngineConfig engine_config;
   engine_config.pools = designs::step_pools(config);

@@ -16,6 +16,7 @@
 #include "runtime/dag/program.hpp"
 #include "runtime/data/labelled_images.hpp"
 #include "runtime/designs/design_config.hpp"
+#include "runtime/networks/initial_values.hpp"
 #include "runtime/networks/network.hpp"
 #include "runtime/train/dataset.hpp"
 #include "runtime/train/sgd.hpp"
@@ -81,6 +82,9 @@ struct TrainOptions {
   // When set, the engine logs every op and blocking wait into it (docs/diagnostics.md,
   // "Timeline"); it must outlive the run. The world given should log its collectives into it.
   diag::TimelineLog* timeline = nullptr;
+  // When set, what the model file gives replaces the drawn initial values (rank 0's still
+  // reach every rank by the initial broadcast).
+  const networks::InitialValues* initial_values = nullptr;
 };
 
 struct TrainResult {

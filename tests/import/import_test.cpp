@@ -14,6 +14,7 @@
 #include "runtime/import/model_file.hpp"
 #include "runtime/import/mxnet_import.hpp"
 #include "runtime/import/mxnet_symbol.hpp"
+#include "runtime/networks/shapes.hpp"
 
 namespace ordo::import {
 namespace {
@@ -90,6 +91,29 @@ TEST(MxnetImport, EveryZooModelImportsWithItsKnownCounts) {
     EXPECT_EQ(c.tensors, m.tensors);
     EXPECT_EQ(c.elements, m.elements);
     EXPECT_GT(net.layers.front().forward_us, 0.0);
+  }
+}
+
+TEST(MxnetTrainOps, CifarResNet20ComesWithTheTrainersOps) {
+  for (const std::vector<std::uint64_t>& shape :
+       {std::vector<std::uint64_t>{3, 32, 32}, std::vector<std::uint64_t>{1, 28, 28}}) {
+    ModelOptions options;
+    options.data_shape = shape;
+    const ImportedModel m = import_model(
+        std::filesystem::path(ORDO_MODELS_DIR) / "mxnet" / "cifar_resnet20_v1-symbol.json",
+        options);
+    ASSERT_TRUE(m.trainable()) << m.untrainable_at << ": " << m.untrainable;
+    EXPECT_EQ(std::vector<std::uint64_t>(m.network.input.begin(), m.network.input.end()), shape);
+    for (const networks::Layer& l : m.network.layers) EXPECT_FALSE(l.ops.empty()) << l.name;
+    // The trainer's shape rules give the importer's parameter sizes, layer by layer, and the
+    // built-in ResNet-20 plus GluonCV's two projection shortcuts (1x1 convolutions 16 to 32 and
+    // 32 to 64 with their batch norms), where the built-in has parameter-free ones.
+    EXPECT_NO_THROW(networks::check_network(m.network));
+    const networks::Network builtin =
+        networks::cifar_resnet(20, 10, std::vector<std::uint32_t>(shape.begin(), shape.end()), 1.0);
+    EXPECT_EQ(counts(m.network).elements,
+              counts(builtin).elements + (16 * 32 + 2 * 32) + (32 * 64 + 2 * 64));
+    EXPECT_EQ(networks::infer_shapes(m.network).outputs.back(), (networks::Shape{10}));
   }
 }
 #endif
@@ -189,6 +213,130 @@ TEST(MxnetImport, ShapesTheOperatorCannotTakeAreRefused) {
   // A convolution of a flat input, and no data shape at all.
   EXPECT_NE(refusal(conv_net, {192}).find("takes an image"), std::string::npos);
   EXPECT_NE(refusal(conv_net, {}).find("no data shape"), std::string::npos);
+}
+
+ImportedModel import_for_training(const std::string& text,
+                                  std::vector<std::uint64_t> shape = {3, 8, 8}) {
+  MxImportOptions options;
+  options.name = "t";
+  options.data_shape = std::move(shape);
+  return import_mxnet_model(read_mxnet_symbol(text), options);
+}
+
+// conv_net as the trainer computes it: a batch norm that learns gamma, pooling that rounds down.
+std::string trainable_conv_net() {
+  return replace(
+      replace(conv_net, "\"pooling_convention\": \"full\"", "\"pooling_convention\": \"valid\""),
+      "{\"op\": \"BatchNorm\", \"name\": \"bn\", ",
+      "{\"op\": \"BatchNorm\", \"name\": \"bn\", \"attrs\": {\"fix_gamma\": "
+      "\"False\", \"eps\": \"1e-5\"}, ");
+}
+
+TEST(MxnetTrainOps, EachOperatorBecomesTheTrainersOps) {
+  const ImportedModel m = import_for_training(trainable_conv_net());
+  ASSERT_TRUE(m.trainable()) << m.untrainable_at << ": " << m.untrainable;
+  const networks::Network& net = m.network;
+  EXPECT_EQ(net.input, (std::vector<std::uint32_t>{3, 8, 8}));
+  ASSERT_EQ(net.layers.size(), 5u);
+  using networks::LayerOp;
+  namespace op = networks::op;
+  EXPECT_EQ(net.layers[0].ops, (std::vector<LayerOp>{op::conv(4, 3, 2, 0)}));
+  EXPECT_EQ(net.layers[1].ops, (std::vector<LayerOp>{op::batch_norm()}));
+  EXPECT_EQ(net.layers[2].ops, (std::vector<LayerOp>{op::max_pool(2, 2, 0)}));
+  EXPECT_EQ(net.layers[3].ops, (std::vector<LayerOp>{op::dense(5)}));
+  // The final SoftmaxOutput is the trainer's loss: the layer passes the logits on.
+  EXPECT_EQ(net.layers[4].ops, (std::vector<LayerOp>{op::identity()}));
+  // The keys keep MXNet's names; the ops' parameters match them by position and size.
+  EXPECT_EQ(net.layers[0].params[0].name, "c_weight");
+  EXPECT_NO_THROW(networks::check_network(net));
+}
+
+// clang-format off
+constexpr const char* residual_net = R"json({"nodes": [
+  {"op": "null", "name": "data", "inputs": []},
+  {"op": "null", "name": "c_weight", "inputs": []},
+  {"op": "null", "name": "c_bias", "inputs": []},
+  {"op": "Convolution", "name": "c", "attrs": {"kernel": "(3, 3)", "num_filter": "4",
+   "pad": "(1, 1)"}, "inputs": [[0, 0, 0], [1, 0, 0], [2, 0, 0]]},
+  {"op": "Activation", "name": "r", "attrs": {"act_type": "relu"}, "inputs": [[3, 0, 0]]},
+  {"op": "elemwise_add", "name": "sum", "inputs": [[3, 0, 0], [4, 0, 0]]},
+  {"op": "Pooling", "name": "g", "attrs": {"global_pool": "True", "kernel": "(1, 1)",
+   "pool_type": "avg"}, "inputs": [[5, 0, 0]]},
+  {"op": "Flatten", "name": "f", "inputs": [[6, 0, 0]]},
+  {"op": "Dropout", "name": "d", "attrs": {"p": "0"}, "inputs": [[7, 0, 0]]},
+  {"op": "null", "name": "fc_weight", "inputs": []},
+  {"op": "null", "name": "fc_bias", "inputs": []},
+  {"op": "FullyConnected", "name": "fc", "attrs": {"num_hidden": "10"},
+   "inputs": [[8, 0, 0], [9, 0, 0], [10, 0, 0]]},
+  {"op": "softmax", "name": "sm", "inputs": [[11, 0, 0]]}],
+ "heads": [[12, 0, 0]]})json";
+// clang-format on
+
+TEST(MxnetTrainOps, BiasesJoinsAndFlattens) {
+  const ImportedModel m = import_for_training(residual_net);
+  ASSERT_TRUE(m.trainable()) << m.untrainable_at << ": " << m.untrainable;
+  using networks::LayerOp;
+  namespace op = networks::op;
+  const std::vector<std::vector<LayerOp>> want = {{op::conv(4, 3, 1, 1), op::bias()},
+                                                  {op::relu()},
+                                                  {op::add()},
+                                                  {op::global_avg_pool()},
+                                                  {op::flatten()},
+                                                  {op::identity()},
+                                                  {op::dense(10)},
+                                                  {op::identity()}};
+  ASSERT_EQ(m.network.layers.size(), want.size());
+  for (std::size_t l = 0; l < want.size(); ++l) EXPECT_EQ(m.network.layers[l].ops, want[l]) << l;
+  EXPECT_EQ(m.network.layers[0].params,
+            (std::vector<networks::Param>{{"c_weight", 108, dag::DType::f32},
+                                          {"c_bias", 4, dag::DType::f32}}));
+  EXPECT_EQ(m.network.layers[2].inputs, (std::vector<std::uint32_t>{0, 1}));
+  // Dropout that drops, and a softmax that is not the loss, are refused.
+  EXPECT_NE(import_for_training(replace(residual_net, "\"p\": \"0\"", "\"p\": \"0.5\""))
+                .untrainable.find("the trainer has no dropout"),
+            std::string::npos);
+  const ImportedModel mid =
+      import_for_training(replace(residual_net, "\"op\": \"Flatten\"", "\"op\": \"softmax\""));
+  EXPECT_EQ(mid.untrainable_at, "/nodes/7");
+  EXPECT_NE(mid.untrainable.find("before the last layer"), std::string::npos) << mid.untrainable;
+}
+
+TEST(MxnetTrainOps, WhatTheTrainerCannotComputeIsNamedAndTheModelStillImports) {
+  // MXNet's defaults: a batch norm whose gamma is fixed at 1, which the trainer would learn.
+  const ImportedModel fixed = import_for_training(conv_net);
+  EXPECT_FALSE(fixed.trainable());
+  EXPECT_EQ(fixed.untrainable_at, "/nodes/7");
+  EXPECT_NE(fixed.untrainable.find("node 'bn' ('BatchNorm'): "), std::string::npos)
+      << fixed.untrainable;
+  EXPECT_NE(fixed.untrainable.find("fix_gamma"), std::string::npos) << fixed.untrainable;
+  // The keys are still there for the checker; no layer has ops.
+  EXPECT_EQ(counts(fixed.network).tensors, 5u);
+  EXPECT_TRUE(fixed.network.input.empty());
+  for (const networks::Layer& l : fixed.network.layers) EXPECT_TRUE(l.ops.empty());
+  // Rounding up ("full") where it gives another size than rounding down is refused, not
+  // approximated.
+  const ImportedModel full =
+      import_for_training(replace(trainable_conv_net(), "\"pooling_convention\": \"valid\"",
+                                  "\"pooling_convention\": \"full\""));
+  EXPECT_EQ(full.untrainable_at, "/nodes/8");
+  EXPECT_NE(full.untrainable.find("rounds"), std::string::npos) << full.untrainable;
+  // Where it gives the same size (2x2 windows on 4x4), the windows are the same ones.
+  EXPECT_TRUE(import_for_training(replace(trainable_conv_net(), "\"pooling_convention\": \"valid\"",
+                                          "\"pooling_convention\": \"full\""),
+                                  {3, 9, 9})
+                  .trainable());
+  // An activation the trainer lacks, a non-square window.
+  const ImportedModel window = import_for_training(
+      replace(trainable_conv_net(), "\"kernel\": \"(3, 3)\"", "\"kernel\": \"(3, 1)\""));
+  EXPECT_EQ(window.untrainable_at, "/nodes/2");
+  EXPECT_NE(window.untrainable.find("square"), std::string::npos) << window.untrainable;
+  // A size MXNet takes but the description format does not (so `ordo import` could not write
+  // what it read back).
+  const ImportedModel stride = import_for_training(
+      replace(trainable_conv_net(), "\"kernel\": \"(2, 2)\", \"stride\": \"(2, 2)\"",
+              "\"kernel\": \"(2, 2)\", \"stride\": \"(1073741824, 1073741824)\""));
+  EXPECT_EQ(stride.untrainable_at, "/nodes/8");
+  EXPECT_NE(stride.untrainable.find("above 2^24"), std::string::npos) << stride.untrainable;
 }
 
 TEST(MxnetImport, DataShapesParse) {

@@ -188,5 +188,50 @@ TEST(OnnxImport, HostileSizesAreRefusedBeforeAnyAllocation) {
   EXPECT_NE(refusal(misfit.bytes()).find("groups"), std::string::npos);
 }
 
+TEST(OnnxTrainOps, EachNodeBecomesTheTrainersOps) {
+  const ImportedModel m = import_onnx_model(Builder().bytes(), "m");
+  ASSERT_TRUE(m.trainable()) << m.untrainable_at << ": " << m.untrainable;
+  EXPECT_EQ(m.network.input, (std::vector<std::uint32_t>{3, 8, 8}));
+  using networks::LayerOp;
+  namespace op = networks::op;
+  const std::vector<std::vector<LayerOp>> want = {{op::conv(4, 3, 1, 1)}, {op::batch_norm()},
+                                                  {op::relu()},           {op::global_avg_pool()},
+                                                  {op::flatten()},        {op::dense(5)}};
+  ASSERT_EQ(m.network.layers.size(), want.size());
+  for (std::size_t l = 0; l < want.size(); ++l) EXPECT_EQ(m.network.layers[l].ops, want[l]) << l;
+  // Its weights are shapes only (a ConstantOfShape, initializers without values): none to set.
+  EXPECT_TRUE(m.initial.empty());
+}
+
+TEST(OnnxTrainOps, WhatTheTrainerCannotComputeIsNamedAndTheModelStillImports) {
+  const auto untrainable = [](const Builder& b) {
+    const ImportedModel m = import_onnx_model(b.bytes(), "m");
+    EXPECT_EQ(networks::param_count(m.network), 5u);  // still imported, for the checker
+    return m.untrainable_at + ": " + m.untrainable;
+  };
+  Builder sigmoid;
+  sigmoid.g->mutable_node(3)->set_op_type("Sigmoid");
+  EXPECT_EQ(untrainable(sigmoid),
+            "/graph/node/3: node 'relu' ('Sigmoid'): the trainer has no Sigmoid");
+  Builder asymmetric;
+  asymmetric.g->mutable_node(1)->mutable_attribute(0)->set_ints(3, 0);
+  EXPECT_NE(untrainable(asymmetric).find("/graph/node/1: node 'conv' ('Conv'): the trainer pads"),
+            std::string::npos)
+      << untrainable(asymmetric);
+  Builder eps;
+  auto* e = eps.g->mutable_node(2)->add_attribute();
+  e->set_name("epsilon");
+  e->set_type(onnx::AttributeProto_AttributeType_FLOAT);
+  e->set_f(1e-3f);
+  EXPECT_NE(untrainable(eps).find("node 'bn' ('BatchNormalization'): epsilon"), std::string::npos)
+      << untrainable(eps);
+  Builder no_bias;  // Gemm without its bias: the trainer's dense layer has one
+  no_bias.g->mutable_node(6)->mutable_input()->RemoveLast();
+  const ImportedModel nb = import_onnx_model(no_bias.bytes(), "m");
+  EXPECT_NE(nb.untrainable.find("('Gemm'): the trainer's dense layer has a bias"),
+            std::string::npos)
+      << nb.untrainable;
+}
+
 }  // namespace
 }  // namespace ordo::import

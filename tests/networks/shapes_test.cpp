@@ -214,5 +214,26 @@ TEST(Shapes, TheDescriptionFormatCarriesOpsAndInput) {
   EXPECT_EQ(infer_shapes(ok).outputs[0], (Shape{2}));
 }
 
+TEST(Shapes, KeysAreTheNetworksNamesHeldToTheOpsByPositionAndSize) {
+  // An imported model's own names: what counts is each parameter's place, size and dtype.
+  constexpr dag::DType f32 = dag::DType::f32;
+  Network net{"n", {}, {2, 5, 5}};
+  net.layers.push_back(Layer{"c", {{"c_W", 54, f32}, {"c_B", 3, f32}}, 0.0, 0.0, {},
+                             {op::conv(3, 3, 1, 1), op::bias()}});
+  net.layers.push_back(Layer{"f", {}, 0.0, 0.0, {0}, {op::flatten(), op::identity()}});
+  net.layers.push_back(
+      Layer{"fc", {{"fc_W", 150, f32}, {"fc_B", 2, f32}}, 0.0, 0.0, {1}, {op::dense(2)}});
+  EXPECT_NO_THROW(check_network(net));
+  EXPECT_EQ(infer_shapes(net).outputs[1], (Shape{75}));
+  EXPECT_EQ(read_network(write_network(net)), net);
+  Network swapped = net;  // the bias before the weight: not the ops' order
+  std::swap(swapped.layers[0].params[0], swapped.layers[0].params[1]);
+  expect_invalid(swapped, "layer 'c': its parameters are not those its ops have");
+  Network two_biases = net;  // dense has its own
+  two_biases.layers[2].ops.push_back(op::bias());
+  two_biases.layers[2].params.push_back({"fc_B2", 2, f32});
+  expect_invalid(two_biases, "a second bias");
+}
+
 }  // namespace
 }  // namespace ordo::networks

@@ -28,11 +28,11 @@ int run_import(const ImportCli& o) {
     std::cerr << "ordo import: error: " << *problem << '\n';
     return exit_bad_input;
   }
-  networks::Network net;
+  import::ImportedModel model;
   try {
     import::ModelOptions options;
     if (!o.data_shape.empty()) options.data_shape = import::parse_data_shape(o.data_shape);
-    net = import::import_model_file(o.model, options);
+    model = import::import_model(o.model, options);
   } catch (const dag::DumpError& e) {
     std::cerr << "ordo import: error: " << e.what() << '\n';
     return exit_bad_input;
@@ -40,6 +40,7 @@ int run_import(const ImportCli& o) {
     std::cerr << "ordo import: error: " << e.what() << '\n';
     return exit_bad_input;
   }
+  const networks::Network& net = model.network;
   std::uint64_t tensors = 0;
   std::uint64_t elements = 0;
   for (const networks::Layer& layer : net.layers) {
@@ -51,6 +52,16 @@ int run_import(const ImportCli& o) {
   std::cerr << "ordo import: " << o.model << ": '" << net.name << "', " << net.layers.size()
             << " layers, " << tensors << " parameter tensors, " << elements << " parameters ("
             << networks::param_bytes(net) << " bytes)\n";
+  // Whether `ordo train --model` can train it, and if not, the first node it cannot compute.
+  if (model.trainable()) {
+    std::cerr << "ordo import: trainable (ordo train --model); the file holds initial values of "
+              << model.initial.params.size() << " of the " << tensors
+              << " parameter tensors and of " << model.initial.running.size()
+              << " batch norms' running statistics\n";
+  } else {
+    std::cerr << "ordo import: not trainable: " << model.untrainable_at << ": " << model.untrainable
+              << '\n';
+  }
   return write_output(o.out_path, networks::write_network(net), "import") ? exit_ok
                                                                           : exit_bad_input;
 }

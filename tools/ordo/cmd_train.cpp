@@ -1,8 +1,9 @@
-// `ordo train`: data-parallel training of a built-in network on Fashion-MNIST across the Open
-// MPI ranks it runs on (mpirun -np N ordo train ...; one process is a world of one). Before the
-// first step every rank builds the step program for the world size, pools and design and the
-// checker decides it: `unsafe` stops the job with the checker's report, `unknown` stops it unless
-// --allow-unknown, --no-verify skips the check with a warning.
+// `ordo train`: data-parallel training of a built-in network, or of a model file from another
+// framework (--model), on Fashion-MNIST across the Open MPI ranks it runs on (mpirun -np N ordo
+// train ...; one process is a world of one). Before the first step every rank builds the step
+// program for the world size, pools and design and the checker decides it: `unsafe` stops the job
+// with the checker's report, `unknown` stops it unless --allow-unknown, --no-verify skips the
+// check with a warning.
 #include <chrono>
 #include <cstdlib>
 #include <functional>
@@ -37,6 +38,7 @@
 #include "tools/ordo/fingerprint_world.hpp"
 #include "tools/ordo/output.hpp"
 #include "tools/ordo/train_data.hpp"
+#include "tools/ordo/train_model.hpp"
 #include "tools/ordo/train_progress.hpp"
 
 namespace ordo::tools {
@@ -57,6 +59,9 @@ bool any_rank_failed(comm::World& world, bool failed) {
 
 struct TrainCli {
   std::string network = "lenet";
+  std::string model;       // a model file (docs/import.md) in place of --network
+  std::string data_shape;  // --model: one example's shape, for MXNet symbols
+  bool network_given = false;
   std::string design = "depcha";
   TrainDataOptions data;
   std::string metrics_path;
@@ -157,13 +162,14 @@ int verify_first(const TrainCli& o, const designs::DesignConfig& config,
 
 // Rank 0 writes the state training starts from; every rank learns whether it could, so none
 // trains without the others.
-int export_initial_state(const TrainCli& o, const networks::Network& net, comm::World& world) {
+int export_initial_state(const TrainCli& o, const networks::Network& net,
+                         const networks::InitialValues* initial, comm::World& world) {
   std::int32_t failed = 0;
   if (world.rank() == 0) {
     try {
       checkpoint::write(o.export_init_path,
-                        train::initial_checkpoint(
-                            net, {o.design, world.size(), o.options.seed, o.options.batch}));
+                        train::initial_checkpoint(net, {o.design, world.size(), o.options.seed,
+                                                        o.options.batch, initial}));
     } catch (const std::exception& e) {
       std::cerr << "ordo train: error: " << e.what() << '\n';
       failed = 1;
@@ -231,13 +237,33 @@ int run_train(const TrainCli& o) {
     if (root) std::cerr << "ordo train: error: " << e.what() << '\n';
     return exit_bad_input;
   }
-  // The catalog refuses a network that cannot take the data's examples.
-  const std::optional<networks::Network> net =
-      networks::builtin_network(o.network, 4, shape.example, shape.classes);
-  if (!net) {
-    if (root) std::cerr << "ordo train: error: unknown network '" << o.network << "'\n";
+  // The catalog refuses a network that cannot take the data's examples; a model must fit them.
+  std::optional<networks::Network> net;
+  networks::InitialValues initial;
+  if (!o.model.empty()) {
+    if (o.network_given) {
+      if (root) std::cerr << "ordo train: error: give --network or --model, not both\n";
+      return exit_bad_input;
+    }
+    try {
+      TrainModel m = load_train_model(o.model, o.data_shape, shape);
+      net = std::move(m.network);
+      initial = std::move(m.initial);
+    } catch (const std::exception& e) {  // DumpError, or a model that does not fit
+      if (root) std::cerr << "ordo train: error: " << e.what() << '\n';
+      return exit_bad_input;
+    }
+  } else if (!o.data_shape.empty()) {
+    if (root) std::cerr << "ordo train: error: --data-shape needs --model\n";
     return exit_bad_input;
+  } else {
+    net = networks::builtin_network(o.network, 4, shape.example, shape.classes);
+    if (!net) {
+      if (root) std::cerr << "ordo train: error: unknown network '" << o.network << "'\n";
+      return exit_bad_input;
+    }
   }
+  const networks::InitialValues* initial_values = initial.empty() ? nullptr : &initial;
   std::unique_ptr<MetricsFile> metrics;
   if (root && !o.metrics_path.empty()) {
     try {
@@ -265,7 +291,8 @@ int run_train(const TrainCli& o) {
       code != exit_ok)
     return code;
   if (!o.export_init_path.empty()) {
-    if (const int code = export_initial_state(o, *net, world); code != exit_ok) return code;
+    if (const int code = export_initial_state(o, *net, initial_values, world); code != exit_ok)
+      return code;
   }
 
   TrainDataOptions data_options = o.data;
@@ -284,6 +311,7 @@ int run_train(const TrainCli& o) {
   // A file one node lacks stops every rank, not only the ranks there.
   if (any_rank_failed(world, failed != 0)) return exit_bad_input;
   train::TrainOptions options = o.options;
+  options.initial_values = initial_values;
   const bool bar = o.progress == "bar" || (o.progress == "auto" && output_is_terminal());
   TrainProgress progress(std::cout, bar, world.size(), options.epochs);
   if (root) {
@@ -419,8 +447,14 @@ int run_train(const TrainCli& o) {
 Command add_train(CLI::App& app) {
   auto o = std::make_shared<TrainCli>();
   CLI::App* sub = app.add_subcommand("train", train_summary);
-  sub->add_option("--network", o->network, networks::builtin_network_names())
-      ->capture_default_str();
+  CLI::Option* network = sub->add_option("--network", o->network, networks::builtin_network_names())
+                             ->capture_default_str();
+  sub->add_option("--model", o->model,
+                  "train this model file instead (ONNX, or MXNet symbol JSON; docs/import.md): "
+                  "its operators must be the trainer's, its input the data's examples and its "
+                  "output the classes; ONNX initializers are the initial weights");
+  sub->add_option("--data-shape", o->data_shape,
+                  "with --model: one example's shape, e.g. 1,28,28 (MXNet symbols carry none)");
   sub->add_option("--design", o->design, "naive, funnel, concom or depcha")->capture_default_str();
   sub->add_option("--data", o->data.kind,
                   "fashion-mnist; imagenet (--data-dir holds train.rec/.idx and val.rec/.idx, as "
@@ -510,7 +544,10 @@ Command add_train(CLI::App& app) {
   o->options.lr.base = 0.05;
   o->config.prefetch = true;
 
-  return [o] { return run_train(*o); };
+  return [o, network] {
+    o->network_given = network->count() > 0;
+    return run_train(*o);
+  };
 }
 
 }  // namespace ordo::tools

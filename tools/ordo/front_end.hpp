@@ -27,6 +27,6 @@ int run_front_end(int argc, char** argv, const std::vector<CommandEntry>& comman
 
 // The one-line summary of `ordo train`, shown by both executables' help.
 inline constexpr const char* train_summary =
-    "Train a network across the MPI ranks, verified first (Fashion-MNIST, ImageNet RecordIO or synthetic data)";
+    "Train a built-in network or a model file (--model) across the MPI ranks, verified first";
 
 }  // namespace ordo::tools

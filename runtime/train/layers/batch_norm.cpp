@@ -10,8 +10,10 @@ namespace ordo::train {
 BatchNorm::BatchNorm(std::string name, std::int64_t channels, at::ScalarType dtype, double momentum,
                      double eps)
     : momentum_(momentum), eps_(eps) {
-  gamma_ = {name + ".gamma", at::ones({channels}, dtype), at::zeros({channels}, dtype)};
-  beta_ = {name + ".beta", at::zeros({channels}, dtype), at::zeros({channels}, dtype)};
+  gamma_ = {name + ".gamma", at::ones({channels}, dtype), at::zeros({channels}, dtype),
+            ParamRole::scale};
+  beta_ = {name + ".beta", at::zeros({channels}, dtype), at::zeros({channels}, dtype),
+           ParamRole::shift};
   running_mean_ = at::zeros({channels}, dtype);
   running_var_ = at::ones({channels}, dtype);
 }

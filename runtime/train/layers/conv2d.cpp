@@ -8,7 +8,7 @@ namespace ordo::train {
 
 Conv2d::Conv2d(std::string name, ConvShape shape, at::ScalarType dtype) : shape_(shape) {
   const std::vector<std::int64_t> size = {shape.out, shape.in, shape.kernel, shape.kernel};
-  weight_ = {name + ".weight", at::zeros(size, dtype), at::zeros(size, dtype)};
+  weight_ = {name + ".weight", at::zeros(size, dtype), at::zeros(size, dtype), ParamRole::weight};
 }
 
 at::Tensor Conv2d::forward(const std::vector<at::Tensor>& inputs, bool training) {

@@ -8,8 +8,9 @@
 namespace ordo::train {
 
 Dense::Dense(std::string name, std::int64_t in, std::int64_t out, at::ScalarType dtype) {
-  weight_ = {name + ".weight", at::zeros({out, in}, dtype), at::zeros({out, in}, dtype)};
-  bias_ = {name + ".bias", at::zeros({out}, dtype), at::zeros({out}, dtype)};
+  weight_ = {name + ".weight", at::zeros({out, in}, dtype), at::zeros({out, in}, dtype),
+             ParamRole::weight};
+  bias_ = {name + ".bias", at::zeros({out}, dtype), at::zeros({out}, dtype), ParamRole::bias};
 }
 
 at::Tensor Dense::forward(const std::vector<at::Tensor>& inputs, bool training) {

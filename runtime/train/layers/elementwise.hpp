@@ -16,6 +16,16 @@ class Relu final : public Layer {
   at::Tensor output_;
 };
 
+// Its input unchanged: a model's layer that computes nothing the trainer must (a dropout of rate
+// 0, the softmax its loss already is).
+class Identity final : public Layer {
+ public:
+  at::Tensor forward(const std::vector<at::Tensor>& inputs, bool /*training*/) override {
+    return inputs.at(0);
+  }
+  std::vector<at::Tensor> backward(const at::Tensor& grad_output) override { return {grad_output}; }
+};
+
 class Flatten final : public Layer {
  public:
   at::Tensor forward(const std::vector<at::Tensor>& inputs, bool training) override;

@@ -10,8 +10,8 @@
 
 namespace ordo::train {
 
-// Draws every layer's parameters in order from `seed`; a parameter named "*.weight" of two or
-// more dimensions is a weight, "*.gamma" a scale, anything else starts at zero.
+// Draws every layer's parameters in order from `seed` by their roles: a weight of two or more
+// dimensions He-normal, a scale one, anything else zero.
 void init_params(const std::vector<Layer*>& layers, std::uint64_t seed);
 
 }  // namespace ordo::train

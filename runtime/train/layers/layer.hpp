@@ -7,10 +7,15 @@
 
 #include <ATen/core/Tensor.h>
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
 namespace ordo::train {
+
+// What a parameter is to its layer, which decides how it is drawn (init.hpp): its name is the
+// network's key, which an imported model chooses.
+enum class ParamRole : std::uint8_t { weight, bias, scale, shift };
 
 // A parameter and its gradient, of one shape. The trainer may point both at memory it owns (the
 // KVStore's buffers) with bind(); a layer only reads and writes through them.
@@ -18,6 +23,7 @@ struct Param {
   std::string name;
   at::Tensor value;
   at::Tensor grad;
+  ParamRole role = ParamRole::weight;
 };
 
 class Layer {
