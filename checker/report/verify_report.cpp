@@ -14,7 +14,7 @@ std::string upper(std::string_view word) {
 }
 
 std::string method_words(Method method) {
-  return method == Method::symbolic ? "symbolic: Z3 on the happens-before order"
+  return method == Method::symbolic ? "symbolic: the happens-before order, with Z3"
                                     : "explicit search";
 }
 

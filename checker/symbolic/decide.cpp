@@ -106,18 +106,24 @@ class Decision {
         if (calls.empty()) continue;
         if (!time_left()) return Flow::settled;
         ChainAnswer a = check_chain(tl, calls, Link::matched_before_issue, budget_.left());
+        if (a.by_paths) ++out_.graph_proofs;
         if (!answered(a.answer, "the call order on " + comm_name(c), tl.reason())) {
           return Flow::settled;
         }
         if (a.answer == Answer::sat) return order_broken(p, c, calls, std::move(a));
-        fact(program_prefix(p) + "comm " + comm_name(c) + ": " + chain_fact(p, calls));
+        fact(program_prefix(p) + "comm " + comm_name(c) + ": " + chain_fact(p, calls, a));
       }
     }
     return Flow::go_on;
   }
 
   // What (a) proved about the calls on one communicator.
-  std::string chain_fact(std::uint32_t p, const std::vector<std::uint32_t>& calls) const {
+  static const char* proof_of(const ChainAnswer& a) {
+    return a.by_paths ? " (happens-before paths)" : " (Z3: unsat)";
+  }
+
+  std::string chain_fact(std::uint32_t p, const std::vector<std::uint32_t>& calls,
+                         const ChainAnswer& a) const {
     if (calls.size() == 1) return "1 collective, nothing to order";
     bool async_links = false;
     const std::vector<CallEvents>& all = programs_.hb(p).calls();
@@ -126,7 +132,7 @@ class Decision {
     }
     const std::string each = async_links ? "each blocking one matched before the next issues"
                                          : "each one completing before the next issues";
-    return plural(calls.size(), "collective") + " issued in one order, " + each + " (Z3: unsat)";
+    return plural(calls.size(), "collective") + " issued in one order, " + each + proof_of(a);
   }
 
   // Always settles: unsafe when a guided run confirms the broken order, else undecided.
@@ -227,10 +233,11 @@ class Decision {
       const std::vector<std::uint32_t> calls = all_calls(programs_.hb(0));
       if (!time_left()) return;
       const ChainAnswer b = check_chain(tl, calls, Link::issue_before_issue, budget_.left());
+      if (b.by_paths) ++out_.graph_proofs;
       if (!answered(b.answer, "the order of all calls", tl.reason())) return;
       if (b.answer == Answer::unsat) {
         fact("all " + plural(calls.size(), "collective") +
-             " of the program, on every communicator, issued in one order (Z3: unsat)");
+             " of the program, on every communicator, issued in one order" + proof_of(b));
         return safe_by_theorem();
       }
       const HappensBefore& hb = programs_.hb(0);
@@ -252,7 +259,8 @@ class Decision {
     for (dag::PoolId pool = 0; pool < program.pools.size(); ++pool) {
       if (!time_left()) return std::nullopt;
       const PoolAnswer a = check_pool(ctx_, programs_.hb(0), program, pool, budget_.left());
-      if (!a.counted) ++out_.queries;
+      if (a.by_width) ++out_.graph_proofs;
+      if (!a.counted && !a.by_width) ++out_.queries;
       const std::string name = "pool " + quoted(program.pools[pool].name) + " (" +
                                plural(program.pools[pool].threads, "thread") + ")";
       if (!answered(a.answer, "the exhaustion of " + name, a.reason)) return std::nullopt;
@@ -264,6 +272,11 @@ class Decision {
       } else if (a.counted) {
         fact(name + ": " + plural(a.blocking_ops, "blocking collective op") + " among " +
              plural(a.ops, "op") + ", too few to hold every thread with work waiting");
+      } else if (a.by_width) {
+        fact(name + ": never has every thread held by blocking collectives while another of its "
+                    "ops is ready (happens-before order: at most " +
+             plural(a.blocking_width, "blocking op") + " of its " + std::to_string(a.ops) +
+             " in flight together, and no other op beside that many)");
       } else {
         fact(name +
              ": never has every thread held by blocking collectives while another of its "
@@ -421,6 +434,7 @@ std::string report(const Model& model, const SymbolicResult& result) {
     out += "undecided: " + result.undecided_reason + "\n";
   }
   out += std::to_string(result.queries) + (result.queries == 1 ? " Z3 query, " : " Z3 queries, ") +
+         plural(result.graph_proofs, "proof") + " from the graph alone, " +
          plural(result.guided_runs, "guided run") + ", " + std::to_string(result.seconds) + " s\n";
   return out;
 }

@@ -36,6 +36,9 @@ struct SymbolicResult {
   Result result;
   std::string undecided_reason;
   std::uint32_t queries = 0;      // Z3 checks
+  // Queries answered from the happens-before graph alone: chains whose every link is a path,
+  // pools whose widths rule exhaustion out (docs/symbolic.md).
+  std::uint32_t graph_proofs = 0;
   std::uint32_t guided_runs = 0;  // concrete runs tried on candidates
   double seconds = 0.0;
 };

@@ -28,11 +28,63 @@ z3::expr link_broken(Timeline& timeline, const std::vector<std::uint32_t>& calls
   return timeline.t(b.issue) < timeline.t(must_match ? a.complete : a.issue);
 }
 
+namespace {
+
+// The event a link's later call must issue after: the earlier call's completion or its issue.
+EventId link_start(const CallEvents& a, const CallEvents& b, Link link) {
+  const bool must_match = link == Link::matched_before_issue && (a.blocking || b.blocking);
+  return must_match ? a.complete : a.issue;
+}
+
+// Whether every link of the chain is a path of edges. Event ids are a topological order, so a
+// path from `from` to `to` visits only ids between the two: the search backwards from `to` stops
+// below `from`. `seen` holds, per event, the number of the search that last visited it.
+bool every_link_a_path(const HappensBefore& hb, const std::vector<std::uint32_t>& calls,
+                       Link link) {
+  std::vector<std::uint32_t> seen(hb.events(), 0);
+  std::vector<EventId> todo;
+  std::uint32_t search = 0;
+  for (std::size_t i = 0; i + 1 < calls.size(); ++i) {
+    const CallEvents& a = hb.calls()[calls[i]];
+    const CallEvents& b = hb.calls()[calls[i + 1]];
+    const EventId from = link_start(a, b, link);
+    const EventId to = b.issue;
+    if (from >= to) return false;  // no path can lead back in the order
+    ++search;
+    bool found = false;
+    todo.assign(1, to);
+    seen[to] = search;
+    while (!todo.empty() && !found) {
+      const EventId e = todo.back();
+      todo.pop_back();
+      for (const EventId p : hb.preds(e)) {
+        if (p == from) {
+          found = true;
+          break;
+        }
+        if (p > from && seen[p] != search) {
+          seen[p] = search;
+          todo.push_back(p);
+        }
+      }
+    }
+    if (!found) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 ChainAnswer check_chain(Timeline& timeline, const std::vector<std::uint32_t>& calls, Link link,
                         double seconds) {
   ChainAnswer out;
   if (calls.size() < 2) {
     out.answer = Answer::unsat;
+    return out;
+  }
+  if (every_link_a_path(timeline.hb(), calls, link)) {
+    out.answer = Answer::unsat;
+    out.by_paths = true;
     return out;
   }
   z3::expr_vector broken(timeline.ctx());

@@ -26,6 +26,10 @@ enum class Link : std::uint8_t {
 
 struct ChainAnswer {
   Answer answer = Answer::unknown;
+  // unsat, proven by a path of happens-before edges for every link, without the solver: the
+  // timeline holds only t(x) < t(y) per edge, so "b before a" is satisfiable exactly when no path
+  // leads from a to b (docs/symbolic.md). Only a chain with a link that is no path goes to Z3.
+  bool by_paths = false;
   // sat: the first link the model breaks, calls[link] and calls[link + 1]; times of every event.
   std::size_t link = 0;
   std::vector<std::int64_t> times;

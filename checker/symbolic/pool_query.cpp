@@ -30,10 +30,107 @@ std::vector<Bits> completed_before(const HappensBefore& hb, const std::vector<da
 
 bool has(const Bits& bits, std::size_t i) { return (bits[i / 64] >> (i % 64)) & 1u; }
 
+// The largest set of pairwise unordered ops among `members` (indices into the pool's ops), where
+// `ordered(a, b)` says a completes before b starts on every schedule: a strict partial order, since
+// it is transitive through b's own start and completion. By Dilworth's theorem that width is the
+// fewest chains that cover the members, which is their count less a maximum matching of the
+// bipartite graph with an edge a -> b for every ordered pair (Fulkerson); the matching is found
+// by augmenting paths (Kuhn's algorithm), polynomial where the clique query is not.
+template <class Ordered>
+std::size_t width(const std::vector<std::size_t>& members, const Ordered& ordered) {
+  const std::size_t n = members.size();
+  std::vector<std::vector<std::uint32_t>> later(n);
+  for (std::size_t a = 0; a < n; ++a) {
+    for (std::size_t b = 0; b < n; ++b) {
+      if (a != b && ordered(members[a], members[b])) later[a].push_back(static_cast<std::uint32_t>(b));
+    }
+  }
+  constexpr std::uint32_t none = UINT32_MAX;
+  std::vector<std::uint32_t> matched_to(n, none);  // right vertex -> left vertex
+  std::vector<std::uint32_t> partner(n, none);     // left vertex -> right vertex
+  std::vector<std::uint32_t> visited(n, 0);
+  std::uint32_t round = 0;
+  std::size_t matching = 0;
+  // Iterative augmenting path search from one left vertex.
+  std::vector<std::pair<std::uint32_t, std::size_t>> stack;
+  std::vector<std::uint32_t> via(n, none);  // right vertex -> the left vertex that reached it
+  for (std::size_t start = 0; start < n; ++start) {
+    ++round;
+    stack.assign(1, {static_cast<std::uint32_t>(start), 0});
+    std::uint32_t free_right = none;
+    while (!stack.empty() && free_right == none) {
+      auto& [u, next] = stack.back();
+      if (next == later[u].size()) {
+        stack.pop_back();
+        continue;
+      }
+      const std::uint32_t v = later[u][next++];
+      if (visited[v] == round) continue;
+      visited[v] = round;
+      via[v] = u;
+      if (matched_to[v] == none) {
+        free_right = v;
+      } else {
+        stack.push_back({matched_to[v], 0});
+      }
+    }
+    if (free_right == none) continue;
+    // Flip the path back to `start`: each right vertex takes the left one that reached it, whose
+    // old partner (if any) was reached the same way.
+    for (std::uint32_t v = free_right; v != none;) {
+      const std::uint32_t u = via[v];
+      const std::uint32_t previous = partner[u];
+      matched_to[v] = u;
+      partner[u] = v;
+      v = previous;
+    }
+    ++matching;
+  }
+  return n - matching;
+}
+
+// Decides the query without the solver where the widths settle it: no `threads` blocking ops can
+// be in flight together when the blocking ops' width is below `threads`; with a width of exactly
+// `threads`, the extra op must be a non-blocking one unordered with `threads` blocking ones.
+// Returns whether it decided (out then holds the unsat answer).
+template <class Ordered>
+bool decided_by_widths(const dag::Program& program, const std::vector<dag::OpId>& ops,
+                       std::uint32_t threads, const Ordered& ordered, PoolAnswer& out) {
+  std::vector<std::size_t> blocking_ops;
+  std::vector<std::size_t> other_ops;
+  for (std::size_t i = 0; i < ops.size(); ++i) {
+    (program.ops[ops[i]].kind == dag::OpKind::collective ? blocking_ops : other_ops).push_back(i);
+  }
+  const std::size_t blocking_width = width(blocking_ops, ordered);
+  bool may_exhaust = blocking_width > threads;
+  if (blocking_width == threads) {
+    for (const std::size_t x : other_ops) {
+      std::vector<std::size_t> unordered_with_x;
+      for (const std::size_t b : blocking_ops) {
+        if (!ordered(x, b) && !ordered(b, x)) unordered_with_x.push_back(b);
+      }
+      if (unordered_with_x.size() >= threads && width(unordered_with_x, ordered) >= threads) {
+        may_exhaust = true;
+        break;
+      }
+    }
+  }
+  if (!may_exhaust) {
+    out.by_width = true;
+    out.blocking_width = static_cast<std::uint32_t>(blocking_width);
+    for (std::size_t b = 0; b < ops.size(); ++b) {
+      for (std::size_t a = 0; a < ops.size(); ++a) out.ordered_pairs += a != b && ordered(a, b);
+    }
+    out.answer = Answer::unsat;
+    return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 PoolAnswer check_pool(z3::context& ctx, const HappensBefore& hb, const dag::Program& program,
-                      dag::PoolId pool, double seconds) {
+                      dag::PoolId pool, double seconds, bool by_widths) {
   PoolAnswer out;
   const std::uint32_t threads = program.pools.at(pool).threads;
   std::vector<dag::OpId> ops;
@@ -54,6 +151,10 @@ PoolAnswer check_pool(z3::context& ctx, const HappensBefore& hb, const dag::Prog
     return out;
   }
   const std::vector<Bits> before = completed_before(hb, ops);
+  const auto ordered = [&](std::size_t a, std::size_t b) {
+    return has(before[hb.start(ops[b])], a);
+  };
+  if (by_widths && decided_by_widths(program, ops, threads, ordered, out)) return out;
   z3::solver solver(ctx);
   z3::expr_vector chosen(ctx);
   z3::expr_vector blocking(ctx);

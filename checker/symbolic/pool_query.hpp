@@ -27,6 +27,10 @@ namespace ordo::checker::symbolic {
 struct PoolAnswer {
   Answer answer = Answer::unknown;
   bool counted = false;              // decided by counting the pool's ops, without Z3
+  // Decided by the widths of the happens-before order on the pool's ops (pool_query.cpp), without
+  // Z3; blocking_width is the most blocking ops that can be in flight together.
+  bool by_width = false;
+  std::uint32_t blocking_width = 0;
   std::uint32_t blocking_ops = 0;    // blocking collective ops of the pool
   std::uint32_t ops = 0;             // all ops of the pool
   std::uint64_t ordered_pairs = 0;   // pairs of the pool's ops ordered by happens-before
@@ -37,7 +41,9 @@ struct PoolAnswer {
 // Bounds the overlap relation's memory: events times pool ops, in bits.
 inline constexpr std::uint64_t pool_relation_bits_max = std::uint64_t{1} << 30;
 
+// by_widths: try the width argument (pool_query.cpp) before the solver; off only in the tests
+// that hold the two to each other.
 PoolAnswer check_pool(z3::context& ctx, const HappensBefore& hb, const dag::Program& program,
-                      dag::PoolId pool, double seconds);
+                      dag::PoolId pool, double seconds, bool by_widths = true);
 
 }  // namespace ordo::checker::symbolic

@@ -4,10 +4,12 @@
 // search on every link of the designs' chains.
 #include <gtest/gtest.h>
 
+#include <random>
 #include <stdexcept>
 
 #include "checker/symbolic/hb.hpp"
 #include "checker/symbolic/order_queries.hpp"
+#include "checker/symbolic/pool_query.hpp"
 #include "checker/symbolic/timeline.hpp"
 #include "runtime/networks/network.hpp"
 #include "runtime/designs/step_builder.hpp"
@@ -143,6 +145,90 @@ TEST(SymbolicHb, Z3AgreesWithGraphSearchOnEveryLink) {
     c.ncomm = 1;  // concom: two keys per window on one communicator, unordered
     expect_z3_agrees_with_search(designs::build_step_job(networks::mlp(3, 4, 1.0), c, {}));
   }
+}
+
+// A chain answered by paths (every link a path of edges) is one Z3 would find unsat, and a chain
+// with a link that is no path still goes to Z3 and comes back sat.
+TEST(SymbolicHb, ChainsAnsweredByPathsAreTheOnesZ3FindsUnsat) {
+  std::uint32_t by_paths = 0;
+  std::uint32_t sat = 0;
+  for (designs::DesignKind kind : {designs::DesignKind::naive, designs::DesignKind::funnel,
+                                   designs::DesignKind::concom, designs::DesignKind::depcha}) {
+    for (const std::uint32_t ncomm : {1u, 2u}) {
+      designs::DesignConfig c = config(kind, 2);
+      c.ncomm = ncomm;
+      const dag::Job job = designs::build_step_job(networks::mlp(3, 4, 1.0), c, {});
+      const HappensBefore hb(job.programs.at(0));
+      z3::context ctx;
+      symbolic::Timeline timeline(ctx, hb);
+      std::vector<std::vector<std::uint32_t>> chains = {symbolic::all_calls(hb)};
+      for (dag::CommId comm = 0; comm < job.comms.size(); ++comm) {
+        chains.push_back(symbolic::calls_on(hb, comm));
+      }
+      for (std::size_t k = 0; k < chains.size(); ++k) {
+        const std::vector<std::uint32_t>& calls = chains[k];
+        if (calls.size() < 2) continue;
+        const symbolic::Link link =
+            k == 0 ? symbolic::Link::issue_before_issue : symbolic::Link::matched_before_issue;
+        z3::expr_vector broken(ctx);
+        for (std::size_t i = 0; i + 1 < calls.size(); ++i) {
+          broken.push_back(symbolic::link_broken(timeline, calls, i, link));
+        }
+        const symbolic::Answer z3_says = timeline.check(z3::mk_or(broken), 60.0, nullptr);
+        const symbolic::ChainAnswer answer = symbolic::check_chain(timeline, calls, link, 60.0);
+        EXPECT_EQ(answer.answer, z3_says) << designs::to_string(kind) << " chain " << k;
+        by_paths += answer.by_paths;
+        sat += answer.answer == symbolic::Answer::sat;
+        EXPECT_FALSE(answer.by_paths && answer.answer != symbolic::Answer::unsat);
+      }
+    }
+  }
+  EXPECT_GT(by_paths, 5u);
+  EXPECT_GT(sat, 0u);
+}
+
+// Random pools: ops on a few vars (so that var queues order some of them), some blocking
+// collectives, one to three threads. The width argument, where it answers, must answer as the
+// clique query does, and it must answer often enough to matter.
+TEST(SymbolicHb, PoolWidthsAnswerAsTheCliqueQueryDoes) {
+  std::mt19937_64 rng(11);
+  std::uint32_t by_width = 0;
+  std::uint32_t compared = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    dag::Program p;
+    p.name = "pool";
+    const std::uint32_t threads = 1 + static_cast<std::uint32_t>(rng() % 3);
+    p.pools = {{"comm", threads, dag::PoolKind::fifo}};
+    const std::uint32_t vars = 2 + static_cast<std::uint32_t>(rng() % 4);
+    for (std::uint32_t v = 0; v < vars; ++v) {
+      p.vars.push_back({"v" + std::to_string(v), dag::VarKind::token, 0, dag::DType::u8});
+    }
+    const std::uint32_t ops = 3 + static_cast<std::uint32_t>(rng() % 10);
+    for (std::uint32_t o = 0; o < ops; ++o) {
+      std::vector<dag::VarId> reads;
+      std::vector<dag::VarId> writes;
+      for (dag::VarId v = 0; v < vars; ++v) {
+        const std::uint64_t r = rng() % 6;
+        if (r == 0) writes.push_back(v);
+        if (r == 1) reads.push_back(v);
+      }
+      const bool blocking = rng() % 3 != 0;
+      p.ops.push_back(op("o" + std::to_string(o), reads, writes,
+                         blocking ? dag::OpKind::collective : dag::OpKind::compute));
+      p.main.emplace_back(dag::SubmitAction{o});
+    }
+    p.main.emplace_back(dag::WaitForAllAction{});
+    const HappensBefore hb(p);
+    z3::context ctx;
+    const symbolic::PoolAnswer fast = symbolic::check_pool(ctx, hb, p, 0, 60.0, true);
+    const symbolic::PoolAnswer clique = symbolic::check_pool(ctx, hb, p, 0, 60.0, false);
+    ASSERT_NE(clique.answer, symbolic::Answer::unknown);
+    EXPECT_EQ(fast.answer, clique.answer) << "trial " << trial;
+    by_width += fast.by_width;
+    compared += !clique.counted;
+  }
+  EXPECT_GT(compared, 100u);
+  EXPECT_GT(by_width, 20u);
 }
 
 }  // namespace
