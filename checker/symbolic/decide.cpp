@@ -232,7 +232,9 @@ class Decision {
       Timeline& tl = *timelines_[0];
       const std::vector<std::uint32_t> calls = all_calls(programs_.hb(0));
       if (!time_left()) return;
-      const ChainAnswer b = check_chain(tl, calls, Link::issue_before_issue, budget_.left());
+      // Only whether, and which link: no schedule is run from it.
+      const ChainAnswer b =
+          check_chain(tl, calls, Link::issue_before_issue, budget_.left(), /*times_needed=*/false);
       if (b.by_paths) ++out_.graph_proofs;
       if (!answered(b.answer, "the order of all calls", tl.reason())) return;
       if (b.answer == Answer::unsat) {
@@ -243,7 +245,8 @@ class Decision {
       const HappensBefore& hb = programs_.hb(0);
       fact("the calls on different communicators are not in one order: " +
            call_name(0, hb.calls()[calls[b.link + 1]]) + " may issue before " +
-           call_name(0, hb.calls()[calls[b.link]]) + " (Z3: sat)");
+           call_name(0, hb.calls()[calls[b.link]]) +
+           (b.by_paths ? " (no happens-before path between them)" : " (Z3: sat)"));
       const std::optional<bool> never_exhausted = pools_never_exhausted();
       if (!never_exhausted) return;  // settled: undecided
       if (*never_exhausted) return safe_by_theorem();

@@ -1,5 +1,7 @@
 #include "checker/symbolic/order_queries.hpp"
 
+#include <optional>
+
 namespace ordo::checker::symbolic {
 
 std::vector<std::uint32_t> calls_on(const HappensBefore& hb, dag::CommId comm) {
@@ -36,11 +38,13 @@ EventId link_start(const CallEvents& a, const CallEvents& b, Link link) {
   return must_match ? a.complete : a.issue;
 }
 
-// Whether every link of the chain is a path of edges. Event ids are a topological order, so a
-// path from `from` to `to` visits only ids between the two: the search backwards from `to` stops
-// below `from`. `seen` holds, per event, the number of the search that last visited it.
-bool every_link_a_path(const HappensBefore& hb, const std::vector<std::uint32_t>& calls,
-                       Link link) {
+// The first link of the chain that is no path of edges; nullopt when every link is one. Event ids
+// are a topological order, so a path from `from` to `to` visits only ids between the two: the
+// search backwards from `to` stops below `from`. `seen` holds, per event, the number of the
+// search that last visited it.
+std::optional<std::size_t> first_link_not_a_path(const HappensBefore& hb,
+                                                 const std::vector<std::uint32_t>& calls,
+                                                 Link link) {
   std::vector<std::uint32_t> seen(hb.events(), 0);
   std::vector<EventId> todo;
   std::uint32_t search = 0;
@@ -49,7 +53,7 @@ bool every_link_a_path(const HappensBefore& hb, const std::vector<std::uint32_t>
     const CallEvents& b = hb.calls()[calls[i + 1]];
     const EventId from = link_start(a, b, link);
     const EventId to = b.issue;
-    if (from >= to) return false;  // no path can lead back in the order
+    if (from >= to) return i;  // no path can lead back in the order
     ++search;
     bool found = false;
     todo.assign(1, to);
@@ -68,22 +72,24 @@ bool every_link_a_path(const HappensBefore& hb, const std::vector<std::uint32_t>
         }
       }
     }
-    if (!found) return false;
+    if (!found) return i;
   }
-  return true;
+  return std::nullopt;
 }
 
 }  // namespace
 
 ChainAnswer check_chain(Timeline& timeline, const std::vector<std::uint32_t>& calls, Link link,
-                        double seconds) {
+                        double seconds, bool times_needed) {
   ChainAnswer out;
   if (calls.size() < 2) {
     out.answer = Answer::unsat;
     return out;
   }
-  if (every_link_a_path(timeline.hb(), calls, link)) {
-    out.answer = Answer::unsat;
+  const std::optional<std::size_t> not_a_path = first_link_not_a_path(timeline.hb(), calls, link);
+  if (!not_a_path || !times_needed) {
+    out.answer = not_a_path ? Answer::sat : Answer::unsat;
+    out.link = not_a_path.value_or(0);
     out.by_paths = true;
     return out;
   }

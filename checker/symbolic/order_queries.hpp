@@ -26,18 +26,21 @@ enum class Link : std::uint8_t {
 
 struct ChainAnswer {
   Answer answer = Answer::unknown;
-  // unsat, proven by a path of happens-before edges for every link, without the solver: the
-  // timeline holds only t(x) < t(y) per edge, so "b before a" is satisfiable exactly when no path
-  // leads from a to b (docs/symbolic.md). Only a chain with a link that is no path goes to Z3.
+  // Decided from the graph, without the solver: the timeline holds only t(x) < t(y) per edge, so
+  // "b before a" is satisfiable exactly when no path leads from a to b (docs/symbolic.md). unsat:
+  // every link is a path; sat (when no times were asked for): `link` is the first that is not.
   bool by_paths = false;
-  // sat: the first link the model breaks, calls[link] and calls[link + 1]; times of every event.
+  // sat: the first link the model breaks, calls[link] and calls[link + 1]; times of every event
+  // (empty when decided by paths).
   std::size_t link = 0;
   std::vector<std::int64_t> times;
 };
 
-// Whether some schedule breaks a link of `calls` (unsat: none does).
+// Whether some schedule breaks a link of `calls` (unsat: none does). times_needed: a sat answer
+// comes with the times of a schedule that breaks it (Z3's model); without, a sat answer names the
+// first link that is no path and has no times.
 ChainAnswer check_chain(Timeline& timeline, const std::vector<std::uint32_t>& calls, Link link,
-                        double seconds);
+                        double seconds, bool times_needed = true);
 
 // The constraint that link `i` of `calls` is broken: calls[i + 1] issues first.
 z3::expr link_broken(Timeline& timeline, const std::vector<std::uint32_t>& calls, std::size_t i,
