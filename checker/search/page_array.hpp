@@ -1,5 +1,5 @@
-// A zeroed array of trivially copyable values in its own memory mapping, backed by huge pages
-// where the kernel grants them. The searches' hash tables are probed at random, one cache line
+// A zeroed array of trivially copyable values; from 2 MiB up in its own memory mapping, backed by
+// huge pages where the kernel grants them. The searches' hash tables are probed at random, one cache line
 // per lookup in tens or hundreds of megabytes: with 4 KiB pages nearly every probe also misses
 // the TLB and walks the page table, which costs as much as the miss itself. A 2 MiB page covers
 // 512 times as much per TLB entry. Where transparent huge pages are off, this is plain memory.
@@ -8,6 +8,7 @@
 #include <sys/mman.h>
 
 #include <cstddef>
+#include <cstdlib>
 #include <cstdint>
 #include <new>
 #include <type_traits>
@@ -24,6 +25,12 @@ class PageArray {
   explicit PageArray(std::size_t size) : size_(size) {
     if (size == 0) return;
     if (size > SIZE_MAX / sizeof(T) - huge_page) throw std::bad_alloc();
+    if (size * sizeof(T) < huge_page) {
+      // Small: from the heap, where a search of a few hundred states does not pay for a mapping.
+      data_ = static_cast<T*>(std::calloc(size, sizeof(T)));
+      if (data_ == nullptr) throw std::bad_alloc();
+      return;
+    }
     bytes_ = round_up(size * sizeof(T));
     // Mapped with a huge page's worth to spare, so that the array can start on a huge page
     // boundary; the spare ends are returned at once.
@@ -38,7 +45,7 @@ class PageArray {
       ::munmap(reinterpret_cast<void*>(aligned + bytes_), end - (aligned + bytes_));
     }
     // Advice only: a kernel without transparent huge pages keeps small ones.
-    if (bytes_ >= huge_page) ::madvise(reinterpret_cast<void*>(aligned), bytes_, MADV_HUGEPAGE);
+    ::madvise(reinterpret_cast<void*>(aligned), bytes_, MADV_HUGEPAGE);
     data_ = reinterpret_cast<T*>(aligned);
   }
   PageArray(PageArray&& other) noexcept
@@ -52,7 +59,12 @@ class PageArray {
   PageArray(const PageArray&) = delete;
   PageArray& operator=(const PageArray&) = delete;
   ~PageArray() {
-    if (data_ != nullptr) ::munmap(data_, bytes_);
+    if (data_ == nullptr) return;
+    if (bytes_ == 0) {
+      std::free(data_);
+    } else {
+      ::munmap(data_, bytes_);
+    }
   }
 
   void swap(PageArray& other) noexcept {
@@ -69,17 +81,12 @@ class PageArray {
   const T* end() const { return data_ + size_; }
 
  private:
-  static constexpr std::size_t small_page = std::size_t{1} << 12;
   static constexpr std::size_t huge_page = std::size_t{1} << 21;
-  // Small arrays take whole small pages, large ones whole huge pages.
-  static std::size_t round_up(std::size_t bytes) {
-    const std::size_t unit = bytes >= huge_page ? huge_page : small_page;
-    return (bytes + unit - 1) / unit * unit;
-  }
+  static std::size_t round_up(std::size_t bytes) { return (bytes + huge_page - 1) / huge_page * huge_page; }
 
   T* data_ = nullptr;
   std::size_t size_ = 0;
-  std::size_t bytes_ = 0;
+  std::size_t bytes_ = 0;  // of the mapping; 0 for an array from the heap
 };
 
 }  // namespace ordo::checker
