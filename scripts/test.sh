@@ -17,6 +17,7 @@ failed=0
 # the ctest label filter the caller gives).
 run_preset() {
   local preset=$1; shift
+  local began=$SECONDS
   echo "== $preset =="
   local build_args=()
   [[ -n "${targets:-}" ]] && build_args=(--target $targets)
@@ -42,6 +43,8 @@ run_preset() {
   ntotal=$(sed -E 's/.* ([0-9]+) tests failed out of ([0-9]+).*/\2/' <<<"$summary")
   passed=$((passed + ntotal - nfail))
   failed=$((failed + nfail))
+  # Build and tests together: the whole run must stay under CI's 30 minutes on 2 cores.
+  echo "== $preset: $((SECONDS - began)) s (build and tests) =="
 }
 
 run_preset release
@@ -61,6 +64,7 @@ targets="ordo_train_tests ordo_train_run_tests" run_preset asan-torch -L train -
 # Parser fuzzing: every libFuzzer harness for a short time from its seed corpus (clang,
 # ASan + UBSan); docs/testing.md has the long-campaign command.
 echo "== fuzz smoke =="
+fuzz_began=$SECONDS
 if ORDO_JOBS=$jobs scripts/fuzz_smoke.sh; then
   passed=$((passed + 1))
 else
@@ -68,5 +72,7 @@ else
   failed=$((failed + 1))
 fi
 
+echo "== fuzz smoke: $((SECONDS - fuzz_began)) s (build and runs) =="
+echo "== all: $SECONDS s =="
 echo "tests: $passed passed, $failed failed"
 [[ $failed -eq 0 ]]
