@@ -2,19 +2,11 @@
 
 #include <stdexcept>
 
+#include "checker/search/mix.hpp"
+
 namespace ordo::checker {
 
 namespace {
-
-// MurmurHash3's finaliser: the fields are small integers, which std::hash leaves as they are.
-std::uint64_t mix(std::uint64_t h) {
-  h ^= h >> 33;
-  h *= 0xff51afd7ed558ccdULL;
-  h ^= h >> 33;
-  h *= 0xc4ceb9fe1a85ec53ULL;
-  h ^= h >> 33;
-  return h;
-}
 
 constexpr std::uint32_t thread_kind_max = UINT32_MAX >> 2;
 
@@ -30,13 +22,13 @@ std::optional<std::uint32_t> TransitionMemo::thread_kind_of(const dag::Transitio
 
 std::uint64_t TransitionMemo::hash_of(VisitedSet::Place piece, dag::Rank rank, dag::OpId op,
                                       std::uint32_t thread_kind) {
-  return mix(piece * 0x9e3779b97f4a7c15ULL ^
-             mix(std::uint64_t{rank} << 32 ^ std::uint64_t{op} ^ std::uint64_t{thread_kind} << 44));
+  return mix64(piece * 0x9e3779b97f4a7c15ULL ^
+             mix64(std::uint64_t{rank} << 32 ^ std::uint64_t{op} ^ std::uint64_t{thread_kind} << 44));
 }
 
 std::size_t TransitionMemo::PartKeyHash::operator()(
     const std::pair<dag::Rank, VisitedSet::Place>& k) const {
-  return static_cast<std::size_t>(mix(k.second * 0x9e3779b97f4a7c15ULL ^ k.first));
+  return static_cast<std::size_t>(mix64(k.second * 0x9e3779b97f4a7c15ULL ^ k.first));
 }
 
 std::optional<TransitionMemo::Successor> TransitionMemo::find(

@@ -5,6 +5,8 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "checker/search/mix.hpp"
+
 namespace ordo::checker {
 
 namespace {
@@ -62,12 +64,7 @@ std::uint64_t VisitedSet::hash_of(std::string_view encoding) {
     h = (h ^ word) * multiplier;
     h ^= h >> 29;
   }
-  h ^= h >> 33;
-  h *= 0xff51afd7ed558ccdull;
-  h ^= h >> 33;
-  h *= 0xc4ceb9fe1a85ec53ull;
-  h ^= h >> 33;
-  return h;
+  return mix64(h);
 }
 
 std::uint64_t VisitedSet::hash_of(const Slot& slot) const {

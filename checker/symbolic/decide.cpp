@@ -107,7 +107,8 @@ class Decision {
         if (!time_left()) return Flow::settled;
         ChainAnswer a = check_chain(tl, calls, Link::matched_before_issue, budget_.left());
         if (a.by_paths) ++out_.graph_proofs;
-        if (!answered(a.answer, "the call order on " + comm_name(c), tl.reason())) {
+        if (!answered(a.answer, "the call order on " + comm_name(c),
+                      a.reason.empty() ? tl.reason() : a.reason)) {
           return Flow::settled;
         }
         if (a.answer == Answer::sat) return order_broken(p, c, calls, std::move(a));
@@ -236,7 +237,9 @@ class Decision {
       const ChainAnswer b =
           check_chain(tl, calls, Link::issue_before_issue, budget_.left(), /*times_needed=*/false);
       if (b.by_paths) ++out_.graph_proofs;
-      if (!answered(b.answer, "the order of all calls", tl.reason())) return;
+      if (!answered(b.answer, "the order of all calls", b.reason.empty() ? tl.reason() : b.reason)) {
+        return;
+      }
       if (b.answer == Answer::unsat) {
         fact("all " + plural(calls.size(), "collective") +
              " of the program, on every communicator, issued in one order" + proof_of(b));

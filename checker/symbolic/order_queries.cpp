@@ -1,5 +1,7 @@
 #include "checker/symbolic/order_queries.hpp"
 
+#include <algorithm>
+#include <chrono>
 #include <optional>
 
 namespace ordo::checker::symbolic {
@@ -38,22 +40,31 @@ EventId link_start(const CallEvents& a, const CallEvents& b, Link link) {
   return must_match ? a.complete : a.issue;
 }
 
-// The first link of the chain that is no path of edges; nullopt when every link is one. Event ids
-// are a topological order, so a path from `from` to `to` visits only ids between the two: the
-// search backwards from `to` stops below `from`. `seen` holds, per event, the number of the
-// search that last visited it.
-std::optional<std::size_t> first_link_not_a_path(const HappensBefore& hb,
-                                                 const std::vector<std::uint32_t>& calls,
-                                                 Link link) {
+struct PathSearch {
+  bool finished = true;                   // false: the time ran out first
+  std::optional<std::size_t> not_a_path;  // the first link that is no path of edges
+};
+
+// Searches the chain's links for paths of edges, in order, until one is none. Event ids are a
+// topological order, so a path from `from` to `to` visits only ids between the two: the search
+// backwards from `to` stops below `from`. `seen` holds, per event, the number of the search that
+// last visited it. Each link costs at most the graph's edges, so the clock is read per link.
+PathSearch first_link_not_a_path(const HappensBefore& hb, const std::vector<std::uint32_t>& calls,
+                                 Link link, double seconds) {
+  using Clock = std::chrono::steady_clock;
+  const Clock::time_point deadline =
+      Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                         std::chrono::duration<double>(std::max(seconds, 0.0)));
   std::vector<std::uint32_t> seen(hb.events(), 0);
   std::vector<EventId> todo;
   std::uint32_t search = 0;
   for (std::size_t i = 0; i + 1 < calls.size(); ++i) {
+    if (Clock::now() >= deadline) return {false, std::nullopt};
     const CallEvents& a = hb.calls()[calls[i]];
     const CallEvents& b = hb.calls()[calls[i + 1]];
     const EventId from = link_start(a, b, link);
     const EventId to = b.issue;
-    if (from >= to) return i;  // no path can lead back in the order
+    if (from >= to) return {true, i};  // no path can lead back in the order
     ++search;
     bool found = false;
     todo.assign(1, to);
@@ -72,9 +83,9 @@ std::optional<std::size_t> first_link_not_a_path(const HappensBefore& hb,
         }
       }
     }
-    if (!found) return i;
+    if (!found) return {true, i};
   }
-  return std::nullopt;
+  return {};
 }
 
 }  // namespace
@@ -86,7 +97,12 @@ ChainAnswer check_chain(Timeline& timeline, const std::vector<std::uint32_t>& ca
     out.answer = Answer::unsat;
     return out;
   }
-  const std::optional<std::size_t> not_a_path = first_link_not_a_path(timeline.hb(), calls, link);
+  const PathSearch paths = first_link_not_a_path(timeline.hb(), calls, link, seconds);
+  if (!paths.finished) {
+    out.reason = "the time ran out while searching the happens-before graph for paths";
+    return out;
+  }
+  const std::optional<std::size_t>& not_a_path = paths.not_a_path;
   if (!not_a_path || !times_needed) {
     out.answer = not_a_path ? Answer::sat : Answer::unsat;
     out.link = not_a_path.value_or(0);

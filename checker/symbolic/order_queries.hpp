@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "checker/symbolic/hb.hpp"
@@ -30,6 +31,7 @@ struct ChainAnswer {
   // "b before a" is satisfiable exactly when no path leads from a to b (docs/symbolic.md). unsat:
   // every link is a path; sat (when no times were asked for): `link` is the first that is not.
   bool by_paths = false;
+  std::string reason;  // unknown before Z3 was asked: why (else Timeline::reason says)
   // sat: the first link the model breaks, calls[link] and calls[link + 1]; times of every event
   // (empty when decided by paths).
   std::size_t link = 0;

@@ -1,10 +1,15 @@
 #include "checker/symbolic/pool_query.hpp"
 
+#include <algorithm>
+#include <chrono>
+#include <optional>
+
 namespace ordo::checker::symbolic {
 
 namespace {
 
 using Bits = std::vector<std::uint64_t>;
+using Clock = std::chrono::steady_clock;
 
 // For every event, the pool ops (by index in `ops`) whose completion happens before it or is it.
 std::vector<Bits> completed_before(const HappensBefore& hb, const std::vector<dag::OpId>& ops) {
@@ -36,9 +41,13 @@ bool has(const Bits& bits, std::size_t i) { return (bits[i / 64] >> (i % 64)) & 
 // fewest chains that cover the members, which is their count less a maximum matching of the
 // bipartite graph with an edge a -> b for every ordered pair (Fulkerson); the matching is found
 // by augmenting paths (Kuhn's algorithm), polynomial where the clique query is not.
+// nullopt when the clock passes `deadline` first (read once per augmenting search, each at most
+// the relation's pairs).
 template <class Ordered>
-std::size_t width(const std::vector<std::size_t>& members, const Ordered& ordered) {
+std::optional<std::size_t> width(const std::vector<std::size_t>& members, const Ordered& ordered,
+                                 Clock::time_point deadline) {
   const std::size_t n = members.size();
+  if (Clock::now() >= deadline) return std::nullopt;
   std::vector<std::vector<std::uint32_t>> later(n);
   for (std::size_t a = 0; a < n; ++a) {
     for (std::size_t b = 0; b < n; ++b) {
@@ -55,6 +64,7 @@ std::size_t width(const std::vector<std::size_t>& members, const Ordered& ordere
   std::vector<std::pair<std::uint32_t, std::size_t>> stack;
   std::vector<std::uint32_t> via(n, none);  // right vertex -> the left vertex that reached it
   for (std::size_t start = 0; start < n; ++start) {
+    if (Clock::now() >= deadline) return std::nullopt;
     ++round;
     stack.assign(1, {static_cast<std::uint32_t>(start), 0});
     std::uint32_t free_right = none;
@@ -89,27 +99,34 @@ std::size_t width(const std::vector<std::size_t>& members, const Ordered& ordere
   return n - matching;
 }
 
+enum class Widths : std::uint8_t { decided, open, out_of_time };
+
 // Decides the query without the solver where the widths settle it: no `threads` blocking ops can
 // be in flight together when the blocking ops' width is below `threads`; with a width of exactly
 // `threads`, the extra op must be a non-blocking one unordered with `threads` blocking ones.
-// Returns whether it decided (out then holds the unsat answer).
+// `decided`: out holds the unsat answer; `open`: the solver must answer.
 template <class Ordered>
-bool decided_by_widths(const dag::Program& program, const std::vector<dag::OpId>& ops,
-                       std::uint32_t threads, const Ordered& ordered, PoolAnswer& out) {
+Widths decided_by_widths(const dag::Program& program, const std::vector<dag::OpId>& ops,
+                         std::uint32_t threads, const Ordered& ordered,
+                         Clock::time_point deadline, PoolAnswer& out) {
   std::vector<std::size_t> blocking_ops;
   std::vector<std::size_t> other_ops;
   for (std::size_t i = 0; i < ops.size(); ++i) {
     (program.ops[ops[i]].kind == dag::OpKind::collective ? blocking_ops : other_ops).push_back(i);
   }
-  const std::size_t blocking_width = width(blocking_ops, ordered);
-  bool may_exhaust = blocking_width > threads;
-  if (blocking_width == threads) {
+  const std::optional<std::size_t> blocking_width = width(blocking_ops, ordered, deadline);
+  if (!blocking_width) return Widths::out_of_time;
+  bool may_exhaust = *blocking_width > threads;
+  if (*blocking_width == threads) {
     for (const std::size_t x : other_ops) {
       std::vector<std::size_t> unordered_with_x;
       for (const std::size_t b : blocking_ops) {
         if (!ordered(x, b) && !ordered(b, x)) unordered_with_x.push_back(b);
       }
-      if (unordered_with_x.size() >= threads && width(unordered_with_x, ordered) >= threads) {
+      if (unordered_with_x.size() < threads) continue;
+      const std::optional<std::size_t> w = width(unordered_with_x, ordered, deadline);
+      if (!w) return Widths::out_of_time;
+      if (*w >= threads) {
         may_exhaust = true;
         break;
       }
@@ -117,14 +134,14 @@ bool decided_by_widths(const dag::Program& program, const std::vector<dag::OpId>
   }
   if (!may_exhaust) {
     out.by_width = true;
-    out.blocking_width = static_cast<std::uint32_t>(blocking_width);
+    out.blocking_width = static_cast<std::uint32_t>(*blocking_width);
     for (std::size_t b = 0; b < ops.size(); ++b) {
       for (std::size_t a = 0; a < ops.size(); ++a) out.ordered_pairs += a != b && ordered(a, b);
     }
     out.answer = Answer::unsat;
-    return true;
+    return Widths::decided;
   }
-  return false;
+  return Widths::open;
 }
 
 }  // namespace
@@ -154,7 +171,20 @@ PoolAnswer check_pool(z3::context& ctx, const HappensBefore& hb, const dag::Prog
   const auto ordered = [&](std::size_t a, std::size_t b) {
     return has(before[hb.start(ops[b])], a);
   };
-  if (by_widths && decided_by_widths(program, ops, threads, ordered, out)) return out;
+  if (by_widths) {
+    const Clock::time_point deadline =
+        Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                           std::chrono::duration<double>(std::max(seconds, 0.0)));
+    switch (decided_by_widths(program, ops, threads, ordered, deadline, out)) {
+      case Widths::decided:
+        return out;
+      case Widths::out_of_time:
+        out.reason = "the time ran out while measuring the widths of the happens-before order";
+        return out;
+      case Widths::open:
+        break;
+    }
+  }
   z3::solver solver(ctx);
   z3::expr_vector chosen(ctx);
   z3::expr_vector blocking(ctx);

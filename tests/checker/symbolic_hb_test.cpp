@@ -200,6 +200,28 @@ TEST(SymbolicHb, ChainsAnsweredByPathsAreTheOnesZ3FindsUnsat) {
   EXPECT_GT(sat, 0u);
 }
 
+// The graph searches keep the checker's time bound: with no time left they answer unknown with a
+// reason, never run on.
+TEST(SymbolicHb, GraphProofsWithNoTimeLeftAnswerUnknown) {
+  designs::DesignConfig c = config(designs::DesignKind::depcha, 2);
+  const dag::Job job = designs::build_step_job(networks::mlp(3, 4, 1.0), c, {});
+  const HappensBefore hb(job.programs.at(0));
+  z3::context ctx;
+  symbolic::Timeline timeline(ctx, hb);
+  const symbolic::ChainAnswer chain = symbolic::check_chain(
+      timeline, symbolic::all_calls(hb), symbolic::Link::issue_before_issue, 0.0, false);
+  EXPECT_EQ(chain.answer, symbolic::Answer::unknown);
+  EXPECT_NE(chain.reason.find("time ran out"), std::string::npos) << chain.reason;
+  dag::Program p = job.programs.at(0);
+  for (dag::Op& o : p.ops) {
+    if (dag::is_collective(o.kind)) o.kind = dag::OpKind::collective;  // blocking: not counted
+  }
+  const symbolic::PoolAnswer pool =
+      symbolic::check_pool(ctx, HappensBefore(p), p, designs::comm_pool, 0.0);
+  EXPECT_EQ(pool.answer, symbolic::Answer::unknown);
+  EXPECT_NE(pool.reason.find("time ran out"), std::string::npos) << pool.reason;
+}
+
 // Random pools: ops on a few vars (so that var queues order some of them), some blocking
 // collectives, one to three threads. The width argument, where it answers, must answer as the
 // clique query does, and it must answer often enough to matter.
