@@ -7,6 +7,12 @@ namespace ordo::fuzz {
 
 namespace {
 
+constexpr std::uint32_t design_kinds = 6;
+
+bool has_order_guard(designs::DesignKind kind) {
+  return kind == designs::DesignKind::fused || kind == designs::DesignKind::nonblocking;
+}
+
 rc::Gen<std::uint32_t> threads() { return uniform<std::uint32_t>(1, bounds::threads_max + 1); }
 
 designs::DesignConfig make_config(designs::DesignKind kind, designs::InitKind init,
@@ -31,22 +37,28 @@ rc::Gen<DesignRecipe> design_recipes() {
   const auto configs = rc::gen::apply(
       make_config,
       rc::gen::element(designs::DesignKind::depcha, designs::DesignKind::funnel,
-                       designs::DesignKind::concom, designs::DesignKind::naive),
+                       designs::DesignKind::concom, designs::DesignKind::naive,
+                       designs::DesignKind::fused, designs::DesignKind::nonblocking),
       rc::gen::element(designs::InitKind::safe, designs::InitKind::fig4),
       rc::gen::element(designs::BufferMode::in_place, designs::BufferMode::copy), threads(),
       threads(), threads(), uniform<std::uint32_t>(1, bounds::ncomm_max + 1),
       uniform<std::uint32_t>(1, bounds::outstanding_max + 1));
+  // Buckets of one key each, of a few keys, or of all of them; the guard left out now and then.
+  const auto bucket_bytes = rc::gen::element<std::uint64_t>(1, 16, 64, 1024, 25u << 20);
+  const auto order_guard = rc::gen::weightedElement<bool>({{3, true}, {1, false}});
   return rc::gen::apply(
-      [](const designs::DesignConfig& config, bool include_init) {
+      [](designs::DesignConfig config, std::uint64_t bucket, bool guard, bool include_init) {
+        config.bucket_bytes = bucket;
+        config.order_guard = guard || !has_order_guard(config.kind);
         return DesignRecipe{config, designs::StepOptions{include_init, 1}};
       },
-      configs, rc::gen::arbitrary<bool>());
+      configs, bucket_bytes, order_guard, rc::gen::arbitrary<bool>());
 }
 
 rc::Gen<RankVariation> rank_variations() {
   // Mostly no departure, so that heterogeneous jobs are not all trivially unsafe.
   const auto some = rc::gen::build<RankVariation>(
-      rc::gen::set(&RankVariation::design, uniform<std::uint32_t>(0, 5)),
+      rc::gen::set(&RankVariation::design, uniform<std::uint32_t>(0, design_kinds + 1)),
       rc::gen::set(&RankVariation::comm_threads,
                    uniform<std::uint32_t>(0, bounds::threads_max + 1)),
       rc::gen::set(&RankVariation::compute_threads,
@@ -61,7 +73,8 @@ rc::Gen<RankVariation> rank_variations() {
 DesignRecipe vary(const DesignRecipe& base, const RankVariation& variation) {
   DesignRecipe r = base;
   if (variation.design > 0) {
-    r.config.kind = static_cast<designs::DesignKind>((variation.design - 1) % 4);
+    r.config.kind = static_cast<designs::DesignKind>((variation.design - 1) % design_kinds);
+    if (!has_order_guard(r.config.kind)) r.config.order_guard = true;
   }
   if (variation.comm_threads > 0) r.config.comm_threads = variation.comm_threads;
   if (variation.compute_threads > 0) r.config.compute_threads = variation.compute_threads;

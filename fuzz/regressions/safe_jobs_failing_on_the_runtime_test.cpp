@@ -48,7 +48,8 @@ void expect_valid_safe_jobs_finish(const dag::Job& job, const std::string& rejec
   EXPECT_EQ(end.end, exec::RunEnd::finished) << end.report;
 }
 
-// run_copy requires exactly one read var and one written var; the validator now says so.
+// run_copy once required exactly one read var and one written var. It packs several now, and the
+// validator holds the parts to the whole: 32 bytes do not pack into c's 4.
 TEST(SafeJobsFailingOnTheRuntime, CopyReadingTwoVars) {
   dag::Job job = two_ranks();
   dag::Program& p = job.programs[0];
@@ -59,7 +60,7 @@ TEST(SafeJobsFailingOnTheRuntime, CopyReadingTwoVars) {
   copy.writes = {2};
   p.ops.push_back(copy);
   p.main = {dag::SubmitAction{0}, dag::WaitToReadAction{2}};
-  expect_valid_safe_jobs_finish(job, "a copy reads exactly one var and writes exactly one");
+  expect_valid_safe_jobs_finish(job, "pack op 'copy' moves 32 bytes of parts but var 'c' holds 4");
 }
 
 // The simulated world rejects a call with a count and no buffer; so does the validator now.

@@ -19,7 +19,7 @@ namespace {
 class ConCom final : public Design {
  public:
   using Design::Design;
-  void push(const KeyVars& k) override {
+  std::vector<KeyVars> push(const KeyVars& k) override {
     push_into_buffer(k, /*main_waits=*/true);
     main().wait_to_read(k.buf);
     const auto rotation = static_cast<dag::CommId>(in_flight_.size() % config().ncomm);
@@ -30,10 +30,14 @@ class ConCom final : public Design {
       in_flight_.clear();
       barrier();
     }
+    return {k};
   }
   // The step's wait_for_all completes what is in flight; a group carried into the next step would
   // shift which keys share a barrier there, and the next step would not be the one verified.
-  void end_step() override { in_flight_.clear(); }
+  std::vector<KeyVars> end_step() override {
+    in_flight_.clear();
+    return {};
+  }
 
  private:
   std::vector<dag::VarId> in_flight_;  // buffers of allreduces submitted since the last barrier

@@ -2,6 +2,7 @@
 // runs them in submit order on every rank, whatever the pools, while the copies (if any) and the
 // rest of the step overlap freely. The main thread never waits.
 #include <optional>
+#include <vector>
 
 #include "runtime/designs/makers.hpp"
 
@@ -12,11 +13,12 @@ namespace {
 class DepCha final : public Design {
  public:
   using Design::Design;
-  void push(const KeyVars& k) override {
+  std::vector<KeyVars> push(const KeyVars& k) override {
     if (!chain_) chain_ = add_token("allreduce.chain");
     push_into_buffer(k, /*main_waits=*/false);
     main().submit(
         collective_op(op_name("allreduce", k), allreduce(k, world_comm), {}, {k.buf, *chain_}));
+    return {k};
   }
 
  private:

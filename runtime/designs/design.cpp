@@ -22,6 +22,10 @@ std::unique_ptr<Design> Design::create(const DesignConfig& config, dag::ProgramS
       return make_concom(config, main);
     case DesignKind::depcha:
       return make_depcha(config, main);
+    case DesignKind::fused:
+      return make_fused(config, main);
+    case DesignKind::nonblocking:
+      return make_nonblocking(config, main);
   }
   throw std::invalid_argument("unknown design kind");
 }

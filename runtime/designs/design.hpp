@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "runtime/dag/program.hpp"
 #include "runtime/dag/program_sink.hpp"
@@ -34,10 +35,13 @@ class Design {
   // Broadcast the key's initial weight from rank 0, the same way in every design: the safe init
   // or the paper's Fig. 4, as configured.
   void init(const KeyVars& k);
-  // Sum the key's gradient over all ranks into its buffer.
-  virtual void push(const KeyVars& k) = 0;
-  // Bring the summed buffer into the gradient: a copy, or nothing when they are one var.
-  void pull(const KeyVars& k);
+  // Sum the key's gradient over all ranks into its buffer. Returns the keys whose sums the ops
+  // submitted so far form, in push order, so that they may be pulled now: the key itself in every
+  // design but fused, which holds keys back until their bucket is closed.
+  virtual std::vector<KeyVars> push(const KeyVars& k) = 0;
+  // Bring the summed buffer into the gradient: a copy, or nothing when they are one var. fused
+  // first closes the open bucket if it holds the key.
+  virtual void pull(const KeyVars& k);
   // A barrier of every rank on the world communicator, issued by the main thread.
   void barrier();
   // Prefix for the names of the ops submitted from now on (the step they belong to).
@@ -46,7 +50,8 @@ class Design {
   // to key must end here, so that every step is the same program: the checker verifies one step,
   // and that proves a run of many only because each step starts from the state the verified one
   // started from (docs/train.md).
-  virtual void end_step() {}
+  // Returns the keys held back until now, as push does.
+  virtual std::vector<KeyVars> end_step() { return {}; }
 
   // Throws std::invalid_argument for a bad configuration.
   static std::unique_ptr<Design> create(const DesignConfig& config, dag::ProgramSink& main);
@@ -59,6 +64,7 @@ class Design {
   std::string op_name(const char* what, const KeyVars& k) const {
     return prefix_ + what + "." + k.name;
   }
+  const std::string& op_prefix() const { return prefix_; }
   void submit_copy(const std::string& name, dag::VarId from, dag::VarId to);
   // An op that writes `var` and does nothing (a compute op of no cost on the copy pool): it runs
   // only after every op submitted before it that reads or writes `var`.

@@ -9,6 +9,10 @@ namespace {
 constexpr std::uint32_t threads_max = 256;
 constexpr std::uint32_t ncomm_max = 64;
 constexpr std::uint32_t outstanding_max = 1u << 16;
+constexpr std::uint64_t bucket_bytes_max = std::uint64_t{1} << 32;
+constexpr DesignKind all_kinds[] = {DesignKind::naive,  DesignKind::funnel,
+                                    DesignKind::concom, DesignKind::depcha,
+                                    DesignKind::fused,  DesignKind::nonblocking};
 
 void check_range(const char* what, std::uint32_t value, std::uint32_t max) {
   if (value == 0 || value > max) {
@@ -29,6 +33,10 @@ std::string_view to_string(DesignKind kind) {
       return "concom";
     case DesignKind::depcha:
       return "depcha";
+    case DesignKind::fused:
+      return "fused";
+    case DesignKind::nonblocking:
+      return "nonblocking";
   }
   return "?";
 }
@@ -39,13 +47,21 @@ std::string_view to_string(BufferMode mode) {
   return mode == BufferMode::in_place ? "in_place" : "copy";
 }
 
+std::string design_names() {
+  std::string names;
+  for (std::size_t i = 0; i < std::size(all_kinds); ++i) {
+    if (i > 0) names += i + 1 == std::size(all_kinds) ? " or " : ", ";
+    names += to_string(all_kinds[i]);
+  }
+  return names;
+}
+
 DesignKind parse_design(std::string_view name) {
-  for (DesignKind k :
-       {DesignKind::naive, DesignKind::funnel, DesignKind::concom, DesignKind::depcha}) {
+  for (DesignKind k : all_kinds) {
     if (name == to_string(k)) return k;
   }
-  throw std::invalid_argument("unknown design '" + std::string(name) +
-                              "'; expected one of: naive, funnel, concom, depcha");
+  throw std::invalid_argument("unknown design '" + std::string(name) + "'; expected " +
+                              design_names());
 }
 
 InitKind parse_init(std::string_view name) {
@@ -68,12 +84,26 @@ void check_config(const DesignConfig& config) {
   check_range("comm_threads", config.comm_threads, threads_max);
   check_range("ncomm", config.ncomm, ncomm_max);
   check_range("outstanding", config.outstanding, outstanding_max);
+  if (config.bucket_bytes == 0 || config.bucket_bytes > bucket_bytes_max) {
+    throw std::invalid_argument("design bucket_bytes must be in [1, " +
+                                std::to_string(bucket_bytes_max) + "], not " +
+                                std::to_string(config.bucket_bytes));
+  }
+  if (!config.order_guard && config.kind != DesignKind::fused &&
+      config.kind != DesignKind::nonblocking) {
+    throw std::invalid_argument("design " + std::string(to_string(config.kind)) +
+                                " has no order guard to leave out (only fused and nonblocking)");
+  }
+}
+
+std::uint32_t comm_pool_threads(const DesignConfig& config) {
+  return config.kind == DesignKind::nonblocking ? 1 : config.comm_threads;
 }
 
 std::vector<dag::Pool> step_pools(const DesignConfig& config) {
   std::vector<dag::Pool> pools = {{"compute", config.compute_threads, dag::PoolKind::fifo},
                                   {"copy", config.copy_threads, dag::PoolKind::fifo},
-                                  {"comm", config.comm_threads, dag::PoolKind::fifo}};
+                                  {"comm", comm_pool_threads(config), dag::PoolKind::fifo}};
   // One thread: loads run in step order, so the k-th load is the k-th step's batch.
   if (config.prefetch) pools.push_back({"data", 1, dag::PoolKind::fifo});
   return pools;
@@ -91,7 +121,11 @@ std::vector<dag::Communicator> step_comms(const DesignConfig& config) {
 
 std::string describe(const DesignConfig& config) {
   std::string s(to_string(config.kind));
-  s += "(comm_threads=" + std::to_string(config.comm_threads);
+  s += "(comm_threads=" + std::to_string(comm_pool_threads(config));
+  if (config.kind == DesignKind::fused) {
+    s += ", bucket_bytes=" + std::to_string(config.bucket_bytes);
+  }
+  if (!config.order_guard) s += ", order_guard=off";
   if (config.kind == DesignKind::concom) {
     s += ", ncomm=" + std::to_string(config.ncomm) +
          ", outstanding=" + std::to_string(config.outstanding);

@@ -1,5 +1,6 @@
 // Which way the KVStore embeds its collectives into the engine (docs/semantics.md §7), with the
-// knobs each design has, selected by name as in the paper: "naive", "funnel", "concom", "depcha".
+// knobs each design has, selected by name: the paper's "naive", "funnel", "concom", "depcha", and
+// "fused" (DDP/Horovod buckets) and "nonblocking" (MPI-3 non-blocking allreduce) beyond it.
 #pragma once
 
 #include <cstdint>
@@ -11,7 +12,7 @@
 
 namespace ordo::designs {
 
-enum class DesignKind : std::uint8_t { naive, funnel, concom, depcha };
+enum class DesignKind : std::uint8_t { naive, funnel, concom, depcha, fused, nonblocking };
 // "safe": weights broadcast by ops chained through one token var. "fig4": the paper's Fig. 4,
 // broadcast ops that write nothing, which may run in different orders on different ranks.
 enum class InitKind : std::uint8_t { safe, fig4 };
@@ -37,12 +38,19 @@ struct DesignConfig {
   // Each step starts by taking the batch a data op loaded during the step before, and loads the
   // next one on a data pool of its own while the step computes (the trainer's input pipeline).
   bool prefetch = false;
+  // fused: a bucket is closed once it holds this many bytes of gradients (DDP's 25 MiB).
+  std::uint64_t bucket_bytes = std::uint64_t{25} << 20;
+  // fused and nonblocking: keep the ops that fix the order the collectives are issued in on every
+  // rank (fused's chain token, nonblocking's main-thread wait). Off is the design a hurried
+  // implementer writes; the checker refutes it where it can go wrong (docs/kvstore.md).
+  bool order_guard = true;
   friend bool operator==(const DesignConfig&, const DesignConfig&) = default;
 };
 
 // Fixed pool ids of every step program, so that designs and builders agree without lookups.
 inline constexpr dag::PoolId compute_pool = 0;
 inline constexpr dag::PoolId copy_pool = 1;
+// nonblocking's comm pool has one thread, the one that issues its non-blocking calls in order.
 inline constexpr dag::PoolId comm_pool = 2;
 inline constexpr dag::PoolId data_pool = 3;  // only with prefetch
 // Comm 0 is always the world; concom's rotation uses comms 1..ncomm.
@@ -53,11 +61,16 @@ std::string_view to_string(InitKind kind);
 std::string_view to_string(BufferMode mode);
 // Throws std::invalid_argument listing the known names.
 DesignKind parse_design(std::string_view name);
+// "naive, funnel, concom, depcha, fused or nonblocking": for help texts and errors.
+std::string design_names();
 InitKind parse_init(std::string_view name);
 BufferMode parse_buffers(std::string_view name);
-// Throws std::invalid_argument when a thread count or concom knob is zero or out of bounds.
+// Throws std::invalid_argument when a thread count or a design's knob is zero or out of bounds,
+// or the order guard is off in a design that has none.
 void check_config(const DesignConfig& config);
 
+// The comm pool's threads: comm_threads, but one in nonblocking, whatever comm_threads says.
+std::uint32_t comm_pool_threads(const DesignConfig& config);
 std::vector<dag::Pool> step_pools(const DesignConfig& config);
 std::vector<dag::Communicator> step_comms(const DesignConfig& config);
 // "concom(comm_threads=2, ncomm=2, outstanding=4)": how reports name a configuration; the

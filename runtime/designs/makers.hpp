@@ -1,4 +1,4 @@
-// The four designs' factories; each lives in its own file.
+// The designs' factories; each lives in its own file.
 #pragma once
 
 #include <memory>
@@ -11,5 +11,7 @@ std::unique_ptr<Design> make_naive(const DesignConfig& config, dag::ProgramSink&
 std::unique_ptr<Design> make_funnel(const DesignConfig& config, dag::ProgramSink& main);
 std::unique_ptr<Design> make_concom(const DesignConfig& config, dag::ProgramSink& main);
 std::unique_ptr<Design> make_depcha(const DesignConfig& config, dag::ProgramSink& main);
+std::unique_ptr<Design> make_fused(const DesignConfig& config, dag::ProgramSink& main);
+std::unique_ptr<Design> make_nonblocking(const DesignConfig& config, dag::ProgramSink& main);
 
 }  // namespace ordo::designs

@@ -12,12 +12,13 @@ namespace {
 class Naive final : public Design {
  public:
   using Design::Design;
-  void push(const KeyVars& k) override {
+  std::vector<KeyVars> push(const KeyVars& k) override {
     // Out of place from the gradient into the buffer, or in place on the gradient.
     std::vector<dag::VarId> reads;
     if (!in_place(k)) reads.push_back(k.grad);
     main().submit(collective_op(op_name("allreduce", k), allreduce(k, world_comm), std::move(reads),
                                 {k.buf}));
+    return {k};
   }
 };
 

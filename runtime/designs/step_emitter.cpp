@@ -108,6 +108,15 @@ void StepEmitter::emit_backward(const std::string& prefix) {
   }
 }
 
+void StepEmitter::emit_pulls(const std::string& prefix, const std::vector<KeyVars>& summed) {
+  for (const KeyVars& k : summed) {
+    design_->pull(k);
+    const double mib = static_cast<double>(k.count * dag::dtype_bytes(k.dtype)) / (1 << 20);
+    main_.submit(
+        compute_op(prefix + "update." + k.name, {k.grad}, {k.weight}, update_us_per_mib * mib));
+  }
+}
+
 void StepEmitter::emit_step(const std::string& prefix) {
   design_->set_prefix(prefix);
   if (prefetch_) {
@@ -118,15 +127,8 @@ void StepEmitter::emit_step(const std::string& prefix) {
   }
   emit_forward(prefix);
   emit_backward(prefix);
-  for (std::uint32_t index : push_order_) {
-    const KeyVars& k = keys_[index];
-    design_->push(k);
-    design_->pull(k);
-    const double mib = static_cast<double>(k.count * dag::dtype_bytes(k.dtype)) / (1 << 20);
-    main_.submit(
-        compute_op(prefix + "update." + k.name, {k.grad}, {k.weight}, update_us_per_mib * mib));
-  }
-  design_->end_step();
+  for (std::uint32_t index : push_order_) emit_pulls(prefix, design_->push(keys_[index]));
+  emit_pulls(prefix, design_->end_step());
   main_.wait_for_all();
 }
 

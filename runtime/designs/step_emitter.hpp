@@ -1,6 +1,7 @@
 // Turns a network and a design into one training step on a dag::ProgramSink: forward ops in layer
 // order, the loss, backward ops in reverse, then per key (in the order backward produces the
-// gradients) the design's push and pull and the weight update, and a final wait_for_all. The
+// gradients) the design's push, then as the design says which sums are on their way, their pulls
+// and weight updates, and a final wait_for_all. The
 // same emitter feeds the program writer (dumps, checker) and the runtime executor.
 //
 // With prefetch the input pipeline is in the program too: init loads the first batch into
@@ -42,6 +43,8 @@ class StepEmitter {
   void declare_vars(BufferMode buffers);
   void emit_forward(const std::string& prefix);
   void emit_backward(const std::string& prefix);
+  // Pull each summed key and submit its weight update.
+  void emit_pulls(const std::string& prefix, const std::vector<KeyVars>& summed);
 
   const networks::Network& network_;
   dag::ProgramSink& main_;

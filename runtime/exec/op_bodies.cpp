@@ -47,12 +47,33 @@ void run_compute(dag::Rank rank, const dag::Op& op, Buffers& buffers, const Body
 }
 
 void run_copy(const dag::Op& op, Buffers& buffers) {
-  if (op.reads.size() != 1 || op.writes.size() != 1) {
-    throw std::invalid_argument("copy op '" + op.name + "' must read one var and write one");
+  if (op.reads.empty() || op.writes.empty() || (op.reads.size() > 1 && op.writes.size() > 1)) {
+    throw std::invalid_argument("copy op '" + op.name +
+                                "' must read one var and write one, pack several into one or "
+                                "unpack one into several");
   }
-  const std::span<const std::byte> from = std::as_const(buffers).bytes(op.reads[0]);
-  const std::span<std::byte> to = buffers.bytes(op.writes[0]);
-  std::memcpy(to.data(), from.data(), std::min(from.size(), to.size()));
+  if (op.reads.size() == 1 && op.writes.size() == 1) {
+    const std::span<const std::byte> from = std::as_const(buffers).bytes(op.reads[0]);
+    const std::span<std::byte> to = buffers.bytes(op.writes[0]);
+    std::memcpy(to.data(), from.data(), std::min(from.size(), to.size()));
+    return;
+  }
+  // Pack: the read vars end to end into the written one. Unpack: the read var cut into the
+  // written ones in order. Sizes are held to each other when the program is validated; the
+  // bounds here keep a program that skipped validation inside its vars.
+  const bool pack = op.reads.size() > 1;
+  const std::span<std::byte> whole = buffers.bytes(pack ? op.writes[0] : op.reads[0]);
+  std::size_t offset = 0;
+  for (dag::VarId part : pack ? op.reads : op.writes) {
+    const std::span<std::byte> piece = buffers.bytes(part);
+    const std::size_t n = std::min(piece.size(), whole.size() - offset);
+    if (pack) {
+      std::memcpy(whole.data() + offset, piece.data(), n);
+    } else {
+      std::memcpy(piece.data(), whole.data() + offset, n);
+    }
+    offset += n;
+  }
 }
 
 void jitter(std::uint32_t jitter_us) {

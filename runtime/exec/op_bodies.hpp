@@ -2,7 +2,8 @@
 // declarative ops become behaviour:
 // - compute: the kernel hook, if any, then `cost_us` of simulated device time (a sleep, since a
 //   device kernel does not occupy the host thread's core), scaled;
-// - copy: its one read var's bytes into its one written var;
+// - copy: its one read var's bytes into its one written var; or several read vars packed end to
+//   end into one written var (fused's bucket), or one read var unpacked into several written vars;
 // - collective: on its communicator, in place on its buffer, which is the first written var that
 //   is not a token, or else the first read var that is not a token (the paper's Fig. 4 declares
 //   the broadcast weight as read); when a written buffer and a read var both exist, the read var

@@ -117,8 +117,33 @@ TEST(DagValidateProgram, CopyReadsOneVarAndWritesOne) {
   Job job = valid_job();
   step(job).ops[1].reads.clear();
   expect_one_diagnostic(job, "/programs/0/ops/1",
-                        "copy op 'cp0' reads 0 var(s) and writes 1; expected a copy reads exactly "
-                        "one var and writes exactly one");
+                        "copy op 'cp0' reads 0 var(s) and writes 1; expected a copy reads one var "
+                        "and writes one, reads several and writes one (pack) or reads one and "
+                        "writes several (unpack)");
+}
+
+TEST(DagValidateProgram, PackAndUnpackPartsFillTheWhole) {
+  Job job = valid_job();
+  step(job).vars.push_back({.name = "g1", .bytes = 4096});
+  step(job).vars.push_back({.name = "bucket", .kind = VarKind::buffer, .bytes = 8192});
+  step(job).main[2] = WaitToReadAction{0};  // buf0 is no longer written
+  step(job).ops[1].reads = {0, 3};
+  step(job).ops[1].writes = {4};
+  EXPECT_TRUE(validate(job).empty());  // a pack: g0 and g1 end to end fill the bucket
+  step(job).ops[1].reads = {4};
+  step(job).ops[1].writes = {0, 3};
+  EXPECT_TRUE(validate(job).empty());  // the unpack back
+  step(job).vars[4].bytes = 8000;
+  expect_one_diagnostic(job, "/programs/0/ops/1",
+                        "unpack op 'cp0' moves 8192 bytes of parts but var 'bucket' holds 8000; "
+                        "expected parts whose bytes add up to the whole's");
+  step(job).ops[1].reads = {0, 3};
+  step(job).ops[1].writes = {4, 1};
+  expect_one_diagnostic(job, "/programs/0/ops/1", "copy op 'cp0' reads 2 var(s) and writes 2");
+  step(job).vars[0].bytes = ~std::uint64_t{0};
+  step(job).ops[1].writes = {4};
+  expect_one_diagnostic(job, "/programs/0/ops/1",
+                        "pack op 'cp0' moves more than 2^64 bytes of parts");
 }
 
 TEST(DagValidateProgram, CollectiveKindsNeedASpec) {

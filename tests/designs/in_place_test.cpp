@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "runtime/networks/network.hpp"
 #include "runtime/designs/step_builder.hpp"
+#include "runtime/networks/network.hpp"
 
 namespace ordo::designs {
 namespace {
@@ -74,14 +74,20 @@ dag::Program program(const networks::Network& network, DesignConfig config, Buff
   return build_step_job(network, config, {true, 2}).programs.at(0);
 }
 
+bool waits_for_buffer(DesignKind kind) {
+  return kind == DesignKind::funnel || kind == DesignKind::concom ||
+         kind == DesignKind::nonblocking;
+}
+
 std::vector<DesignConfig> configs() {
   std::vector<DesignConfig> out;
-  for (DesignKind kind :
-       {DesignKind::naive, DesignKind::funnel, DesignKind::concom, DesignKind::depcha}) {
+  for (DesignKind kind : {DesignKind::naive, DesignKind::funnel, DesignKind::concom,
+                          DesignKind::depcha, DesignKind::fused, DesignKind::nonblocking}) {
     DesignConfig c;
     c.kind = kind;
     c.ncomm = 2;
     c.outstanding = 3;
+    c.bucket_bytes = 64;
     out.push_back(c);
   }
   return out;
@@ -92,9 +98,10 @@ TEST(KvstoreInPlace, EachDesignIsItsPaperProgramWithBuffersRenamedToGradients) {
     for (const DesignConfig& config : configs()) {
       const dag::Program in_place = program(network, config, BufferMode::in_place);
       const dag::Program copy = program(network, config, BufferMode::copy);
-      // funnel and concom wait for the buffer, so in place their stage is a fence; depcha's
-      // and naive's main thread never waits for it, and in place they have no stage at all.
-      const bool stages = config.kind == DesignKind::funnel || config.kind == DesignKind::concom;
+      // funnel, concom and nonblocking wait for the buffer, so in place their stage is a fence;
+      // depcha's and naive's main thread never waits for it, and in place they have no stage at
+      // all. fused packs and unpacks its buckets in both modes.
+      const bool stages = waits_for_buffer(config.kind) || config.kind == DesignKind::fused;
       EXPECT_EQ(skeleton(in_place, true), skeleton(copy, stages))
           << network.name << " " << describe(config);
     }
@@ -103,6 +110,7 @@ TEST(KvstoreInPlace, EachDesignIsItsPaperProgramWithBuffersRenamedToGradients) {
 
 TEST(KvstoreInPlace, NoBufferVarsNoCopiesAndEveryReductionWritesItsGradient) {
   for (const DesignConfig& config : configs()) {
+    if (config.kind == DesignKind::fused) continue;  // its buckets are buffers in both modes
     const dag::Program p = program(networks::mlp(3, 4, 10.0), config, BufferMode::in_place);
     for (const dag::Var& v : p.vars) EXPECT_NE(v.kind, dag::VarKind::buffer) << v.name;
     std::size_t fences = 0;
@@ -128,9 +136,31 @@ TEST(KvstoreInPlace, NoBufferVarsNoCopiesAndEveryReductionWritesItsGradient) {
       EXPECT_EQ(p.vars.at(c->buffer.value()).name.rfind("grad.", 0), 0u);
     }
     EXPECT_EQ(allreduces, 2u * 6u) << describe(config);  // 2 steps x 6 keys
-    const bool stages = config.kind == DesignKind::funnel || config.kind == DesignKind::concom;
-    EXPECT_EQ(fences, stages ? 2u * 6u : 0u) << describe(config);
+    EXPECT_EQ(fences, waits_for_buffer(config.kind) ? 2u * 6u : 0u) << describe(config);
   }
+}
+
+TEST(KvstoreInPlace, FusedUnpacksIntoTheGradientsAndHasNoOtherCopies) {
+  DesignConfig config = configs().at(4);
+  ASSERT_EQ(config.kind, DesignKind::fused);
+  const dag::Program p = program(networks::mlp(3, 4, 10.0), config, BufferMode::in_place);
+  for (const dag::Var& v : p.vars) {
+    if (v.kind == dag::VarKind::buffer) {
+      EXPECT_EQ(v.name.rfind("bucket.", 0), 0u) << v.name;
+    }
+  }
+  std::size_t unpacked = 0;
+  for (const dag::Op& op : p.ops) {
+    if (op.kind != dag::OpKind::copy) continue;
+    const bool pack = op.name.find("pack.") != std::string::npos;
+    ASSERT_TRUE(pack) << op.name;  // "unpack." contains "pack." too; nothing else copies
+    if (op.name.find("unpack.") == std::string::npos) continue;
+    for (dag::VarId v : op.writes) {
+      EXPECT_EQ(p.vars.at(v).name.rfind("grad.", 0), 0u) << op.name;
+      ++unpacked;
+    }
+  }
+  EXPECT_EQ(unpacked, 2u * 6u);  // 2 steps x 6 keys, each unpacked once
 }
 
 }  // namespace

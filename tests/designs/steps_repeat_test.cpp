@@ -62,12 +62,14 @@ TEST(StepsRepeat, EveryStepIsTheVerifiedStep) {
   // resnet20 has 59 keys: an odd count, which a design grouping keys in twos carries over.
   for (const std::string name : {"lenet", "resnet20", "mlp"}) {
     const networks::Network net = *networks::builtin_network(name, 3);
-    for (const DesignKind kind :
-         {DesignKind::naive, DesignKind::funnel, DesignKind::concom, DesignKind::depcha}) {
+    for (const DesignKind kind : {DesignKind::naive, DesignKind::funnel, DesignKind::concom,
+                                  DesignKind::depcha, DesignKind::fused, DesignKind::nonblocking}) {
       for (const std::uint32_t outstanding : {2u, 3u}) {
         DesignConfig config;
         config.kind = kind;
         config.outstanding = outstanding;
+        // Buckets that split the keys unevenly, and one bucket of everything.
+        config.bucket_bytes = outstanding == 2 ? 5000 : std::uint64_t{25} << 20;
         config.prefetch = outstanding == 3;
         SCOPED_TRACE(name + " " + describe(config));
         const auto one = steps_of(build_step_job(net, config, {false, 1}).programs.at(0));

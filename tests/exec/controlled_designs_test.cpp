@@ -54,6 +54,14 @@ BodyOptions gradient_fill() {
   return body;
 }
 
+// Buckets of one key each (as many allreduces as depcha, each behind a pack and before an
+// unpack) or one bucket for both keys.
+DesignConfig fused_config(std::uint64_t bucket_bytes) {
+  DesignConfig c = config(DesignKind::fused, 2);
+  c.bucket_bytes = bucket_bytes;
+  return c;
+}
+
 TEST(ControlledDesigns, NaiveIssuesAllreducesInScheduleOrderAndMismatches) {
   const dag::Job job = job_of(branches(), config(DesignKind::naive, 1));
   auto script = [&job] {
@@ -148,7 +156,9 @@ TEST_P(SafeDesigns, RandomSchedulesFinishWithExactSums) {
 INSTANTIATE_TEST_SUITE_P(Designs, SafeDesigns,
                          ::testing::Values(config(DesignKind::funnel, 2),
                                            config(DesignKind::depcha, 2),
-                                           config(DesignKind::concom, 2)));
+                                           config(DesignKind::concom, 2), fused_config(1),
+                                           fused_config(1 << 20),
+                                           config(DesignKind::nonblocking, 2)));
 
 }  // namespace
 }  // namespace ordo::exec::testing

@@ -47,7 +47,9 @@ void on_every_rank(const designs::DesignConfig& config,
 
 std::vector<designs::DesignConfig> safe_configs(designs::BufferMode buffers) {
   std::vector<designs::DesignConfig> out;
-  for (designs::DesignKind kind : {designs::DesignKind::funnel, designs::DesignKind::concom, designs::DesignKind::depcha}) {
+  for (designs::DesignKind kind :
+       {designs::DesignKind::funnel, designs::DesignKind::concom, designs::DesignKind::depcha,
+        designs::DesignKind::fused, designs::DesignKind::nonblocking}) {
     designs::DesignConfig c;
     c.kind = kind;
     c.buffers = buffers;

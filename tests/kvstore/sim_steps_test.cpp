@@ -24,8 +24,9 @@ struct Case {
 
 std::vector<Case> cases() {
   std::vector<Case> out;
-  for (designs::DesignKind kind :
-       {designs::DesignKind::naive, designs::DesignKind::funnel, designs::DesignKind::concom, designs::DesignKind::depcha}) {
+  for (designs::DesignKind kind : {designs::DesignKind::naive, designs::DesignKind::funnel,
+                                   designs::DesignKind::concom, designs::DesignKind::depcha,
+                                   designs::DesignKind::fused, designs::DesignKind::nonblocking}) {
     for (designs::BufferMode buffers : {designs::BufferMode::in_place, designs::BufferMode::copy}) {
       for (std::uint32_t ranks : {2u, 3u, 5u, 8u}) {
         designs::DesignConfig c;
@@ -34,7 +35,9 @@ std::vector<Case> cases() {
         // One comm thread makes naive's order the backward order on this chain
         // network, and keeps concom within the thread rule whatever ncomm and
         // outstanding are.
-        if (kind == designs::DesignKind::naive || kind == designs::DesignKind::concom) c.comm_threads = 1;
+        if (kind == designs::DesignKind::naive || kind == designs::DesignKind::concom)
+          c.comm_threads = 1;
+        c.bucket_bytes = 1500;  // fused: the mlp's 1 KiB weights and 64-byte biases in four buckets
         out.push_back({c, ranks});
       }
     }
@@ -63,7 +66,8 @@ TEST_P(SimSteps, PulledGradientsEqualTheExactSum) {
   for (dag::Rank r = 0; r < c.ranks; ++r) {
     threads.emplace_back([&, r] {
       try {
-        results[r] = run_steps(networks::mlp(3, 16, 10.0), c.config, world.rank(r), options, &world);
+        results[r] =
+            run_steps(networks::mlp(3, 16, 10.0), c.config, world.rank(r), options, &world);
       } catch (const std::exception& e) {
         errors[r] = e.what();
       }
@@ -124,7 +128,7 @@ TEST(KvstoreApi, InitBroadcastsAndPushpullSums) {
 }
 
 TEST(KvstoreApi, RepeatedPushesRecordAValidProgram) {
-  for (const char* design : {"naive", "funnel", "concom", "depcha"}) {
+  for (const char* design : {"naive", "funnel", "concom", "depcha", "fused", "nonblocking"}) {
     for (designs::BufferMode buffers : {designs::BufferMode::in_place, designs::BufferMode::copy}) {
       designs::DesignConfig c;
       c.kind = designs::parse_design(design);
@@ -142,8 +146,8 @@ TEST(KvstoreApi, RepeatedPushesRecordAValidProgram) {
       for (int step = 0; step < 3; ++step) kv->pushpull(0, g);
       kv->barrier();
       const std::vector<dag::Diagnostic> problems = dag::validate(eng.recorded_job());
-      EXPECT_TRUE(problems.empty())
-          << designs::describe(c) << ": " << problems.front().where << ": " << problems.front().message;
+      EXPECT_TRUE(problems.empty()) << designs::describe(c) << ": " << problems.front().where
+                                    << ": " << problems.front().message;
     }
   }
 }

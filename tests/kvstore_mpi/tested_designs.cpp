@@ -24,12 +24,28 @@ designs::DesignConfig depcha_config(std::uint32_t comm_threads) {
   return c;
 }
 
+designs::DesignConfig fused_config(std::uint64_t bucket_bytes) {
+  designs::DesignConfig c;
+  c.kind = designs::DesignKind::fused;
+  c.comm_threads = 2;
+  c.bucket_bytes = bucket_bytes;
+  return c;
+}
+
+designs::DesignConfig nonblocking_config() {
+  designs::DesignConfig c;
+  c.kind = designs::DesignKind::nonblocking;
+  return c;
+}
+
 std::vector<designs::DesignConfig> safe_designs() {
-  return {funnel_config(), concom_config(), depcha_config(2), depcha_config(4)};
+  return {funnel_config(),        concom_config(),        depcha_config(2),    depcha_config(4),
+          fused_config(16 << 10), fused_config(25 << 20), nonblocking_config()};
 }
 
 std::vector<designs::DesignConfig> copy_designs() {
-  return {with_copy(funnel_config()), with_copy(concom_config()), with_copy(depcha_config(2))};
+  return {with_copy(funnel_config()), with_copy(concom_config()), with_copy(depcha_config(2)),
+          with_copy(fused_config(16 << 10)), with_copy(nonblocking_config())};
 }
 
 designs::DesignConfig with_copy(designs::DesignConfig config) {
@@ -48,7 +64,11 @@ std::string test_name(const designs::DesignConfig& config) {
     case designs::DesignKind::naive:
       name += "_threads" + std::to_string(config.comm_threads);
       break;
+    case designs::DesignKind::fused:
+      name += "_bucket" + std::to_string(config.bucket_bytes >> 10) + "KiB";
+      break;
     case designs::DesignKind::funnel:
+    case designs::DesignKind::nonblocking:
       break;
   }
   return config.buffers == designs::BufferMode::copy ? name + "_copy" : name;

@@ -24,12 +24,17 @@ designs::DesignConfig concom_config();
 // depcha: every allreduce writes one chain var, so they run in submit order on any number of comm
 // threads; `comm_threads` above one checks that the chain, not the pool, orders them.
 designs::DesignConfig depcha_config(std::uint32_t comm_threads);
+// fused on 2 comm threads: buckets chained as depcha chains keys. 16 KiB buckets split the test
+// networks into many; 25 MiB (DDP's default) puts each step's keys in one.
+designs::DesignConfig fused_config(std::uint64_t bucket_bytes);
+// nonblocking: one thread issues non-blocking allreduces in key order; they complete in any order.
+designs::DesignConfig nonblocking_config();
 
-// funnel, concom, depcha with 2 comm threads and depcha with 4, all reducing in place (the
-// default buffer mode).
+// funnel, concom, depcha with 2 comm threads and depcha with 4, fused with both bucket sizes and
+// nonblocking, all reducing in place (the default buffer mode).
 std::vector<designs::DesignConfig> safe_designs();
-// The paper's form of funnel, concom and depcha with 2 comm threads: a buffer per key that push
-// copies into and pull copies out of.
+// The paper's form of funnel, concom, depcha with 2 comm threads, fused with 16 KiB buckets and
+// nonblocking: a buffer per key that push copies into (fused: unpacks into) and pull copies out of.
 std::vector<designs::DesignConfig> copy_designs();
 // `config` with copy buffers.
 designs::DesignConfig with_copy(designs::DesignConfig config);

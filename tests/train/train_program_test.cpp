@@ -111,7 +111,8 @@ TEST(TrainProgram, EqualsTheStepBuildersOnEveryRank) {
   const networks::Network lenet = *networks::builtin_network("lenet");
   const networks::Network mlp = small_mlp();
   for (const designs::DesignKind kind :
-       {designs::DesignKind::funnel, designs::DesignKind::concom, designs::DesignKind::depcha}) {
+       {designs::DesignKind::funnel, designs::DesignKind::concom, designs::DesignKind::depcha,
+        designs::DesignKind::fused, designs::DesignKind::nonblocking}) {
     expect_runs_the_built_program(lenet, kind);
     expect_runs_the_built_program(mlp, kind);
   }

@@ -60,13 +60,15 @@ TEST(TrainRun, EverySafeDesignGivesTheSameWeights) {
   options.evaluate = false;
   std::vector<float> reference;
   for (const designs::DesignKind kind :
-       {designs::DesignKind::funnel, designs::DesignKind::concom, designs::DesignKind::depcha}) {
+       {designs::DesignKind::funnel, designs::DesignKind::concom, designs::DesignKind::depcha,
+        designs::DesignKind::fused, designs::DesignKind::nonblocking}) {
     for (const designs::BufferMode buffers :
          {designs::BufferMode::in_place, designs::BufferMode::copy}) {
       designs::DesignConfig config;
       config.kind = kind;
       config.buffers = buffers;
       if (kind == designs::DesignKind::concom) config.comm_threads = 1;
+      config.bucket_bytes = 16 << 10;  // fused: LeNet's keys in several buckets
       SCOPED_TRACE(designs::describe(config));
       const std::vector<TrainResult> r =
           train_on_ranks(networks::lenet(10, 1.0), config, train, nullptr, options, 2);

@@ -11,6 +11,7 @@
 #include "runtime/designs/step_builder.hpp"
 #include "runtime/networks/catalog.hpp"
 #include "tools/ordo/commands.hpp"
+#include "tools/ordo/design_options.hpp"
 #include "tools/ordo/job_input.hpp"
 #include "tools/ordo/output.hpp"
 
@@ -68,17 +69,15 @@ Command add_step_dag(CLI::App& app) {
   sub->add_option("--network", o->network,
                   networks::builtin_network_names() + " or a network description file")
       ->capture_default_str();
-  sub->add_option("--model", o->model, "a model file (ONNX, or MXNet symbol JSON) instead of --network");
+  sub->add_option("--model", o->model,
+                  "a model file (ONNX, or MXNet symbol JSON) instead of --network");
   sub->add_option("--data-shape", o->data_shape,
                   "with --model: one example's shape, e.g. 3,224,224");
   sub->add_option("--layers", o->layers, "layers of the mlp")->check(CLI::Range(1, 1024));
-  sub->add_option("--design", o->design, "naive, funnel, concom or depcha")->capture_default_str();
+  add_design_options(sub, o->design, o->config, "");
   sub->add_option("--init", o->init, "safe or fig4")->capture_default_str();
   sub->add_flag("--with-init", o->step.include_init, "broadcast the weights first");
   sub->add_option("--steps", o->step.steps, "training steps")->check(CLI::Range(1, 1024));
-  sub->add_option("--comm-threads", o->config.comm_threads, "threads of the comm pool");
-  sub->add_option("--ncomm", o->config.ncomm, "concom: communicators");
-  sub->add_option("--outstanding", o->config.outstanding, "concom: keys between barriers");
   sub->add_flag("--prefetch", o->config.prefetch,
                 "load each step's batch on a data pool (as ordo train)");
   sub->add_option("-o,--output", o->out_path, "file to write (default: standard output)");

@@ -34,8 +34,9 @@
 #include "runtime/train/initial_state.hpp"
 #include "runtime/train/train_run.hpp"
 #include "tools/ordo/commands.hpp"
-#include "tools/ordo/front_end.hpp"
+#include "tools/ordo/design_options.hpp"
 #include "tools/ordo/fingerprint_world.hpp"
+#include "tools/ordo/front_end.hpp"
 #include "tools/ordo/output.hpp"
 #include "tools/ordo/train_data.hpp"
 #include "tools/ordo/train_model.hpp"
@@ -455,7 +456,7 @@ Command add_train(CLI::App& app) {
                   "output the classes; ONNX initializers are the initial weights");
   sub->add_option("--data-shape", o->data_shape,
                   "with --model: one example's shape, e.g. 1,28,28 (MXNet symbols carry none)");
-  sub->add_option("--design", o->design, "naive, funnel, concom or depcha")->capture_default_str();
+  add_design_options(sub, o->design, o->config, "");
   sub->add_option("--data", o->data.kind,
                   "fashion-mnist; imagenet (--data-dir holds train.rec/.idx and val.rec/.idx, as "
                   "im2rec or ordo pack-rec write them); or synthetic (random in-memory images of "
@@ -493,7 +494,6 @@ Command add_train(CLI::App& app) {
   sub->add_flag("--prefetch,!--no-prefetch", o->config.prefetch,
                 "load each step's batch on the data pool while the step before computes (default), "
                 "or on the main thread between steps");
-  sub->add_option("--comm-threads", o->config.comm_threads, "threads of the comm pool");
   sub->add_option("--compute-threads", o->config.compute_threads,
                   "threads of the compute pool: how many compute ops run at once");
   sub->add_option("--target-accuracy", o->target_accuracy,

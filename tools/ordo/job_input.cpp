@@ -7,6 +7,7 @@
 #include "runtime/import/model_file.hpp"
 #include "runtime/networks/catalog.hpp"
 #include "runtime/networks/network_reader.hpp"
+#include "tools/ordo/design_options.hpp"
 
 namespace ordo::tools {
 
@@ -17,9 +18,8 @@ networks::Network pick_network(const std::string& name, std::uint32_t layers) {
 
 void JobInput::add_options(CLI::App* sub, const std::string& what) {
   sub->add_option("input", path, what + " (with --design: a network description)");
-  sub->add_option("--design", design,
-                  "check this design's step on a network instead of a dump: "
-                  "naive, funnel, concom or depcha");
+  add_design_options(sub, design, config,
+                     "check this design's step on a network instead of a dump: ");
   sub->add_option("--network", network,
                   "with --design: " + networks::builtin_network_names() + " or a description file");
   sub->add_option("--model", model,
@@ -30,9 +30,6 @@ void JobInput::add_options(CLI::App* sub, const std::string& what) {
   sub->add_option("--init", init, "safe or fig4 (with --with-init)")->capture_default_str();
   sub->add_flag("--with-init", step.include_init, "broadcast the weights first");
   sub->add_option("--steps", step.steps, "training steps")->check(CLI::Range(1, 1024));
-  sub->add_option("--comm-threads", config.comm_threads, "threads of the comm pool");
-  sub->add_option("--ncomm", config.ncomm, "concom: communicators");
-  sub->add_option("--outstanding", config.outstanding, "concom: keys between barriers");
   sub->add_flag("--prefetch", config.prefetch,
                 "load each step's batch on a data pool (as ordo train)");
 }

@@ -137,13 +137,39 @@ void check_op_collective(ProgramScope& scope, const Op& op, const std::string& o
   check_collective(c, pointer_child(op_where, "collective"), buffer, scope, findings);
 }
 
-// The runtime's copy op moves one var's bytes into another.
-void check_copy(const Op& op, const std::string& op_where, Findings& findings) {
-  if (op.kind != OpKind::copy || (op.reads.size() == 1 && op.writes.size() == 1)) return;
-  findings.push_back({op_where,
-                      "copy op " + quote(op.name) + " reads " + std::to_string(op.reads.size()) +
-                          " var(s) and writes " + std::to_string(op.writes.size()),
-                      "a copy reads exactly one var and writes exactly one"});
+// The runtime's copy op moves one var's bytes into another, packs several vars end to end into
+// one (a fused bucket) or unpacks one into several; packed parts must fill the whole exactly, so
+// that what is unpacked is what was packed.
+void check_copy(const Op& op, const std::vector<Var>& vars, const std::string& op_where,
+                Findings& findings) {
+  if (op.kind != OpKind::copy) return;
+  if (op.reads.empty() || op.writes.empty() || (op.reads.size() > 1 && op.writes.size() > 1)) {
+    findings.push_back({op_where,
+                        "copy op " + quote(op.name) + " reads " + std::to_string(op.reads.size()) +
+                            " var(s) and writes " + std::to_string(op.writes.size()),
+                        "a copy reads one var and writes one, reads several and writes one "
+                        "(pack) or reads one and writes several (unpack)"});
+    return;
+  }
+  if (op.reads.size() == 1 && op.writes.size() == 1) return;
+  const bool pack = op.reads.size() > 1;
+  const std::vector<VarId>& parts = pack ? op.reads : op.writes;
+  const VarId whole = pack ? op.writes[0] : op.reads[0];
+  std::uint64_t bytes = 0;
+  bool overflow = false;
+  for (VarId v : parts) {
+    if (v >= vars.size() || whole >= vars.size()) return;  // check_op_vars reports those
+    overflow |= __builtin_add_overflow(bytes, vars[v].bytes, &bytes);
+  }
+  if (overflow || bytes != vars[whole].bytes) {
+    findings.push_back({op_where,
+                        std::string(pack ? "pack" : "unpack") + " op " + quote(op.name) +
+                            " moves " +
+                            (overflow ? std::string("more than 2^64") : std::to_string(bytes)) +
+                            " bytes of parts but var " + quote(vars[whole].name) + " holds " +
+                            std::to_string(vars[whole].bytes),
+                        "parts whose bytes add up to the whole's"});
+  }
 }
 
 void check_op(ProgramScope& scope, std::size_t index, std::vector<VarUse>& uses,
@@ -160,7 +186,7 @@ void check_op(ProgramScope& scope, std::size_t index, std::vector<VarUse>& uses,
   }
   if (check_enum(op.kind, Location(where, "kind"), "op kind", findings)) {
     check_op_collective(scope, op, where, findings);
-    check_copy(op, where, findings);
+    check_copy(op, program.vars, where, findings);
   }
 }
 

@@ -1,0 +1,22 @@
+#include "tools/ordo/design_options.hpp"
+
+namespace ordo::tools {
+
+void add_design_options(CLI::App* sub, std::string& design, designs::DesignConfig& config,
+                        const std::string& design_help) {
+  sub->add_option("--design", design, design_help + designs::design_names())->capture_default_str();
+  sub->add_option("--comm-threads", config.comm_threads,
+                  "threads of the comm pool (nonblocking issues from one)");
+  sub->add_option("--ncomm", config.ncomm, "concom: communicators");
+  sub->add_option("--outstanding", config.outstanding, "concom: keys between barriers");
+  // 25MiB, 64KiB or plain bytes; "kb" is 1024 bytes, as in the sizes DDP and Horovod are given in.
+  sub->add_option("--bucket-size", config.bucket_bytes,
+                  "fused: bytes of gradients per bucket (e.g. 25MiB, 64KiB)")
+      ->transform(CLI::AsSizeValue(false))
+      ->capture_default_str();
+  sub->add_flag("!--no-order-guard", config.order_guard,
+                "fused and nonblocking: leave out what orders the collectives (the chain, the "
+                "main thread's wait), as a hurried implementation would");
+}
+
+}  // namespace ordo::tools
