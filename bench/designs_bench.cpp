@@ -20,16 +20,19 @@
 
 #include "bench/designs/one_key.hpp"
 #include "bench/designs/overlap.hpp"
+#include "bench/designs/small_keys.hpp"
 #include "runtime/comm/mpi/runtime.hpp"
 
 namespace {
 
 constexpr std::uint32_t overlap_rounds = 12;  // one warm-up round, then the median of eleven
+constexpr std::uint32_t small_keys_rounds = 22;
 
 const std::vector<std::uint64_t> one_key_sizes = {4u << 10, 64u << 10, 1u << 20, 16u << 20,
                                                   64u << 20};
 
-// What to run: both parts by default, or only "one-key" or "steps" (the first argument), so
+// What to run: every part by default, or only "one-key", "steps" or "small-keys" (the first
+// argument), so
 // that repeated runs of one part fit into the quiet spells of a shared machine. Options after it
 // apply to one-key: --sizes=1M,16M (K or M suffixes) restricts the sizes, --wait-spin-us=N and
 // --help-waits=0|1 set the engines' ThreadPoolOptions (docs/engine.md). To steps:
@@ -39,6 +42,7 @@ const std::vector<std::uint64_t> one_key_sizes = {4u << 10, 64u << 10, 1u << 20,
 struct Parts {
   bool one_key = true;
   bool steps = true;
+  bool small_keys = true;
   std::vector<std::uint64_t> sizes = one_key_sizes;
   ordo::engine::ThreadPoolOptions pool_options;
   std::string workload;  // empty: every workload
@@ -58,12 +62,12 @@ Parts parse_parts(int argc, char** argv) {
   Parts parts;
   if (argc < 2) return parts;
   const std::string part = argv[1];
-  if (part == "one-key") {
-    parts.steps = false;
-  } else if (part == "steps") {
-    parts.one_key = false;
-  } else {
-    throw std::invalid_argument("unknown part '" + part + "'; expected one-key or steps");
+  parts.one_key = part == "one-key";
+  parts.steps = part == "steps";
+  parts.small_keys = part == "small-keys";
+  if (!parts.one_key && !parts.steps && !parts.small_keys) {
+    throw std::invalid_argument("unknown part '" + part +
+                                "'; expected one-key, steps or small-keys");
   }
   for (int i = 2; i < argc; ++i) {
     const std::string arg = argv[i];
@@ -115,6 +119,26 @@ void run_one_key(const ordo::comm::MpiRuntime& runtime, const Parts& parts) {
   }
 }
 
+void run_small_keys(const ordo::comm::MpiRuntime& runtime) {
+  const bool printer = runtime.world_rank() == 0;
+  if (printer) {
+    std::printf(
+        "## Small keys: one step of communication alone (%u rounds of every variant in turn; "
+        "median of the rounds after the first, slowest rank)\n\n",
+        small_keys_rounds);
+    std::fflush(stdout);
+  }
+  for (const std::uint64_t key_bytes_max : {std::uint64_t{64} << 10, std::uint64_t{0}}) {
+    const ordo::bench::SmallKeysResult r =
+        ordo::bench::run_small_keys(runtime, key_bytes_max, small_keys_rounds);
+    if (printer) {
+      ordo::bench::print_small_keys(stdout, r);
+      std::printf("\n");
+      std::fflush(stdout);
+    }
+  }
+}
+
 void run_steps(const ordo::comm::MpiRuntime& runtime, const Parts& parts) {
   const bool printer = runtime.world_rank() == 0;
   if (printer) {
@@ -156,6 +180,7 @@ void run(const ordo::comm::MpiRuntime& runtime, const Parts& parts) {
   }
   if (parts.one_key) run_one_key(runtime, parts);
   if (parts.steps) run_steps(runtime, parts);
+  if (parts.small_keys) run_small_keys(runtime);
 }
 
 }  // namespace

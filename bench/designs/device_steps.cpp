@@ -15,18 +15,18 @@ engine::EngineConfig engine_config(const designs::DesignConfig& config) {
   return c;
 }
 
-exec::BodyOptions device_bodies() {
+exec::BodyOptions device_bodies(double compute_time_scale) {
   exec::BodyOptions bodies;
-  bodies.compute_time_scale = 1.0;  // one simulated microsecond of cost is one of sleep
+  bodies.compute_time_scale = compute_time_scale;  // 1: a simulated microsecond is one of sleep
   return bodies;
 }
 
 }  // namespace
 
 DeviceSteps::DeviceSteps(const networks::Network& network, const designs::DesignConfig& config,
-                         comm::World& world, engine::OpTrace* trace)
+                         comm::World& world, engine::OpTrace* trace, double compute_time_scale)
     : engine_(engine_config(config), std::make_unique<engine::ThreadPoolScheduler>()),
-      executor_(engine_, world, designs::step_comms(config), device_bodies()),
+      executor_(engine_, world, designs::step_comms(config), device_bodies(compute_time_scale)),
       emitter_(network, config, executor_) {
   if (trace != nullptr) engine_.set_trace(trace);
   emitter_.emit_init();

@@ -126,7 +126,8 @@ std::vector<OneKeyRow> run_one_key(const comm::MpiRuntime& runtime,
       std::memcpy(grad.data(), raw.data(), bytes);
     });
     for (std::size_t d = 0; d < stores.size(); ++d) {
-      variants.emplace_back([s = stores[d].get(), calls = designs[d].calls] { s->push_pull(calls); });
+      variants.emplace_back(
+          [s = stores[d].get(), calls = designs[d].calls] { s->push_pull(calls); });
     }
 
     const Repeats repeats = one_key_repeats(bytes);

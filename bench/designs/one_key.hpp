@@ -8,8 +8,8 @@
 
 #include "bench/designs/sync_timer.hpp"
 #include "runtime/comm/mpi/runtime.hpp"
-#include "runtime/engine/thread_pool_scheduler.hpp"
 #include "runtime/designs/design_config.hpp"
+#include "runtime/engine/thread_pool_scheduler.hpp"
 
 namespace ordo::bench {
 
@@ -47,8 +47,9 @@ std::vector<OneKeyRow> run_one_key(const comm::MpiRuntime& runtime,
                                    const std::vector<std::uint64_t>& sizes,
                                    const engine::ThreadPoolOptions& pool_options);
 
-// Three markdown tables, in place (plain, then batched calls) and with copy buffers: per size the raw time and throughput,
-// then each variant's throughput and its ratio to raw (raw time / variant time).
+// Three markdown tables, in place (plain, then batched calls) and with copy buffers: per size the
+// raw time and throughput, then each variant's throughput and its ratio to raw (raw time / variant
+// time).
 void print_one_key(std::FILE* out, const std::vector<OneKeyRow>& rows);
 
 }  // namespace ordo::bench

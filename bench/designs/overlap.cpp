@@ -7,8 +7,8 @@
 
 #include "bench/designs/alone_world.hpp"
 #include "bench/designs/device_steps.hpp"
+#include "bench/designs/raw_allreduces.hpp"
 #include "bench/designs/sync_timer.hpp"
-#include "runtime/comm/mpi/error.hpp"
 #include "runtime/comm/mpi/world.hpp"
 #include "runtime/diag/timeline_run.hpp"
 #include "runtime/kvstore/step_run.hpp"
@@ -21,43 +21,6 @@ namespace {
 constexpr Repeats calibration_repeats{1, 7};
 constexpr std::uint32_t mlp_layers = 8;
 constexpr std::uint32_t mlp_width = 1024;
-
-// Element counts of every key, in the order the step pushes them (backward order).
-std::vector<std::uint64_t> push_order_counts(const networks::Network& network) {
-  std::vector<std::uint64_t> counts;
-  for (auto layer = network.layers.rbegin(); layer != network.layers.rend(); ++layer) {
-    for (const networks::Param& p : layer->params) counts.push_back(p.count);
-  }
-  return counts;
-}
-
-// The allreduces a step needs, issued back to back on one duplicate of the world, without the
-// engine: the communication half of the lower bound.
-class RawAllreduces {
- public:
-  RawAllreduces(const comm::MpiRuntime& runtime, const networks::Network& network)
-      : counts_(push_order_counts(network)),
-        world_(runtime, {dag::Communicator{"raw", std::nullopt}}) {
-    std::uint64_t total = 0;
-    for (std::uint64_t c : counts_) total += c;
-    grads_.assign(total, 0.0f);
-  }
-
-  void run() {
-    float* key = grads_.data();
-    for (std::uint64_t c : counts_) {
-      comm::check_mpi(MPI_Allreduce(MPI_IN_PLACE, key, static_cast<int>(c), MPI_FLOAT, MPI_SUM,
-                                    world_.comm(0).handle()),
-                      "MPI_Allreduce");
-      key += c;
-    }
-  }
-
- private:
-  std::vector<std::uint64_t> counts_;
-  comm::MpiWorld world_;
-  std::vector<float> grads_;
-};
 
 double median_seconds(Repeats repeats, const std::function<void()>& body) {
   std::vector<double> samples;
@@ -88,6 +51,10 @@ std::string mib(std::uint64_t bytes) {
 std::vector<Workload> overlap_workloads() {
   return {
       {"resnet50", [](double forward_us) { return networks::resnet50(forward_us); }},
+      {"inception-bn",
+       [](double forward_us) {
+         return networks::inception_bn(1000, {3, 224, 224}, forward_us);
+       }},
       {"mlp8x1024",
        [](double forward_us) {
          return networks::mlp(mlp_layers, mlp_width, forward_us / mlp_layers);
@@ -111,6 +78,14 @@ std::vector<designs::DesignConfig> overlap_designs() {
       c.buffers = buffers;
       designs.push_back(c);
     }
+    if (buffers == designs::BufferMode::copy) continue;
+    // Beyond the paper, in place only: 1 MiB buckets (the default), and one issuing thread.
+    designs::DesignConfig fused;
+    fused.kind = designs::DesignKind::fused;
+    designs::DesignConfig nonblocking;
+    nonblocking.kind = designs::DesignKind::nonblocking;
+    designs.push_back(fused);
+    designs.push_back(nonblocking);
   }
   return designs;
 }

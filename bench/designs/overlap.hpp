@@ -22,11 +22,13 @@ struct Workload {
   std::function<networks::Network(double forward_us_total)> make;
 };
 
-// ResNet-50 (161 keys, 97.5 MiB of f32) and an 8-layer MLP of width 1024 (16 keys, 32 MiB).
+// ResNet-50 (161 keys, 97.5 MiB of f32), Inception-BN (209 keys, 11.3 M parameters) and an
+// 8-layer MLP of width 1024 (16 keys, 32 MiB).
 std::vector<Workload> overlap_workloads();
 
 // funnel, concom (one comm thread, 2 communicators, a barrier every 2 keys), depcha (2 comm
-// threads): the designs safe on any network, first in place, then with copy buffers.
+// threads), fused (1 MiB buckets) and nonblocking: the designs safe on any network, first in
+// place, then the paper's three with copy buffers.
 std::vector<designs::DesignConfig> overlap_designs();
 
 struct OverlapRow {

@@ -1,11 +1,13 @@
 // fused (PyTorch DDP's buckets, Horovod's fusion buffer): keys are packed, in push order, into
 // buckets of about bucket_bytes, and each bucket is summed by one allreduce instead of one per key.
-// A bucket is closed when it is full, when its dtype would change, at a pull of one of its keys
-// and at the end of the step. Then a copy op packs its keys' gradients into the bucket, as soon as
-// the last of them is written; an engine op allreduces the bucket, writing the chain token that
-// orders the buckets' allreduces in submit order on every rank, as depcha orders keys; and a copy
-// op unpacks the sum into the keys' buffers. Without the order guard (no chain) two closed buckets
-// may be issued in either order by a comm pool of several threads.
+// A bucket is closed when it is full, before a key of another dtype or one that fills a bucket
+// by itself, at a pull of one of its keys and at the end of the step. Then a copy op packs its
+// keys' gradients into the bucket, as soon as the last of them is written; an engine op allreduces
+// the bucket, writing the chain token that orders the buckets' allreduces in submit order on every
+// rank, as depcha orders keys; and a copy op unpacks the sum into the keys' buffers. A bucket of
+// one key skips the copies: its key is reduced in its own buffer, so keys of bucket_bytes or more
+// cost what they cost in depcha. Without the order guard (no chain) two closed buckets may be
+// issued in either order by a comm pool of several threads.
 #include <algorithm>
 #include <map>
 #include <optional>
@@ -24,9 +26,13 @@ class Fused final : public Design {
   std::vector<KeyVars> push(const KeyVars& k) override {
     in_place(k);  // the key's vars must match the buffer mode
     std::vector<KeyVars> summed;
-    if (!open_.empty() && open_.front().dtype != k.dtype) summed = close();
+    const std::uint64_t bytes = k.count * dag::dtype_bytes(k.dtype);
+    // A key that fills a bucket by itself goes alone, behind the keys before it.
+    if (!open_.empty() && (open_.front().dtype != k.dtype || bytes >= config().bucket_bytes)) {
+      summed = close();
+    }
     open_.push_back(k);
-    open_bytes_ += k.count * dag::dtype_bytes(k.dtype);
+    open_bytes_ += bytes;
     if (open_bytes_ >= config().bucket_bytes) {
       std::vector<KeyVars> more = close();
       summed.insert(summed.end(), more.begin(), more.end());
@@ -51,6 +57,7 @@ class Fused final : public Design {
   // Submits the open bucket's pack, allreduce and unpack; returns its keys.
   std::vector<KeyVars> close() {
     if (open_.empty()) return {};
+    if (open_.size() == 1) return close_alone();
     const dag::VarId bucket = bucket_var();
     const std::string name = "bucket" + std::to_string(ordinal_++);
     dag::Op pack;
@@ -70,12 +77,7 @@ class Fused final : public Design {
                               open_.front().dtype,
                               dag::Reduction::sum,
                               std::nullopt};
-    std::vector<dag::VarId> writes{bucket};
-    if (config().order_guard) {
-      if (!chain_) chain_ = add_token("allreduce.chain");
-      writes.push_back(*chain_);
-    }
-    main().submit(collective_op(op_prefix() + "allreduce." + name, sum, {}, std::move(writes)));
+    main().submit(collective_op(op_prefix() + "allreduce." + name, sum, {}, chained(bucket)));
 
     dag::Op unpack;
     unpack.name = op_prefix() + "unpack." + name;
@@ -89,6 +91,29 @@ class Fused final : public Design {
     open_.clear();
     open_bytes_ = 0;
     return summed;
+  }
+
+  // A bucket of one key (a key of bucket_bytes or more, or the last one left) has nothing to
+  // pack: the key's own buffer is reduced, in its place in the chain, as depcha reduces it.
+  std::vector<KeyVars> close_alone() {
+    const KeyVars k = open_.front();
+    ++ordinal_;
+    push_into_buffer(k, /*main_waits=*/false);
+    main().submit(
+        collective_op(op_name("allreduce", k), allreduce(k, world_comm), {}, chained(k.buf)));
+    open_.clear();
+    open_bytes_ = 0;
+    return {k};
+  }
+
+  // `var` and, with the order guard, the chain token: what a bucket's allreduce writes.
+  std::vector<dag::VarId> chained(dag::VarId var) {
+    std::vector<dag::VarId> writes{var};
+    if (config().order_guard) {
+      if (!chain_) chain_ = add_token("allreduce.chain");
+      writes.push_back(*chain_);
+    }
+    return writes;
   }
 
   // The bucket var of the open keys: one per set of keys, so every step packs into the same vars.

@@ -87,7 +87,7 @@ std::vector<DesignConfig> configs() {
     c.kind = kind;
     c.ncomm = 2;
     c.outstanding = 3;
-    c.bucket_bytes = 64;
+    c.bucket_bytes = std::uint64_t{25} << 20;  // fused: no key fills a bucket alone
     out.push_back(c);
   }
   return out;

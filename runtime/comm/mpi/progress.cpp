@@ -11,10 +11,14 @@ namespace ordo::comm {
 namespace {
 
 // Polling costs a core, which on a small node is one an MPI rank needs; sleeping adds latency
-// to the completion. The thread polls flat out for a short while after each completion or new
-// request (collectives on shared memory often end within it), then backs off by doubling sleeps
-// up to a cap, so a long collective costs little CPU and ends at most a cap late.
-constexpr std::chrono::microseconds busy_poll{50};
+// to the completion. Worse, Open MPI's non-blocking collectives (libnbc) advance a round of their
+// schedule only inside a test, so a sleeping thread stretches every round of a large allreduce,
+// not only its end: with 50 us of polling, ResNet-50's step under the nonblocking design took
+// 2.2x a depcha step (docs/benchmarks.md). The thread polls, yielding the core to any thread
+// that wants it, for a few milliseconds after each completion or new request (about one large
+// key's allreduce on shared memory), then backs off by doubling sleeps up to a cap, so a
+// collective waiting for a late rank costs little CPU and ends at most a cap late.
+constexpr std::chrono::microseconds busy_poll{20000};
 constexpr std::chrono::microseconds first_sleep{10};
 constexpr std::chrono::microseconds longest_sleep{500};
 
