@@ -17,7 +17,7 @@ namespace ordo::checker {
 enum class Verdict : std::uint8_t { safe, unsafe, unknown };
 enum class Property : std::uint8_t {
   p1_order,        // the n-th collectives on a communicator match
-  p2_thread_rule,  // no two collectives of one rank in flight on one communicator, one blocking
+  p2_thread_rule,  // no call on a comm while a blocking call of the rank is in flight there
   p3_deadlock,     // every execution can finish
   p4_termination,  // each rank finishes alone
 };

@@ -50,7 +50,7 @@ std::optional<Result> confirm_order(const Model& model, const Programs& programs
   const HappensBefore& hb = programs.hb(candidate.program);
   const CallEvents& first = hb.calls().at(candidate.calls.at(candidate.link));
   const CallEvents& second = hb.calls().at(candidate.calls.at(candidate.link + 1));
-  if (candidate.kind == Link::matched_before_issue && (first.blocking || second.blocking)) {
+  if (must_match(first, candidate.kind)) {
     // Two calls in flight on one rank: that rank goes first and alone (its stages 0 to 2 come
     // before every stage of the others), and the others hold back their first call so that it
     // cannot match in between.

@@ -129,7 +129,7 @@ class Decision {
     bool async_links = false;
     const std::vector<CallEvents>& all = programs_.hb(p).calls();
     for (std::size_t i = 0; i + 1 < calls.size(); ++i) {
-      async_links = async_links || (!all[calls[i]].blocking && !all[calls[i + 1]].blocking);
+      async_links = async_links || !all[calls[i]].blocking;
     }
     const std::string each = async_links ? "each blocking one matched before the next issues"
                                          : "each one completing before the next issues";
@@ -144,8 +144,7 @@ class Decision {
     const CallEvents& second = hb.calls()[calls[a.link + 1]];
     const std::string what = program_prefix(p) + "comm " + comm_name(c) + ": " +
                              call_name(p, second) + " may issue before " + call_name(p, first) +
-                             (first.blocking || second.blocking ? " completes" : " issues") +
-                             " (Z3: sat)";
+                             (first.blocking ? " completes" : " issues") + " (Z3: sat)";
     fact(what);
     OrderCandidate candidate{p, calls, a.link, Link::matched_before_issue, std::move(a.times), {}};
     if (time_left()) {

@@ -24,20 +24,18 @@ z3::expr link_broken(Timeline& timeline, const std::vector<std::uint32_t>& calls
                      Link link) {
   const CallEvents& a = timeline.hb().calls().at(calls.at(i));
   const CallEvents& b = timeline.hb().calls().at(calls.at(i + 1));
-  // The thread rule allows two non-blocking calls in flight on one communicator; matching still
-  // needs them issued in one order. Once a blocking call is involved, the earlier call must have
-  // matched, and a call completes only after it matched (its own and every earlier call on the
-  // communicator, since members issue in sequence order).
-  const bool must_match = link == Link::matched_before_issue && (a.blocking || b.blocking);
-  return timeline.t(b.issue) < timeline.t(must_match ? a.complete : a.issue);
+  // The thread rule allows calls after a non-blocking one in flight on one communicator;
+  // matching still needs them issued in one order. After a blocking call, the earlier call must
+  // have matched, and a call completes only after it matched (its own and every earlier call on
+  // the communicator, since members issue in sequence order).
+  return timeline.t(b.issue) < timeline.t(must_match(a, link) ? a.complete : a.issue);
 }
 
 namespace {
 
 // The event a link's later call must issue after: the earlier call's completion or its issue.
-EventId link_start(const CallEvents& a, const CallEvents& b, Link link) {
-  const bool must_match = link == Link::matched_before_issue && (a.blocking || b.blocking);
-  return must_match ? a.complete : a.issue;
+EventId link_start(const CallEvents& a, Link link) {
+  return must_match(a, link) ? a.complete : a.issue;
 }
 
 struct PathSearch {
@@ -62,7 +60,7 @@ PathSearch first_link_not_a_path(const HappensBefore& hb, const std::vector<std:
     if (Clock::now() >= deadline) return {false, std::nullopt};
     const CallEvents& a = hb.calls()[calls[i]];
     const CallEvents& b = hb.calls()[calls[i + 1]];
-    const EventId from = link_start(a, b, link);
+    const EventId from = link_start(a, link);
     const EventId to = b.issue;
     if (from >= to) return {true, i};  // no path can lead back in the order
     ++search;
@@ -118,8 +116,7 @@ ChainAnswer check_chain(Timeline& timeline, const std::vector<std::uint32_t>& ca
   for (std::size_t i = 0; i + 1 < calls.size(); ++i) {
     const CallEvents& a = timeline.hb().calls()[calls[i]];
     const CallEvents& b = timeline.hb().calls()[calls[i + 1]];
-    const bool must_match = link == Link::matched_before_issue && (a.blocking || b.blocking);
-    if (out.times[b.issue] < out.times[must_match ? a.complete : a.issue]) {
+    if (out.times[b.issue] < out.times[must_match(a, link) ? a.complete : a.issue]) {
       out.link = i;
       break;
     }

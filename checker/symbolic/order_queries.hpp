@@ -1,6 +1,6 @@
 // Queries (a) and (b) of docs/symbolic.md over one program's timeline. (a): the calls on one
-// communicator, in event order, form a chain: each completes before the next issues (when one
-// of the two blocks) or at least issues before it (when both are non-blocking). (b): all the
+// communicator, in event order, form a chain: each completes before the next issues (when it
+// blocks) or at least issues before it (when it is non-blocking). (b): all the
 // program's calls, on every communicator, are issued in one order. Each is one satisfiability
 // check of the disjunction of the broken links, so a chain of any length costs one query.
 #pragma once
@@ -21,9 +21,16 @@ std::vector<std::uint32_t> all_calls(const HappensBefore& hb);
 
 enum class Link : std::uint8_t {
   matched_before_issue,  // (a): complete(c_i) before issue(c_i+1), or issue before issue when
-                         // neither blocks
+                         // c_i does not block
   issue_before_issue,    // (b)
 };
+
+// Whether a link from `earlier` must wait for its match: only a blocking call in flight forbids
+// another issue on its communicator (docs/semantics.md, C3); after a non-blocking one, the next
+// call, blocking or not, need only issue later.
+inline bool must_match(const CallEvents& earlier, Link link) {
+  return link == Link::matched_before_issue && earlier.blocking;
+}
 
 struct ChainAnswer {
   Answer answer = Answer::unknown;

@@ -17,9 +17,14 @@ IssueResult MatchState::issue(std::size_t member, IssuedCall call, std::uint64_t
                               std::string_view comm_name) {
   assert(member < members());
   const std::uint64_t seq = next_seq_[member];
+  // Only a blocking call in flight forbids another issue: its issuer is still inside the call, so
+  // no other thread of the member can have ordered a call after it. A non-blocking call has
+  // returned once issued; a later call, blocking or not, is ordered after it and takes the next
+  // sequence number (MPI-3.1 section 5.12 lets a blocking collective be posted while a
+  // non-blocking one is outstanding); whether the ranks agree on that order is C2's to judge.
   for (std::uint64_t other : in_flight_[member]) {
     const IssuedCall& first = slots_.at(other).at(member)->call;
-    if (first.blocking || call.blocking) {
+    if (first.blocking) {
       return Violation{ThreadRuleBreak{comm_, std::string(comm_name), first, std::move(call)}};
     }
   }

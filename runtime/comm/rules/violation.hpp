@@ -39,8 +39,8 @@ struct Mismatch {
   friend bool operator==(const Mismatch&, const Mismatch&) = default;
 };
 
-// P2: a rank issued `second` on a communicator while `in_flight` was still unmatched there, and
-// at least one of the two blocks.
+// P2: a rank issued `second` on a communicator while `in_flight`, a blocking call, was still
+// unmatched there.
 struct ThreadRuleBreak {
   dag::CommId comm = 0;
   std::string comm_name;

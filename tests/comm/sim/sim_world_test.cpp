@@ -142,6 +142,40 @@ TEST(SimWorld, NonBlockingCallsMayOverlapOnOneCommunicator) {
   EXPECT_EQ(b1[0], 6.0f);
 }
 
+// MPI-3.1 section 5.12 lets a blocking collective be posted while a non-blocking one is
+// outstanding; a non-blocking call has returned once issued, so what follows it is ordered
+// (docs/semantics.md, C3). Every rank issues key 1 then key 2, and both sums arrive.
+TEST(SimWorld, BlockingCallMayFollowANonBlockingOneInFlight) {
+  SimWorld world(2, {{"world", std::nullopt}});
+  std::vector<float> a0(1, 1.0f), b0(1, 2.0f), a1(1, 3.0f), b1(1, 4.0f);
+  int done = 0;
+  auto count = [&](std::exception_ptr e) { done += e ? 0 : 1; };
+  auto r0 = world.rank(0).comm(0).start(allreduce_call(1, 1), a0.data());
+  world.rank(0).comm(0).call_then(allreduce_call(2, 1), b0.data(), count);
+  auto r1 = world.rank(1).comm(0).start(allreduce_call(1, 1), a1.data());
+  world.rank(1).comm(0).call_then(allreduce_call(2, 1), b1.data(), count);
+  r0->wait();
+  r1->wait();
+  EXPECT_FALSE(world.violation());
+  EXPECT_EQ(done, 2);
+  EXPECT_EQ(a0[0], 4.0f);
+  EXPECT_EQ(b1[0], 6.0f);
+}
+
+// The other way round is still a break: the blocking call's issuer is inside it until it matches,
+// so nothing can have ordered a second call after it.
+TEST(SimWorld, NonBlockingCallAfterABlockingOneInFlightBreaksTheThreadRule) {
+  SimWorld world(2, {{"world", std::nullopt}});
+  std::vector<float> a(4), b(4);
+  world.rank(0).comm(0).call_then(allreduce_call(1, 4), a.data(), [](std::exception_ptr) {});
+  EXPECT_THROW(world.rank(0).comm(0).start(allreduce_call(2, 4), b.data())->wait(), std::exception);
+  const std::optional<Violation> v = world.violation();
+  ASSERT_TRUE(v);
+  const auto& t = std::get<ThreadRuleBreak>(*v);
+  EXPECT_TRUE(t.in_flight.blocking);
+  EXPECT_FALSE(t.second.blocking);
+}
+
 TEST(SimWorld, DeadlockNeedsEveryRankQuiescentAndReportsPendingCalls) {
   SimWorld world(2, {{"world", std::nullopt}});
   std::vector<float> a(1);
