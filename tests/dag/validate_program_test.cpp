@@ -146,6 +146,31 @@ TEST(DagValidateProgram, PackAndUnpackPartsFillTheWhole) {
                         "pack op 'cp0' moves more than 2^64 bytes of parts");
 }
 
+// A bucket is reduced by one call of one datatype, so its parts hold the bucket's element type;
+// an f64 gradient packed into an f32 bucket would be summed as pairs of floats on every rank.
+TEST(DagValidateProgram, PackAndUnpackPartsShareTheWholesDtype) {
+  Job job = valid_job();
+  step(job).vars.push_back({.name = "g1", .bytes = 4096, .dtype = DType::f64});
+  step(job).vars.push_back({.name = "bucket", .kind = VarKind::buffer, .bytes = 8192});
+  step(job).main[2] = WaitToReadAction{0};  // buf0 is no longer written
+  step(job).ops[1].reads = {0, 3};
+  step(job).ops[1].writes = {4};
+  expect_one_diagnostic(job, "/programs/0/ops/1",
+                        "pack op 'cp0' packs var 'g1' of f64 into var 'bucket' of f32; expected "
+                        "parts of the whole's dtype (one bucket, one datatype)");
+  step(job).ops[1].reads = {4};
+  step(job).ops[1].writes = {0, 3};
+  expect_one_diagnostic(job, "/programs/0/ops/1",
+                        "unpack op 'cp0' unpacks var 'g1' of f64 out of var 'bucket' of f32");
+  step(job).vars[3].dtype = DType::f32;
+  EXPECT_TRUE(validate(job).empty());
+  // A token among the parts carries no data, whatever dtype it names.
+  step(job).vars[2].dtype = DType::u8;
+  step(job).ops[1].reads = {0, 2, 3};
+  step(job).ops[1].writes = {4};
+  EXPECT_TRUE(validate(job).empty());
+}
+
 TEST(DagValidateProgram, CollectiveKindsNeedASpec) {
   Job job = valid_job();
   step(job).ops[2].collective.reset();

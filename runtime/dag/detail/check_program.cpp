@@ -139,7 +139,10 @@ void check_op_collective(ProgramScope& scope, const Op& op, const std::string& o
 
 // The runtime's copy op moves one var's bytes into another, packs several vars end to end into
 // one (a fused bucket) or unpacks one into several; packed parts must fill the whole exactly, so
-// that what is unpacked is what was packed.
+// that what is unpacked is what was packed, and hold the whole's element type: a bucket is
+// reduced by one call of one datatype, and an f64 part reduced as f32 pairs would be summed as
+// the wrong numbers on every rank alike, which no call order reveals (MPI-3.1 section 3.3.1: the
+// type of each variable in a buffer must match the call's datatype). Token parts carry no data.
 void check_copy(const Op& op, const std::vector<Var>& vars, const std::string& op_where,
                 Findings& findings) {
   if (op.kind != OpKind::copy) return;
@@ -169,6 +172,18 @@ void check_copy(const Op& op, const std::vector<Var>& vars, const std::string& o
                             " bytes of parts but var " + quote(vars[whole].name) + " holds " +
                             std::to_string(vars[whole].bytes),
                         "parts whose bytes add up to the whole's"});
+  }
+  const auto other_type = std::find_if(parts.begin(), parts.end(), [&](VarId v) {
+    return vars[v].kind != VarKind::token && vars[v].dtype != vars[whole].dtype;
+  });
+  if (other_type != parts.end()) {
+    findings.push_back({op_where,
+                        std::string(pack ? "pack" : "unpack") + " op " + quote(op.name) + " " +
+                            (pack ? "packs" : "unpacks") + " var " + quote(vars[*other_type].name) +
+                            " of " + std::string(to_string(vars[*other_type].dtype)) +
+                            (pack ? " into " : " out of ") + "var " + quote(vars[whole].name) +
+                            " of " + std::string(to_string(vars[whole].dtype)),
+                        "parts of the whole's dtype (one bucket, one datatype)"});
   }
 }
 
