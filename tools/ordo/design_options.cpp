@@ -10,9 +10,17 @@ void add_design_options(CLI::App* sub, std::string& design, designs::DesignConfi
   sub->add_option("--ncomm", config.ncomm, "concom: communicators");
   sub->add_option("--outstanding", config.outstanding, "concom: keys between barriers");
   // 25MiB, 64KiB or plain bytes; "kb" is 1024 bytes, as in the sizes DDP and Horovod are given in.
+  // CLI11 runs the transform added last first: a minus sign is refused before the size parser
+  // wraps "-5" round to 2^64 - 5. The range is designs::check_config's, as for every knob.
   sub->add_option("--bucket-size", config.bucket_bytes,
-                  "fused: bytes of gradients per bucket (e.g. 25MiB, 64KiB)")
+                  "fused: bytes of gradients per bucket, 1 to 4GiB (e.g. 25MiB, 64KiB)")
       ->transform(CLI::AsSizeValue(false))
+      ->transform(CLI::Validator(
+          [](std::string& s) {
+            return s.find('-') == std::string::npos ? std::string()
+                                                    : "a bucket size is not negative";
+          },
+          "SIZE"))
       ->capture_default_str();
   sub->add_flag("!--no-order-guard", config.order_guard,
                 "fused and nonblocking: leave out what orders the collectives (the chain, the "

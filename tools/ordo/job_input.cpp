@@ -39,6 +39,13 @@ dag::Job JobInput::load() const {
     if (path.empty()) throw std::invalid_argument("no input: give a DAG dump, or --design");
     if (!network.empty()) throw std::invalid_argument("--network needs --design");
     if (!model.empty()) throw std::invalid_argument("--model needs --design");
+    // A dump brings its own pools and collectives: a design option would be ignored silently,
+    // and `--no-order-guard` on a dump would seem to check a variant it does not.
+    if (!(config == designs::DesignConfig{})) {
+      throw std::invalid_argument(
+          "--comm-threads, --ncomm, --outstanding, --bucket-size, --no-order-guard and --prefetch "
+          "need --design; a dump brings its own program");
+    }
     return dag::read_dump_file(path);
   }
   if (!path.empty() + !network.empty() + !model.empty() > 1) {
@@ -51,6 +58,8 @@ dag::Job JobInput::load() const {
   designs::DesignConfig c = config;
   c.kind = designs::parse_design(design);
   c.init = designs::parse_init(init);
+  // The design's own knobs first, so that a bad one is not reported as the network's problem.
+  designs::check_config(c);
   const std::string net = !model.empty()     ? model
                           : !network.empty() ? network
                                              : (!path.empty() ? path : "mlp");
