@@ -95,6 +95,30 @@ TEST(MpiProgress, ManyInFlightFromSeveralThreads) {
   }
 }
 
+// The nonblocking design's comm thread issues an MPI_Iallreduce and returns; the main thread,
+// ordered after that issue (here by the join), then blocks in MPI_Barrier on the same
+// communicator while the allreduce is still outstanding: rank 1 starts late, so on rank 0 it is.
+// MPI-3.1 section 5.12 allows the blocking call behind the non-blocking one when every rank
+// issues them in this order (docs/semantics.md, C3), and on Open MPI both end: the barrier on
+// the main thread, the allreduce through the progress thread's tests.
+TEST(MpiProgress, BlockingCallWhileANonBlockingOneIsOutstanding) {
+  constexpr std::uint64_t count = 1 << 14;
+  std::vector<std::byte> buffer = contribution(DType::i32, Reduction::sum, count, world().rank());
+  Completion completion;
+  if (world().rank() == 1) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  std::thread comm_thread([&] {
+    world_comm().start_then(allreduce_call(count), buffer.data(), completion.callback());
+  });
+  comm_thread.join();
+  world_comm().barrier();
+  std::future<std::exception_ptr> ended = completion.promise.get_future();
+  ASSERT_EQ(ended.wait_for(std::chrono::seconds(60)), std::future_status::ready);
+  EXPECT_EQ(ended.get(), nullptr);
+  EXPECT_EQ(mismatch_report(buffer, reduced(DType::i32, Reduction::sum, count, world().size()),
+                            DType::i32, "iallreduce outstanding across a barrier"),
+            "");
+}
+
 // The buffer belongs to MPI until the collective ends, so a world destroyed with one in flight
 // waits for it and runs its `done` first.
 TEST(MpiProgress, DestroyingTheWorldWaitsForRequestsInFlight) {
