@@ -2,12 +2,12 @@
 // buckets of about bucket_bytes, and each bucket is summed by one allreduce instead of one per key.
 // A bucket is closed when it is full, before a key of another dtype or one that fills a bucket
 // by itself, at a pull of one of its keys and at the end of the step. Then a copy op packs its
-// keys' gradients into the bucket, as soon as the last of them is written; an engine op allreduces
-// the bucket, writing the chain token that orders the buckets' allreduces in submit order on every
-// rank, as depcha orders keys; and a copy op unpacks the sum into the keys' buffers. A bucket of
-// one key skips the copies: its key is reduced in its own buffer, so keys of bucket_bytes or more
-// cost what they cost in depcha. Without the order guard (no chain) two closed buckets may be
-// issued in either order by a comm pool of several threads.
+// keys' buffers (their gradients, in place) into the bucket, as soon as the last is written; an
+// engine op allreduces the bucket, writing the chain token that orders the buckets' allreduces in
+// submit order on every rank, as depcha orders keys; and a copy op unpacks the sum into the keys'
+// buffers. A bucket of one key skips the copies: its key is reduced in its own buffer, so keys of
+// bucket_bytes or more cost what they cost in depcha. Without the order guard (no chain) two closed
+// buckets may be issued in either order by a comm pool of several threads.
 #include <algorithm>
 #include <map>
 #include <optional>
@@ -24,7 +24,10 @@ class Fused final : public Design {
   using Design::Design;
 
   std::vector<KeyVars> push(const KeyVars& k) override {
-    in_place(k);  // the key's vars must match the buffer mode
+    // With copy buffers the key's gradient is copied at its push, not when its bucket closes: a
+    // KVStore user may write the gradient again before the pull, and the sum is of the value
+    // pushed. In place there is nothing to copy; the sum is formed in the pushed var itself.
+    push_into_buffer(k, /*main_waits=*/false);
     std::vector<KeyVars> summed;
     const std::uint64_t bytes = k.count * dag::dtype_bytes(k.dtype);
     // A key that fills a bucket by itself goes alone, behind the keys before it.
@@ -64,7 +67,7 @@ class Fused final : public Design {
     pack.name = op_prefix() + "pack." + name;
     pack.kind = dag::OpKind::copy;
     pack.pool = copy_pool;
-    for (const KeyVars& k : open_) pack.reads.push_back(k.grad);
+    for (const KeyVars& k : open_) pack.reads.push_back(k.buf);
     pack.writes = {bucket};
     main().submit(pack);
 
@@ -98,7 +101,6 @@ class Fused final : public Design {
   std::vector<KeyVars> close_alone() {
     const KeyVars k = open_.front();
     ++ordinal_;
-    push_into_buffer(k, /*main_waits=*/false);
     main().submit(
         collective_op(op_name("allreduce", k), allreduce(k, world_comm), {}, chained(k.buf)));
     open_.clear();
