@@ -20,6 +20,7 @@ Command add_gen_imagenet(CLI::App& app);
 Command add_pack_rec(CLI::App& app);
 Command add_analyze(CLI::App& app);
 Command add_import(CLI::App& app);
+Command add_simulate(CLI::App& app);
 #ifdef ORDO_HAVE_TORCH
 Command add_train(CLI::App& app);  // only where the trainer is built (libtorch)
 #endif

@@ -25,6 +25,7 @@ int main(int argc, char** argv) {
                         {"pack-rec", add_pack_rec},
                         {"analyze", add_analyze},
                         {"import", add_import},
+                        {"simulate", add_simulate},
                         {"train", train}},
                        "demo");
 }

@@ -1,0 +1,37 @@
+#include "checker/timing/link_model.hpp"
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace ordo::checker::timing {
+
+void check_link(const LinkModel& link) {
+  if (!std::isfinite(link.alpha_us) || link.alpha_us < 0) {
+    throw std::invalid_argument("link alpha " + std::to_string(link.alpha_us) +
+                                " us is negative or not finite");
+  }
+  if (!std::isfinite(link.bytes_per_us) || link.bytes_per_us <= 0) {
+    throw std::invalid_argument("link bandwidth " + std::to_string(link.bytes_per_us) +
+                                " bytes/us is not positive and finite");
+  }
+}
+
+double collective_us(const dag::Collective& c, std::uint32_t ranks, const LinkModel& link) {
+  if (ranks <= 1) return 0.0;
+  const double p = ranks;
+  const double bytes =
+      static_cast<double>(c.count) * static_cast<double>(dag::dtype_bytes(c.dtype));
+  const double rounds = std::ceil(std::log2(p));
+  switch (c.kind) {
+    case dag::CollectiveKind::allreduce:
+      return 2.0 * (p - 1.0) * link.alpha_us + 2.0 * (p - 1.0) / p * bytes / link.bytes_per_us;
+    case dag::CollectiveKind::bcast:
+      return rounds * link.alpha_us + bytes / link.bytes_per_us;
+    case dag::CollectiveKind::barrier:
+      return rounds * link.alpha_us;
+  }
+  return 0.0;
+}
+
+}  // namespace ordo::checker::timing

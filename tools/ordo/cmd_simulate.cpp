@@ -1,0 +1,155 @@
+// `ordo simulate`: predict a design's step time and epoch time at many rank counts, from a timed
+// run of its step program under the engine rules (checker/timing) with each layer's compute cost
+// and an alpha-beta model of the network. The program is the one `ordo verify` checks and the
+// runtime runs; only the durations are the model's.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "checker/timing/timed_run.hpp"
+#include "runtime/dag/dump_error.hpp"
+#include "tools/ordo/commands.hpp"
+#include "tools/ordo/job_input.hpp"
+
+namespace ordo::tools {
+
+namespace {
+
+struct SimulateCli {
+  JobInput input;
+  std::string ranks = "8,16,32,64,128,256";
+  double alpha_us = 5.0;
+  double gbit_per_s = 10.0;
+  double forward_ms = 0.0;  // 0: the costs the network gives
+  std::uint32_t batch = 32;
+  std::uint64_t images = 1'281'167;  // ImageNet-1K's training set
+};
+
+std::vector<std::uint32_t> parse_ranks(const std::string& text) {
+  std::vector<std::uint32_t> out;
+  std::stringstream in(text);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    std::size_t end = 0;
+    unsigned long n = 0;
+    try {
+      n = std::stoul(item, &end);
+    } catch (const std::exception&) {
+      end = 0;
+    }
+    if (end != item.size() || item.empty() || n == 0 || n > (1u << 20)) {
+      throw std::invalid_argument("--ranks-list: '" + item +
+                                  "' is not a rank count in [1, 1048576]; expected e.g. 8,16,32");
+    }
+    out.push_back(static_cast<std::uint32_t>(n));
+  }
+  if (out.empty()) throw std::invalid_argument("--ranks-list: no rank count");
+  return out;
+}
+
+// The summed cost of the forward ops: what --forward-ms scales to.
+double forward_us(const dag::Job& job) {
+  double sum = 0.0;
+  for (const dag::Op& op : job.programs.at(0).ops) {
+    if (op.kind == dag::OpKind::compute && op.name.find("fwd.") != std::string::npos) {
+      sum += op.cost_us;
+    }
+  }
+  return sum;
+}
+
+int run_simulate(const SimulateCli& o) {
+  dag::Job job;
+  std::vector<std::uint32_t> counts;
+  checker::timing::TimedOptions options;
+  try {
+    counts = parse_ranks(o.ranks);
+    job = o.input.load();
+    if (!std::isfinite(o.gbit_per_s) || o.gbit_per_s <= 0) {
+      throw std::invalid_argument("--gbps must be a positive number");
+    }
+    options.link.alpha_us = o.alpha_us;
+    options.link.bytes_per_us = o.gbit_per_s * 1e3 / 8.0;
+    checker::timing::check_link(options.link);
+    if (o.forward_ms < 0 || !std::isfinite(o.forward_ms)) {
+      throw std::invalid_argument("--forward-ms must be a number of at least 0");
+    }
+    if (o.forward_ms > 0) {
+      const double given = forward_us(job);
+      if (given <= 0) {
+        throw std::invalid_argument("--forward-ms: the program has no forward op with a cost");
+      }
+      options.compute_scale = o.forward_ms * 1e3 / given;
+    }
+  } catch (const dag::DumpError& e) {
+    std::cerr << "ordo simulate: error: " << e.what() << '\n';
+    return exit_bad_input;
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "ordo simulate: error: " << e.what() << '\n';
+    return exit_bad_input;
+  }
+  // C: the step with free communication (one rank); M: the link's busy time at each count.
+  options.ranks = 1;
+  double alone_us = 0.0;
+  try {
+    alone_us = checker::timing::timed_run(job, options).total_us;
+  } catch (const std::exception& e) {
+    std::cerr << "ordo simulate: error: " << e.what() << '\n';
+    return exit_bad_input;
+  }
+  std::printf("compute alone C: %.1f ms per step\n\n", alone_us / 1e3);
+  std::cout << "| ranks | step T | communication M | T / max(C, M) | images/s | epoch |\n"
+            << "|---:|---:|---:|---:|---:|---:|\n";
+  for (const std::uint32_t ranks : counts) {
+    options.ranks = ranks;
+    checker::timing::TimedResult r;
+    try {
+      r = checker::timing::timed_run(job, options);
+    } catch (const std::exception& e) {
+      std::cerr << "ordo simulate: error: at " << ranks << " ranks: " << e.what() << '\n';
+      return exit_bad_input;
+    }
+    const double step_s = r.total_us / 1e6;
+    const double per_s = step_s > 0 ? static_cast<double>(o.batch) * ranks / step_s : 0.0;
+    const double epoch_s = per_s > 0 ? static_cast<double>(o.images) / per_s : 0.0;
+    char line[256];
+    const double bound = std::max(alone_us, r.comm_us);
+    std::snprintf(line, sizeof line, "| %u | %.1f ms | %.1f ms | %.2f | %.0f | %.1f min |\n", ranks,
+                  r.total_us / 1e3, r.comm_us / 1e3, bound > 0 ? r.total_us / bound : 0.0, per_s,
+                  epoch_s / 60.0);
+    std::cout << line << std::flush;
+  }
+  return exit_ok;
+}
+
+}  // namespace
+
+Command add_simulate(CLI::App& app) {
+  auto o = std::make_shared<SimulateCli>();
+  CLI::App* sub = app.add_subcommand(
+      "simulate",
+      "Predict a design's step and epoch time at many rank counts (a timed run of its "
+      "step under the engine rules, with an alpha-beta network)");
+  o->input.add_options(sub, "DAG dump of one SPMD program");
+  sub->add_option("--ranks-list", o->ranks, "rank counts to predict, comma-separated")
+      ->capture_default_str();
+  sub->add_option("--alpha-us", o->alpha_us, "start-up cost of one message, microseconds")
+      ->capture_default_str();
+  sub->add_option("--gbps", o->gbit_per_s, "link bandwidth, Gbit/s")->capture_default_str();
+  sub->add_option("--forward-ms", o->forward_ms,
+                  "scale the layers' costs so that one forward pass takes this long (0: as given)")
+      ->capture_default_str();
+  sub->add_option("--batch", o->batch, "images per rank and step")
+      ->check(CLI::Range(1, 1 << 20))
+      ->capture_default_str();
+  sub->add_option("--images", o->images, "images per epoch")->capture_default_str();
+  return [o] { return run_simulate(*o); };
+}
+
+}  // namespace ordo::tools
