@@ -14,7 +14,7 @@ namespace {
 // to the completion. Worse, Open MPI's non-blocking collectives (libnbc) advance a round of their
 // schedule only inside a test, so a sleeping thread stretches every round of a large allreduce,
 // not only its end: with 50 us of polling, ResNet-50's step under the nonblocking design took
-// 2.2x a depcha step (docs/benchmarks.md). The thread polls, yielding the core to any thread
+// 1.9x a depcha step (docs/benchmarks.md). The thread polls, yielding the core to any thread
 // that wants it, for a few milliseconds after each completion or new request (about one large
 // key's allreduce on shared memory), then backs off by doubling sleeps up to a cap, so a
 // collective waiting for a late rank costs little CPU and ends at most a cap late.
