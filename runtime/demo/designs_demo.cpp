@@ -34,8 +34,9 @@ kvstore::StepRunOptions step_options(const DesignsDemoOptions& o) {
 
 std::vector<designs::DesignConfig> demo_designs() {
   std::vector<designs::DesignConfig> designs;
-  for (designs::DesignKind k : {designs::DesignKind::naive, designs::DesignKind::funnel,
-                                designs::DesignKind::concom, designs::DesignKind::depcha}) {
+  for (designs::DesignKind k :
+       {designs::DesignKind::naive, designs::DesignKind::funnel, designs::DesignKind::concom,
+        designs::DesignKind::depcha, designs::DesignKind::fused, designs::DesignKind::nonblocking}) {
     designs::DesignConfig c;
     c.kind = k;
     if (k == designs::DesignKind::concom) c.comm_threads = 1;

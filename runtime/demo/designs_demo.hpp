@@ -29,7 +29,7 @@ struct DesignsDemoOptions {
   double compute_time_scale = 1.0;
 };
 
-// The four designs in their default configurations.
+// Every design in its default configuration (concom on one comm thread).
 std::vector<designs::DesignConfig> demo_designs();
 
 // Every design on `ranks` simulated ranks, one thread per rank.

@@ -50,8 +50,11 @@ class Design {
   // to key must end here, so that every step is the same program: the checker verifies one step,
   // and that proves a run of many only because each step starts from the state the verified one
   // started from (docs/train.md).
-  // Returns the keys held back until now, as push does.
-  virtual std::vector<KeyVars> end_step() { return {}; }
+  // Submits what the design holds back (fused's open bucket), so that every push so far is on
+  // its way; returns those keys, as push does.
+  virtual std::vector<KeyVars> flush() { return {}; }
+  // The same at the end of a step, where whatever a design keeps from key to key also ends.
+  virtual std::vector<KeyVars> end_step() { return flush(); }
 
   // Throws std::invalid_argument for a bad configuration.
   static std::unique_ptr<Design> create(const DesignConfig& config, dag::ProgramSink& main);

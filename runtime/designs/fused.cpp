@@ -24,31 +24,40 @@ class Fused final : public Design {
   using Design::Design;
 
   std::vector<KeyVars> push(const KeyVars& k) override {
+    std::vector<KeyVars> summed;
+    // A key pushed again before its bucket closed: the earlier push's bucket goes first, before
+    // this push's copy could overwrite the buffer it packs.
+    if (holds(k)) summed = close();
     // With copy buffers the key's gradient is copied at its push, not when its bucket closes: a
     // KVStore user may write the gradient again before the pull, and the sum is of the value
     // pushed. In place there is nothing to copy; the sum is formed in the pushed var itself.
     push_into_buffer(k, /*main_waits=*/false);
-    std::vector<KeyVars> summed;
     const std::uint64_t bytes = k.count * dag::dtype_bytes(k.dtype);
     // A key that fills a bucket by itself goes alone, behind the keys before it.
     if (!open_.empty() && (open_.front().dtype != k.dtype || bytes >= config().bucket_bytes)) {
-      summed = close();
+      append(summed, close());
     }
     open_.push_back(k);
     open_bytes_ += bytes;
-    if (open_bytes_ >= config().bucket_bytes) {
-      std::vector<KeyVars> more = close();
-      summed.insert(summed.end(), more.begin(), more.end());
-    }
+    if (open_bytes_ >= config().bucket_bytes) append(summed, close());
     return summed;
   }
 
   void pull(const KeyVars& k) override {
-    const bool open =
-        std::any_of(open_.begin(), open_.end(), [&](const KeyVars& o) { return o.key == k.key; });
-    if (open) close();
+    if (holds(k)) close();
     Design::pull(k);
   }
+
+  bool holds(const KeyVars& k) const {
+    return std::any_of(open_.begin(), open_.end(),
+                       [&](const KeyVars& o) { return o.key == k.key; });
+  }
+
+  static void append(std::vector<KeyVars>& to, const std::vector<KeyVars>& more) {
+    to.insert(to.end(), more.begin(), more.end());
+  }
+
+  std::vector<KeyVars> flush() override { return close(); }
 
   std::vector<KeyVars> end_step() override {
     std::vector<KeyVars> summed = close();

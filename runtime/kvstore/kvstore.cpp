@@ -64,8 +64,15 @@ void KVStore::barrier() {
   design_->barrier();
 }
 
-void KVStore::push(std::int64_t key, dag::VarId grad) {
+void KVStore::push(std::int64_t key, dag::VarId grad) { push({{key, grad}}); }
+
+void KVStore::push(const std::vector<std::pair<std::int64_t, dag::VarId>>& grads) {
   const engine::SubmitBatch batch(executor_.engine());
+  for (const auto& [key, grad] : grads) push_one(key, grad);
+  design_->flush();
+}
+
+void KVStore::push_one(std::int64_t key, dag::VarId grad) {
   designs::KeyVars& k = key_vars(key, grad);
   k.grad = grad;
   // In place the sum is formed in the pushed var, and a later pull reads it from there.

@@ -8,10 +8,12 @@
 #include <map>
 #include <memory>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "runtime/comm/communicator.hpp"
-#include "runtime/exec/executor.hpp"
 #include "runtime/designs/design.hpp"
+#include "runtime/exec/executor.hpp"
 
 namespace ordo::kvstore {
 
@@ -31,6 +33,10 @@ class KVStore {
   // call runs, `grad` holds the sum); with copy buffers, into the key's buffer, leaving `grad`
   // as it was.
   void push(std::int64_t key, dag::VarId grad);
+  // Several keys in one call, as MXNet's push of key lists: fused packs the keys of one call into
+  // shared buckets. Every push call, of one key or many, leaves its sums on their way when it
+  // returns (fused closes its open bucket), so that waiting for the engine waits for them.
+  void push(const std::vector<std::pair<std::int64_t, dag::VarId>>& grads);
   // Bring the key's sum into `out`: a copy from the key's buffer, or in place from the var last
   // pushed (nothing at all when `out` is that var). In place, a pull before the key's first push
   // throws std::invalid_argument.
@@ -49,6 +55,7 @@ class KVStore {
  private:
   KVStore(exec::Executor& executor, comm::World& world, const designs::DesignConfig& config);
   designs::KeyVars& key_vars(std::int64_t key, dag::VarId var);
+  void push_one(std::int64_t key, dag::VarId grad);
 
   exec::Executor& executor_;
   comm::World& world_;

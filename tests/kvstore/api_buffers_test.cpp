@@ -115,6 +115,27 @@ TEST(KvstoreBuffers, CopyBuffersSumTheValuesPushedNotLaterWrites) {
   }
 }
 
+// A key pushed twice before its pull: the pull gets the second push's sum in every design (fused
+// closes the first push's bucket before the second push's copy, and a bucket holds a key once).
+TEST(KvstoreBuffers, ASecondPushBeforeThePullIsTheOnePulled) {
+  for (designs::BufferMode buffers : {designs::BufferMode::in_place, designs::BufferMode::copy}) {
+    for (const designs::DesignConfig& config : safe_configs(buffers)) {
+      on_every_rank(config, [&](dag::Rank r, exec::Executor& ex, KVStore& kv) {
+        const dag::VarId g = ex.add_var({"g", dag::VarKind::tensor, 16, dag::DType::f32});
+        const dag::VarId out = ex.add_var({"out", dag::VarKind::tensor, 16, dag::DType::f32});
+        ex.buffers().fill<float>(g, {100, 100, 100, 100});
+        kv.push(5, g);
+        ex.wait_for_all();
+        ex.buffers().fill<float>(g, gradient(r));
+        kv.push(5, g);
+        kv.pull(5, out);
+        ex.wait_for_all();
+        EXPECT_EQ(values(ex, out), sum) << designs::describe(config);
+      });
+    }
+  }
+}
+
 TEST(KvstoreBuffers, InPlacePullBeforeAnyPushIsRefusedOnEveryRank) {
   for (const designs::DesignConfig& config : safe_configs(designs::BufferMode::in_place)) {
     on_every_rank(config, [&](dag::Rank r, exec::Executor& ex, KVStore& kv) {

@@ -127,6 +127,40 @@ TEST(KvstoreApi, InitBroadcastsAndPushpullSums) {
   }
 }
 
+// fused packs the keys of one push call into one bucket; keys pushed by separate calls each go
+// out at their call's end, so that a wait for the engine after a push waits for its sum.
+TEST(KvstoreApi, FusedSharesABucketAmongTheKeysOfOnePushCall) {
+  designs::DesignConfig c;
+  c.kind = designs::DesignKind::fused;
+  const auto allreduces = [&](bool one_call) {
+    comm::sim::SimWorld world(1, designs::step_comms(c));
+    engine::EngineConfig config;
+    config.pools = designs::step_pools(c);
+    config.record = true;
+    engine::Engine eng(std::move(config), std::make_unique<engine::ThreadPoolScheduler>());
+    exec::Executor ex(eng, world.rank(0), designs::step_comms(c), {});
+    const dag::VarId g1 = ex.add_var({"g1", dag::VarKind::tensor, 8, dag::DType::f32});
+    const dag::VarId g2 = ex.add_var({"g2", dag::VarKind::tensor, 8, dag::DType::f32});
+    auto kv = KVStore::create("fused", ex, world.rank(0), c);
+    if (one_call) {
+      kv->push({{1, g1}, {2, g2}});
+    } else {
+      kv->push(1, g1);
+      kv->push(2, g2);
+    }
+    kv->pull(1, g1);
+    kv->pull(2, g2);
+    ex.wait_for_all();
+    const dag::Job job = eng.recorded_job();
+    EXPECT_TRUE(dag::validate(job).empty());
+    std::size_t n = 0;
+    for (const dag::Op& op : job.programs.at(0).ops) n += op.collective ? 1u : 0u;
+    return n;
+  };
+  EXPECT_EQ(allreduces(true), 1u);
+  EXPECT_EQ(allreduces(false), 2u);
+}
+
 TEST(KvstoreApi, RepeatedPushesRecordAValidProgram) {
   for (const char* design : {"naive", "funnel", "concom", "depcha", "fused", "nonblocking"}) {
     for (designs::BufferMode buffers : {designs::BufferMode::in_place, designs::BufferMode::copy}) {
