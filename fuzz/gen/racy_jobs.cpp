@@ -13,9 +13,11 @@ struct RacyOp {
   bool async = false;
   std::uint32_t comm = 0;  // modulo the communicators
   std::uint32_t kind = 0;  // modulo the collective kinds, in declaration order
-  std::uint32_t root_edge =
-      0;                 // bcast or reduce root: comm size - 1 + root_edge - 1, so -2..+1 of it
-  bool chained = false;  // reads the token the previous op wrote
+  // A bcast or reduce root of comm size - 2 + root_edge, so from 1 below the last rank to 1
+  // above it (-2..+1 of the size); the top edge, 3, also makes a reduce_scatter's or allgather's
+  // count one more than splits.
+  std::uint32_t root_edge = 0;
+  bool chained = false;         // reads the token the previous op wrote
   bool barrier_before = false;  // the main thread calls a world barrier before submitting it
   std::uint32_t flip = 0;       // bit r: rank r issues the other form (blocking or not)
 };
@@ -38,9 +40,10 @@ dag::Collective collective_of(const RacyOp& o, std::size_t index, std::uint32_t 
   c.kind = static_cast<dag::CollectiveKind>(o.kind % 6);
   c.comm = static_cast<dag::CommId>(o.comm % comms);
   c.key = static_cast<std::int64_t>(index);
-  // A reduce_scatter or allgather of `count` splits at 2 and 4 ranks but not at 3: that edge of
-  // validity, like the root's, is one the checker must see both sides of.
   if (c.kind != dag::CollectiveKind::barrier) c.count = count;
+  // A reduce_scatter or allgather moves one element per member, or, at the top edge, one more
+  // than splits: that edge of validity, like the root's, the checker must see both sides of.
+  if (dag::splits_into_blocks(c.kind)) c.count = comm_size + (o.root_edge == 3 ? 1 : 0);
   if (dag::takes_reduction(c.kind)) c.reduction = dag::Reduction::sum;
   if (dag::takes_root(c.kind)) {
     const std::int64_t root = static_cast<std::int64_t>(comm_size) - 2 + o.root_edge;

@@ -140,8 +140,9 @@ void SimWorld::complete_locked(CommState& comm, const Matched& matched, Deliveri
       // Member m receives the reduction of every member's block m, in its own block m; the other
       // blocks of its buffer are left as they were (MPI leaves them unspecified: docs/comm.md).
       std::vector<std::vector<std::byte>> sums;
-      for (std::size_t m = 0; m < by_member.size(); ++m)
+      for (std::size_t m = 0; m < by_member.size(); ++m) {
         sums.push_back(reduce_all(m * block, block));
+      }
       for (std::size_t m = 0; m < by_member.size(); ++m) {
         std::memcpy(at(by_member[m].buffer, m * block), sums[m].data(), block);
       }
