@@ -69,6 +69,8 @@ std::string json_report(const Model& model, const Verification& v) {
   j["every_rank_count"] = r.verdict == Verdict::safe && v.every_rank_count;
   // Where "every rank count" begins: the smallest count at which the job is valid.
   j["valid_from"] = model.valid_from();
+  // And, for a job whose reduce_scatter or allgather counts must split, what the count divides.
+  j["valid_divides"] = model.valid_divides() > 0 ? json(model.valid_divides()) : json(nullptr);
   j["method"] = to_string(v.decided_by);
   j["facts"] = v.facts;
   j["property"] = r.property ? json(short_name(*r.property)) : json(nullptr);

@@ -64,10 +64,9 @@ std::string human_report(const Model& model, const Verification& v) {
   const Result& r = v.result;
   std::string s = upper(to_string(r.verdict)) + " at " + std::to_string(r.ranks) + " rank(s)";
   if (r.verdict == Verdict::safe && v.every_rank_count) {
-    s += " and at every rank count";
-    if (model.valid_from() > 1) {
-      s += " from " + std::to_string(model.valid_from()) + " (the job is not valid below)";
-    }
+    s += " and at every rank count" + valid_counts_words(model);
+    if (model.valid_from() > 1 || model.valid_divides() > 0)
+      s += " (the job is not valid at other counts)";
   }
   if (r.verdict != Verdict::unknown) s += " (" + method_words(v.decided_by) + ")";
   s += "\n";

@@ -236,7 +236,8 @@ class Decision {
       const ChainAnswer b =
           check_chain(tl, calls, Link::issue_before_issue, budget_.left(), /*times_needed=*/false);
       if (b.by_paths) ++out_.graph_proofs;
-      if (!answered(b.answer, "the order of all calls", b.reason.empty() ? tl.reason() : b.reason)) {
+      if (!answered(b.answer, "the order of all calls",
+                    b.reason.empty() ? tl.reason() : b.reason)) {
         return;
       }
       if (b.answer == Answer::unsat) {
@@ -278,8 +279,9 @@ class Decision {
         fact(name + ": " + plural(a.blocking_ops, "blocking collective op") + " among " +
              plural(a.ops, "op") + ", too few to hold every thread with work waiting");
       } else if (a.by_width) {
-        fact(name + ": never has every thread held by blocking collectives while another of its "
-                    "ops is ready (happens-before order: at most " +
+        fact(name +
+             ": never has every thread held by blocking collectives while another of its "
+             "ops is ready (happens-before order: at most " +
              plural(a.blocking_width, "blocking op") + " of its " + std::to_string(a.ops) +
              " in flight together, and no other op beside that many)");
       } else {
@@ -422,8 +424,8 @@ std::string_view to_string(SymbolicResult::Outcome outcome) {
 }
 
 std::string from_words(const Model& model) {
-  if (model.valid_from() <= 1) return "";
-  return " from " + std::to_string(model.valid_from()) + " (the job is not valid below)";
+  if (model.valid_from() <= 1 && model.valid_divides() == 0) return "";
+  return valid_counts_words(model) + " (the job is not valid at other counts)";
 }
 
 std::string report(const Model& model, const SymbolicResult& result) {

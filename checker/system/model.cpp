@@ -1,11 +1,13 @@
 #include "checker/system/model.hpp"
 
 #include <algorithm>
+#include <numeric>
 #include <stdexcept>
 #include <string>
 
 #include "runtime/comm/rules/call.hpp"
 #include "runtime/dag/dump_error.hpp"
+#include "runtime/dag/limits.hpp"
 #include "runtime/dag/validate.hpp"
 
 namespace ordo::checker {
@@ -13,11 +15,20 @@ namespace ordo::checker {
 namespace {
 
 // A job without a fixed rank count has only full communicators (the dump format's rule), so a
-// bcast root r needs at least r + 1 ranks; nothing else in it depends on the count.
-std::uint32_t smallest_valid_count(const dag::Job& job) {
-  std::uint32_t from = 1;
+// bcast or reduce root r needs at least r + 1 ranks, and a reduce_scatter or allgather of count c
+// needs a rank count that divides c; nothing else in it depends on the count. The counts that
+// divide every such c are the divisors of their greatest common divisor (0: no such call).
+struct ValidCounts {
+  std::uint32_t at_least = 1;
+  std::uint64_t divides = 0;
+};
+
+ValidCounts valid_counts(const dag::Job& job) {
+  ValidCounts v;
   const auto need = [&](const dag::Collective& c) {
-    if (c.root) from = std::max<std::uint32_t>(from, *c.root + 1);
+    if (c.root) v.at_least = std::max<std::uint32_t>(v.at_least, *c.root + 1);
+    // A count of 0 splits at any size; std::gcd(0, c) is c, so it adds no constraint.
+    if (dag::splits_into_blocks(c.kind)) v.divides = std::gcd(v.divides, c.count);
   };
   for (const dag::Program& p : job.programs) {
     for (const dag::Op& op : p.ops) {
@@ -27,7 +38,18 @@ std::uint32_t smallest_valid_count(const dag::Job& job) {
       if (const auto* c = std::get_if<dag::CollectiveAction>(&a)) need(c->collective);
     }
   }
-  return from;
+  return v;
+}
+
+// The smallest valid count, or 0 when none is (a root above every divisor); at most
+// dag::limits::ranks_max steps, since no job runs on more ranks.
+std::uint32_t smallest_valid_count(const ValidCounts& v) {
+  if (v.divides == 0) return v.at_least;
+  const std::uint64_t last = std::min<std::uint64_t>(v.divides, dag::limits::ranks_max);
+  for (std::uint64_t n = v.at_least; n <= last; ++n) {
+    if (v.divides % n == 0) return static_cast<std::uint32_t>(n);
+  }
+  return 0;
 }
 
 }  // namespace
@@ -39,7 +61,13 @@ Model::Model(dag::Job job, std::uint32_t ranks) : job_(std::move(job)), ranks_(r
     throw std::invalid_argument("the job is for " + std::to_string(*job_.ranks) + " ranks, not " +
                                 std::to_string(ranks_));
   }
-  valid_from_ = job_.ranks ? *job_.ranks : smallest_valid_count(job_);
+  if (job_.ranks) {
+    valid_from_ = *job_.ranks;
+  } else {
+    const ValidCounts counts = valid_counts(job_);
+    valid_from_ = smallest_valid_count(counts);
+    valid_divides_ = counts.divides;
+  }
   if (!job_.ranks) {
     dag::Job at = job_;
     at.ranks = ranks_;
@@ -54,7 +82,8 @@ Model::Model(dag::Job job, std::uint32_t ranks) : job_(std::move(job)), ranks_(r
           split == std::string::npos ? "a valid job" : message.substr(split + 11);
       throw dag::DumpError(
           problems.front().where, "at " + std::to_string(ranks_) + " ranks, " + problem,
-          expected + ", or a rank count of at least " + std::to_string(valid_from_));
+          expected + (valid_from_ == 0 ? "; no rank count makes the job valid"
+                                       : ", or a rank count" + valid_counts_words(*this)));
     }
   }
   const std::vector<const dag::Program*> by_rank = dag::programs_by_rank(job_, ranks_);
@@ -112,6 +141,15 @@ std::uint64_t Model::table_bytes_at_least(const dag::Job& job, std::uint32_t ran
     bytes += members * sizeof(dag::Rank) + std::uint64_t{ranks} * sizeof(std::int64_t);
   }
   return bytes;
+}
+
+std::string valid_counts_words(const Model& model) {
+  std::string words;
+  if (model.valid_from() > 1) words += " from " + std::to_string(model.valid_from());
+  if (model.valid_divides() > 0) {
+    words += " that divides " + std::to_string(model.valid_divides());
+  }
+  return words;
 }
 
 std::string describe(const Model& model, const dag::Collective& collective) {

@@ -44,9 +44,13 @@ class Model {
   bool ranks_interchangeable() const { return interchangeable_; }
   // The smallest rank count at which the job is valid (docs/semantics.md, V1-V2): a job with a
   // fixed rank count is valid at that count only; one without is valid from the count at which
-  // every bcast root is a rank of its communicator. A claim "at every rank count" means every
-  // count from here on.
+  // every bcast and reduce root is a rank of its communicator, among the counts that divide
+  // valid_divides(). A claim "at every rank count" means every such count from here on.
   std::uint32_t valid_from() const { return valid_from_; }
+  // For a job without a rank count whose reduce_scatter and allgather calls split a nonzero
+  // count, the greatest common divisor of those counts: the job is valid only at rank counts
+  // that divide it. 0 when nothing constrains the count that way.
+  std::uint64_t valid_divides() const { return valid_divides_; }
 
  private:
   dag::Job job_;
@@ -58,7 +62,12 @@ class Model {
   std::vector<std::vector<std::int64_t>> member_index_;  // per comm, per world rank
   bool interchangeable_ = false;
   std::uint32_t valid_from_ = 1;
+  std::uint64_t valid_divides_ = 0;
 };
+
+// Which rank counts the job is valid at, as words that follow "every rank count" or "a rank
+// count": " from 3 that divides 12", or "" when every count is.
+std::string valid_counts_words(const Model& model);
 
 // "allreduce of 4 x f32 (sum) on 'grads', key 3": a collective of the job as reports spell it.
 std::string describe(const Model& model, const dag::Collective& collective);

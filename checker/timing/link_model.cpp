@@ -30,6 +30,13 @@ double collective_us(const dag::Collective& c, std::uint32_t ranks, const LinkMo
       return rounds * link.alpha_us + bytes / link.bytes_per_us;
     case dag::CollectiveKind::barrier:
       return rounds * link.alpha_us;
+    case dag::CollectiveKind::reduce:
+      // A binomial tree like bcast's, run towards the root.
+      return rounds * link.alpha_us + bytes / link.bytes_per_us;
+    case dag::CollectiveKind::reduce_scatter:
+    case dag::CollectiveKind::allgather:
+      // Each is one half of the ring allreduce above: p - 1 steps of one block each.
+      return (p - 1.0) * link.alpha_us + (p - 1.0) / p * bytes / link.bytes_per_us;
   }
   return 0.0;
 }

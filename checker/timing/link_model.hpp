@@ -2,8 +2,9 @@
 // algorithms MPI libraries use for large messages: alpha is a message's start-up cost, beta the
 // link's time per byte (its inverse bandwidth). An allreduce is a ring (reduce-scatter, then
 // all-gather): 2(p-1) messages and 2(p-1)/p of the data through every link; a bcast is a
-// binomial tree of start-ups with the data sent once through a pipeline; a barrier is a
-// dissemination of log2(p) rounds.
+// binomial tree of start-ups with the data sent once through a pipeline, and a reduce the same
+// tree towards the root; a reduce_scatter or an allgather is one half of the ring; a barrier is
+// a dissemination of log2(p) rounds.
 #pragma once
 
 #include <cstdint>

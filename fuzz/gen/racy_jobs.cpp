@@ -11,9 +11,12 @@ namespace {
 
 struct RacyOp {
   bool async = false;
-  std::uint32_t comm = 0;       // modulo the communicators
-  std::uint32_t kind = 0;       // allreduce, bcast, barrier
-  std::uint32_t root_edge = 0;  // bcast root: comm size - 1 + root_edge - 1, so -2..+1 of it
+  std::uint32_t comm = 0;  // modulo the communicators
+  std::uint32_t kind = 0;  // modulo the collective kinds, in declaration order
+  // A bcast or reduce root of comm size - 2 + root_edge, so from 1 below the last rank to 1
+  // above it (-2..+1 of the size); the top edge, 3, also makes a reduce_scatter's or allgather's
+  // count one more than splits.
+  std::uint32_t root_edge = 0;
   bool chained = false;         // reads the token the previous op wrote
   bool barrier_before = false;  // the main thread calls a world barrier before submitting it
   std::uint32_t flip = 0;       // bit r: rank r issues the other form (blocking or not)
@@ -34,12 +37,15 @@ constexpr std::uint64_t var_bytes = count * 4;
 dag::Collective collective_of(const RacyOp& o, std::size_t index, std::uint32_t comms,
                               std::uint32_t comm_size) {
   dag::Collective c;
-  c.kind = static_cast<dag::CollectiveKind>(o.kind % 3);
+  c.kind = static_cast<dag::CollectiveKind>(o.kind % 6);
   c.comm = static_cast<dag::CommId>(o.comm % comms);
   c.key = static_cast<std::int64_t>(index);
   if (c.kind != dag::CollectiveKind::barrier) c.count = count;
-  if (c.kind == dag::CollectiveKind::allreduce) c.reduction = dag::Reduction::sum;
-  if (c.kind == dag::CollectiveKind::bcast) {
+  // A reduce_scatter or allgather moves one element per member, or, at the top edge, one more
+  // than splits: that edge of validity, like the root's, the checker must see both sides of.
+  if (dag::splits_into_blocks(c.kind)) c.count = comm_size + (o.root_edge == 3 ? 1 : 0);
+  if (dag::takes_reduction(c.kind)) c.reduction = dag::Reduction::sum;
+  if (dag::takes_root(c.kind)) {
     const std::int64_t root = static_cast<std::int64_t>(comm_size) - 2 + o.root_edge;
     c.root = static_cast<dag::Rank>(root < 0 ? 0 : root);
   }
@@ -107,8 +113,8 @@ rc::Gen<Instance> racy_jobs() {
   const auto ops = rc::gen::build<RacyOp>(
       rc::gen::set(&RacyOp::async, rc::gen::arbitrary<bool>()),
       rc::gen::set(&RacyOp::comm, uniform<std::uint32_t>(0, 2)),
-      rc::gen::set(&RacyOp::kind,
-                   rc::gen::weightedElement<std::uint32_t>({{4, 0}, {2, 1}, {1, 2}})),
+      rc::gen::set(&RacyOp::kind, rc::gen::weightedElement<std::uint32_t>(
+                                      {{4, 0}, {2, 1}, {1, 2}, {1, 3}, {1, 4}, {1, 5}})),
       rc::gen::set(&RacyOp::root_edge, uniform<std::uint32_t>(0, 4)),
       rc::gen::set(&RacyOp::chained, rc::gen::weightedElement<bool>({{3, false}, {1, true}})),
       rc::gen::set(&RacyOp::barrier_before,

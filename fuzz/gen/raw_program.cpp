@@ -56,15 +56,20 @@ struct RankBuild {
 
   dag::Collective collective(const EventRecipe& e, std::int64_t key, dag::CommId comm) const {
     dag::Collective c;
-    c.kind = static_cast<dag::CollectiveKind>(e.kind % 3);
+    c.kind = static_cast<dag::CollectiveKind>(e.kind % 6);
     c.comm = comm;
     c.key = key;
     c.dtype = static_cast<dag::DType>(e.dtype % 8);
-    if (c.kind != dag::CollectiveKind::barrier) {
+    if (dag::splits_into_blocks(c.kind)) {
+      // A count that splits at this communicator's size, 0 or one element per member; a bump
+      // swaps the two, so a rank's departure stays a valid call that disagrees in its count.
+      const bool full = (e.count % 2 == 1) != has(e.bump, rank);
+      c.count = full ? comm_size(comm) : 0;
+    } else if (c.kind != dag::CollectiveKind::barrier) {
       c.count = e.count % (bounds::raw_count_max + 1) + (has(e.bump, rank) ? 1 : 0);
     }
-    if (c.kind == dag::CollectiveKind::allreduce) c.reduction = reductions[e.reduction % 4];
-    if (c.kind == dag::CollectiveKind::bcast) c.root = e.root % comm_size(comm);
+    if (dag::takes_reduction(c.kind)) c.reduction = reductions[e.reduction % 4];
+    if (dag::takes_root(c.kind)) c.root = e.root % comm_size(comm);
     return c;
   }
 
@@ -221,7 +226,7 @@ rc::Gen<RawRecipe> raw_recipes() {
       rc::gen::set(&EventRecipe::var, uniform<std::uint32_t>(0, 8)),
       rc::gen::set(&EventRecipe::priority, uniform<std::int32_t>(0, 3)),
       rc::gen::set(&EventRecipe::comm, uniform<std::uint32_t>(0, 3)),
-      rc::gen::set(&EventRecipe::kind, uniform<std::uint32_t>(0, 3)),
+      rc::gen::set(&EventRecipe::kind, uniform<std::uint32_t>(0, 6)),
       rc::gen::set(&EventRecipe::count, uniform<std::uint64_t>(0, bounds::raw_count_max + 1)),
       rc::gen::set(&EventRecipe::dtype, uniform<std::uint32_t>(0, 8)),
       rc::gen::set(&EventRecipe::reduction, uniform<std::uint32_t>(0, 4)),

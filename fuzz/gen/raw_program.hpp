@@ -43,7 +43,7 @@ struct EventRecipe {
   std::uint32_t var = 0;     // the buffer of a collective, the var of a wait, a copy's source
   std::int32_t priority = 0;
   std::uint32_t comm = 0;  // modulo the communicators, 0 the world
-  std::uint32_t kind = 0;  // allreduce, bcast, barrier
+  std::uint32_t kind = 0;  // modulo the collective kinds, in declaration order
   std::uint64_t count = 0;
   std::uint32_t dtype = 0;
   std::uint32_t reduction = 0;  // modulo sum, prod, min, max

@@ -36,4 +36,37 @@ void Communicator::barrier(std::int64_t key) {
        nullptr);
 }
 
+void Communicator::reduce(void* buffer, std::uint64_t count, dag::DType dtype,
+                          dag::Reduction reduction, dag::Rank root, std::int64_t key) {
+  call(Call{.kind = dag::CollectiveKind::reduce,
+            .key = key,
+            .count = count,
+            .dtype = dtype,
+            .reduction = reduction,
+            .root = root},
+       buffer);
+}
+
+void Communicator::reduce_scatter(void* buffer, std::uint64_t count, dag::DType dtype,
+                                  dag::Reduction reduction, std::int64_t key) {
+  call(Call{.kind = dag::CollectiveKind::reduce_scatter,
+            .key = key,
+            .count = count,
+            .dtype = dtype,
+            .reduction = reduction,
+            .root = std::nullopt},
+       buffer);
+}
+
+void Communicator::allgather(void* buffer, std::uint64_t count, dag::DType dtype,
+                             std::int64_t key) {
+  call(Call{.kind = dag::CollectiveKind::allgather,
+            .key = key,
+            .count = count,
+            .dtype = dtype,
+            .reduction = dag::Reduction::none,
+            .root = std::nullopt},
+       buffer);
+}
+
 }  // namespace ordo::comm

@@ -31,8 +31,11 @@ class Communicator {
   virtual dag::Rank rank() const = 0;  // this process's rank within the communicator
   virtual std::uint32_t size() const = 0;
 
-  // Blocking collective on `buffer` (in place: allreduce sums into it, bcast fills it from the
-  // root; barrier ignores it and may be given nullptr).
+  // Blocking collective on `buffer`, always in place and always the whole `count` elements:
+  // allreduce sums into it; bcast fills it from the root; reduce sums into the root's and only
+  // reads the others'; reduce_scatter sums every member's block i into member i's block i
+  // (block i at element i * count / size) and leaves its other blocks unspecified; allgather
+  // fills every block from its member's block; barrier ignores it and may be given nullptr.
   virtual void call(const Call& call, void* buffer) = 0;
   // Non-blocking form; `buffer` must stay valid until the request ends.
   virtual std::unique_ptr<Request> start(const Call& call, void* buffer) = 0;
@@ -70,6 +73,11 @@ class Communicator {
   void bcast(void* buffer, std::uint64_t count, dag::DType dtype, dag::Rank root,
              std::int64_t key = 0);
   void barrier(std::int64_t key = 0);
+  void reduce(void* buffer, std::uint64_t count, dag::DType dtype, dag::Reduction reduction,
+              dag::Rank root, std::int64_t key = 0);
+  void reduce_scatter(void* buffer, std::uint64_t count, dag::DType dtype, dag::Reduction reduction,
+                      std::int64_t key = 0);
+  void allgather(void* buffer, std::uint64_t count, dag::DType dtype, std::int64_t key = 0);
 };
 
 // One rank's view of the job: its rank, the world size, and the job's communicators, all created

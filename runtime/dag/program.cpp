@@ -69,4 +69,17 @@ bool is_collective(OpKind kind) {
   return kind == OpKind::collective || kind == OpKind::async_collective;
 }
 
+bool takes_reduction(CollectiveKind kind) {
+  return kind == CollectiveKind::allreduce || kind == CollectiveKind::reduce ||
+         kind == CollectiveKind::reduce_scatter;
+}
+
+bool takes_root(CollectiveKind kind) {
+  return kind == CollectiveKind::bcast || kind == CollectiveKind::reduce;
+}
+
+bool splits_into_blocks(CollectiveKind kind) {
+  return kind == CollectiveKind::reduce_scatter || kind == CollectiveKind::allgather;
+}
+
 }  // namespace ordo::dag

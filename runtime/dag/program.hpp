@@ -22,7 +22,15 @@ enum class VarKind : std::uint8_t { tensor, buffer, token };
 enum class DType : std::uint8_t { f32, f64, f16, bf16, i8, u8, i32, i64 };
 enum class PoolKind : std::uint8_t { fifo, priority };
 enum class OpKind : std::uint8_t { compute, copy, collective, async_collective };
-enum class CollectiveKind : std::uint8_t { allreduce, bcast, barrier };
+// New kinds go at the end: fingerprint records and flight dumps carry the value (docs/comm.md).
+enum class CollectiveKind : std::uint8_t {
+  allreduce,
+  bcast,
+  barrier,
+  reduce,          // MPI_Reduce: only the root receives the reduction
+  reduce_scatter,  // MPI_Reduce_scatter_block: each member receives its block of the reduction
+  allgather,       // MPI_Allgather: each member contributes its block and receives them all
+};
 enum class Reduction : std::uint8_t { none, sum, prod, min, max };
 
 struct Var {
@@ -53,10 +61,12 @@ struct Collective {
   CollectiveKind kind = CollectiveKind::allreduce;
   CommId comm = 0;
   std::int64_t key = 0;
+  // Elements of the whole buffer on every member. For reduce_scatter and allgather it is the
+  // whole array of the communicator's size blocks, member i's block at element i * count / size.
   std::uint64_t count = 0;
   DType dtype = DType::f32;
   Reduction reduction = Reduction::none;
-  std::optional<Rank> root;  // bcast only; a rank of the communicator
+  std::optional<Rank> root;  // bcast and reduce only; a rank of the communicator
   friend bool operator==(const Collective&, const Collective&) = default;
 };
 
@@ -123,5 +133,13 @@ std::vector<const Program*> programs_by_rank(const Job& job, std::uint32_t ranks
 
 std::uint64_t dtype_bytes(DType dtype);
 bool is_collective(OpKind kind);
+
+// The shape rules of the collective kinds (docs/semantics.md, C2), stated once for the
+// validator, the call checks, the checker and the generators.
+bool takes_reduction(CollectiveKind kind);  // allreduce, reduce, reduce_scatter
+bool takes_root(CollectiveKind kind);       // bcast, reduce
+// reduce_scatter and allgather split `count` into one block per member, so their count must be
+// a multiple of the communicator's size.
+bool splits_into_blocks(CollectiveKind kind);
 
 }  // namespace ordo::dag

@@ -82,5 +82,28 @@ TEST(SemanticsCase, EveryRankCountStartsWhereTheJobIsValid) {
   EXPECT_THROW(Model(job, 3), dag::DumpError);
 }
 
+// A reduce_scatter of 4 elements splits at 1, 2 and 4 ranks only: "every rank count" is those
+// counts, and any other is bad input that names them.
+TEST(SemanticsCase, EveryRankCountIsTheDivisorsOfABlockedCount) {
+  const dag::Job job = dag::read_dump_file(cases_dir + "/c7_reduce_scatter_count4_default.json");
+  ASSERT_FALSE(job.ranks.has_value());
+  const Model model(job, 2);
+  EXPECT_EQ(model.valid_from(), 1u);
+  EXPECT_EQ(model.valid_divides(), 4u);
+  const Verification v = verify(model, VerifyOptions{});
+  ASSERT_EQ(v.result.verdict, Verdict::safe);
+  if (v.every_rank_count) {
+    EXPECT_NE(human_report(model, v).find("every rank count that divides 4"), std::string::npos)
+        << human_report(model, v);
+  }
+  try {
+    const Model at3(job, 3);
+    FAIL() << "a reduce_scatter of 4 elements was accepted at 3 ranks";
+  } catch (const dag::DumpError& e) {
+    EXPECT_NE(std::string(e.what()).find("or a rank count that divides 4"), std::string::npos)
+        << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace ordo::checker

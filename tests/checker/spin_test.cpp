@@ -134,6 +134,7 @@ std::vector<Instance> instances() {
       {"async_pair_two_threads", async_pair_two_threads, 2, {p1_order}},
       {"blocking_meets_non_blocking", blocking_meets_non_blocking, 2, {p1_order}},
       {"barriers_of_different_keys", barriers_of_different_keys, 2, {}},
+      {"reduce_roots_differ", reduce_roots_differ, 2, {p1_order}},
   };
 }
 
@@ -265,7 +266,17 @@ TEST(SpinSignatures, EqualIdsExactlyForCallsThatMatch) {
         for (const dag::Rank root : {dag::Rank{0}, dag::Rank{1}}) {
           calls.push_back(
               {dag::CollectiveKind::bcast, 0, key, count, dtype, dag::Reduction::none, root});
+          for (const dag::Reduction reduction : {dag::Reduction::sum, dag::Reduction::max}) {
+            calls.push_back({dag::CollectiveKind::reduce, 0, key, count, dtype, reduction, root});
+          }
         }
+        // Counts of 1 and 2 stand for whole arrays here: matching never divides them.
+        for (const dag::Reduction reduction : {dag::Reduction::sum, dag::Reduction::max}) {
+          calls.push_back(
+              {dag::CollectiveKind::reduce_scatter, 0, key, count, dtype, reduction, std::nullopt});
+        }
+        calls.push_back({dag::CollectiveKind::allgather, 0, key, count, dtype, dag::Reduction::none,
+                         std::nullopt});
       }
     }
   }

@@ -26,7 +26,8 @@ dag::Collective random_collective(Draw& d, dag::CommId comms) {
   dag::Collective c;
   c.comm = d.below(comms);
   c.key = d.below(2);
-  switch (d.below(3)) {
+  // The random jobs run at 2 ranks, so a count of 2 splits into blocks for every kind.
+  switch (d.below(6)) {
     case 0:
       c.kind = dag::CollectiveKind::barrier;
       break;
@@ -34,6 +35,17 @@ dag::Collective random_collective(Draw& d, dag::CommId comms) {
       c.kind = dag::CollectiveKind::bcast;
       c.count = 1;
       c.root = 0;
+      break;
+    case 2:
+      c.kind = dag::CollectiveKind::reduce;
+      c.count = 1;
+      c.reduction = dag::Reduction::sum;
+      c.root = d.below(2);
+      break;
+    case 3:
+      c.kind = d.chance(50) ? dag::CollectiveKind::reduce_scatter : dag::CollectiveKind::allgather;
+      c.count = 2;
+      if (c.kind == dag::CollectiveKind::reduce_scatter) c.reduction = dag::Reduction::sum;
       break;
     default:
       c.kind = dag::CollectiveKind::allreduce;
@@ -245,6 +257,18 @@ dag::Job barriers_of_different_keys() {
   add_collective(p0, dag::OpKind::collective, barrier(0, dag::DType::f32));
   dag::Program p1 = one_pool_program("barrier_key1", 1, 1);
   add_collective(p1, dag::OpKind::collective, barrier(1, dag::DType::f64));
+  return two_ranks(std::move(p0), std::move(p1));
+}
+
+dag::Job reduce_roots_differ() {
+  const auto reduce = [](dag::Rank root) {
+    return dag::Collective{dag::CollectiveKind::reduce, 0,   0, 4, dag::DType::f32,
+                           dag::Reduction::sum,         root};
+  };
+  dag::Program p0 = one_pool_program("reduce_root0", 0, 1);
+  add_collective(p0, dag::OpKind::async_collective, reduce(0));
+  dag::Program p1 = one_pool_program("reduce_root1", 1, 1);
+  add_collective(p1, dag::OpKind::async_collective, reduce(1));
   return two_ranks(std::move(p0), std::move(p1));
 }
 

@@ -25,6 +25,8 @@ dag::Job async_pair_two_threads();
 // Rank 0 runs an allreduce as a blocking collective op, rank 1 the same allreduce as an async
 // one: the first calls of the communicator differ only in blocking, which MPI never matches (P1).
 dag::Job blocking_meets_non_blocking();
+// Non-blocking reduces that name different roots on the two ranks: a mismatch on the root alone.
+dag::Job reduce_roots_differ();
 
 // Rank 0 calls a barrier with key 0 and dtype f32, rank 1 one with key 1 and dtype f64: a
 // barrier's key and dtype are labels MPI never sees, so the two agree (safe).

@@ -70,6 +70,19 @@ TEST(TimedRun, LinkModelFormulas) {
   barrier.kind = dag::CollectiveKind::barrier;
   barrier.count = 0;
   EXPECT_DOUBLE_EQ(collective_us(barrier, 5, link), 3 * 2.0);
+  // A reduce is a bcast's tree run towards the root; a reduce_scatter or an allgather is one
+  // half of the allreduce's ring: (p-1) alpha + (p-1)/p n/B, 6 + 30 at p = 4.
+  dag::Collective reduce = bcast;
+  reduce.kind = dag::CollectiveKind::reduce;
+  reduce.reduction = dag::Reduction::sum;
+  EXPECT_DOUBLE_EQ(collective_us(reduce, 8, link), 3 * 2.0 + 40.0);
+  dag::Collective scatter = ar;
+  scatter.kind = dag::CollectiveKind::reduce_scatter;
+  EXPECT_DOUBLE_EQ(collective_us(scatter, 4, link), 6.0 + 30.0);
+  dag::Collective gather = ar;
+  gather.kind = dag::CollectiveKind::allgather;
+  gather.reduction = dag::Reduction::none;
+  EXPECT_DOUBLE_EQ(collective_us(gather, 4, link), 6.0 + 30.0);
   EXPECT_THROW(check_link({-1.0, 1.0}), std::invalid_argument);
   EXPECT_THROW(check_link({1.0, 0.0}), std::invalid_argument);
 }

@@ -1,10 +1,10 @@
 // check_call: every rule, and messages that name the communicator and what was wrong.
+#include "runtime/comm/rules/call.hpp"
+
 #include <gtest/gtest.h>
 
 #include <stdexcept>
 #include <string>
-
-#include "runtime/comm/rules/call.hpp"
 
 namespace ordo::comm {
 namespace {
@@ -95,6 +95,67 @@ TEST(CheckCall, BarrierCarriesNothing) {
   call = barrier_call();
   call.reduction = Reduction::sum;
   EXPECT_NE(rejection(call, nullptr).find("barrier takes no reduction"), std::string::npos);
+}
+
+Call call_of_kind(CollectiveKind kind, std::uint64_t count, Reduction reduction,
+                  std::optional<dag::Rank> root) {
+  return Call{.kind = kind,
+              .key = 7,
+              .count = count,
+              .dtype = DType::f32,
+              .reduction = reduction,
+              .root = root};
+}
+
+TEST(CheckCall, ReduceNeedsAReductionAndARootInRange) {
+  float buffer[4] = {};
+  EXPECT_EQ(rejection(call_of_kind(CollectiveKind::reduce, 4, Reduction::sum, 3), buffer), "");
+  EXPECT_EQ(rejection(call_of_kind(CollectiveKind::reduce, 4, Reduction::sum, 4), buffer),
+            "reduce of 4 x f32 (sum) from root 4 on 'grads', key 7: root 4 is out of range for a "
+            "communicator of 4 ranks");
+  EXPECT_NE(rejection(call_of_kind(CollectiveKind::reduce, 4, Reduction::sum, {}), buffer)
+                .find("reduce needs a root"),
+            std::string::npos);
+  EXPECT_NE(rejection(call_of_kind(CollectiveKind::reduce, 4, Reduction::none, 0), buffer)
+                .find("reduce needs a reduction (sum, prod, min or max), not none"),
+            std::string::npos);
+  EXPECT_NE(rejection(call_of_kind(CollectiveKind::reduce, 4, Reduction::sum, 0), nullptr)
+                .find("the buffer is null but the count is 4"),
+            std::string::npos);
+}
+
+TEST(CheckCall, ReduceScatterNeedsAReductionNoRootAndACountThatSplits) {
+  float buffer[8] = {};
+  EXPECT_EQ(rejection(call_of_kind(CollectiveKind::reduce_scatter, 8, Reduction::max, {}), buffer),
+            "");
+  EXPECT_EQ(rejection(call_of_kind(CollectiveKind::reduce_scatter, 6, Reduction::sum, {}), buffer),
+            "reduce_scatter of 6 x f32 (sum) on 'grads', key 7: count 6 is not a multiple of the "
+            "communicator's 4 ranks (each member's block is count / size)");
+  EXPECT_EQ(
+      rejection(call_of_kind(CollectiveKind::reduce_scatter, 6, Reduction::sum, {}), buffer, 3),
+      "");
+  EXPECT_NE(rejection(call_of_kind(CollectiveKind::reduce_scatter, 8, Reduction::none, {}), buffer)
+                .find("reduce_scatter needs a reduction"),
+            std::string::npos);
+  EXPECT_NE(rejection(call_of_kind(CollectiveKind::reduce_scatter, 8, Reduction::sum, 0), buffer)
+                .find("reduce_scatter takes no root"),
+            std::string::npos);
+}
+
+TEST(CheckCall, AllgatherTakesNoReductionNoRootAndACountThatSplits) {
+  float buffer[8] = {};
+  EXPECT_EQ(rejection(call_of_kind(CollectiveKind::allgather, 8, Reduction::none, {}), buffer), "");
+  EXPECT_EQ(rejection(call_of_kind(CollectiveKind::allgather, 0, Reduction::none, {}), nullptr),
+            "");
+  EXPECT_NE(rejection(call_of_kind(CollectiveKind::allgather, 8, Reduction::sum, {}), buffer)
+                .find("allgather takes no reduction"),
+            std::string::npos);
+  EXPECT_NE(rejection(call_of_kind(CollectiveKind::allgather, 8, Reduction::none, 1), buffer)
+                .find("allgather takes no root"),
+            std::string::npos);
+  EXPECT_NE(rejection(call_of_kind(CollectiveKind::allgather, 8, Reduction::none, {}), buffer, 3)
+                .find("count 8 is not a multiple of the communicator's 3 ranks"),
+            std::string::npos);
 }
 
 TEST(CheckCall, NullBufferWithData) {

@@ -39,7 +39,13 @@ TEST(Fingerprint, EveryFieldSurvivesTheRecord) {
                   true},
       barrier(-1, DType::u8),
       Fingerprint{Call{CollectiveKind::allreduce, 3, 1, DType::f64, Reduction::max, std::nullopt},
-                  true}};
+                  true},
+      Fingerprint{Call{CollectiveKind::reduce, 5, 6, DType::f32, Reduction::prod, 3}, false},
+      Fingerprint{
+          Call{CollectiveKind::reduce_scatter, 6, 12, DType::i32, Reduction::sum, std::nullopt},
+          true},
+      Fingerprint{Call{CollectiveKind::allgather, 7, 12, DType::f16, Reduction::none, std::nullopt},
+                  false}};
   for (const Fingerprint& p : prints) {
     const FingerprintRecord record = encode(p);
     EXPECT_EQ(decode(record), p) << describe(p, "c");
@@ -85,9 +91,23 @@ TEST(Fingerprint, GroupsFollowTheAgreementRule) {
 }
 
 TEST(Fingerprint, GroupingAgreesWithMatchesOnEveryPair) {
-  const std::vector<Fingerprint> all = {allreduce(1),           allreduce(2),
-                                        allreduce(1, 8),        allreduce(1, 4, false),
-                                        barrier(1, DType::f32), barrier(9, DType::f64)};
+  const auto reduce = [](dag::Rank root) {
+    return Fingerprint{Call{CollectiveKind::reduce, 1, 4, DType::f32, Reduction::sum, root}, true};
+  };
+  const auto block_kind = [](CollectiveKind kind, Reduction reduction) {
+    return Fingerprint{Call{kind, 1, 4, DType::f32, reduction, std::nullopt}, true};
+  };
+  const std::vector<Fingerprint> all = {allreduce(1),
+                                        allreduce(2),
+                                        allreduce(1, 8),
+                                        allreduce(1, 4, false),
+                                        barrier(1, DType::f32),
+                                        barrier(9, DType::f64),
+                                        reduce(0),
+                                        reduce(1),
+                                        block_kind(CollectiveKind::reduce_scatter, Reduction::sum),
+                                        block_kind(CollectiveKind::reduce_scatter, Reduction::max),
+                                        block_kind(CollectiveKind::allgather, Reduction::none)};
   for (const Fingerprint& a : all) {
     for (const Fingerprint& b : all) {
       const std::vector<Fingerprint> pair = {a, b};

@@ -1,6 +1,7 @@
-// Format versions: version 2 spells the submit action "submit", version 1 spelt it "push". The
-// reader reads both, so dumps kept from before the rename still verify, and refuses a dump that
-// mixes the two spellings rather than guess which version was meant.
+// Format versions: version 2 spells the submit action "submit", version 1 spelt it "push";
+// version 3 adds the collective kinds reduce, reduce_scatter and allgather. The reader reads all
+// three, so dumps kept from before still verify, and refuses a dump that mixes the spellings or
+// names a kind its version lacks rather than guess which version was meant.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -30,9 +31,9 @@ json document_of_version(std::uint64_t version, std::string_view submit_spelling
 
 DumpError error_reading(const json& document) { return testing::error_reading(document.dump()); }
 
-TEST(DagReaderVersion, TheWriterWritesVersion2) {
+TEST(DagReaderVersion, TheWriterWritesVersion3) {
   const json document = json::parse(write_dump(testing::small_valid_job()));
-  EXPECT_EQ(document["version"], 2);
+  EXPECT_EQ(document["version"], 3);
   EXPECT_EQ(document["programs"][0]["main"][0]["action"], "submit");
 }
 
@@ -42,7 +43,7 @@ TEST(DagReaderVersion, AVersion1DumpReadsAsTheJobItDescribes) {
 }
 
 // A version-1 file as users keep them: the concom example before the submit action was renamed.
-// It reads as the same job as today's example, and writes back as version 2.
+// It reads as the same job as today's example, and writes back as version 3.
 TEST(DagReaderVersion, AVersion1FileReadsAsTheSameJobAsItsVersion2Twin) {
   const Job old_job =
       read_dump_file(std::filesystem::path(ORDO_DAG_VERSION_1_DIR) / "concom_barrier.json");
@@ -50,7 +51,7 @@ TEST(DagReaderVersion, AVersion1FileReadsAsTheSameJobAsItsVersion2Twin) {
       read_dump_file(std::filesystem::path(ORDO_DAG_EXAMPLES_DIR) / "concom_barrier.json");
   EXPECT_EQ(old_job, job);
   const std::string rewritten = write_dump(old_job);
-  EXPECT_TRUE(contains(rewritten, "\"version\": 2,")) << rewritten;
+  EXPECT_TRUE(contains(rewritten, "\"version\": 3,")) << rewritten;
   EXPECT_FALSE(contains(rewritten, "\"push\"")) << rewritten;
 }
 
@@ -78,12 +79,36 @@ TEST(DagReaderVersion, Version1PushActionsKeepTheirFields) {
   EXPECT_EQ(error.problem(), "unknown field 'var' in a push action");
 }
 
-TEST(DagReaderVersion, OnlyVersions1And2AreRead) {
+TEST(DagReaderVersion, Version2And3ReadTheSameJob) {
+  EXPECT_EQ(read_dump(document_of_version(2, "submit").dump()), testing::small_valid_job());
+  EXPECT_EQ(read_dump(document_of_version(3, "submit").dump()), testing::small_valid_job());
+}
+
+// Version 3 added reduce, reduce_scatter and allgather; an older dump naming one is refused at
+// the kind, in an op's spec and in a main-thread call's alike.
+TEST(DagReaderVersion, TheNewCollectiveKindsNeedVersion3) {
+  for (const std::uint64_t version : {std::uint64_t{1}, std::uint64_t{2}}) {
+    json document = document_of_version(version, version == 1 ? "push" : "submit");
+    document["programs"][0]["ops"][2]["collective"]["kind"] = "reduce_scatter";
+    const DumpError error = error_reading(document);
+    EXPECT_EQ(error.where(), "/programs/0/ops/2/collective/kind");
+    EXPECT_EQ(error.problem(), "collective kind 'reduce_scatter' in a version " +
+                                   std::to_string(version) + " dump (it exists from version 3)");
+    EXPECT_EQ(error.expected(), "allreduce, bcast or barrier, or version 3");
+  }
+  json document = document_of_version(2, "submit");
+  document["programs"][0]["main"][4]["collective"]["kind"] = "allgather";
+  EXPECT_EQ(error_reading(document).where(), "/programs/0/main/4/collective/kind");
+  document["version"] = 3;
+  EXPECT_NO_THROW(read_dump(document.dump())) << "version 3 reads the kind (validation is apart)";
+}
+
+TEST(DagReaderVersion, OnlyVersions1To3AreRead) {
   for (const std::uint64_t version : {std::uint64_t{0}, dump_format_version + 1}) {
     const DumpError error = error_reading(document_of_version(version, "submit"));
     EXPECT_EQ(error.where(), "/version");
     EXPECT_EQ(error.problem(), "unsupported version " + std::to_string(version));
-    EXPECT_EQ(error.expected(), "version 1 or 2");
+    EXPECT_EQ(error.expected(), "a version from 1 to 3");
   }
 }
 

@@ -77,6 +77,82 @@ TEST(DagValidateCollective, RootOnlyOnBcast) {
   expect_one_diagnostic(job, "/programs/0/ops/2/collective/root", "allreduce has a root");
 }
 
+TEST(DagValidateCollective, ReduceNeedsARootAndAReduction) {
+  Job job = valid_job();
+  op_spec(job) = Collective{
+      .kind = CollectiveKind::reduce, .comm = 1, .count = 4, .reduction = Reduction::sum};
+  expect_one_diagnostic(job, "/programs/0/ops/2/collective",
+                        "reduce has no root; expected a 'root' rank of the communicator");
+  op_spec(job).root = 1;
+  EXPECT_TRUE(validate(job).empty()) << testing::describe(validate(job));
+  op_spec(job).reduction = Reduction::none;
+  expect_one_diagnostic(job, "/programs/0/ops/2/collective/reduction",
+                        "reduce has reduction none; expected one of: sum, prod, min, max");
+  op_spec(job).reduction = Reduction::min;
+  op_spec(job).root = 2;
+  expect_one_diagnostic(job, "/programs/0/ops/2/collective/root",
+                        "root 2 is not a rank of the communicator; expected a root from 0 to 1");
+}
+
+TEST(DagValidateCollective, ReduceScatterNeedsAReductionAndNoRoot) {
+  Job job = valid_job();
+  op_spec(job) = Collective{.kind = CollectiveKind::reduce_scatter, .comm = 1, .count = 4};
+  expect_one_diagnostic(job, "/programs/0/ops/2/collective/reduction",
+                        "reduce_scatter has reduction none; expected one of: sum, prod, min, max");
+  op_spec(job).reduction = Reduction::sum;
+  EXPECT_TRUE(validate(job).empty()) << testing::describe(validate(job));
+  op_spec(job).root = 0;
+  expect_one_diagnostic(job, "/programs/0/ops/2/collective/root",
+                        "reduce_scatter has a root; expected a root on bcast and reduce only");
+}
+
+TEST(DagValidateCollective, AllgatherIsNotAReduction) {
+  Job job = valid_job();
+  op_spec(job) = Collective{
+      .kind = CollectiveKind::allgather, .comm = 1, .count = 4, .reduction = Reduction::sum};
+  expect_one_diagnostic(job, "/programs/0/ops/2/collective/reduction",
+                        "allgather has reduction sum; expected reduction none (only allreduce, "
+                        "reduce and reduce_scatter reduce)");
+}
+
+// Communicator 'pair' has 2 ranks: a count of 5 has no 2 equal blocks.
+TEST(DagValidateCollective, BlocksMustSplitAtTheCommunicatorsSize) {
+  Job job = valid_job();
+  op_spec(job) = Collective{.kind = CollectiveKind::allgather, .comm = 1, .count = 5};
+  expect_one_diagnostic(job, "/programs/0/ops/2/collective/count",
+                        "allgather of 5 elements does not split into blocks for the "
+                        "communicator's 2 ranks; expected a count that is a multiple of 2 (each "
+                        "rank's block is count / 2)");
+  op_spec(job) = Collective{
+      .kind = CollectiveKind::reduce_scatter, .comm = 1, .count = 5, .reduction = Reduction::sum};
+  expect_one_diagnostic(job, "/programs/0/ops/2/collective/count",
+                        "reduce_scatter of 5 elements does not split");
+}
+
+// The whole count lives in the op's buffer var, blocks of every member included.
+TEST(DagValidateCollective, TheBufferHoldsEveryBlock) {
+  Job job = valid_job();
+  op_spec(job) = Collective{.kind = CollectiveKind::allgather, .comm = 1, .count = 1026};
+  expect_one_diagnostic(job, "/programs/0/ops/2/collective/count",
+                        "allgather of 1026 f32 elements needs 4104 bytes but var 'buf0' has "
+                        "4096 bytes");
+}
+
+// Like a root, divisibility waits for a size: an SPMD job without a rank count is checked when
+// it runs or is verified at one (docs/semantics.md, V1).
+TEST(DagValidateCollective, BlocksOfACommunicatorOfUnknownSizeAreCheckedAtARankCount) {
+  Job job = testing::spmd_job();
+  *job.programs[0].ops[1].collective = Collective{
+      .kind = CollectiveKind::reduce_scatter, .comm = 0, .count = 4, .reduction = Reduction::sum};
+  EXPECT_TRUE(validate(job).empty()) << testing::describe(validate(job));
+  job.ranks = 3;
+  expect_one_diagnostic(job, "/programs/0/ops/1/collective/count",
+                        "reduce_scatter of 4 elements does not split into blocks for the "
+                        "communicator's 3 ranks");
+  job.ranks = 4;
+  EXPECT_TRUE(validate(job).empty()) << testing::describe(validate(job));
+}
+
 TEST(DagValidateCollective, BarrierWithACount) {
   Job job = valid_job();
   barrier_spec(job).count = 5;

@@ -100,7 +100,8 @@ std::string CommandGuard::answer_text(bool time, const std::string& why, double 
     return "{\n \"format\": \"ordo-verify\",\n \"version\": 2,\n \"verdict\": \"unknown\",\n"
            " \"ranks\": " +
            (ranks_ == 0 ? std::string("null") : std::to_string(ranks_)) +
-           ",\n \"every_rank_count\": false,\n \"valid_from\": null,\n \"method\": \"" +
+           ",\n \"every_rank_count\": false,\n \"valid_from\": null,\n \"valid_divides\": null,\n "
+           "\"method\": \"" +
            json_escaped(report_.method) +
            "\",\n \"facts\": [],\n \"property\": null,\n \"violation\": null,\n"
            " \"witness_transitions\": 0,\n \"critical_transition\": null,\n"

@@ -12,9 +12,25 @@ namespace ordo::comm::mpi_call {
 void allreduce(MPI_Comm comm, void* buffer, int count, MPI_Datatype datatype, MPI_Op op);
 void bcast(MPI_Comm comm, void* buffer, int count, MPI_Datatype datatype, int root);
 void barrier(MPI_Comm comm);
+// `is_root`: the root passes MPI_IN_PLACE and receives into `buffer`; every other rank sends
+// `buffer` and receives nothing (MPI-3.1 section 5.9.1: the receive buffer matters at the root
+// only), so its buffer is left as it was.
+void reduce(MPI_Comm comm, void* buffer, int count, MPI_Datatype datatype, MPI_Op op, int root,
+            bool is_root);
+// In place, `buffer` holds every member's block of `block` elements; MPI_IN_PLACE puts this
+// rank's reduced block at the front of `buffer` (MPI-3.1 section 5.10.1).
+void reduce_scatter_block(MPI_Comm comm, void* buffer, int block, MPI_Datatype datatype, MPI_Op op);
+// In place, this rank's block is already at its own offset in `buffer` and MPI fills the others
+// (MPI-3.1 section 5.7).
+void allgather(MPI_Comm comm, void* buffer, int block, MPI_Datatype datatype);
 
 MPI_Request iallreduce(MPI_Comm comm, void* buffer, int count, MPI_Datatype datatype, MPI_Op op);
 MPI_Request ibcast(MPI_Comm comm, void* buffer, int count, MPI_Datatype datatype, int root);
 MPI_Request ibarrier(MPI_Comm comm);
+MPI_Request ireduce(MPI_Comm comm, void* buffer, int count, MPI_Datatype datatype, MPI_Op op,
+                    int root, bool is_root);
+MPI_Request ireduce_scatter_block(MPI_Comm comm, void* buffer, int block, MPI_Datatype datatype,
+                                  MPI_Op op);
+MPI_Request iallgather(MPI_Comm comm, void* buffer, int block, MPI_Datatype datatype);
 
 }  // namespace ordo::comm::mpi_call

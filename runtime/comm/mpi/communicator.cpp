@@ -2,6 +2,7 @@
 
 #include <cassert>
 #include <cstddef>
+#include <cstring>
 #include <limits>
 #include <stdexcept>
 #include <utility>
@@ -64,12 +65,56 @@ void MpiCommunicator::check(const Call& call, const void* buffer) const {
     throw std::invalid_argument(describe(call, name_) + ": no buffer can hold " +
                                 std::to_string(call.count) + " elements");
   }
+  // A block is one MPI call's count: splitting it would interleave the members' blocks, which
+  // in-place MPI_Reduce_scatter_block and MPI_Allgather cannot express.
+  if (dag::splits_into_blocks(call.kind) && call.count / size_ > chunk_elements_max_) {
+    throw std::invalid_argument(
+        describe(call, name_) + ": each rank's block of " + std::to_string(call.count / size_) +
+        " elements exceeds the largest MPI call of " + std::to_string(chunk_elements_max_) +
+        " elements; a block is never split");
+  }
+}
+
+void MpiCommunicator::blocks(const Call& call, void* buffer, bool blocking, MpiRequest* request) {
+  const MPI_Datatype datatype = types_.datatype(call.dtype);
+  const int block = static_cast<int>(call.count / size_);  // check() bounded it
+  if (call.kind == dag::CollectiveKind::allgather) {
+    if (blocking) {
+      mpi_call::allgather(comm_, buffer, block, datatype);
+    } else {
+      request->add(mpi_call::iallgather(comm_, buffer, block, datatype));
+    }
+    return;
+  }
+  assert(call.kind == dag::CollectiveKind::reduce_scatter);
+  const MPI_Op op = types_.op(call.dtype, call.reduction);
+  // MPI_IN_PLACE leaves the result at the front of the buffer; ordo's convention keeps each
+  // rank's block at its own offset (docs/comm.md), so it moves there once the call has ended.
+  const std::size_t block_bytes =
+      static_cast<std::size_t>(block) * types_.element_bytes(call.dtype);
+  std::byte* const front = static_cast<std::byte*>(buffer);
+  std::byte* const own = front + static_cast<std::size_t>(rank_) * block_bytes;
+  const auto place = [front, own, block_bytes] {
+    if (own != front && block_bytes > 0) std::memmove(own, front, block_bytes);
+  };
+  if (blocking) {
+    mpi_call::reduce_scatter_block(comm_, buffer, block, datatype, op);
+    place();
+  } else {
+    request->add(mpi_call::ireduce_scatter_block(comm_, buffer, block, datatype, op));
+    request->then(place);
+  }
 }
 
 void MpiCommunicator::blocking_chunk(const Call& call, std::byte* first, int count) {
   const MPI_Datatype datatype = types_.datatype(call.dtype);
   if (call.kind == dag::CollectiveKind::allreduce) {
     mpi_call::allreduce(comm_, first, count, datatype, types_.op(call.dtype, call.reduction));
+    return;
+  }
+  if (call.kind == dag::CollectiveKind::reduce) {
+    mpi_call::reduce(comm_, first, count, datatype, types_.op(call.dtype, call.reduction),
+                     static_cast<int>(*call.root), *call.root == rank_);
     return;
   }
   assert(call.kind == dag::CollectiveKind::bcast && call.root);
@@ -82,6 +127,10 @@ MPI_Request MpiCommunicator::nonblocking_chunk(const Call& call, std::byte* firs
     return mpi_call::iallreduce(comm_, first, count, datatype,
                                 types_.op(call.dtype, call.reduction));
   }
+  if (call.kind == dag::CollectiveKind::reduce) {
+    return mpi_call::ireduce(comm_, first, count, datatype, types_.op(call.dtype, call.reduction),
+                             static_cast<int>(*call.root), *call.root == rank_);
+  }
   assert(call.kind == dag::CollectiveKind::bcast && call.root);
   return mpi_call::ibcast(comm_, first, count, datatype, static_cast<int>(*call.root));
 }
@@ -91,6 +140,10 @@ void MpiCommunicator::call(const Call& call, void* buffer) {
   try {
     if (call.kind == dag::CollectiveKind::barrier) {
       mpi_call::barrier(comm_);
+      return;
+    }
+    if (dag::splits_into_blocks(call.kind)) {
+      blocks(call, buffer, true, nullptr);
       return;
     }
     for_each_chunk_of(call.count, chunk_elements_max_, buffer, types_.element_bytes(call.dtype),
@@ -103,7 +156,7 @@ void MpiCommunicator::call(const Call& call, void* buffer) {
 std::unique_ptr<Request> MpiCommunicator::start(const Call& call, void* buffer) {
   check(call, buffer);
   const std::uint64_t chunks = chunk_count(call.count, chunk_elements_max_);
-  if (chunks > limits::mpi_requests_per_start_max) {
+  if (!dag::splits_into_blocks(call.kind) && chunks > limits::mpi_requests_per_start_max) {
     throw std::invalid_argument(describe(call, name_) +
                                 ": a non-blocking collective takes at most " +
                                 std::to_string(limits::mpi_requests_per_start_max) + " chunks of " +
@@ -115,6 +168,10 @@ std::unique_ptr<Request> MpiCommunicator::start(const Call& call, void* buffer) 
     auto request = std::make_unique<MpiRequest>(describe(call, name_));
     if (call.kind == dag::CollectiveKind::barrier) {
       request->add(mpi_call::ibarrier(comm_));
+      return request;
+    }
+    if (dag::splits_into_blocks(call.kind)) {
+      blocks(call, buffer, false, request.get());
       return request;
     }
     for_each_chunk_of(

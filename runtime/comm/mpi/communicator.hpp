@@ -1,5 +1,6 @@
 // One rank's handle on one MPI communicator: the Communicator interface over MPI_Allreduce,
-// MPI_Bcast and MPI_Barrier and their non-blocking forms.
+// MPI_Bcast, MPI_Barrier, MPI_Reduce, MPI_Reduce_scatter_block and MPI_Allgather and their
+// non-blocking forms.
 #pragma once
 
 #include <mpi.h>
@@ -11,6 +12,7 @@
 
 #include "runtime/comm/communicator.hpp"
 #include "runtime/comm/mpi/progress.hpp"
+#include "runtime/comm/mpi/request.hpp"
 #include "runtime/comm/mpi/types.hpp"
 
 namespace ordo::comm {
@@ -21,7 +23,9 @@ namespace ordo::comm {
 //
 // Counts above the chunk size (INT_MAX elements unless a smaller one is configured) are issued as
 // several MPI calls, identical on every rank; a non-blocking call keeps one MPI request per chunk
-// and rejects counts needing more than limits::mpi_requests_per_start_max chunks.
+// and rejects counts needing more than limits::mpi_requests_per_start_max chunks. A
+// reduce_scatter or allgather is one MPI call of one block per rank, and a block above the chunk
+// size is refused.
 class MpiCommunicator final : public Communicator {
  public:
   // Takes ownership of `comm`, sets MPI_ERRORS_RETURN on it and frees it on destruction, which
@@ -53,6 +57,9 @@ class MpiCommunicator final : public Communicator {
   // One MPI call on one chunk of an allreduce or bcast.
   void blocking_chunk(const Call& call, std::byte* first, int count);
   MPI_Request nonblocking_chunk(const Call& call, std::byte* first, int count);
+  // The one MPI call of a reduce_scatter or allgather, never chunked; `request` receives the
+  // non-blocking form's request.
+  void blocks(const Call& call, void* buffer, bool blocking, MpiRequest* request);
 
   MPI_Comm comm_;
   std::string name_;

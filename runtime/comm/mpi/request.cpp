@@ -31,6 +31,8 @@ void MpiRequest::add(MPI_Request request) {
   requests_.push_back(request);
 }
 
+void MpiRequest::then(std::function<void()> finish) { finish_ = std::move(finish); }
+
 void MpiRequest::fail(const char* function, int code) {
   // The failed chunk has ended. MPI may leave its handle allocated (Open MPI does, to keep the
   // error), so it is freed here and counted as done: the error surfaces once, and neither a later
@@ -38,6 +40,7 @@ void MpiRequest::fail(const char* function, int code) {
   MPI_Request& failed = requests_[completed_];
   if (failed != MPI_REQUEST_NULL) MPI_Request_free(&failed);
   ++completed_;
+  finish_ = nullptr;  // the buffer's state is unknown: nothing more is done to it
   throw MpiError(function, code, context_);
 }
 
@@ -50,6 +53,7 @@ bool MpiRequest::test() {
     assert(requests_[completed_] == MPI_REQUEST_NULL);
     ++completed_;
   }
+  run_finish();
   return true;
 }
 
@@ -60,6 +64,13 @@ void MpiRequest::wait() {
     assert(requests_[completed_] == MPI_REQUEST_NULL);
     ++completed_;
   }
+  run_finish();
+}
+
+void MpiRequest::run_finish() {
+  // A failed chunk throws before this, so the finish step never runs on a buffer MPI may have
+  // left half written.
+  if (finish_) std::exchange(finish_, nullptr)();
 }
 
 }  // namespace ordo::comm

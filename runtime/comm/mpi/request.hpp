@@ -5,6 +5,7 @@
 #include <mpi.h>
 
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -29,16 +30,22 @@ class MpiRequest final : public Request {
 
   // Appends the request of the next chunk; chunks must be added in the order they were started.
   void add(MPI_Request request);
+  // Runs `finish` once, on the thread that sees the last chunk complete, before test() returns
+  // true or wait() returns: the backend's own step after MPI is done with the buffer (e.g.
+  // moving a reduce_scatter's block into place). It must not throw.
+  void then(std::function<void()> finish);
 
   bool test() override;
   void wait() override;
 
  private:
   [[noreturn]] void fail(const char* function, int code);
+  void run_finish();
 
   std::string context_;
   std::vector<MPI_Request> requests_;
   std::size_t completed_ = 0;  // requests_[0, completed_) are done (MPI_REQUEST_NULL)
+  std::function<void()> finish_;
 };
 
 }  // namespace ordo::comm

@@ -46,33 +46,31 @@ bool matches(const Call& a, bool a_blocks, const Call& b, bool b_blocks) {
 void check_call_shape(const Call& call, std::string_view comm_name, std::uint32_t comm_size) {
   assert(comm_size > 0 && "a communicator has at least one rank");
   check_enums(call, comm_name);
-  switch (call.kind) {
-    case dag::CollectiveKind::allreduce:
-      if (call.reduction == dag::Reduction::none) {
-        reject(call, comm_name, "allreduce needs a reduction (sum, prod, min or max), not none");
-      }
-      if (call.root) reject(call, comm_name, "allreduce takes no root");
-      return;
-    case dag::CollectiveKind::bcast:
-      if (!call.root) reject(call, comm_name, "bcast needs a root");
-      if (*call.root >= comm_size) {
-        reject(call, comm_name,
-               "root " + std::to_string(*call.root) + " is out of range for a communicator of " +
-                   std::to_string(comm_size) + " ranks");
-      }
-      if (call.reduction != dag::Reduction::none) {
-        reject(call, comm_name, "bcast takes no reduction");
-      }
-      return;
-    case dag::CollectiveKind::barrier:
-      if (call.count != 0) reject(call, comm_name, "barrier carries no data; its count must be 0");
-      if (call.reduction != dag::Reduction::none) {
-        reject(call, comm_name, "barrier takes no reduction");
-      }
-      if (call.root) reject(call, comm_name, "barrier takes no root");
-      return;
+  const std::string kind(dag::to_string(call.kind));
+  if (call.kind == dag::CollectiveKind::barrier && call.count != 0) {
+    reject(call, comm_name, "barrier carries no data; its count must be 0");
   }
-  assert(false && "check_enums accepted an unknown collective kind");
+  if (dag::takes_reduction(call.kind) && call.reduction == dag::Reduction::none) {
+    reject(call, comm_name, kind + " needs a reduction (sum, prod, min or max), not none");
+  }
+  if (!dag::takes_reduction(call.kind) && call.reduction != dag::Reduction::none) {
+    reject(call, comm_name, kind + " takes no reduction");
+  }
+  if (dag::takes_root(call.kind)) {
+    if (!call.root) reject(call, comm_name, kind + " needs a root");
+    if (*call.root >= comm_size) {
+      reject(call, comm_name,
+             "root " + std::to_string(*call.root) + " is out of range for a communicator of " +
+                 std::to_string(comm_size) + " ranks");
+    }
+  } else if (call.root) {
+    reject(call, comm_name, kind + " takes no root");
+  }
+  if (dag::splits_into_blocks(call.kind) && call.count % comm_size != 0) {
+    reject(call, comm_name,
+           "count " + std::to_string(call.count) + " is not a multiple of the communicator's " +
+               std::to_string(comm_size) + " ranks (each member's block is count / size)");
+  }
 }
 
 void check_call(const Call& call, const void* buffer, std::string_view comm_name,
@@ -86,7 +84,7 @@ std::string describe(const Call& call, std::string_view comm_name) {
   if (call.kind != dag::CollectiveKind::barrier) {
     text += " of " + std::to_string(call.count) + " x " + std::string(dag::to_string(call.dtype));
   }
-  if (call.reduction != dag::Reduction::none || call.kind == dag::CollectiveKind::allreduce) {
+  if (call.reduction != dag::Reduction::none || dag::takes_reduction(call.kind)) {
     text += " (" + std::string(dag::to_string(call.reduction)) + ")";
   }
   if (call.root) text += " from root " + std::to_string(*call.root);

@@ -21,7 +21,7 @@ struct Call {
   std::uint64_t count = 0;
   dag::DType dtype = dag::DType::f32;
   dag::Reduction reduction = dag::Reduction::none;
-  std::optional<dag::Rank> root;  // bcast: rank within the communicator
+  std::optional<dag::Rank> root;  // bcast and reduce: rank within the communicator
   friend bool operator==(const Call&, const Call&) = default;
 };
 
@@ -38,10 +38,13 @@ bool matches(const Call& a, bool a_blocks, const Call& b, bool b_blocks);
 
 // Throws std::invalid_argument, naming the communicator and the call, unless `call` is a well
 // formed collective for a communicator of `comm_size` ranks:
-//   allreduce: a reduction other than none, no root;
-//   bcast:     a root below comm_size, reduction none;
-//   barrier:   count 0, reduction none, no root (the buffer is ignored);
-//   and for allreduce and bcast a non-null buffer whenever count > 0.
+//   allreduce:      a reduction other than none, no root;
+//   bcast:          a root below comm_size, reduction none;
+//   barrier:        count 0, reduction none, no root (the buffer is ignored);
+//   reduce:         a reduction other than none, a root below comm_size;
+//   reduce_scatter: a reduction other than none, no root, count a multiple of comm_size;
+//   allgather:      reduction none, no root, count a multiple of comm_size;
+//   and for every kind but barrier a non-null buffer whenever count > 0.
 void check_call(const Call& call, const void* buffer, std::string_view comm_name,
                 std::uint32_t comm_size);
 // The same checks without a buffer (the checker's: a program names vars, not addresses).

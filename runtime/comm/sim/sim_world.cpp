@@ -100,19 +100,68 @@ void SimWorld::complete_locked(CommState& comm, const Matched& matched, Deliveri
   // Matched calls agree on every field (C2), so member 0's call is everyone's.
   const Call& call = by_member[0].call;
   const std::uint64_t bytes = call.count * dag::dtype_bytes(call.dtype);
-  if (call.kind == dag::CollectiveKind::allreduce && bytes > 0) {
-    // Reduce in communicator-rank order, so the result is one fixed sum whatever the timing.
-    std::vector<std::byte> sum(bytes);
-    std::memcpy(sum.data(), by_member[0].buffer, bytes);
+  // Each member's block of a reduce_scatter or allgather; the call check made count divisible.
+  const std::uint64_t block = bytes / by_member.size();
+  const auto at = [](void* buffer, std::uint64_t offset) {
+    return static_cast<std::byte*>(buffer) + offset;
+  };
+  // Reductions run in communicator-rank order, so the result is one fixed value whatever the
+  // timing (docs/semantics.md, C4).
+  const auto reduce_all = [&](std::uint64_t offset, std::uint64_t length) {
+    std::vector<std::byte> sum(length);
+    std::memcpy(sum.data(), at(by_member[0].buffer, offset), length);
+    const std::uint64_t elements = length / dag::dtype_bytes(call.dtype);
     for (std::size_t m = 1; m < by_member.size(); ++m) {
-      reduce_into(sum.data(), by_member[m].buffer, call.count, call.dtype, call.reduction);
+      reduce_into(sum.data(), at(by_member[m].buffer, offset), elements, call.dtype,
+                  call.reduction);
     }
-    for (Delivery& d : by_member) std::memcpy(d.buffer, sum.data(), bytes);
-  } else if (call.kind == dag::CollectiveKind::bcast && bytes > 0) {
-    const void* root = by_member[*call.root].buffer;
-    for (Delivery& d : by_member) {
-      if (d.buffer != root) std::memcpy(d.buffer, root, bytes);
+    return sum;
+  };
+  switch (bytes > 0 ? call.kind : dag::CollectiveKind::barrier) {
+    case dag::CollectiveKind::allreduce: {
+      const std::vector<std::byte> sum = reduce_all(0, bytes);
+      for (Delivery& d : by_member) std::memcpy(d.buffer, sum.data(), bytes);
+      break;
     }
+    case dag::CollectiveKind::bcast: {
+      const void* root = by_member[*call.root].buffer;
+      for (Delivery& d : by_member) {
+        if (d.buffer != root) std::memcpy(d.buffer, root, bytes);
+      }
+      break;
+    }
+    case dag::CollectiveKind::reduce: {
+      // Only the root receives; every other member's buffer only sends and stays as it was.
+      const std::vector<std::byte> sum = reduce_all(0, bytes);
+      std::memcpy(by_member[*call.root].buffer, sum.data(), bytes);
+      break;
+    }
+    case dag::CollectiveKind::reduce_scatter: {
+      // Member m receives the reduction of every member's block m, in its own block m; the other
+      // blocks of its buffer are left as they were (MPI leaves them unspecified: docs/comm.md).
+      std::vector<std::vector<std::byte>> sums;
+      for (std::size_t m = 0; m < by_member.size(); ++m) {
+        sums.push_back(reduce_all(m * block, block));
+      }
+      for (std::size_t m = 0; m < by_member.size(); ++m) {
+        std::memcpy(at(by_member[m].buffer, m * block), sums[m].data(), block);
+      }
+      break;
+    }
+    case dag::CollectiveKind::allgather: {
+      // Member m's block m goes to block m of every other member.
+      for (std::size_t from = 0; from < by_member.size(); ++from) {
+        for (std::size_t to = 0; to < by_member.size(); ++to) {
+          if (by_member[to].buffer != by_member[from].buffer) {
+            std::memcpy(at(by_member[to].buffer, from * block),
+                        at(by_member[from].buffer, from * block), block);
+          }
+        }
+      }
+      break;
+    }
+    case dag::CollectiveKind::barrier:
+      break;
   }
   for (Delivery& d : by_member) out.emplace_back(std::move(d.done), nullptr);
 }

@@ -1,6 +1,7 @@
 // Rules for one collective spec, wherever it appears (an op's or a main-thread action's): the
 // agreement between kind, reduction, root and count that MPI needs, the communicator it names,
-// and the buffer it fills.
+// and the buffer it fills. Every kind keeps its whole `count` elements in one buffer var (for
+// reduce_scatter and allgather all the members' blocks), so one size check serves them all.
 #include <algorithm>
 #include <cassert>
 #include <limits>
@@ -18,28 +19,30 @@ std::string kind_name(const Collective& collective) {
 }
 
 void check_reduction(const Collective& collective, const std::string& where, Findings& findings) {
-  const bool reduces = collective.kind == CollectiveKind::allreduce;
+  const bool reduces = takes_reduction(collective.kind);
   if (reduces && collective.reduction == Reduction::none) {
-    findings.push_back({pointer_child(where, "reduction"), "allreduce has reduction none",
+    findings.push_back({pointer_child(where, "reduction"),
+                        kind_name(collective) + " has reduction none",
                         "one of: sum, prod, min, max"});
   }
   if (!reduces && collective.reduction != Reduction::none) {
     findings.push_back(
         {pointer_child(where, "reduction"),
          kind_name(collective) + " has reduction " + std::string(to_string(collective.reduction)),
-         "reduction none (only allreduce reduces)"});
+         "reduction none (only allreduce, reduce and reduce_scatter reduce)"});
   }
 }
 
 void check_root(const Collective& collective, const std::string& where,
                 const std::optional<std::uint64_t>& comm_size, Findings& findings) {
-  const bool needs_root = collective.kind == CollectiveKind::bcast;
+  const bool needs_root = takes_root(collective.kind);
   if (needs_root && !collective.root.has_value()) {
-    findings.push_back({where, "bcast has no root", "a 'root' rank of the communicator"});
+    findings.push_back(
+        {where, kind_name(collective) + " has no root", "a 'root' rank of the communicator"});
   }
   if (!needs_root && collective.root.has_value()) {
     findings.push_back({pointer_child(where, "root"), kind_name(collective) + " has a root",
-                        "a root on bcast only"});
+                        "a root on bcast and reduce only"});
   }
   // An empty communicator is reported with its members; it has no root to name.
   if (needs_root && collective.root.has_value() && comm_size.has_value() && *comm_size > 0 &&
@@ -50,6 +53,23 @@ void check_root(const Collective& collective, const std::string& where,
          "a root from 0 to " + std::to_string(*comm_size - 1) + " (the communicator has " +
              std::to_string(*comm_size) + " ranks)"});
   }
+}
+
+// Like a root, divisibility depends on the communicator's size, which a communicator without a
+// member list in a job without a rank count does not have yet: it is checked at the rank count
+// the job runs or is verified at (docs/semantics.md, V1).
+void check_blocks(const Collective& collective, const std::string& where,
+                  const std::optional<std::uint64_t>& comm_size, Findings& findings) {
+  if (!splits_into_blocks(collective.kind) || !comm_size.has_value() || *comm_size == 0 ||
+      collective.count % *comm_size == 0) {
+    return;
+  }
+  findings.push_back({pointer_child(where, "count"),
+                      kind_name(collective) + " of " + std::to_string(collective.count) +
+                          " elements does not split into blocks for the communicator's " +
+                          std::to_string(*comm_size) + " ranks",
+                      "a count that is a multiple of " + std::to_string(*comm_size) +
+                          " (each rank's block is count / " + std::to_string(*comm_size) + ")"});
 }
 
 void check_buffer(const Collective& collective, const std::string& where, const Var& buffer,
@@ -143,6 +163,7 @@ void check_collective(const Collective& collective, const std::string& where, co
     check_reduction(collective, where, findings);
   }
   check_root(collective, where, comm_size, findings);
+  check_blocks(collective, where, comm_size, findings);
   if (collective.kind == CollectiveKind::barrier && collective.count != 0) {
     findings.push_back({pointer_child(where, "count"),
                         "barrier has count " + std::to_string(collective.count), "count 0"});

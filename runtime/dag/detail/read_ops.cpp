@@ -45,11 +45,19 @@ constexpr std::array<std::string_view, 1> collective_action_optional = {"buffer"
 constexpr ObjectSpec collective_action_spec = {"a collective action", collective_action_required,
                                                collective_action_optional};
 
-Collective read_collective(const Node& node, const NameTable& comms) {
+Collective read_collective(const Node& node, std::uint64_t version, const NameTable& comms) {
   const ObjectNode object(node, collective_spec);
   object.reject_unknown_fields();
   Collective collective;
-  collective.kind = read_enum<CollectiveKind>(object.required("kind"), "collective kind");
+  const Node kind = object.required("kind");
+  collective.kind = read_enum<CollectiveKind>(kind, "collective kind");
+  if (collective.kind > CollectiveKind::barrier && version < first_version_of_reduce_kinds) {
+    kind.fail(
+        "collective kind " + quote(to_string(collective.kind)) + " in a version " +
+            std::to_string(version) + " dump (it exists from version " +
+            std::to_string(first_version_of_reduce_kinds) + ")",
+        "allreduce, bcast or barrier, or version " + std::to_string(first_version_of_reduce_kinds));
+  }
   collective.comm = comms.resolve(object.required("comm"));
   collective.key = read_signed(object.required("key"), std::numeric_limits<std::int64_t>::min(),
                                std::numeric_limits<std::int64_t>::max());
@@ -72,8 +80,8 @@ std::vector<VarId> read_var_list(const Node& node, const NameTable& vars) {
   return ids;
 }
 
-Op read_op(const ObjectNode& object, const NameTable& comms, const NameTable& pools,
-           const NameTable& vars) {
+Op read_op(const ObjectNode& object, std::uint64_t version, const NameTable& comms,
+           const NameTable& pools, const NameTable& vars) {
   Op op;
   op.kind = read_enum<OpKind>(object.required("kind"), "op kind");
   op.pool = pools.resolve(object.required("pool"));
@@ -92,16 +100,17 @@ Op read_op(const ObjectNode& object, const NameTable& comms, const NameTable& po
     op.cost_us = read_number(*cost, 0.0);
   }
   if (const std::optional<Node> collective = object.optional("collective")) {
-    op.collective = read_collective(*collective, comms);
+    op.collective = read_collective(*collective, version, comms);
   }
   return op;
 }
 
-CollectiveAction read_collective_action(const Node& node, const NameTable& comms,
-                                        const NameTable& vars) {
+CollectiveAction read_collective_action(const Node& node, std::uint64_t version,
+                                        const NameTable& comms, const NameTable& vars) {
   const ObjectNode object(node, collective_action_spec);
   object.reject_unknown_fields();
-  CollectiveAction action{read_collective(object.required("collective"), comms), std::nullopt};
+  CollectiveAction action{read_collective(object.required("collective"), version, comms),
+                          std::nullopt};
   if (const std::optional<Node> buffer = object.optional("buffer")) {
     action.buffer = vars.resolve(*buffer);
   }
@@ -113,7 +122,8 @@ CollectiveAction read_collective_action(const Node& node, const NameTable& comms
 // than "unknown action".
 void reject_other_submit_spelling(const Node& kind, std::uint64_t version,
                                   const ActionKinds& kinds) {
-  const std::uint64_t other = version == 1 ? dump_format_version : 1;
+  // Every version after 1 spells it "submit"; name the first of them.
+  const std::uint64_t other = version == 1 ? 2 : 1;
   const std::string_view spelling = submit_action_spelling(other);
   if (!kind.value().is_string() || kind.value().get_ref<const std::string&>() != spelling) return;
   std::string expected = "action, one of: ";
@@ -151,13 +161,13 @@ Action read_action(const Node& node, std::uint64_t version, const NameTable& com
     case ActionKind::collective:
       break;
   }
-  return read_collective_action(node, comms, vars);
+  return read_collective_action(node, version, comms, vars);
 }
 
 }  // namespace
 
-std::vector<Op> read_ops(const Node& node, const NameTable& comms, const NameTable& pools,
-                         const NameTable& vars, NameTable& ops) {
+std::vector<Op> read_ops(const Node& node, std::uint64_t version, const NameTable& comms,
+                         const NameTable& pools, const NameTable& vars, NameTable& ops) {
   const std::size_t count = read_array(node, limits::ops_max, "ops");
   ops.reserve(count);
   std::vector<Op> result;
@@ -166,7 +176,7 @@ std::vector<Op> read_ops(const Node& node, const NameTable& comms, const NameTab
     const ObjectNode object(node.element(i), op_spec);
     object.reject_unknown_fields();
     const std::string& name = ops.add(object.required("name"));
-    result.push_back(read_op(object, comms, pools, vars));
+    result.push_back(read_op(object, version, comms, pools, vars));
     result.back().name = name;
   }
   return result;

@@ -17,8 +17,8 @@ Program read_program(const Node& node, std::uint64_t version, const NameTable& c
 std::vector<Rank> read_rank_list(const Node& node);
 
 // read_ops.cpp
-std::vector<Op> read_ops(const Node& node, const NameTable& comms, const NameTable& pools,
-                         const NameTable& vars, NameTable& ops);
+std::vector<Op> read_ops(const Node& node, std::uint64_t version, const NameTable& comms,
+                         const NameTable& pools, const NameTable& vars, NameTable& ops);
 std::vector<Action> read_main(const Node& node, std::uint64_t version, const NameTable& comms,
                               const NameTable& vars, const NameTable& ops);
 

@@ -103,7 +103,7 @@ Program read_program(const Node& node, std::uint64_t version, const NameTable& c
   NameTable ops("op", pointer_child(node.pointer(), "ops"));
   program.pools = read_pools(object.required("pools"), pools);
   program.vars = read_vars(object.required("vars"), vars);
-  program.ops = read_ops(object.required("ops"), comms, pools, vars, ops);
+  program.ops = read_ops(object.required("ops"), version, comms, pools, vars, ops);
   program.main = read_main(object.required("main"), version, comms, vars, ops);
   assert(pools.size() == program.pools.size() && vars.size() == program.vars.size());
   assert(ops.size() == program.ops.size());
