@@ -4,14 +4,14 @@
 # leak, sanitizer report, timeout or out-of-memory fails the script; libFuzzer leaves the input
 # that caused it under <build>/fuzz-artifacts/<harness>/.
 #
-#   ORDO_FUZZ_SECONDS   seconds per harness (default 6; a campaign: 600)
+#   ORDO_FUZZ_SECONDS   seconds per harness (default 4; a campaign: 600)
 #   ORDO_FUZZ_BUILD     build folder (default build/fuzz, the preset's own)
 #   ORDO_FUZZ_HARNESSES harnesses to run (default: every one)
 # New inputs libFuzzer finds go to a scratch folder, never into the checked-in corpus.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-seconds=${ORDO_FUZZ_SECONDS:-6}
+seconds=${ORDO_FUZZ_SECONDS:-4}
 build=${ORDO_FUZZ_BUILD:-build/fuzz}
 harnesses=${ORDO_FUZZ_HARNESSES:-"dump_parser trace_parser network_parser idx_parser checkpoint_parser recordio_parser flight_dump_parser mxnet_symbol_parser onnx_model_parser"}
 jobs=${ORDO_JOBS:-$(nproc)}

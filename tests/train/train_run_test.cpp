@@ -69,6 +69,11 @@ TEST(TrainRun, EverySafeDesignGivesTheSameWeights) {
       config.buffers = buffers;
       if (kind == designs::DesignKind::concom) config.comm_threads = 1;
       config.bucket_bytes = 16 << 10;  // fused: LeNet's keys in several buckets
+      // The designs beyond the paper in place only: their copy form is held to the exact sums by
+      // the simulated-rank and MPI step tests, and this test runs under ThreadSanitizer too.
+      const bool beyond =
+          kind == designs::DesignKind::fused || kind == designs::DesignKind::nonblocking;
+      if (beyond && buffers == designs::BufferMode::copy) continue;
       SCOPED_TRACE(designs::describe(config));
       const std::vector<TrainResult> r =
           train_on_ranks(networks::lenet(10, 1.0), config, train, nullptr, options, 2);
