@@ -23,6 +23,14 @@ exec::BodyOptions device_bodies(double compute_time_scale) {
 
 }  // namespace
 
+kvstore::StepRunOptions checked_steps() {
+  kvstore::StepRunOptions o;
+  o.steps = 2;
+  o.include_init = true;
+  o.compute_time_scale = 0.0;
+  return o;
+}
+
 DeviceSteps::DeviceSteps(const networks::Network& network, const designs::DesignConfig& config,
                          comm::World& world, engine::OpTrace* trace, double compute_time_scale)
     : engine_(engine_config(config), std::make_unique<engine::ThreadPoolScheduler>()),

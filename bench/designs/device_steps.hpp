@@ -13,9 +13,14 @@
 #include "runtime/designs/step_emitter.hpp"
 #include "runtime/engine/engine.hpp"
 #include "runtime/exec/executor.hpp"
+#include "runtime/kvstore/step_run.hpp"
 #include "runtime/networks/network.hpp"
 
 namespace ordo::bench {
+
+// run_steps (which writes known gradients and checks every sum) for two steps after the weights'
+// broadcast, with no simulated time: how the benches check that a design's sums are exact.
+kvstore::StepRunOptions checked_steps();
 
 class DeviceSteps {
  public:

@@ -31,15 +31,6 @@ double median_seconds(Repeats repeats, const std::function<void()>& body) {
   return median(samples);
 }
 
-// run_steps with no simulated time, to check that every design's sums are exact in this job.
-kvstore::StepRunOptions checked_steps() {
-  kvstore::StepRunOptions o;
-  o.steps = 2;
-  o.include_init = true;
-  o.compute_time_scale = 0.0;
-  return o;
-}
-
 std::string mib(std::uint64_t bytes) {
   char text[32];
   std::snprintf(text, sizeof text, "%.1f MiB", static_cast<double>(bytes) / (1 << 20));
@@ -137,24 +128,18 @@ OverlapResult run_overlap(const comm::MpiRuntime& runtime, const Workload& workl
                                                  [&] { alone_copy.step(); }};
   constexpr std::size_t first_design = 3;
   for (const std::unique_ptr<DeviceSteps>& d : designs) variants.emplace_back([&d] { d->step(); });
-  std::vector<std::vector<double>> samples(variants.size());
-  for (std::uint32_t round = 0; round < steps; ++round) {
-    for (std::size_t v = 0; v < variants.size(); ++v) {
-      const double s = slowest_rank_seconds(MPI_COMM_WORLD, variants[v]);
-      if (round > 0) samples[v].push_back(s);
-    }
-  }
+  const std::vector<double> medians = medians_in_turn(variants, steps);
   if (traced) {
     const std::string error = traced->finish();
     if (!error.empty()) throw std::runtime_error(error);
   }
-  result.comm_s = median(samples[0]);
-  result.compute_in_place_s = median(samples[1]);
-  result.compute_copy_s = median(samples[2]);
+  result.comm_s = medians[0];
+  result.compute_in_place_s = medians[1];
+  result.compute_copy_s = medians[2];
   for (std::size_t d = 0; d < designs.size(); ++d) {
     OverlapRow row;
     row.config = overlap_designs()[d];
-    row.step_s = median(samples[first_design + d]);
+    row.step_s = medians[first_design + d];
     const kvstore::StepRunResult checked =
         kvstore::run_steps(shape, row.config, *worlds[d], checked_steps());
     row.keys_wrong = sum_over_ranks(MPI_COMM_WORLD, checked.keys_wrong);

@@ -39,8 +39,8 @@ std::vector<designs::DesignConfig> small_keys_designs() {
   designs::DesignConfig nonblocking;
   nonblocking.kind = designs::DesignKind::nonblocking;
   std::vector<designs::DesignConfig> out{depcha, nonblocking};
-  for (const std::uint64_t bucket : {std::uint64_t{256} << 10, std::uint64_t{1} << 20,
-                                     std::uint64_t{25} << 20}) {
+  for (const std::uint64_t bucket :
+       {std::uint64_t{256} << 10, std::uint64_t{1} << 20, std::uint64_t{25} << 20}) {
     designs::DesignConfig fused;
     fused.kind = designs::DesignKind::fused;
     fused.bucket_bytes = bucket;
@@ -49,19 +49,10 @@ std::vector<designs::DesignConfig> small_keys_designs() {
   return out;
 }
 
-kvstore::StepRunOptions checked_steps() {
-  kvstore::StepRunOptions o;
-  o.steps = 2;
-  o.include_init = true;
-  o.compute_time_scale = 0.0;
-  return o;
-}
-
 }  // namespace
 
 SmallKeysResult run_small_keys(const comm::MpiRuntime& runtime, std::uint64_t key_bytes_max,
                                std::uint32_t rounds) {
-  if (rounds < 2) throw std::invalid_argument("small keys need a warm-up round and a timed one");
   const networks::Network net = resnet50_keys(key_bytes_max);
   SmallKeysResult result;
   result.workload = net.name;
@@ -81,16 +72,9 @@ SmallKeysResult run_small_keys(const comm::MpiRuntime& runtime, std::uint64_t ke
     DeviceSteps* d = steps.back().get();
     variants.emplace_back([d] { d->step(); });
   }
-  // Every variant once per round, in turn, so that the machine's load changes all alike.
-  std::vector<std::vector<double>> samples(variants.size());
-  for (std::uint32_t round = 0; round < rounds; ++round) {
-    for (std::size_t v = 0; v < variants.size(); ++v) {
-      const double s = slowest_rank_seconds(MPI_COMM_WORLD, variants[v]);
-      if (round > 0) samples[v].push_back(s);
-    }
-  }
+  const std::vector<double> medians = medians_in_turn(variants, rounds);
   for (std::size_t v = 0; v < variants.size(); ++v) {
-    SmallKeysRow row{names[v], median(samples[v]), 0, 0};
+    SmallKeysRow row{names[v], medians[v], 0, 0};
     if (v >= 2) {
       const designs::DesignConfig config = small_keys_designs()[v - 2];
       const kvstore::StepRunResult checked =

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <utility>
 
 #include "runtime/comm/mpi/error.hpp"
 
@@ -24,6 +25,21 @@ double median(std::vector<double> samples) {
   const double lower =
       *std::max_element(samples.begin(), samples.begin() + static_cast<std::ptrdiff_t>(mid));
   return (lower + upper) / 2.0;
+}
+
+std::vector<double> medians_in_turn(const std::vector<std::function<void()>>& variants,
+                                    std::uint32_t rounds) {
+  if (rounds < 2) throw std::invalid_argument("needs a warm-up round and a timed one");
+  std::vector<std::vector<double>> samples(variants.size());
+  for (std::uint32_t round = 0; round < rounds; ++round) {
+    for (std::size_t v = 0; v < variants.size(); ++v) {
+      const double s = slowest_rank_seconds(MPI_COMM_WORLD, variants[v]);
+      if (round > 0) samples[v].push_back(s);
+    }
+  }
+  std::vector<double> medians;
+  for (std::vector<double>& s : samples) medians.push_back(median(std::move(s)));
+  return medians;
 }
 
 double max_over_ranks(MPI_Comm comm, double value) {

@@ -28,6 +28,12 @@ double slowest_rank_seconds(MPI_Comm comm, const std::function<void()>& body);
 // not be empty.
 double median(std::vector<double> samples);
 
+// Collective over MPI_COMM_WORLD: every variant once per round, in turn, so that a change in the
+// machine's load affects all of them alike; the first round is a warm-up. Returns each variant's
+// median of the other rounds (slowest rank). `rounds` must be at least 2.
+std::vector<double> medians_in_turn(const std::vector<std::function<void()>>& variants,
+                                    std::uint32_t rounds);
+
 // The maximum over the ranks of `comm` of `value`.
 double max_over_ranks(MPI_Comm comm, double value);
 std::uint64_t sum_over_ranks(MPI_Comm comm, std::uint64_t value);

@@ -15,8 +15,8 @@ namespace {
 // schedule only inside a test, so a sleeping thread stretches every round of a large allreduce,
 // not only its end: with 50 us of polling, ResNet-50's step under the nonblocking design took
 // 1.9x a depcha step (docs/benchmarks.md). The thread polls, yielding the core to any thread
-// that wants it, for a few milliseconds after each completion or new request (about one large
-// key's allreduce on shared memory), then backs off by doubling sleeps up to a cap, so a
+// that wants it, for 20 ms after each completion or new request (several large keys' allreduces
+// on shared memory), then backs off by doubling sleeps up to a cap, so a
 // collective waiting for a late rank costs little CPU and ends at most a cap late.
 constexpr std::chrono::microseconds busy_poll{20000};
 constexpr std::chrono::microseconds first_sleep{10};
