@@ -94,6 +94,13 @@ Watchdog::Watchdog(FlightRecorder& recorder, WatchdogOptions options)
       std::chrono::nanoseconds(static_cast<std::int64_t>(std::min(options_.timeout_s, 1e9) * 1e9));
   // A few looks per timeout, at most 4 a second: late by at most a quarter of the timeout.
   poll_ = std::min<std::chrono::nanoseconds>(timeout_ / 4, std::chrono::milliseconds(250));
+  const double grace_s =
+      options_.abort_grace_s < 0.0 ? std::min(options_.timeout_s, 5.0) : options_.abort_grace_s;
+  if (!std::isfinite(grace_s) || grace_s > 3600.0) {
+    throw std::invalid_argument("abort grace " + std::to_string(grace_s) +
+                                " s; expected at most 3600 seconds");
+  }
+  grace_ = std::chrono::nanoseconds(static_cast<std::int64_t>(grace_s * 1e9));
   if (!options_.abort) options_.abort = [](int code) { std::_Exit(code); };
   if (options_.on_signal) take_signal();
   thread_ = std::thread([this] { loop(); });
@@ -124,6 +131,21 @@ void Watchdog::write_program() const {
   if (!options_.program_dump.empty()) write_program_file(options_.dir, options_.program_dump);
 }
 
+void Watchdog::wait_grace() const {
+  if (grace_.count() <= 0) return;
+  if (!options_.on_signal) {
+    std::this_thread::sleep_for(grace_);
+    return;
+  }
+  timespec until{};
+  clock_gettime(CLOCK_REALTIME, &until);
+  const auto ns = until.tv_nsec + grace_.count();
+  until.tv_sec += static_cast<time_t>(ns / 1'000'000'000);
+  until.tv_nsec = static_cast<long>(ns % 1'000'000'000);
+  while (sem_timedwait(&signal_sem, &until) != 0 && errno == EINTR) {
+  }
+}
+
 void Watchdog::fire(const std::string& reason, const std::string& detail, int code) {
   std::call_once(dumped_, [&] {
     const RankDump dump = recorder_.dump(reason, detail, options_.timeout_s);
@@ -141,6 +163,13 @@ void Watchdog::fire(const std::string& reason, const std::string& detail, int co
     give_signal_back();
     raise(code);
     std::_Exit(128 + code);
+  }
+  wait_grace();
+  if (const int number = signal_seen.load(std::memory_order_relaxed);
+      options_.on_signal && number != 0) {
+    give_signal_back();
+    raise(number);
+    std::_Exit(128 + number);
   }
   options_.abort(code);
   std::_Exit(code);

@@ -36,6 +36,11 @@ struct WatchdogOptions {
   // as DIR/program.json, where `ordo analyze DIR` finds it and says which op of the program each
   // rank was in. Every rank writes the same text, each atomically, so any one of them may land.
   std::string program_dump;
+  // After a hang dump the rank waits this long before it ends the job, so that peers stuck on
+  // the same fault reach their own timeout and write a hang dump of their own instead of being
+  // killed by mpirun mid-way (which leaves a `signal` dump at best, none on a loaded machine).
+  // Negative: the default, the timeout itself capped at 5 s.
+  double abort_grace_s = -1.0;
 };
 
 class Watchdog {
@@ -55,12 +60,15 @@ class Watchdog {
   void loop();
   // Before the rank's dump, so that a reader who sees the dump sees the program too.
   void write_program() const;
+  // Sleeps for the abort grace; returns early when SIGTERM arrives (the job is ending anyway).
+  void wait_grace() const;
   [[noreturn]] void fire(const std::string& reason, const std::string& detail, int code);
 
   FlightRecorder& recorder_;
   WatchdogOptions options_;
   std::chrono::nanoseconds timeout_;
   std::chrono::nanoseconds poll_;
+  std::chrono::nanoseconds grace_;
   std::mutex mutex_;
   std::condition_variable wake_;
   bool stop_ = false;  // under mutex_
