@@ -17,19 +17,26 @@ std::uint32_t ranks_for(const networks::Network& network, std::uint32_t wanted) 
   return networks::param_count(network) <= 1 ? wanted : 2;
 }
 
+// A sharded program is written for its rank count.
+DesignRecipe at_ranks(DesignRecipe r, std::uint32_t ranks) {
+  r.config.shards = ranks;
+  return r;
+}
+
 std::string describe(const DesignRecipe& r) {
   std::string s = designs::describe(r.config);
   if (r.step.include_init) s += " with init";
   return s;
 }
 
-Instance spmd_instance(const NetworkRecipe& net, const DesignRecipe& design, std::uint32_t ranks) {
+Instance spmd_instance(const NetworkRecipe& net, const DesignRecipe& recipe, std::uint32_t ranks) {
   const networks::Network network = to_network(net);
   Instance instance;
+  instance.ranks = ranks_for(network, ranks);
+  const DesignRecipe design = at_ranks(recipe, instance.ranks);
   instance.origin =
       "design " + describe(design) + ", " + std::to_string(networks::param_count(network)) + " keys";
   instance.job = designs::build_step_job(network, design.config, design.step);
-  instance.ranks = ranks_for(network, ranks);
   return instance;
 }
 
@@ -41,7 +48,7 @@ Instance heterogeneous_instance(const NetworkRecipe& net, const DesignRecipe& ba
   instance.origin = "heterogeneous";
   instance.job.ranks = instance.ranks;
   for (dag::Rank r = 0; r < instance.ranks; ++r) {
-    const DesignRecipe design = vary(base, variations[r]);
+    const DesignRecipe design = at_ranks(vary(base, variations[r]), instance.ranks);
     const networks::Network network = to_network(net, variations[r].count_delta);
     dag::Job own = designs::build_step_job(network, design.config, design.step);
     // Communicator ids are positional (world, then concom's comm0, comm1, ...), so the longest

@@ -7,11 +7,9 @@ namespace ordo::fuzz {
 
 namespace {
 
-constexpr std::uint32_t design_kinds = 6;
+constexpr std::uint32_t design_kinds = 7;
 
-bool has_order_guard(designs::DesignKind kind) {
-  return kind == designs::DesignKind::fused || kind == designs::DesignKind::nonblocking;
-}
+using designs::has_order_guard;
 
 rc::Gen<std::uint32_t> threads() { return uniform<std::uint32_t>(1, bounds::threads_max + 1); }
 
@@ -38,7 +36,8 @@ rc::Gen<DesignRecipe> design_recipes() {
       make_config,
       rc::gen::element(designs::DesignKind::depcha, designs::DesignKind::funnel,
                        designs::DesignKind::concom, designs::DesignKind::naive,
-                       designs::DesignKind::fused, designs::DesignKind::nonblocking),
+                       designs::DesignKind::fused, designs::DesignKind::nonblocking,
+                       designs::DesignKind::sharded),
       rc::gen::element(designs::InitKind::safe, designs::InitKind::fig4),
       rc::gen::element(designs::BufferMode::in_place, designs::BufferMode::copy), threads(),
       threads(), threads(), uniform<std::uint32_t>(1, bounds::ncomm_max + 1),

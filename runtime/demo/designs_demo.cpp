@@ -32,13 +32,15 @@ kvstore::StepRunOptions step_options(const DesignsDemoOptions& o) {
 
 }  // namespace
 
-std::vector<designs::DesignConfig> demo_designs() {
+std::vector<designs::DesignConfig> demo_designs(std::uint32_t ranks) {
   std::vector<designs::DesignConfig> designs;
   for (designs::DesignKind k :
        {designs::DesignKind::naive, designs::DesignKind::funnel, designs::DesignKind::concom,
-        designs::DesignKind::depcha, designs::DesignKind::fused, designs::DesignKind::nonblocking}) {
+        designs::DesignKind::depcha, designs::DesignKind::fused, designs::DesignKind::nonblocking,
+        designs::DesignKind::sharded}) {
     designs::DesignConfig c;
     c.kind = k;
+    c.shards = ranks;
     if (k == designs::DesignKind::concom) c.comm_threads = 1;
     designs.push_back(c);
   }
@@ -47,7 +49,7 @@ std::vector<designs::DesignConfig> demo_designs() {
 
 std::vector<DesignRow> run_designs_simulated(std::uint32_t ranks, const DesignsDemoOptions& o) {
   std::vector<DesignRow> rows;
-  for (const designs::DesignConfig& config : demo_designs()) {
+  for (const designs::DesignConfig& config : demo_designs(ranks)) {
     comm::sim::SimWorld world(ranks, designs::step_comms(config));
     world.start_watchdog(std::chrono::milliseconds(20));
     std::vector<kvstore::StepRunResult> results(ranks);

@@ -29,8 +29,9 @@ struct DesignsDemoOptions {
   double compute_time_scale = 1.0;
 };
 
-// Every design in its default configuration (concom on one comm thread).
-std::vector<designs::DesignConfig> demo_designs();
+// Every design in its default configuration (concom on one comm thread), for a run on `ranks`
+// ranks (sharded's program is written for its rank count).
+std::vector<designs::DesignConfig> demo_designs(std::uint32_t ranks);
 
 // Every design on `ranks` simulated ranks, one thread per rank.
 std::vector<DesignRow> run_designs_simulated(std::uint32_t ranks, const DesignsDemoOptions& o);

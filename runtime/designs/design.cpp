@@ -7,6 +7,15 @@
 
 namespace ordo::designs {
 
+namespace {
+constexpr double update_us_per_mib = 50.0;  // an estimate of an SGD update's memory traffic
+}
+
+double update_cost_us(const KeyVars& k) {
+  const double mib = static_cast<double>(k.count * dag::dtype_bytes(k.dtype)) / (1 << 20);
+  return update_us_per_mib * mib;
+}
+
 Design::Design(const DesignConfig& config, dag::ProgramSink& main) : config_(config), main_(main) {
   check_config(config_);
 }
@@ -26,6 +35,8 @@ std::unique_ptr<Design> Design::create(const DesignConfig& config, dag::ProgramS
       return make_fused(config, main);
     case DesignKind::nonblocking:
       return make_nonblocking(config, main);
+    case DesignKind::sharded:
+      return make_sharded(config, main);
   }
   throw std::invalid_argument("unknown design kind");
 }

@@ -28,6 +28,9 @@ struct KeyVars {
   dag::DType dtype = dag::DType::f32;
 };
 
+// What the step's SGD update of a whole key costs, for the simulators (cost_us of its op).
+double update_cost_us(const KeyVars& k);
+
 class Design {
  public:
   Design(const DesignConfig& config, dag::ProgramSink& main);

@@ -10,9 +10,11 @@ constexpr std::uint32_t threads_max = 256;
 constexpr std::uint32_t ncomm_max = 64;
 constexpr std::uint32_t outstanding_max = 1u << 16;
 constexpr std::uint64_t bucket_bytes_max = std::uint64_t{1} << 32;
+constexpr std::uint32_t shards_max = 1u << 20;
 constexpr DesignKind all_kinds[] = {DesignKind::naive,  DesignKind::funnel,
                                     DesignKind::concom, DesignKind::depcha,
-                                    DesignKind::fused,  DesignKind::nonblocking};
+                                    DesignKind::fused,  DesignKind::nonblocking,
+                                    DesignKind::sharded};
 
 void check_range(const char* what, std::uint32_t value, std::uint32_t max) {
   if (value == 0 || value > max) {
@@ -37,6 +39,8 @@ std::string_view to_string(DesignKind kind) {
       return "fused";
     case DesignKind::nonblocking:
       return "nonblocking";
+    case DesignKind::sharded:
+      return "sharded";
   }
   return "?";
 }
@@ -89,11 +93,24 @@ void check_config(const DesignConfig& config) {
                                 std::to_string(bucket_bytes_max) + "], not " +
                                 std::to_string(config.bucket_bytes));
   }
-  if (!config.order_guard && config.kind != DesignKind::fused &&
-      config.kind != DesignKind::nonblocking) {
-    throw std::invalid_argument("design " + std::string(to_string(config.kind)) +
-                                " has no order guard to leave out (only fused and nonblocking)");
+  if (config.shards > shards_max) {
+    throw std::invalid_argument("design shards must be at most " + std::to_string(shards_max) +
+                                ", not " + std::to_string(config.shards));
   }
+  if (config.kind == DesignKind::sharded && config.shards == 0) {
+    throw std::invalid_argument(
+        "design sharded is written for a rank count: give the ranks it shards over (--shards N)");
+  }
+  if (!config.order_guard && !has_order_guard(config.kind)) {
+    throw std::invalid_argument("design " + std::string(to_string(config.kind)) +
+                                " has no order guard to leave out (only fused, nonblocking and "
+                                "sharded)");
+  }
+}
+
+bool has_order_guard(DesignKind kind) {
+  return kind == DesignKind::fused || kind == DesignKind::nonblocking ||
+         kind == DesignKind::sharded;
 }
 
 std::uint32_t comm_pool_threads(const DesignConfig& config) {
@@ -125,6 +142,7 @@ std::string describe(const DesignConfig& config) {
   if (config.kind == DesignKind::fused) {
     s += ", bucket_bytes=" + std::to_string(config.bucket_bytes);
   }
+  if (config.kind == DesignKind::sharded) s += ", shards=" + std::to_string(config.shards);
   if (!config.order_guard) s += ", order_guard=off";
   if (config.kind == DesignKind::concom) {
     s += ", ncomm=" + std::to_string(config.ncomm) +

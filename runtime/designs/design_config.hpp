@@ -1,6 +1,7 @@
 // Which way the KVStore embeds its collectives into the engine (docs/semantics.md §7), with the
 // knobs each design has, selected by name: the paper's "naive", "funnel", "concom", "depcha", and
-// "fused" (DDP/Horovod buckets) and "nonblocking" (MPI-3 non-blocking allreduce) beyond it.
+// "fused" (DDP/Horovod buckets), "nonblocking" (MPI-3 non-blocking allreduce) and "sharded"
+// (ZeRO: reduce_scatter, an update of the rank's block, allgather) beyond it.
 #pragma once
 
 #include <cstdint>
@@ -12,7 +13,7 @@
 
 namespace ordo::designs {
 
-enum class DesignKind : std::uint8_t { naive, funnel, concom, depcha, fused, nonblocking };
+enum class DesignKind : std::uint8_t { naive, funnel, concom, depcha, fused, nonblocking, sharded };
 // "safe": weights broadcast by ops chained through one token var. "fig4": the paper's Fig. 4,
 // broadcast ops that write nothing, which may run in different orders on different ranks.
 enum class InitKind : std::uint8_t { safe, fig4 };
@@ -43,9 +44,15 @@ struct DesignConfig {
   // its bucket), and on ResNet-50 25 MiB buckets made the step's communication 1.85x slower than
   // 1 MiB ones, which already fuse every key below 64 KiB (docs/benchmarks.md).
   std::uint64_t bucket_bytes = std::uint64_t{1} << 20;
-  // fused and nonblocking: keep the ops that fix the order the collectives are issued in on every
+  // sharded: the ranks a key's weight is split over, one block each. The step program is then one
+  // for exactly this many ranks (the job fixes its rank count): a rank updates the block its rank
+  // owns, and a key whose count does not split into `shards` blocks is allreduced whole instead.
+  // 0: not set, which sharded refuses (the trainer sets the world's size).
+  std::uint32_t shards = 0;
+  // fused, nonblocking and sharded: keep the ops that fix the order the collectives are issued in on every
   // rank (fused's chain token, nonblocking's main-thread wait). Off is the design a hurried
-  // implementer writes; the checker refutes it where it can go wrong (docs/kvstore.md).
+  // implementer writes (sharded: allgathers outside the chain); the checker refutes it where it
+  // can go wrong (docs/kvstore.md).
   bool order_guard = true;
   friend bool operator==(const DesignConfig&, const DesignConfig&) = default;
 };
@@ -64,12 +71,14 @@ std::string_view to_string(InitKind kind);
 std::string_view to_string(BufferMode mode);
 // Throws std::invalid_argument listing the known names.
 DesignKind parse_design(std::string_view name);
-// "naive, funnel, concom, depcha, fused or nonblocking": for help texts and errors.
+// "naive, funnel, concom, depcha, fused, nonblocking or sharded": for help texts and errors.
 std::string design_names();
 InitKind parse_init(std::string_view name);
 BufferMode parse_buffers(std::string_view name);
 // Throws std::invalid_argument when a thread count or a design's knob is zero or out of bounds,
 // or the order guard is off in a design that has none.
+// Whether the design has an order guard to leave out (fused, nonblocking, sharded).
+bool has_order_guard(DesignKind kind);
 void check_config(const DesignConfig& config);
 
 // The comm pool's threads: comm_threads, but one in nonblocking, whatever comm_threads says.

@@ -13,5 +13,6 @@ std::unique_ptr<Design> make_concom(const DesignConfig& config, dag::ProgramSink
 std::unique_ptr<Design> make_depcha(const DesignConfig& config, dag::ProgramSink& main);
 std::unique_ptr<Design> make_fused(const DesignConfig& config, dag::ProgramSink& main);
 std::unique_ptr<Design> make_nonblocking(const DesignConfig& config, dag::ProgramSink& main);
+std::unique_ptr<Design> make_sharded(const DesignConfig& config, dag::ProgramSink& main);
 
 }  // namespace ordo::designs

@@ -22,6 +22,8 @@ dag::Job build_step_job(const networks::Network& network, const DesignConfig& co
     throw std::invalid_argument("steps must be in [1, " + std::to_string(steps_max) + "]");
   }
   dag::Job job;
+  // A sharded program is written for its rank count: which rank updates which block.
+  if (config.kind == DesignKind::sharded) job.ranks = config.shards;
   job.comms = step_comms(config);
   dag::Program& program = job.programs.emplace_back();
   program.name = step_program_name(network, config);

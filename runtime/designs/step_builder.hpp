@@ -1,5 +1,5 @@
 // A whole job for the checker and the dumps: the step program a design gives for a network, as
-// one SPMD program valid at any rank count.
+// one SPMD program, valid at any rank count but for sharded's, which is written for `shards` ranks.
 #pragma once
 
 #include <cstdint>

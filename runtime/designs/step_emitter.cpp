@@ -6,8 +6,6 @@ namespace ordo::designs {
 
 namespace {
 
-constexpr double update_us_per_mib = 50.0;  // cost estimate of an SGD update, for simulators
-
 dag::Var token(const std::string& name) {
   return dag::Var{name, dag::VarKind::token, 0, dag::DType::u8};
 }
@@ -111,9 +109,7 @@ void StepEmitter::emit_backward(const std::string& prefix) {
 void StepEmitter::emit_pulls(const std::string& prefix, const std::vector<KeyVars>& summed) {
   for (const KeyVars& k : summed) {
     design_->pull(k);
-    const double mib = static_cast<double>(k.count * dag::dtype_bytes(k.dtype)) / (1 << 20);
-    main_.submit(
-        compute_op(prefix + "update." + k.name, {k.grad}, {k.weight}, update_us_per_mib * mib));
+    main_.submit(compute_op(prefix + "update." + k.name, {k.grad}, {k.weight}, update_cost_us(k)));
   }
 }
 

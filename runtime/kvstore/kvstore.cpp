@@ -10,6 +10,14 @@ namespace ordo::kvstore {
 std::unique_ptr<KVStore> KVStore::create(std::string_view name, exec::Executor& executor,
                                          comm::World& world, designs::DesignConfig config) {
   config.kind = designs::parse_design(name);
+  if (config.kind == designs::DesignKind::sharded) {
+    // A pull here returns the summed gradient; sharded sums only the rank's block of it and
+    // updates that block of the weight itself, which needs the step's optimizer.
+    throw std::invalid_argument(
+        "design sharded updates the weights itself and leaves no summed gradient to pull; the "
+        "KVStore API takes naive, funnel, concom, depcha, fused or nonblocking (sharded runs in "
+        "ordo train and in step programs)");
+  }
   return std::unique_ptr<KVStore>(new KVStore(executor, world, config));
 }
 

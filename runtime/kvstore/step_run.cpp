@@ -4,6 +4,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <utility>
 
 #include "runtime/engine/engine.hpp"
 #include "runtime/engine/thread_pool_scheduler.hpp"
@@ -15,13 +16,38 @@ namespace ordo::kvstore {
 
 namespace {
 
+// The elements of block `rank` of `count` split over `ranks`, as reduce_scatter and allgather cut.
+std::pair<std::uint64_t, std::uint64_t> block(std::uint64_t count, dag::Rank rank,
+                                              std::uint32_t ranks) {
+  return {count * rank / ranks, count * (rank + 1) / ranks};
+}
+
+// Whether the sharded design splits the key: then the rank's update op writes only its block,
+// and the allgather brings the others'.
+bool sharded_key(const designs::DesignConfig& config, const designs::KeyVars& k) {
+  return config.kind == designs::DesignKind::sharded && k.count % config.shards == 0;
+}
+
 // Writes this rank's gradients from every backward op, and rank-specific weights at init time.
+// The sharded design's update of a block copies the block's sum into the weight, so that the
+// allgathered weight shows, block by block, what each owner's reduce_scatter summed.
 struct GradientFill {
   const designs::StepEmitter* emitter = nullptr;
   dag::Rank rank = 0;
+  std::uint32_t ranks = 1;
   std::uint32_t step = 0;
 
   void operator()(const dag::Op& op, exec::Buffers& buffers) const {
+    if (op.name.find("update_shard.") != std::string::npos) {
+      for (const designs::KeyVars& k : emitter->keys()) {
+        if (op.writes.empty() || op.writes.front() != k.weight) continue;
+        const std::span<float> g = buffers.as<float>(k.grad);
+        const std::span<float> w = buffers.as<float>(k.weight);
+        const auto [from, to] = block(g.size(), rank, ranks);
+        for (std::uint64_t i = from; i < to; ++i) w[i] = g[i];
+      }
+      return;
+    }
     if (op.name.find("bwd.") == std::string::npos) return;
     for (const designs::KeyVars& k : emitter->keys()) {
       for (dag::VarId w : op.writes) {
@@ -33,15 +59,23 @@ struct GradientFill {
   }
 };
 
-std::uint64_t wrong_keys(const designs::StepEmitter& emitter, exec::Buffers& buffers, std::uint32_t ranks,
+// Keys whose pulled gradient is not the sum over ranks; for a key the sharded design splits, the
+// rank's own block of the gradient, and the whole gathered weight.
+std::uint64_t wrong_keys(const designs::StepEmitter& emitter, const designs::DesignConfig& config,
+                         exec::Buffers& buffers, dag::Rank rank, std::uint32_t ranks,
                          std::uint32_t step) {
   std::uint64_t wrong = 0;
   for (const designs::KeyVars& k : emitter.keys()) {
-    std::span<float> g = buffers.as<float>(k.grad);
+    const std::span<float> g = buffers.as<float>(k.grad);
+    const std::span<float> w = buffers.as<float>(k.weight);
+    const bool sharded = sharded_key(config, k);
+    const auto [from, to] = sharded ? block(g.size(), rank, ranks)
+                                          : std::pair<std::uint64_t, std::uint64_t>{0, g.size()};
     for (std::uint64_t i = 0; i < g.size(); ++i) {
       float expected = 0.0f;
       for (dag::Rank r = 0; r < ranks; ++r) expected += gradient_value(r, k.key, i, step);
-      if (g[i] != expected) {
+      const bool pulled = i < from || i >= to || g[i] == expected;
+      if (!pulled || (sharded && w[i] != expected)) {
         ++wrong;
         break;
       }
@@ -64,6 +98,10 @@ StepRunResult run_steps(const networks::Network& network, const designs::DesignC
       if (p.dtype != dag::DType::f32) throw std::invalid_argument("run_steps checks f32 keys only");
     }
   }
+  if (config.kind == designs::DesignKind::sharded && config.shards != world.size()) {
+    throw std::invalid_argument("design sharded is written for " + std::to_string(config.shards) +
+                                " ranks, not the world's " + std::to_string(world.size()));
+  }
   engine::EngineConfig engine_config;
   engine_config.pools = designs::step_pools(config);
   engine::Engine engine(std::move(engine_config), std::make_unique<engine::ThreadPoolScheduler>());
@@ -76,6 +114,7 @@ StepRunResult run_steps(const networks::Network& network, const designs::DesignC
   designs::StepEmitter emitter(network, config, executor);
   fill->emitter = &emitter;
   fill->rank = world.rank();
+  fill->ranks = world.size();
 
   StepRunResult result;
   if (options.include_init) {
@@ -99,7 +138,8 @@ StepRunResult run_steps(const networks::Network& network, const designs::DesignC
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
             .count());
     result.keys_checked += emitter.keys().size();
-    result.keys_wrong += wrong_keys(emitter, executor.buffers(), world.size(), s);
+    result.keys_wrong +=
+        wrong_keys(emitter, config, executor.buffers(), world.rank(), world.size(), s);
   }
   executor.main_done();
   return result;

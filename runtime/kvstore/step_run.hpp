@@ -1,7 +1,9 @@
 // Data-parallel training steps of a network on one rank, live: the step emitter drives a design
 // on an executor, backward writes known gradients, and after every step each key's pulled
 // gradient is compared, bit for bit, with the sum over ranks that the values were chosen to make
-// exact. The demo and the MPI tests run this on every rank, simulated or real.
+// exact (for a key the sharded design splits: the rank's own block, and the gathered weight, into
+// which each rank's update copies its block's sum). The demo and the MPI tests run this on every
+// rank, simulated or real.
 #pragma once
 
 #include <cstdint>

@@ -114,9 +114,28 @@ void StepCompute::run(const dag::Op& op) {
     const std::size_t i = index_in(param_of_, name.substr(7), op);
     Param& p = *model_.params()[i];
     sgd_update(p.value, p.grad, velocity_[i], inputs_.learning_rate, sgd_);
+  } else if (name.substr(0, 13) == "update_shard.") {
+    const std::size_t i = index_in(param_of_, name.substr(13), op);
+    Param& p = *model_.params()[i];
+    // Element-wise, so the block's new values are bit for bit what a whole update gives them.
+    const std::int64_t n = p.value.numel();
+    const std::int64_t from = n * shard_rank_ / shard_ranks_;
+    const std::int64_t to = n * (shard_rank_ + 1) / shard_ranks_;
+    at::Tensor weight = p.value.view({n}).narrow(0, from, to - from);
+    at::Tensor velocity = velocity_[i].view({n}).narrow(0, from, to - from);
+    sgd_update(weight, p.grad.view({n}).narrow(0, from, to - from), velocity,
+               inputs_.learning_rate, sgd_);
   } else {
     throw std::logic_error("compute op '" + op.name + "' is not an op of the training step");
   }
+}
+
+void StepCompute::set_shard(std::uint32_t rank, std::uint32_t ranks) {
+  if (ranks == 0 || rank >= ranks) {
+    throw std::invalid_argument("shard " + std::to_string(rank) + " of " + std::to_string(ranks));
+  }
+  shard_rank_ = rank;
+  shard_ranks_ = ranks;
 }
 
 double StepCompute::last_loss() const {

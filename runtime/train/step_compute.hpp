@@ -1,5 +1,6 @@
 // What the step program's compute ops do when the trainer runs it: the executor's compute hook,
-// which maps each op the step emitter wrote (fwd.<layer>, loss, bwd.<layer>, update.<key>) to the
+// which maps each op the step emitter wrote (fwd.<layer>, loss, bwd.<layer>, update.<key>, and the
+// sharded design's update_shard.<key>, the update of this rank's block of the key) to the
 // model's call. Parameters and gradients live in the executor's buffers (the vars the KVStore
 // reduces), and the model's tensors are views of them, so what the collectives sum is exactly
 // what backward wrote and what the update reads.
@@ -45,6 +46,9 @@ class StepCompute {
   using BatchSource = std::function<StepInputs(std::uint64_t step)>;
   void set_batch_source(BatchSource source, std::uint64_t first_step);
   void set_step(double learning_rate, std::string prefix);
+  // Which block of each key an update_shard op steps (the sharded design's): block `rank` of
+  // `ranks`, block i being elements [i * n / ranks, (i + 1) * n / ranks) of the flat key.
+  void set_shard(std::uint32_t rank, std::uint32_t ranks);
   // The executor's compute hook: op names carry the step's prefix ("s3.fwd.conv1"). Throws
   // std::logic_error for a compute op on the compute pool that is not an op of this step.
   void run(const dag::Op& op);
@@ -67,6 +71,8 @@ class StepCompute {
   std::map<std::string, std::size_t> layer_of_;
   std::map<std::string, std::size_t> param_of_;
   std::vector<at::Tensor> velocity_;  // per parameter
+  std::uint32_t shard_rank_ = 0;
+  std::uint32_t shard_ranks_ = 1;
   mutable std::mutex loss_mutex_;
   double loss_ = 0.0;
   std::uint64_t correct_ = 0;

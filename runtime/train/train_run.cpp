@@ -100,6 +100,10 @@ TrainResult train_rank(const networks::Network& network, const designs::DesignCo
     throw std::invalid_argument("the test set's examples (" + test->describe() +
                                 ") are not the training set's (" + train.describe() + ")");
   }
+  if (config.kind == designs::DesignKind::sharded && config.shards != world.size()) {
+    throw std::invalid_argument("design sharded is written for " + std::to_string(config.shards) +
+                                " ranks, not the world's " + std::to_string(world.size()));
+  }
   const std::uint32_t shard = data::shard_size(train.size(), world.size());
   const std::uint32_t steps_per_epoch = options.batch == 0 ? 0 : shard / options.batch;
   if (steps_per_epoch == 0) {
@@ -158,6 +162,7 @@ TrainResult run_steps(const networks::Network& network, const designs::DesignCon
   SgdConfig sgd = options.sgd;
   sgd.rescale = 1.0 / static_cast<double>(world.size());
   compute = std::make_shared<StepCompute>(model, emitter, executor.buffers(), sgd);
+  compute->set_shard(world.rank(), world.size());
 
   const RunIdentity run{network.name,   std::string(designs::to_string(config.kind)),
                         world.size(),   world.rank(),
@@ -247,7 +252,11 @@ TrainResult run_steps(const networks::Network& network, const designs::DesignCon
   }
   result.seconds = step_seconds;
   executor.main_done();
-  if (options.record) result.program = engine.recorded_job();
+  if (options.record) {
+    result.program = engine.recorded_job();
+    // As the step builder says of it: a sharded program is one for its rank count.
+    if (config.kind == designs::DesignKind::sharded) result.program.ranks = config.shards;
+  }
   for (Param* p : model.params()) {
     const at::Tensor flat = p->value.contiguous().view({-1});
     result.weights.insert(result.weights.end(), flat.data_ptr<float>(),

@@ -26,7 +26,8 @@ std::vector<Case> cases() {
   std::vector<Case> out;
   for (designs::DesignKind kind : {designs::DesignKind::naive, designs::DesignKind::funnel,
                                    designs::DesignKind::concom, designs::DesignKind::depcha,
-                                   designs::DesignKind::fused, designs::DesignKind::nonblocking}) {
+                                   designs::DesignKind::fused, designs::DesignKind::nonblocking,
+                                   designs::DesignKind::sharded}) {
     for (designs::BufferMode buffers : {designs::BufferMode::in_place, designs::BufferMode::copy}) {
       for (std::uint32_t ranks : {2u, 3u, 5u, 8u}) {
         designs::DesignConfig c;
@@ -38,6 +39,9 @@ std::vector<Case> cases() {
         if (kind == designs::DesignKind::naive || kind == designs::DesignKind::concom)
           c.comm_threads = 1;
         c.bucket_bytes = 1500;  // fused: the mlp's 1 KiB weights and 64-byte biases in four buckets
+        // sharded: the mlp's 256- and 16-element keys split at 2 and 8 ranks; at 3 and 5 none
+        // does, and every key takes the chained allreduce.
+        c.shards = ranks;
         out.push_back({c, ranks});
       }
     }

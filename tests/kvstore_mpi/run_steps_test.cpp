@@ -42,6 +42,18 @@ TEST_P(RunSteps, BranchesFinishingInAnyOrderSumExactly) {
 INSTANTIATE_TEST_SUITE_P(SafeDesigns, RunSteps, ::testing::ValuesIn(safe_designs()),
                          [](const auto& p) { return test_name(p.param); });
 
+TEST(RunStepsSharded, BlocksSumExactlyAndGatherIntoEveryWeight) {
+  designs::DesignConfig config;
+  config.kind = designs::DesignKind::sharded;
+  config.shards = comm::test::runtime().world_size();
+  for (const designs::BufferMode buffers :
+       {designs::BufferMode::in_place, designs::BufferMode::copy}) {
+    config.buffers = buffers;
+    expect_exact(keys_network("sizes", small_key_counts), config, 3);
+    expect_exact(branching_network(), config, 8);
+  }
+}
+
 TEST(RunStepsNaive, OneKeyPerStepSumsExactly) {
   // With a single key each step issues exactly one collective and ends with a wait for all ops,
   // so no schedule can put two collectives in different orders on different ranks (see

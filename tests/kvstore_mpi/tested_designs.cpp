@@ -67,6 +67,9 @@ std::string test_name(const designs::DesignConfig& config) {
     case designs::DesignKind::fused:
       name += "_bucket" + std::to_string(config.bucket_bytes >> 10) + "KiB";
       break;
+    case designs::DesignKind::sharded:
+      name += "_shards" + std::to_string(config.shards);
+      break;
     case designs::DesignKind::funnel:
     case designs::DesignKind::nonblocking:
       break;

@@ -100,6 +100,7 @@ void expect_same_job(const dag::Job& ran, const dag::Job& built) {
 void expect_runs_the_built_program(const networks::Network& net, designs::DesignKind kind) {
   designs::DesignConfig config;
   config.kind = kind;
+  config.shards = 2;  // sharded: the ranks the recorded runs use
   SCOPED_TRACE(net.name + " " + designs::describe(config));
   constexpr std::uint32_t steps = 2;
   const dag::Job built = designs::build_step_job(net, config, {true, steps});
@@ -112,7 +113,8 @@ TEST(TrainProgram, EqualsTheStepBuildersOnEveryRank) {
   const networks::Network mlp = small_mlp();
   for (const designs::DesignKind kind :
        {designs::DesignKind::funnel, designs::DesignKind::concom, designs::DesignKind::depcha,
-        designs::DesignKind::fused, designs::DesignKind::nonblocking}) {
+        designs::DesignKind::fused, designs::DesignKind::nonblocking,
+        designs::DesignKind::sharded}) {
     expect_runs_the_built_program(lenet, kind);
     expect_runs_the_built_program(mlp, kind);
   }

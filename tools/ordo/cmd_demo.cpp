@@ -55,7 +55,7 @@ int run_mpi(const DemoCliOptions& o) {
   }
   std::vector<demo::DesignRow> rows;
   std::uint32_t ranks = 0;
-  for (const designs::DesignConfig& config : demo::demo_designs()) {
+  for (const designs::DesignConfig& config : demo::demo_designs(runtime.world_size())) {
     // naive may issue collectives in different orders on different ranks; on real MPI that
     // corrupts or hangs instead of being reported, so it only runs on simulated ranks.
     if (config.kind == designs::DesignKind::naive) continue;

@@ -194,6 +194,17 @@ int run_train(const TrainCli& o) {
   config.kind = designs::parse_design(o.design);
   comm::MpiWorld mpi_world(runtime, designs::step_comms(config));
   const bool root = mpi_world.rank() == 0;
+  if (config.kind == designs::DesignKind::sharded) {
+    // The program is written for the world's size: each rank updates its own block.
+    if (config.shards != 0 && config.shards != mpi_world.size()) {
+      if (root) {
+        std::cerr << "ordo train: error: --shards " << config.shards << " on a world of "
+                  << mpi_world.size() << " ranks; expected the world's size (or no --shards)\n";
+      }
+      return exit_bad_input;
+    }
+    config.shards = mpi_world.size();
+  }
   double hang_timeout = o.hang_timeout;
   try {
     if (hang_timeout == 0.0)

@@ -22,9 +22,12 @@ void add_design_options(CLI::App* sub, std::string& design, designs::DesignConfi
           },
           "SIZE"))
       ->capture_default_str();
+  sub->add_option("--shards", config.shards,
+                  "sharded: the ranks each weight is split over, the job's rank count (ordo train "
+                  "takes the world's)");
   sub->add_flag("!--no-order-guard", config.order_guard,
-                "fused and nonblocking: leave out what orders the collectives (the chain, the "
-                "main thread's wait), as a hurried implementation would");
+                "fused, nonblocking and sharded: leave out what orders the collectives (the "
+                "chain, the main thread's wait), as a hurried implementation would");
 }
 
 }  // namespace ordo::tools

@@ -1,0 +1,84 @@
+// sharded (ZeRO stage 1/2, FSDP's sharded gradients): each rank updates only its block of a key's
+// weight. A key whose count splits into `shards` blocks is summed by a reduce_scatter, which leaves
+// every rank the sum of its own block only (half an allreduce's traffic); the rank's update op
+// steps that block of the weight; an allgather then fills every rank's weight from each block's
+// owner (the other half). The update's work, and the momentum it reads, are the rank's block only.
+//
+// The reduce_scatters are submitted at each push, the updates and allgathers at the end of the
+// step, in push order; every one of those collectives writes the chain token, so the engine issues
+// them in submit order on every rank (as depcha orders its allreduces): first all reduce_scatters,
+// each going out as soon as its gradient is written, then the allgathers, each as soon as its
+// update is done. A key that does not split (a bias of 10 on 4 ranks) is summed by a chained
+// allreduce and updated whole by the step, as depcha would.
+//
+// Without the order guard the allgathers leave the chain out: each is ready when its update ends,
+// the updates run side by side on the compute pool and end in a different order on each rank, and
+// a comm pool of several threads then issues allgathers (and the reduce_scatters still in the
+// chain) in a different order on each rank.
+#include <optional>
+#include <vector>
+
+#include "runtime/designs/makers.hpp"
+
+namespace ordo::designs {
+
+namespace {
+
+class Sharded final : public Design {
+ public:
+  using Design::Design;
+
+  std::vector<KeyVars> push(const KeyVars& k) override {
+    push_into_buffer(k, /*main_waits=*/false);
+    if (k.count == 0 || k.count % config().shards != 0) {
+      main().submit(
+          collective_op(op_name("allreduce", k), allreduce(k, world_comm), {}, {k.buf, chain()}));
+      return {k};
+    }
+    dag::Collective scatter = allreduce(k, world_comm);
+    scatter.kind = dag::CollectiveKind::reduce_scatter;
+    main().submit(collective_op(op_name("reduce_scatter", k), scatter, {}, {k.buf, chain()}));
+    held_.push_back(k);
+    return {};
+  }
+
+  // The held keys' updates and allgathers: nothing is left for the step to pull or update.
+  std::vector<KeyVars> flush() override {
+    for (const KeyVars& k : held_) {
+      Design::pull(k);
+      dag::Op update;
+      update.name = op_name("update_shard", k);
+      update.kind = dag::OpKind::compute;
+      update.pool = compute_pool;
+      update.reads = {k.grad};
+      update.writes = {k.weight};
+      update.cost_us = update_cost_us(k) / static_cast<double>(config().shards);
+      main().submit(update);
+      dag::Collective gather = allreduce(k, world_comm);
+      gather.kind = dag::CollectiveKind::allgather;
+      gather.reduction = dag::Reduction::none;
+      std::vector<dag::VarId> writes{k.weight};
+      if (config().order_guard) writes.push_back(chain());
+      main().submit(collective_op(op_name("allgather", k), gather, {}, writes));
+    }
+    held_.clear();
+    return {};
+  }
+
+ private:
+  dag::VarId chain() {
+    if (!chain_) chain_ = add_token("collective.chain");
+    return *chain_;
+  }
+
+  std::vector<KeyVars> held_;  // pushed and reduce_scattered, not yet updated
+  std::optional<dag::VarId> chain_;
+};
+
+}  // namespace
+
+std::unique_ptr<Design> make_sharded(const DesignConfig& config, dag::ProgramSink& main) {
+  return std::make_unique<Sharded>(config, main);
+}
+
+}  // namespace ordo::designs
