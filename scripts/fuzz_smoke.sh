@@ -1,22 +1,25 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer harnesses (the fuzz preset: clang, ASan + UBSan) and runs each one from its
+# Builds the libFuzzer harnesses (a clang preset with ASan + UBSan and the harnesses on: the fuzz
+# preset, optimised for campaigns, or the asan preset, whose build the test run has made anyway)
+# and runs each one from its
 # seed corpus, fuzz/corpus/<harness>/ with its regressions/ inputs, for a short time. Any crash,
 # leak, sanitizer report, timeout or out-of-memory fails the script; libFuzzer leaves the input
 # that caused it under <build>/fuzz-artifacts/<harness>/.
 #
 #   ORDO_FUZZ_SECONDS   seconds per harness (default 4; a campaign: 600)
-#   ORDO_FUZZ_BUILD     build folder (default build/fuzz, the preset's own)
+#   ORDO_FUZZ_PRESET    the preset that builds them (default fuzz; scripts/test.sh gives asan)
 #   ORDO_FUZZ_HARNESSES harnesses to run (default: every one)
 # New inputs libFuzzer finds go to a scratch folder, never into the checked-in corpus.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 seconds=${ORDO_FUZZ_SECONDS:-4}
-build=${ORDO_FUZZ_BUILD:-build/fuzz}
+preset=${ORDO_FUZZ_PRESET:-fuzz}
+build=build/$preset
 harnesses=${ORDO_FUZZ_HARNESSES:-"dump_parser trace_parser network_parser idx_parser checkpoint_parser recordio_parser flight_dump_parser mxnet_symbol_parser onnx_model_parser"}
 jobs=${ORDO_JOBS:-$(nproc)}
 
-cmake --preset fuzz -B "$build" >/dev/null
+cmake --preset "$preset" >/dev/null
 cmake --build "$build" -j "$jobs" --target ordo_fuzzers
 
 scratch=$(mktemp -d)

@@ -61,11 +61,12 @@ run_preset asan -LE 'mpi|spin'
 # the layers and the model, and training runs on simulated ranks (the MPI ones run in release).
 targets="ordo_train_tests ordo_train_run_tests" run_preset asan-torch -L train -LE mpi
 
-# Parser fuzzing: every libFuzzer harness for a short time from its seed corpus (clang,
-# ASan + UBSan); docs/testing.md has the long-campaign command.
+# Parser fuzzing: every libFuzzer harness for a short time from its seed corpus, built by the
+# asan stage above (clang, ASan + UBSan, coverage for libFuzzer), so no third build of the
+# libraries; docs/testing.md has the long-campaign command, on the optimised fuzz preset.
 echo "== fuzz smoke =="
 fuzz_began=$SECONDS
-if ORDO_JOBS=$jobs scripts/fuzz_smoke.sh; then
+if ORDO_JOBS=$jobs ORDO_FUZZ_PRESET=asan scripts/fuzz_smoke.sh; then
   passed=$((passed + 1))
 else
   echo "ordo tests: fuzz smoke failed" >&2
