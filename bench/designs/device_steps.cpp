@@ -35,7 +35,7 @@ DeviceSteps::DeviceSteps(const networks::Network& network, const designs::Design
                          comm::World& world, engine::OpTrace* trace, double compute_time_scale)
     : engine_(engine_config(config), std::make_unique<engine::ThreadPoolScheduler>()),
       executor_(engine_, world, designs::step_comms(config), device_bodies(compute_time_scale)),
-      emitter_(network, config, executor_) {
+      emitter_(network, config, executor_, world.rank()) {
   if (trace != nullptr) engine_.set_trace(trace);
   emitter_.emit_init();
 }

@@ -1,5 +1,7 @@
 #include "fuzz/gen/design_jobs.hpp"
 
+#include <algorithm>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -17,9 +19,12 @@ std::uint32_t ranks_for(const networks::Network& network, std::uint32_t wanted) 
   return networks::param_count(network) <= 1 ? wanted : 2;
 }
 
-// A sharded program is written for its rank count.
+// sharded's and hierarchical's programs are written for their rank count: two nodes when the
+// count is even (of one rank each at two ranks), else one node of every rank.
 DesignRecipe at_ranks(DesignRecipe r, std::uint32_t ranks) {
   r.config.shards = ranks;
+  r.config.nodes = ranks % 2 == 0 ? 2 : 1;
+  r.config.node_ranks = ranks / r.config.nodes;
   return r;
 }
 
@@ -47,14 +52,32 @@ Instance heterogeneous_instance(const NetworkRecipe& net, const DesignRecipe& ba
   instance.ranks = ranks_for(reference, static_cast<std::uint32_t>(variations.size()));
   instance.origin = "heterogeneous";
   instance.job.ranks = instance.ranks;
+  std::vector<DesignRecipe> designs;
   for (dag::Rank r = 0; r < instance.ranks; ++r) {
-    const DesignRecipe design = at_ranks(vary(base, variations[r]), instance.ranks);
+    designs.push_back(at_ranks(vary(base, variations[r]), instance.ranks));
+  }
+  // Communicator ids are positional (world, then concom's comm0, comm1, ... or hierarchical's
+  // node0, node1, ..., leaders), so the longest table serves every rank's program; but concom's
+  // comm0 spans every rank and hierarchical's node0 does not, and a job naming both is invalid,
+  // so beside hierarchical a rank departs to depcha rather than concom.
+  const auto is = [&](designs::DesignKind kind) {
+    return std::any_of(designs.begin(), designs.end(),
+                       [&](const DesignRecipe& d) { return d.config.kind == kind; });
+  };
+  if (is(designs::DesignKind::hierarchical) && is(designs::DesignKind::concom)) {
+    for (DesignRecipe& d : designs) {
+      if (d.config.kind == designs::DesignKind::concom) d.config.kind = designs::DesignKind::depcha;
+    }
+  }
+  for (dag::Rank r = 0; r < instance.ranks; ++r) {
+    const DesignRecipe& design = designs[r];
     const networks::Network network = to_network(net, variations[r].count_delta);
     dag::Job own = designs::build_step_job(network, design.config, design.step);
-    // Communicator ids are positional (world, then concom's comm0, comm1, ...), so the longest
-    // table serves every rank's program.
     if (own.comms.size() > instance.job.comms.size()) instance.job.comms = own.comms;
-    dag::Program program = std::move(own.programs.at(0));
+    // hierarchical has a program per role; every other design one for all ranks.
+    const dag::Program* mine = dag::program_of(own, r);
+    if (mine == nullptr) throw std::logic_error("no program of rank " + std::to_string(r));
+    dag::Program program = *mine;
     program.name = "rank" + std::to_string(r) + "." + program.name;
     program.ranks = std::vector<dag::Rank>{r};
     instance.job.programs.push_back(std::move(program));

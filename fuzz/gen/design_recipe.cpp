@@ -7,7 +7,7 @@ namespace ordo::fuzz {
 
 namespace {
 
-constexpr std::uint32_t design_kinds = 7;
+constexpr std::uint32_t design_kinds = 8;
 
 using designs::has_order_guard;
 
@@ -37,7 +37,7 @@ rc::Gen<DesignRecipe> design_recipes() {
       rc::gen::element(designs::DesignKind::depcha, designs::DesignKind::funnel,
                        designs::DesignKind::concom, designs::DesignKind::naive,
                        designs::DesignKind::fused, designs::DesignKind::nonblocking,
-                       designs::DesignKind::sharded),
+                       designs::DesignKind::sharded, designs::DesignKind::hierarchical),
       rc::gen::element(designs::InitKind::safe, designs::InitKind::fig4),
       rc::gen::element(designs::BufferMode::in_place, designs::BufferMode::copy), threads(),
       threads(), threads(), uniform<std::uint32_t>(1, bounds::ncomm_max + 1),

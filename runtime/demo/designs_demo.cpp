@@ -37,10 +37,13 @@ std::vector<designs::DesignConfig> demo_designs(std::uint32_t ranks) {
   for (designs::DesignKind k :
        {designs::DesignKind::naive, designs::DesignKind::funnel, designs::DesignKind::concom,
         designs::DesignKind::depcha, designs::DesignKind::fused, designs::DesignKind::nonblocking,
-        designs::DesignKind::sharded}) {
+        designs::DesignKind::sharded, designs::DesignKind::hierarchical}) {
     designs::DesignConfig c;
     c.kind = k;
     c.shards = ranks;
+    // hierarchical: two nodes of consecutive ranks where the count is even, else one node.
+    c.nodes = ranks % 2 == 0 ? 2 : 1;
+    c.node_ranks = ranks / c.nodes;
     if (k == designs::DesignKind::concom) c.comm_threads = 1;
     designs.push_back(c);
   }

@@ -30,7 +30,8 @@ struct DesignsDemoOptions {
 };
 
 // Every design in its default configuration (concom on one comm thread), for a run on `ranks`
-// ranks (sharded's program is written for its rank count).
+// ranks (sharded's and hierarchical's programs are written for their rank count; hierarchical's
+// nodes are two halves of the ranks, whatever the machines).
 std::vector<designs::DesignConfig> demo_designs(std::uint32_t ranks);
 
 // Every design on `ranks` simulated ranks, one thread per rank.

@@ -45,8 +45,9 @@ class ConCom final : public Design {
 
 }  // namespace
 
-std::unique_ptr<Design> make_concom(const DesignConfig& config, dag::ProgramSink& main) {
-  return std::make_unique<ConCom>(config, main);
+std::unique_ptr<Design> make_concom(const DesignConfig& config, dag::ProgramSink& main,
+                                     dag::Rank rank) {
+  return std::make_unique<ConCom>(config, main, rank);
 }
 
 }  // namespace ordo::designs

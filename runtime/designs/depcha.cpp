@@ -27,8 +27,9 @@ class DepCha final : public Design {
 
 }  // namespace
 
-std::unique_ptr<Design> make_depcha(const DesignConfig& config, dag::ProgramSink& main) {
-  return std::make_unique<DepCha>(config, main);
+std::unique_ptr<Design> make_depcha(const DesignConfig& config, dag::ProgramSink& main,
+                                     dag::Rank rank) {
+  return std::make_unique<DepCha>(config, main, rank);
 }
 
 }  // namespace ordo::designs

@@ -16,27 +16,31 @@ double update_cost_us(const KeyVars& k) {
   return update_us_per_mib * mib;
 }
 
-Design::Design(const DesignConfig& config, dag::ProgramSink& main) : config_(config), main_(main) {
+Design::Design(const DesignConfig& config, dag::ProgramSink& main, dag::Rank rank)
+    : config_(config), main_(main), rank_(rank) {
   check_config(config_);
 }
 
-std::unique_ptr<Design> Design::create(const DesignConfig& config, dag::ProgramSink& main) {
+std::unique_ptr<Design> Design::create(const DesignConfig& config, dag::ProgramSink& main,
+                                       dag::Rank rank) {
   check_config(config);
   switch (config.kind) {
     case DesignKind::naive:
-      return make_naive(config, main);
+      return make_naive(config, main, rank);
     case DesignKind::funnel:
-      return make_funnel(config, main);
+      return make_funnel(config, main, rank);
     case DesignKind::concom:
-      return make_concom(config, main);
+      return make_concom(config, main, rank);
     case DesignKind::depcha:
-      return make_depcha(config, main);
+      return make_depcha(config, main, rank);
     case DesignKind::fused:
-      return make_fused(config, main);
+      return make_fused(config, main, rank);
     case DesignKind::nonblocking:
-      return make_nonblocking(config, main);
+      return make_nonblocking(config, main, rank);
     case DesignKind::sharded:
-      return make_sharded(config, main);
+      return make_sharded(config, main, rank);
+    case DesignKind::hierarchical:
+      return make_hierarchical(config, main, rank);
   }
   throw std::invalid_argument("unknown design kind");
 }

@@ -33,7 +33,8 @@ double update_cost_us(const KeyVars& k);
 
 class Design {
  public:
-  Design(const DesignConfig& config, dag::ProgramSink& main);
+  // `rank`: the world rank whose program this is; only hierarchical's program depends on it.
+  Design(const DesignConfig& config, dag::ProgramSink& main, dag::Rank rank);
   virtual ~Design() = default;
   // Broadcast the key's initial weight from rank 0, the same way in every design: the safe init
   // or the paper's Fig. 4, as configured.
@@ -60,11 +61,13 @@ class Design {
   virtual std::vector<KeyVars> end_step() { return flush(); }
 
   // Throws std::invalid_argument for a bad configuration.
-  static std::unique_ptr<Design> create(const DesignConfig& config, dag::ProgramSink& main);
+  static std::unique_ptr<Design> create(const DesignConfig& config, dag::ProgramSink& main,
+                                        dag::Rank rank);
 
  protected:
   const DesignConfig& config() const { return config_; }
   dag::ProgramSink& main() { return main_; }
+  dag::Rank rank() const { return rank_; }
   // Building blocks shared by the designs.
   dag::VarId add_token(const std::string& name);
   std::string op_name(const char* what, const KeyVars& k) const {
@@ -90,6 +93,7 @@ class Design {
  private:
   DesignConfig config_;
   dag::ProgramSink& main_;
+  dag::Rank rank_;
   std::string prefix_;
   std::optional<dag::VarId> init_chain_;  // the token the safe init's broadcasts all write
 };

@@ -11,10 +11,11 @@ constexpr std::uint32_t ncomm_max = 64;
 constexpr std::uint32_t outstanding_max = 1u << 16;
 constexpr std::uint64_t bucket_bytes_max = std::uint64_t{1} << 32;
 constexpr std::uint32_t shards_max = 1u << 20;
+constexpr std::uint32_t nodes_max = 1u << 12;  // a communicator each, within dag's comm limit
 constexpr DesignKind all_kinds[] = {DesignKind::naive,  DesignKind::funnel,
                                     DesignKind::concom, DesignKind::depcha,
                                     DesignKind::fused,  DesignKind::nonblocking,
-                                    DesignKind::sharded};
+                                    DesignKind::sharded, DesignKind::hierarchical};
 
 void check_range(const char* what, std::uint32_t value, std::uint32_t max) {
   if (value == 0 || value > max) {
@@ -41,6 +42,8 @@ std::string_view to_string(DesignKind kind) {
       return "nonblocking";
     case DesignKind::sharded:
       return "sharded";
+    case DesignKind::hierarchical:
+      return "hierarchical";
   }
   return "?";
 }
@@ -101,16 +104,45 @@ void check_config(const DesignConfig& config) {
     throw std::invalid_argument(
         "design sharded is written for a rank count: give the ranks it shards over (--shards N)");
   }
+  if (config.nodes > nodes_max || config.node_ranks > shards_max ||
+      std::uint64_t{config.nodes} * config.node_ranks > shards_max) {
+    throw std::invalid_argument("design nodes must be at most " + std::to_string(nodes_max) +
+                                " and nodes x node_ranks at most " + std::to_string(shards_max));
+  }
+  if (config.kind == DesignKind::hierarchical && (config.nodes == 0 || config.node_ranks == 0)) {
+    throw std::invalid_argument(
+        "design hierarchical is written for a node layout: give its nodes and ranks per node "
+        "(--nodes N --node-ranks P)");
+  }
   if (!config.order_guard && !has_order_guard(config.kind)) {
     throw std::invalid_argument("design " + std::string(to_string(config.kind)) +
-                                " has no order guard to leave out (only fused, nonblocking and "
-                                "sharded)");
+                                " has no order guard to leave out (only fused, nonblocking, "
+                                "sharded and hierarchical)");
   }
+}
+
+dag::CommId node_comm(std::uint32_t node) { return 1 + node; }
+
+dag::CommId leaders_comm(const DesignConfig& config) { return 1 + config.nodes; }
+
+void check_design_ranks(const DesignConfig& config, std::uint32_t ranks) {
+  const std::optional<std::uint32_t> own = design_ranks(config);
+  if (own && *own != ranks) {
+    throw std::invalid_argument("design " + describe(config) + " is written for " +
+                                std::to_string(*own) + " ranks, not the world's " +
+                                std::to_string(ranks));
+  }
+}
+
+std::optional<std::uint32_t> design_ranks(const DesignConfig& config) {
+  if (config.kind == DesignKind::sharded) return config.shards;
+  if (config.kind == DesignKind::hierarchical) return config.nodes * config.node_ranks;
+  return std::nullopt;
 }
 
 bool has_order_guard(DesignKind kind) {
   return kind == DesignKind::fused || kind == DesignKind::nonblocking ||
-         kind == DesignKind::sharded;
+         kind == DesignKind::sharded || kind == DesignKind::hierarchical;
 }
 
 std::uint32_t comm_pool_threads(const DesignConfig& config) {
@@ -133,6 +165,18 @@ std::vector<dag::Communicator> step_comms(const DesignConfig& config) {
       comms.push_back({"comm" + std::to_string(c), std::nullopt});
     }
   }
+  if (config.kind == DesignKind::hierarchical) {
+    std::vector<dag::Rank> leaders;
+    for (std::uint32_t n = 0; n < config.nodes; ++n) {
+      std::vector<dag::Rank> members;
+      for (std::uint32_t l = 0; l < config.node_ranks; ++l) {
+        members.push_back(n * config.node_ranks + l);
+      }
+      leaders.push_back(members.front());
+      comms.push_back({"node" + std::to_string(n), std::move(members)});
+    }
+    comms.push_back({"leaders", std::move(leaders)});
+  }
   return comms;
 }
 
@@ -143,6 +187,10 @@ std::string describe(const DesignConfig& config) {
     s += ", bucket_bytes=" + std::to_string(config.bucket_bytes);
   }
   if (config.kind == DesignKind::sharded) s += ", shards=" + std::to_string(config.shards);
+  if (config.kind == DesignKind::hierarchical) {
+    s += ", nodes=" + std::to_string(config.nodes) +
+         ", node_ranks=" + std::to_string(config.node_ranks);
+  }
   if (!config.order_guard) s += ", order_guard=off";
   if (config.kind == DesignKind::concom) {
     s += ", ncomm=" + std::to_string(config.ncomm) +

@@ -1,10 +1,12 @@
 // Which way the KVStore embeds its collectives into the engine (docs/semantics.md §7), with the
 // knobs each design has, selected by name: the paper's "naive", "funnel", "concom", "depcha", and
-// "fused" (DDP/Horovod buckets), "nonblocking" (MPI-3 non-blocking allreduce) and "sharded"
-// (ZeRO: reduce_scatter, an update of the rank's block, allgather) beyond it.
+// "fused" (DDP/Horovod buckets), "nonblocking" (MPI-3 non-blocking allreduce), "sharded" (ZeRO:
+// reduce_scatter, an update of the rank's block, allgather) and "hierarchical" (the paper's
+// phases: reduce in the node, allreduce among the nodes' leaders, bcast in the node) beyond it.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -13,7 +15,16 @@
 
 namespace ordo::designs {
 
-enum class DesignKind : std::uint8_t { naive, funnel, concom, depcha, fused, nonblocking, sharded };
+enum class DesignKind : std::uint8_t {
+  naive,
+  funnel,
+  concom,
+  depcha,
+  fused,
+  nonblocking,
+  sharded,
+  hierarchical
+};
 // "safe": weights broadcast by ops chained through one token var. "fig4": the paper's Fig. 4,
 // broadcast ops that write nothing, which may run in different orders on different ranks.
 enum class InitKind : std::uint8_t { safe, fig4 };
@@ -49,6 +60,12 @@ struct DesignConfig {
   // owns, and a key whose count does not split into `shards` blocks is allreduced whole instead.
   // 0: not set, which sharded refuses (the trainer sets the world's size).
   std::uint32_t shards = 0;
+  // hierarchical: the job's nodes and ranks per node; node n holds ranks n * node_ranks to
+  // (n + 1) * node_ranks - 1, its first rank is its leader. The job is for nodes * node_ranks
+  // ranks, one program per node's leader and one per node's other ranks. 0: not set, which
+  // hierarchical refuses (the trainer takes the layout MPI_Comm_split_type reports).
+  std::uint32_t nodes = 0;
+  std::uint32_t node_ranks = 0;
   // fused, nonblocking and sharded: keep the ops that fix the order the collectives are issued in on every
   // rank (fused's chain token, nonblocking's main-thread wait). Off is the design a hurried
   // implementer writes (sharded: allgathers outside the chain); the checker refutes it where it
@@ -63,8 +80,15 @@ inline constexpr dag::PoolId copy_pool = 1;
 // nonblocking's comm pool has one thread, the one that issues its non-blocking calls in order.
 inline constexpr dag::PoolId comm_pool = 2;
 inline constexpr dag::PoolId data_pool = 3;  // only with prefetch
-// Comm 0 is always the world; concom's rotation uses comms 1..ncomm.
+// Comm 0 is always the world; concom's rotation uses comms 1..ncomm; hierarchical's node n is
+// comm 1 + n, and its leaders' comm follows the nodes' (node_comm, leaders_comm).
 inline constexpr dag::CommId world_comm = 0;
+dag::CommId node_comm(std::uint32_t node);
+dag::CommId leaders_comm(const DesignConfig& config);
+// The job's rank count where the design's program is written for one (sharded, hierarchical).
+std::optional<std::uint32_t> design_ranks(const DesignConfig& config);
+// Throws std::invalid_argument when the design is written for a rank count other than `ranks`.
+void check_design_ranks(const DesignConfig& config, std::uint32_t ranks);
 
 std::string_view to_string(DesignKind kind);
 std::string_view to_string(InitKind kind);
@@ -77,7 +101,7 @@ InitKind parse_init(std::string_view name);
 BufferMode parse_buffers(std::string_view name);
 // Throws std::invalid_argument when a thread count or a design's knob is zero or out of bounds,
 // or the order guard is off in a design that has none.
-// Whether the design has an order guard to leave out (fused, nonblocking, sharded).
+// Whether the design has an order guard to leave out (fused, nonblocking, sharded, hierarchical).
 bool has_order_guard(DesignKind kind);
 void check_config(const DesignConfig& config);
 

@@ -25,8 +25,9 @@ class Funnel final : public Design {
 
 }  // namespace
 
-std::unique_ptr<Design> make_funnel(const DesignConfig& config, dag::ProgramSink& main) {
-  return std::make_unique<Funnel>(config, main);
+std::unique_ptr<Design> make_funnel(const DesignConfig& config, dag::ProgramSink& main,
+                                     dag::Rank rank) {
+  return std::make_unique<Funnel>(config, main, rank);
 }
 
 }  // namespace ordo::designs

@@ -149,8 +149,9 @@ class Fused final : public Design {
 
 }  // namespace
 
-std::unique_ptr<Design> make_fused(const DesignConfig& config, dag::ProgramSink& main) {
-  return std::make_unique<Fused>(config, main);
+std::unique_ptr<Design> make_fused(const DesignConfig& config, dag::ProgramSink& main,
+                                     dag::Rank rank) {
+  return std::make_unique<Fused>(config, main, rank);
 }
 
 }  // namespace ordo::designs

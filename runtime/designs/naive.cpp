@@ -24,8 +24,9 @@ class Naive final : public Design {
 
 }  // namespace
 
-std::unique_ptr<Design> make_naive(const DesignConfig& config, dag::ProgramSink& main) {
-  return std::make_unique<Naive>(config, main);
+std::unique_ptr<Design> make_naive(const DesignConfig& config, dag::ProgramSink& main,
+                                     dag::Rank rank) {
+  return std::make_unique<Naive>(config, main, rank);
 }
 
 }  // namespace ordo::designs

@@ -29,8 +29,9 @@ class NonBlocking final : public Design {
 
 }  // namespace
 
-std::unique_ptr<Design> make_nonblocking(const DesignConfig& config, dag::ProgramSink& main) {
-  return std::make_unique<NonBlocking>(config, main);
+std::unique_ptr<Design> make_nonblocking(const DesignConfig& config, dag::ProgramSink& main,
+                                     dag::Rank rank) {
+  return std::make_unique<NonBlocking>(config, main, rank);
 }
 
 }  // namespace ordo::designs

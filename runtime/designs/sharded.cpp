@@ -77,8 +77,9 @@ class Sharded final : public Design {
 
 }  // namespace
 
-std::unique_ptr<Design> make_sharded(const DesignConfig& config, dag::ProgramSink& main) {
-  return std::make_unique<Sharded>(config, main);
+std::unique_ptr<Design> make_sharded(const DesignConfig& config, dag::ProgramSink& main,
+                                     dag::Rank rank) {
+  return std::make_unique<Sharded>(config, main, rank);
 }
 
 }  // namespace ordo::designs

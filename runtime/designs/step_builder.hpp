@@ -1,5 +1,6 @@
 // A whole job for the checker and the dumps: the step program a design gives for a network, as
-// one SPMD program, valid at any rank count but for sharded's, which is written for `shards` ranks.
+// one SPMD program, valid at any rank count; but for sharded's, written for `shards` ranks, and
+// hierarchical's, one program per node's leader and one per node's other ranks.
 #pragma once
 
 #include <cstdint>

@@ -25,12 +25,12 @@ dag::Op compute_op(std::string name, std::vector<dag::VarId> reads, std::vector<
 }  // namespace
 
 StepEmitter::StepEmitter(const networks::Network& network, const DesignConfig& config,
-                         dag::ProgramSink& main)
+                         dag::ProgramSink& main, dag::Rank rank)
     : network_(network), main_(main), prefetch_(config.prefetch) {
   check_network(network_);
   check_config(config);
   declare_vars(config.buffers);
-  design_ = Design::create(config, main_);
+  design_ = Design::create(config, main_, rank);
 }
 
 void StepEmitter::declare_vars(BufferMode buffers) {

@@ -25,8 +25,9 @@ namespace ordo::designs {
 class StepEmitter {
  public:
   // Declares every var of the network on `main`; throws std::invalid_argument for a bad network
-  // or configuration.
-  StepEmitter(const networks::Network& network, const DesignConfig& config, dag::ProgramSink& main);
+  // or configuration. `rank`: the world rank whose program this is (Design::create).
+  StepEmitter(const networks::Network& network, const DesignConfig& config, dag::ProgramSink& main,
+              dag::Rank rank);
 
   // Broadcast every key's weight from rank 0, then wait for all.
   void emit_init();

@@ -25,7 +25,7 @@ KVStore::KVStore(exec::Executor& executor, comm::World& world, const designs::De
     : executor_(executor),
       world_(world),
       buffers_(config.buffers),
-      design_(designs::Design::create(config, executor)) {
+      design_(designs::Design::create(config, executor, world.rank())) {
   if (world_.comm_count() != designs::step_comms(config).size()) {
     throw std::invalid_argument("design " + designs::describe(config) + " needs " +
                                 std::to_string(designs::step_comms(config).size()) +

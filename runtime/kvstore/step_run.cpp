@@ -98,10 +98,7 @@ StepRunResult run_steps(const networks::Network& network, const designs::DesignC
       if (p.dtype != dag::DType::f32) throw std::invalid_argument("run_steps checks f32 keys only");
     }
   }
-  if (config.kind == designs::DesignKind::sharded && config.shards != world.size()) {
-    throw std::invalid_argument("design sharded is written for " + std::to_string(config.shards) +
-                                " ranks, not the world's " + std::to_string(world.size()));
-  }
+  designs::check_design_ranks(config, world.size());
   engine::EngineConfig engine_config;
   engine_config.pools = designs::step_pools(config);
   engine::Engine engine(std::move(engine_config), std::make_unique<engine::ThreadPoolScheduler>());
@@ -111,7 +108,7 @@ StepRunResult run_steps(const networks::Network& network, const designs::DesignC
   body.compute = [fill](dag::Rank, const dag::Op& op, exec::Buffers& b) { (*fill)(op, b); };
   exec::Executor executor(engine, world, designs::step_comms(config), body);
   const exec::ProbeScope probe(sim, world.rank(), executor);
-  designs::StepEmitter emitter(network, config, executor);
+  designs::StepEmitter emitter(network, config, executor, world.rank());
   fill->emitter = &emitter;
   fill->rank = world.rank();
   fill->ranks = world.size();

@@ -100,10 +100,7 @@ TrainResult train_rank(const networks::Network& network, const designs::DesignCo
     throw std::invalid_argument("the test set's examples (" + test->describe() +
                                 ") are not the training set's (" + train.describe() + ")");
   }
-  if (config.kind == designs::DesignKind::sharded && config.shards != world.size()) {
-    throw std::invalid_argument("design sharded is written for " + std::to_string(config.shards) +
-                                " ranks, not the world's " + std::to_string(world.size()));
-  }
+  designs::check_design_ranks(config, world.size());
   const std::uint32_t shard = data::shard_size(train.size(), world.size());
   const std::uint32_t steps_per_epoch = options.batch == 0 ? 0 : shard / options.batch;
   if (steps_per_epoch == 0) {
@@ -158,7 +155,7 @@ TrainResult run_steps(const networks::Network& network, const designs::DesignCon
                       exec::Executor& executor, std::shared_ptr<StepCompute>& compute,
                       std::uint32_t steps_per_epoch) {
   const CheckpointOptions& ckpt = options.checkpoint;
-  designs::StepEmitter emitter(network, config, executor);
+  designs::StepEmitter emitter(network, config, executor, world.rank());
   SgdConfig sgd = options.sgd;
   sgd.rescale = 1.0 / static_cast<double>(world.size());
   compute = std::make_shared<StepCompute>(model, emitter, executor.buffers(), sgd);
@@ -254,8 +251,8 @@ TrainResult run_steps(const networks::Network& network, const designs::DesignCon
   executor.main_done();
   if (options.record) {
     result.program = engine.recorded_job();
-    // As the step builder says of it: a sharded program is one for its rank count.
-    if (config.kind == designs::DesignKind::sharded) result.program.ranks = config.shards;
+    // As the step builder says of it: such a design's program is one for its rank count.
+    if (designs::design_ranks(config)) result.program.ranks = designs::design_ranks(config);
   }
   for (Param* p : model.params()) {
     const at::Tensor flat = p->value.contiguous().view({-1});

@@ -64,12 +64,14 @@ TEST(StepsRepeat, EveryStepIsTheVerifiedStep) {
     const networks::Network net = *networks::builtin_network(name, 3);
     for (const DesignKind kind : {DesignKind::naive, DesignKind::funnel, DesignKind::concom,
                                   DesignKind::depcha, DesignKind::fused, DesignKind::nonblocking,
-                                  DesignKind::sharded}) {
+                                  DesignKind::sharded, DesignKind::hierarchical}) {
       for (const std::uint32_t outstanding : {2u, 3u}) {
         DesignConfig config;
         config.kind = kind;
         config.outstanding = outstanding;
         config.shards = outstanding;  // sharded: keys that split in two, and keys that do not
+        config.nodes = 2;             // hierarchical: nodes of two and of three ranks
+        config.node_ranks = outstanding;
         // Buckets that split the keys unevenly, and one bucket of everything.
         config.bucket_bytes = outstanding == 2 ? 5000 : std::uint64_t{25} << 20;
         config.prefetch = outstanding == 3;

@@ -27,7 +27,8 @@ std::vector<Case> cases() {
   for (designs::DesignKind kind : {designs::DesignKind::naive, designs::DesignKind::funnel,
                                    designs::DesignKind::concom, designs::DesignKind::depcha,
                                    designs::DesignKind::fused, designs::DesignKind::nonblocking,
-                                   designs::DesignKind::sharded}) {
+                                   designs::DesignKind::sharded,
+                                   designs::DesignKind::hierarchical}) {
     for (designs::BufferMode buffers : {designs::BufferMode::in_place, designs::BufferMode::copy}) {
       for (std::uint32_t ranks : {2u, 3u, 5u, 8u}) {
         designs::DesignConfig c;
@@ -42,6 +43,9 @@ std::vector<Case> cases() {
         // sharded: the mlp's 256- and 16-element keys split at 2 and 8 ranks; at 3 and 5 none
         // does, and every key takes the chained allreduce.
         c.shards = ranks;
+        // hierarchical: two nodes where the count is even, else one node of every rank.
+        c.nodes = ranks % 2 == 0 ? 2 : 1;
+        c.node_ranks = ranks / c.nodes;
         out.push_back({c, ranks});
       }
     }

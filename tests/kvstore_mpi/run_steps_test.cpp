@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "networks.hpp"
+#include "runtime/comm/mpi/node_layout.hpp"
 #include "runtime/comm/mpi/world.hpp"
 #include "runtime/kvstore/step_run.hpp"
 #include "tested_designs.hpp"
@@ -46,6 +47,24 @@ TEST(RunStepsSharded, BlocksSumExactlyAndGatherIntoEveryWeight) {
   designs::DesignConfig config;
   config.kind = designs::DesignKind::sharded;
   config.shards = comm::test::runtime().world_size();
+  for (const designs::BufferMode buffers :
+       {designs::BufferMode::in_place, designs::BufferMode::copy}) {
+    config.buffers = buffers;
+    expect_exact(keys_network("sizes", small_key_counts), config, 3);
+    expect_exact(branching_network(), config, 8);
+  }
+}
+
+TEST(RunStepsHierarchical, PhasesSumExactlyOnTheNodes) {
+  // The nodes MPI reports where there are several (the emulated cluster), else two halves of the
+  // ranks standing in for two nodes.
+  const comm::NodeLayout layout = comm::node_layout(comm::test::runtime());
+  designs::DesignConfig config;
+  config.kind = designs::DesignKind::hierarchical;
+  const std::uint32_t size = comm::test::runtime().world_size();
+  config.nodes = layout.nodes > 1 ? layout.nodes : 2;
+  config.node_ranks = layout.nodes > 1 ? layout.node_ranks : size / 2;
+  RecordProperty("layout", std::to_string(layout.nodes) + "x" + std::to_string(layout.node_ranks));
   for (const designs::BufferMode buffers :
        {designs::BufferMode::in_place, designs::BufferMode::copy}) {
     config.buffers = buffers;

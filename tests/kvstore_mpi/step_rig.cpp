@@ -47,7 +47,7 @@ StepRig::StepRig(const networks::Network& network, const designs::DesignConfig& 
                 bodies([g = gradients_](dag::Rank rank, const dag::Op& op, exec::Buffers& b) {
                   g->write(rank, op, b);
                 })),
-      emitter_(network, config, executor_) {
+      emitter_(network, config, executor_, world.rank()) {
   for (const designs::KeyVars& k : emitter_.keys()) gradients_->key_of_grad.emplace(k.grad, k.key);
 }
 

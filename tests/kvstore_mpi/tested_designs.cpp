@@ -70,6 +70,9 @@ std::string test_name(const designs::DesignConfig& config) {
     case designs::DesignKind::sharded:
       name += "_shards" + std::to_string(config.shards);
       break;
+    case designs::DesignKind::hierarchical:
+      name += "_" + std::to_string(config.nodes) + "x" + std::to_string(config.node_ranks);
+      break;
     case designs::DesignKind::funnel:
     case designs::DesignKind::nonblocking:
       break;

@@ -62,7 +62,7 @@ TEST(TrainRun, EverySafeDesignGivesTheSameWeights) {
   for (const designs::DesignKind kind :
        {designs::DesignKind::funnel, designs::DesignKind::concom, designs::DesignKind::depcha,
         designs::DesignKind::fused, designs::DesignKind::nonblocking,
-        designs::DesignKind::sharded}) {
+        designs::DesignKind::sharded, designs::DesignKind::hierarchical}) {
     for (const designs::BufferMode buffers :
          {designs::BufferMode::in_place, designs::BufferMode::copy}) {
       designs::DesignConfig config;
@@ -73,11 +73,15 @@ TEST(TrainRun, EverySafeDesignGivesTheSameWeights) {
       // sharded: each rank steps half of every key that splits in two (all of LeNet's but the
       // classifier's bias of 10, which does too): the same element-wise update, so the same bits.
       config.shards = 2;
+      // hierarchical: one node of both ranks, so a + b is summed once as every design sums it.
+      config.nodes = 1;
+      config.node_ranks = 2;
       // The designs beyond the paper in place only: their copy form is held to the exact sums by
       // the simulated-rank and MPI step tests, and this test runs under ThreadSanitizer too.
       const bool beyond = kind == designs::DesignKind::fused ||
                           kind == designs::DesignKind::nonblocking ||
-                          kind == designs::DesignKind::sharded;
+                          kind == designs::DesignKind::sharded ||
+                          kind == designs::DesignKind::hierarchical;
       if (beyond && buffers == designs::BufferMode::copy) continue;
       SCOPED_TRACE(designs::describe(config));
       const std::vector<TrainResult> r =

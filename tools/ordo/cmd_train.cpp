@@ -34,6 +34,7 @@
 #include "runtime/train/initial_state.hpp"
 #include "runtime/train/train_run.hpp"
 #include "tools/ordo/commands.hpp"
+#include "runtime/comm/mpi/node_layout.hpp"
 #include "tools/ordo/design_options.hpp"
 #include "tools/ordo/fingerprint_world.hpp"
 #include "tools/ordo/front_end.hpp"
@@ -186,25 +187,51 @@ std::uint32_t local_ranks() {
   return n > 0 ? static_cast<std::uint32_t>(n) : 1u;
 }
 
+// sharded and hierarchical are written for the world they run on: its size, and the node layout
+// MPI reports. A layout given on the command line must be the world's.
+int fit_to_world(const comm::MpiRuntime& runtime, designs::DesignConfig& config) {
+  const bool root = runtime.world_rank() == 0;
+  const auto refuse = [root](const std::string& what) {
+    if (root) std::cerr << "ordo train: error: " << what << '\n';
+    return exit_bad_input;
+  };
+  const std::uint32_t size = runtime.world_size();
+  if (config.kind == designs::DesignKind::sharded) {
+    if (config.shards != 0 && config.shards != size) {
+      return refuse("--shards " + std::to_string(config.shards) + " on a world of " +
+                    std::to_string(size) + " ranks; expected the world's size (or no --shards)");
+    }
+    config.shards = size;
+  }
+  if (config.kind == designs::DesignKind::hierarchical) {
+    comm::NodeLayout layout;
+    try {
+      layout = comm::node_layout(runtime);
+    } catch (const std::invalid_argument& e) {
+      return refuse(std::string("design hierarchical: ") + e.what());
+    }
+    if ((config.nodes != 0 && config.nodes != layout.nodes) ||
+        (config.node_ranks != 0 && config.node_ranks != layout.node_ranks)) {
+      return refuse("--nodes " + std::to_string(config.nodes) + " --node-ranks " +
+                    std::to_string(config.node_ranks) + " on a world of " +
+                    std::to_string(layout.nodes) + " node(s) of " +
+                    std::to_string(layout.node_ranks) + " rank(s)");
+    }
+    config.nodes = layout.nodes;
+    config.node_ranks = layout.node_ranks;
+  }
+  return exit_ok;
+}
+
 int run_train(const TrainCli& o) {
   train::set_compute_threads(o.threads != 0 ? o.threads
                                             : train::default_compute_threads(local_ranks()));
   comm::MpiRuntime runtime(nullptr, nullptr);
   designs::DesignConfig config = o.config;
   config.kind = designs::parse_design(o.design);
+  const bool root = runtime.world_rank() == 0;
+  if (const int code = fit_to_world(runtime, config); code != exit_ok) return code;
   comm::MpiWorld mpi_world(runtime, designs::step_comms(config));
-  const bool root = mpi_world.rank() == 0;
-  if (config.kind == designs::DesignKind::sharded) {
-    // The program is written for the world's size: each rank updates its own block.
-    if (config.shards != 0 && config.shards != mpi_world.size()) {
-      if (root) {
-        std::cerr << "ordo train: error: --shards " << config.shards << " on a world of "
-                  << mpi_world.size() << " ranks; expected the world's size (or no --shards)\n";
-      }
-      return exit_bad_input;
-    }
-    config.shards = mpi_world.size();
-  }
   double hang_timeout = o.hang_timeout;
   try {
     if (hang_timeout == 0.0)

@@ -25,9 +25,14 @@ void add_design_options(CLI::App* sub, std::string& design, designs::DesignConfi
   sub->add_option("--shards", config.shards,
                   "sharded: the ranks each weight is split over, the job's rank count (ordo train "
                   "takes the world's)");
+  sub->add_option("--nodes", config.nodes,
+                  "hierarchical: nodes of the job (ordo train takes the layout MPI reports)");
+  sub->add_option("--node-ranks", config.node_ranks,
+                  "hierarchical: ranks per node; node n holds ranks n*P to n*P+P-1");
   sub->add_flag("!--no-order-guard", config.order_guard,
-                "fused, nonblocking and sharded: leave out what orders the collectives (the "
-                "chain, the main thread's wait), as a hurried implementation would");
+                "fused, nonblocking, sharded and hierarchical: leave out what orders the "
+                "collectives (the chain, the main thread's wait), as a hurried implementation "
+                "would");
 }
 
 }  // namespace ordo::tools

@@ -43,8 +43,8 @@ dag::Job JobInput::load() const {
     // and `--no-order-guard` on a dump would seem to check a variant it does not.
     if (!(config == designs::DesignConfig{})) {
       throw std::invalid_argument(
-          "--comm-threads, --ncomm, --outstanding, --bucket-size, --shards, --no-order-guard and "
-          "--prefetch "
+          "--comm-threads, --ncomm, --outstanding, --bucket-size, --shards, --nodes, --node-ranks, "
+          "--no-order-guard and --prefetch "
           "need --design; a dump brings its own program");
     }
     return dag::read_dump_file(path);
