@@ -9,6 +9,7 @@
 #include "bench/designs/device_steps.hpp"
 #include "bench/designs/raw_allreduces.hpp"
 #include "bench/designs/sync_timer.hpp"
+#include "runtime/comm/mpi/node_layout.hpp"
 #include "runtime/comm/mpi/world.hpp"
 #include "runtime/diag/timeline_run.hpp"
 #include "runtime/kvstore/step_run.hpp"
@@ -53,7 +54,8 @@ std::vector<Workload> overlap_workloads() {
   };
 }
 
-std::vector<designs::DesignConfig> overlap_designs() {
+std::vector<designs::DesignConfig> overlap_designs(std::uint32_t ranks,
+                                                   const comm::NodeLayout& layout) {
   std::vector<designs::DesignConfig> designs;
   for (designs::BufferMode buffers : {designs::BufferMode::in_place, designs::BufferMode::copy}) {
     designs::DesignConfig funnel;
@@ -77,6 +79,19 @@ std::vector<designs::DesignConfig> overlap_designs() {
     nonblocking.kind = designs::DesignKind::nonblocking;
     designs.push_back(fused);
     designs.push_back(nonblocking);
+    // sharded over every rank; hierarchical on the nodes MPI reports, or, on one machine, on
+    // two halves of the ranks standing in for nodes (no rank then crosses a network).
+    designs::DesignConfig sharded;
+    sharded.kind = designs::DesignKind::sharded;
+    sharded.shards = ranks;
+    designs.push_back(sharded);
+    if (layout.nodes > 1 || ranks % 2 == 0) {
+      designs::DesignConfig hierarchical;
+      hierarchical.kind = designs::DesignKind::hierarchical;
+      hierarchical.nodes = layout.nodes > 1 ? layout.nodes : 2;
+      hierarchical.node_ranks = ranks / hierarchical.nodes;
+      designs.push_back(hierarchical);
+    }
   }
   return designs;
 }
@@ -107,7 +122,9 @@ OverlapResult run_overlap(const comm::MpiRuntime& runtime, const Workload& workl
   // The timeline's design, if one is asked for; it outlives the steps that log into it.
   std::unique_ptr<diag::TimelineRun> traced;
   std::vector<std::unique_ptr<DeviceSteps>> designs;
-  for (const designs::DesignConfig& config : overlap_designs()) {
+  const std::vector<designs::DesignConfig> configs =
+      overlap_designs(runtime.world_size(), comm::node_layout(runtime));
+  for (const designs::DesignConfig& config : configs) {
     worlds.push_back(std::make_unique<comm::MpiWorld>(runtime, designs::step_comms(config)));
     comm::World* world = worlds.back().get();
     if (timeline != nullptr && !traced && config.kind == timeline->kind &&
@@ -138,7 +155,7 @@ OverlapResult run_overlap(const comm::MpiRuntime& runtime, const Workload& workl
   result.compute_copy_s = medians[2];
   for (std::size_t d = 0; d < designs.size(); ++d) {
     OverlapRow row;
-    row.config = overlap_designs()[d];
+    row.config = configs[d];
     row.step_s = medians[first_design + d];
     const kvstore::StepRunResult checked =
         kvstore::run_steps(shape, row.config, *worlds[d], checked_steps());

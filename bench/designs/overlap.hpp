@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/comm/mpi/node_layout.hpp"
 #include "runtime/comm/mpi/runtime.hpp"
 #include "runtime/designs/design_config.hpp"
 #include "runtime/networks/network.hpp"
@@ -29,7 +30,9 @@ std::vector<Workload> overlap_workloads();
 // funnel, concom (one comm thread, 2 communicators, a barrier every 2 keys), depcha (2 comm
 // threads), fused (1 MiB buckets) and nonblocking: the designs safe on any network, first in
 // place, then the paper's three with copy buffers.
-std::vector<designs::DesignConfig> overlap_designs();
+// `ranks`: the world's size; `layout`: its nodes, as comm::node_layout reports them.
+std::vector<designs::DesignConfig> overlap_designs(std::uint32_t ranks,
+                                                   const comm::NodeLayout& layout);
 
 struct OverlapRow {
   designs::DesignConfig config;
@@ -54,7 +57,7 @@ struct OverlapResult {
   double compute_s(designs::BufferMode buffers) const {
     return buffers == designs::BufferMode::copy ? compute_copy_s : compute_in_place_s;
   }
-  std::vector<OverlapRow> rows;  // per entry of overlap_designs(), in order
+  std::vector<OverlapRow> rows;  // per entry of overlap_designs(...), in order
 };
 
 // A timeline of one design's steps (docs/diagnostics.md, "Timeline"): the first design of
