@@ -11,8 +11,8 @@
 #include "checker/search/explore.hpp"
 #include "checker/symbolic/decide.hpp"
 #include "runtime/designs/step_builder.hpp"
+#include "tests/checker/expect_replays.hpp"
 #include "tests/checker/jobs.hpp"
-#include "tests/checker/replay.hpp"
 
 namespace ordo::checker::testing {
 namespace {
@@ -56,12 +56,7 @@ void expect_refuted(const dag::Job& job, Property property) {
   const Result result = explore(model, limits);
   ASSERT_EQ(result.verdict, Verdict::unsafe) << report(model, result);
   EXPECT_EQ(result.property, property) << report(model, result);
-  exec::ControlledRun run(job, 2);
-  const std::optional<exec::RunOutcome> end = replay(run, result.witness);
-  ASSERT_TRUE(end);
-  ASSERT_EQ(end->end, exec::RunEnd::violation) << end->report;
-  ASSERT_TRUE(run.violation());
-  EXPECT_EQ(run.violation()->index(), result.violation->index()) << end->report;
+  expect_replays(job, 2, result);
   const symbolic::SymbolicResult r = symbolic::decide(Model(job, 64), {});
   EXPECT_EQ(r.outcome, Outcome::unsafe) << symbolic::report(Model(job, 64), r);
 }

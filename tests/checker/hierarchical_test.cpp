@@ -10,8 +10,8 @@
 
 #include "checker/search/explore.hpp"
 #include "runtime/designs/step_builder.hpp"
+#include "tests/checker/expect_replays.hpp"
 #include "tests/checker/jobs.hpp"
-#include "tests/checker/replay.hpp"
 
 namespace ordo::checker::testing {
 namespace {
@@ -85,12 +85,7 @@ TEST(CheckerHierarchical, BcastsOutsideTheNodeChainAreRefutedAndTheWitnessReplay
   const Model model(job, 2);
   const Result result = explore(model, limits);
   ASSERT_EQ(result.verdict, Verdict::unsafe) << report(model, result);
-  exec::ControlledRun run(job, 2);
-  const std::optional<exec::RunOutcome> end = replay(run, result.witness);
-  ASSERT_TRUE(end);
-  ASSERT_EQ(end->end, exec::RunEnd::violation) << end->report;
-  ASSERT_TRUE(run.violation());
-  EXPECT_EQ(run.violation()->index(), result.violation->index()) << end->report;
+  expect_replays(job, 2, result);
 }
 
 TEST(CheckerHierarchical, NeedsItsLayout) {

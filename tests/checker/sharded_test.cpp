@@ -11,8 +11,8 @@
 #include "checker/search/explore.hpp"
 #include "checker/symbolic/decide.hpp"
 #include "runtime/designs/step_builder.hpp"
+#include "tests/checker/expect_replays.hpp"
 #include "tests/checker/jobs.hpp"
-#include "tests/checker/replay.hpp"
 
 namespace ordo::checker::testing {
 namespace {
@@ -105,12 +105,7 @@ TEST(CheckerSharded, AllgathersOutsideTheChainAreRefutedAndTheWitnessReplays) {
   const Model model(job, 2);
   const Result result = explore(model, limits);
   ASSERT_EQ(result.verdict, Verdict::unsafe) << report(model, result);
-  exec::ControlledRun run(job, 2);
-  const std::optional<exec::RunOutcome> end = replay(run, result.witness);
-  ASSERT_TRUE(end);
-  ASSERT_EQ(end->end, exec::RunEnd::violation) << end->report;
-  ASSERT_TRUE(run.violation());
-  EXPECT_EQ(run.violation()->index(), result.violation->index()) << end->report;
+  expect_replays(job, 2, result);
   const symbolic::SymbolicResult r = symbolic::decide(model, {});
   EXPECT_EQ(r.outcome, Outcome::unsafe) << symbolic::report(model, r);
 }
