@@ -49,11 +49,15 @@ std::vector<designs::DesignConfig> safe_configs(designs::BufferMode buffers) {
   std::vector<designs::DesignConfig> out;
   for (designs::DesignKind kind :
        {designs::DesignKind::funnel, designs::DesignKind::concom, designs::DesignKind::depcha,
-        designs::DesignKind::fused, designs::DesignKind::nonblocking}) {
+        designs::DesignKind::fused, designs::DesignKind::nonblocking,
+        designs::DesignKind::hierarchical}) {
     designs::DesignConfig c;
     c.kind = kind;
     c.buffers = buffers;
     if (kind == designs::DesignKind::concom) c.comm_threads = 1;
+    // hierarchical: one node of every rank, its leader alone on the leaders' communicator.
+    c.nodes = 1;
+    c.node_ranks = ranks;
     out.push_back(c);
   }
   return out;
@@ -69,6 +73,19 @@ const std::vector<float> sum = {3, 6, 9, 3};
 std::vector<float> values(exec::Executor& executor, dag::VarId var) {
   const std::span<float> v = executor.buffers().as<float>(var);
   return {v.begin(), v.end()};
+}
+
+TEST(KvstoreBuffers, ShardedIsRefusedSinceItLeavesNoSumToPull) {
+  designs::DesignConfig config;
+  config.kind = designs::DesignKind::sharded;
+  config.shards = 1;
+  comm::sim::SimWorld world(1, designs::step_comms(config));
+  engine::EngineConfig engine_config;
+  engine_config.pools = designs::step_pools(config);
+  engine::Engine engine(std::move(engine_config), std::make_unique<engine::ThreadPoolScheduler>());
+  exec::Executor executor(engine, world.rank(0), designs::step_comms(config), {});
+  EXPECT_THROW(KVStore::create("sharded", executor, world.rank(0), config), std::invalid_argument);
+  executor.main_done();
 }
 
 TEST(KvstoreBuffers, PullIntoAnotherVarGetsTheSumInBothModes) {
