@@ -4,12 +4,12 @@
 // steps that block of the weight; an allgather then fills every rank's weight from each block's
 // owner (the other half). The update's work, and the momentum it reads, are the rank's block only.
 //
-// The reduce_scatters are submitted at each push, the updates and allgathers at the end of the
-// step, in push order; every one of those collectives writes the chain token, so the engine issues
-// them in submit order on every rank (as depcha orders its allreduces): first all reduce_scatters,
-// each going out as soon as its gradient is written, then the allgathers, each as soon as its
-// update is done. A key that does not split (a bias of 10 on 4 ranks) is summed by a chained
-// allreduce and updated whole by the step, as depcha would.
+// A key's reduce_scatter is submitted at its push, and its update and allgather at the next push
+// (or the end of the step), behind the next key's reduce_scatter: the allgathers go out while
+// backward computes, each one key behind. Every one of those collectives writes the chain token,
+// so the engine issues them in submit order on every rank (as depcha orders its allreduces):
+// rs(k1), rs(k2), ag(k1), rs(k3), ag(k2), ... A key that does not split (a bias of 10 on 4 ranks)
+// is summed by a chained allreduce and updated whole by the step, as depcha would.
 //
 // Without the order guard the allgathers leave the chain out: each is ready when its update ends,
 // the updates run side by side on the compute pool and end in a different order on each rank, and
@@ -38,11 +38,13 @@ class Sharded final : public Design {
     dag::Collective scatter = allreduce(k, world_comm);
     scatter.kind = dag::CollectiveKind::reduce_scatter;
     main().submit(collective_op(op_name("reduce_scatter", k), scatter, {}, {k.buf, chain()}));
+    // The key before goes on: its allgather follows this key's reduce_scatter in the chain.
+    flush();
     held_.push_back(k);
     return {};
   }
 
-  // The held keys' updates and allgathers: nothing is left for the step to pull or update.
+  // The held key's update and allgather: nothing is left for the step to pull or update.
   std::vector<KeyVars> flush() override {
     for (const KeyVars& k : held_) {
       Design::pull(k);
@@ -71,7 +73,7 @@ class Sharded final : public Design {
     return *chain_;
   }
 
-  std::vector<KeyVars> held_;  // pushed and reduce_scattered, not yet updated
+  std::vector<KeyVars> held_;  // the key pushed and reduce_scattered last, not yet updated
   std::optional<dag::VarId> chain_;
 };
 
