@@ -12,7 +12,7 @@
 namespace ordo::checker::testing {
 namespace {
 
-constexpr ExploreLimits limits{100'000, 60.0};
+constexpr ExploreLimits deadlock_limits{100'000, 60.0};
 
 bool mentions(const comm::Deadlock& d, const std::string& text) {
   return std::any_of(d.waits.begin(), d.waits.end(),
@@ -22,7 +22,7 @@ bool mentions(const comm::Deadlock& d, const std::string& text) {
 TEST(CheckerDeadlock, OneAllreduceMoreOnRankZeroDeadlocksNamingRankZero) {
   const dag::Job job = allreduce_counts(2, 1);
   const Model model(job, 2);
-  const Result result = explore(model, limits);
+  const Result result = explore(model, deadlock_limits);
   ASSERT_EQ(result.verdict, Verdict::unsafe) << report(model, result);
   ASSERT_EQ(result.property, Property::p3_deadlock);
   const auto& d = std::get<comm::Deadlock>(*result.violation);
@@ -43,14 +43,14 @@ TEST(CheckerDeadlock, OneAllreduceMoreOnRankZeroDeadlocksNamingRankZero) {
 
 TEST(CheckerDeadlock, EqualAllreduceCountsAreSafe) {
   const Model model(allreduce_counts(2, 2), 2);
-  const Result result = explore(model, limits);
+  const Result result = explore(model, deadlock_limits);
   EXPECT_EQ(result.verdict, Verdict::safe) << report(model, result);
 }
 
 TEST(CheckerDeadlock, CrossCommunicatorCycleDeadlocksEveryRank) {
   const dag::Job job = barrier_cycle();
   const Model model(job, 3);
-  const Result result = explore(model, limits);
+  const Result result = explore(model, deadlock_limits);
   ASSERT_EQ(result.verdict, Verdict::unsafe) << report(model, result);
   ASSERT_EQ(result.property, Property::p3_deadlock);
   const auto& d = std::get<comm::Deadlock>(*result.violation);
@@ -77,7 +77,7 @@ TEST(CheckerDeadlock, CrossCommunicatorCycleDeadlocksEveryRank) {
 
 TEST(CheckerDeadlock, TheSameCommunicatorsInAConsistentOrderAreSafe) {
   const Model model(barrier_chain(), 3);
-  const Result result = explore(model, limits);
+  const Result result = explore(model, deadlock_limits);
   EXPECT_EQ(result.verdict, Verdict::safe) << report(model, result);
 }
 

@@ -20,7 +20,7 @@ namespace {
 using designs::DesignKind;
 using Outcome = symbolic::SymbolicResult::Outcome;
 
-constexpr ExploreLimits limits{2'000'000, 120.0};
+constexpr ExploreLimits designs_beyond_limits{2'000'000, 120.0};
 
 designs::DesignConfig fused(std::uint64_t bucket_bytes, bool order_guard) {
   designs::DesignConfig c = config(DesignKind::fused, 2);
@@ -41,9 +41,9 @@ std::size_t count_collectives(const dag::Job& job) {
       ops.begin(), ops.end(), [](const dag::Op& op) { return op.collective.has_value(); }));
 }
 
-void expect_safe(const dag::Job& job, std::uint32_t ranks) {
+void expect_beyond_safe(const dag::Job& job, std::uint32_t ranks) {
   const Model model(job, ranks);
-  const Result result = explore(model, limits);
+  const Result result = explore(model, designs_beyond_limits);
   EXPECT_EQ(result.verdict, Verdict::safe) << report(model, result);
   EXPECT_GT(result.stats.states, result.stats.depth_max);  // the search did branch
   const symbolic::SymbolicResult r = symbolic::decide(Model(job, 1024), {});
@@ -53,7 +53,7 @@ void expect_safe(const dag::Job& job, std::uint32_t ranks) {
 // Explicit search finds the violation and its witness ends the same way on the runtime.
 void expect_refuted(const dag::Job& job, Property property) {
   const Model model(job, 2);
-  const Result result = explore(model, limits);
+  const Result result = explore(model, designs_beyond_limits);
   ASSERT_EQ(result.verdict, Verdict::unsafe) << report(model, result);
   EXPECT_EQ(result.property, property) << report(model, result);
   expect_replays(job, 2, result);
@@ -67,9 +67,9 @@ TEST(CheckerDesignsBeyond, FusedBucketsAreOneAllreduceEachAndSafe) {
   const dag::Job all_in_one = step_job(net, fused(25 << 20, true));
   EXPECT_EQ(count_collectives(one_each), 4u);
   EXPECT_EQ(count_collectives(all_in_one), 1u);
-  expect_safe(one_each, 2);
-  expect_safe(all_in_one, 2);
-  expect_safe(step_job(branches(), fused(16, true)), 3);
+  expect_beyond_safe(one_each, 2);
+  expect_beyond_safe(all_in_one, 2);
+  expect_beyond_safe(step_job(branches(), fused(16, true)), 3);
 }
 
 TEST(CheckerDesignsBeyond, FusedWithoutItsChainIsRefuted) {
@@ -77,17 +77,17 @@ TEST(CheckerDesignsBeyond, FusedWithoutItsChainIsRefuted) {
   // other thread and issued first, or while the first is in flight.
   const dag::Job job = step_job(networks::mlp(1, 2, 1.0), fused(1, false));
   const Model model(job, 2);
-  const Result result = explore(model, limits);
+  const Result result = explore(model, designs_beyond_limits);
   ASSERT_EQ(result.verdict, Verdict::unsafe) << report(model, result);
   expect_refuted(job, *result.property);
   // One bucket holds every key: nothing is left to reorder, guard or not.
-  expect_safe(step_job(networks::mlp(1, 2, 1.0), fused(25 << 20, false)), 2);
+  expect_beyond_safe(step_job(networks::mlp(1, 2, 1.0), fused(25 << 20, false)), 2);
 }
 
 TEST(CheckerDesignsBeyond, NonblockingIsSafeOnBranchesAtTwoAndThreeRanks) {
   const dag::Job job = step_job(branches(), nonblocking(true));
-  expect_safe(job, 2);
-  expect_safe(job, 3);
+  expect_beyond_safe(job, 2);
+  expect_beyond_safe(job, 3);
   // Non-blocking calls: the comm pool's one thread is free again as soon as it issued.
   for (const dag::Op& op : job.programs.at(0).ops) {
     if (op.collective) {
@@ -110,7 +110,7 @@ TEST(CheckerDesignsBeyond, NonblockingWithoutTheWaitIsSafeWhenBackwardIsAChain) 
   const networks::Network chain{"chain",
                                 {Layer{"a", {{"a.w", 4, dag::DType::f32}}, 1.0, 1.0, {}},
                                  Layer{"b", {{"b.w", 4, dag::DType::f32}}, 1.0, 1.0, {0}}}};
-  expect_safe(step_job(chain, nonblocking(false)), 2);
+  expect_beyond_safe(step_job(chain, nonblocking(false)), 2);
 }
 
 }  // namespace

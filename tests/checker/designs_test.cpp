@@ -13,12 +13,12 @@ namespace {
 using designs::DesignKind;
 
 // Generous for the small networks below, and explicit: hitting it fails the tests as `unknown`.
-constexpr ExploreLimits limits{2'000'000, 120.0};
+constexpr ExploreLimits designs_limits{2'000'000, 120.0};
 
 TEST(CheckerDesigns, NaiveMismatchesWithAReplayableWitness) {
   const dag::Job job = step_job(branches(), config(DesignKind::naive, 1));
   const Model model(job, 2);
-  const Result result = explore(model, limits);
+  const Result result = explore(model, designs_limits);
   ASSERT_EQ(result.verdict, Verdict::unsafe) << report(model, result);
   ASSERT_EQ(result.property, Property::p1_order);
   const auto& mismatch = std::get<comm::Mismatch>(*result.violation);
@@ -46,7 +46,7 @@ TEST(CheckerDesigns, ConcomWithOneCommunicatorForTwoOutstandingBreaksTheThreadRu
   c.outstanding = 2;
   const dag::Job job = step_job(networks::mlp(1, 2, 1.0), c);
   const Model model(job, 2);
-  const Result result = explore(model, limits);
+  const Result result = explore(model, designs_limits);
   ASSERT_EQ(result.verdict, Verdict::unsafe) << report(model, result);
   ASSERT_EQ(result.property, Property::p2_thread_rule);
   const auto& broken = std::get<comm::ThreadRuleBreak>(*result.violation);
@@ -67,7 +67,7 @@ TEST(CheckerDesigns, ConcomWithOneCommunicatorForTwoOutstandingBreaksTheThreadRu
 
 void expect_safe(const dag::Job& job, std::uint32_t ranks) {
   const Model model(job, ranks);
-  const Result result = explore(model, limits);
+  const Result result = explore(model, designs_limits);
   EXPECT_EQ(result.verdict, Verdict::safe) << report(model, result);
   EXPECT_TRUE(result.witness.empty());
   // More states than transitions on one schedule: the search did branch.

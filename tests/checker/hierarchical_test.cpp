@@ -18,7 +18,7 @@ namespace {
 
 using designs::DesignKind;
 
-constexpr ExploreLimits limits{4'000'000, 200.0};
+constexpr ExploreLimits hierarchical_limits{4'000'000, 200.0};
 
 designs::DesignConfig hierarchical(std::uint32_t nodes, std::uint32_t node_ranks,
                                    bool order_guard) {
@@ -35,10 +35,10 @@ std::size_t count_ops(const dag::Program& program, const std::string& what) {
                     [&](const dag::Op& op) { return op.name.rfind(what + ".", 0) == 0; }));
 }
 
-void expect_safe(const dag::Job& job) {
+void expect_hierarchical_safe(const dag::Job& job) {
   ASSERT_TRUE(job.ranks);
   const Model model(job, *job.ranks);
-  const Result result = explore(model, limits);
+  const Result result = explore(model, hierarchical_limits);
   EXPECT_EQ(result.verdict, Verdict::safe) << report(model, result);
   EXPECT_GT(result.stats.states, result.stats.depth_max);  // the search did branch
 }
@@ -68,13 +68,13 @@ TEST(CheckerHierarchical, EachNodeHasALeaderProgramAndOneForItsOtherRanks) {
   }
 }
 
-TEST(CheckerHierarchical, SafeOnTwoNodesOfTwo) { expect_safe(step_job(one_key(), hierarchical(2, 2, true))); }
+TEST(CheckerHierarchical, SafeOnTwoNodesOfTwo) { expect_hierarchical_safe(step_job(one_key(), hierarchical(2, 2, true))); }
 
 TEST(CheckerHierarchical, SafeOnBranchesWhereLeadersAndNodesOverlap) {
   // Two nodes of one rank (every rank a leader) and one node of two (one leader, alone among the
   // leaders): the leaders' chain and the node's chain run on two comm threads side by side.
-  expect_safe(step_job(branches(), hierarchical(2, 1, true)));
-  expect_safe(step_job(branches(), hierarchical(1, 2, true)));
+  expect_hierarchical_safe(step_job(branches(), hierarchical(2, 1, true)));
+  expect_hierarchical_safe(step_job(branches(), hierarchical(1, 2, true)));
 }
 
 TEST(CheckerHierarchical, BcastsOutsideTheNodeChainAreRefutedAndTheWitnessReplays) {
@@ -83,7 +83,7 @@ TEST(CheckerHierarchical, BcastsOutsideTheNodeChainAreRefutedAndTheWitnessReplay
   // flight, or before it, and its leader the other way round.
   const dag::Job job = step_job(branches(), hierarchical(1, 2, false));
   const Model model(job, 2);
-  const Result result = explore(model, limits);
+  const Result result = explore(model, hierarchical_limits);
   ASSERT_EQ(result.verdict, Verdict::unsafe) << report(model, result);
   expect_replays(job, 2, result);
 }

@@ -16,7 +16,7 @@ namespace {
 
 using designs::DesignKind;
 
-constexpr ExploreLimits limits{3'000'000, 300.0};
+constexpr ExploreLimits reduction_limits{3'000'000, 300.0};
 
 struct Case {
   std::string name;
@@ -60,12 +60,12 @@ class ReductionAgreement : public ::testing::TestWithParam<std::size_t> {};
 TEST_P(ReductionAgreement, EveryCombinationGivesTheSameAnswer) {
   const Case c = cases().at(GetParam());
   const Model model(c.job, c.ranks);
-  const Result full = explore(model, limits, {.partial_order = false, .symmetry = false});
+  const Result full = explore(model, reduction_limits, {.partial_order = false, .symmetry = false});
   ASSERT_NE(full.verdict, Verdict::unknown) << c.name << '\n' << report(model, full);
   for (const Reductions r :
        {Reductions{true, false}, Reductions{false, true}, Reductions{true, true}}) {
     SCOPED_TRACE(c.name + (r.partial_order ? " +por" : "") + (r.symmetry ? " +symmetry" : ""));
-    const Result reduced = explore(model, limits, r);
+    const Result reduced = explore(model, reduction_limits, r);
     EXPECT_EQ(reduced.verdict, full.verdict) << report(model, reduced);
     EXPECT_EQ(reduced.property, full.property) << report(model, reduced);
     if (full.verdict == Verdict::safe) {
@@ -89,7 +89,7 @@ TEST(Reductions, DepchaOnTwoKeysIsSafeAtThreeRanks) {
   const dag::Job job = step_job(networks::mlp(1, 2, 1.0), config(DesignKind::depcha, 2));
   for (const std::uint32_t ranks : {3u}) {
     const Model model(job, ranks);
-    const Result result = explore(model, limits);
+    const Result result = explore(model, reduction_limits);
     EXPECT_EQ(result.verdict, Verdict::safe) << report(model, result);
     EXPECT_TRUE(result.stats.partial_order);
     EXPECT_TRUE(result.stats.symmetry);
@@ -100,7 +100,7 @@ TEST(Reductions, DepchaOnTwoKeysIsSafeAtThreeRanks) {
 TEST(Reductions, SymmetryIsOffWhenRanksRunDifferentPrograms) {
   const Model model(allreduce_counts(2, 1), 2);
   EXPECT_FALSE(model.ranks_interchangeable());
-  EXPECT_FALSE(explore(model, limits).stats.symmetry);
+  EXPECT_FALSE(explore(model, reduction_limits).stats.symmetry);
   const Model same(step_job(one_key(), config(DesignKind::depcha, 2)), 2);
   EXPECT_TRUE(same.ranks_interchangeable());
 }

@@ -20,7 +20,7 @@ namespace {
 using designs::DesignKind;
 using Outcome = symbolic::SymbolicResult::Outcome;
 
-constexpr ExploreLimits limits{2'000'000, 120.0};
+constexpr ExploreLimits sharded_limits{2'000'000, 120.0};
 
 designs::DesignConfig sharded(std::uint32_t shards, bool order_guard) {
   designs::DesignConfig c = config(DesignKind::sharded, 2);
@@ -45,10 +45,10 @@ std::size_t count_ops(const dag::Job& job, const std::string& what) {
   }));
 }
 
-void expect_safe(const dag::Job& job) {
+void expect_sharded_safe(const dag::Job& job) {
   ASSERT_TRUE(job.ranks);
   const Model model(job, *job.ranks);
-  const Result result = explore(model, limits);
+  const Result result = explore(model, sharded_limits);
   EXPECT_EQ(result.verdict, Verdict::safe) << report(model, result);
   EXPECT_GT(result.stats.states, result.stats.depth_max);  // the search did branch
   const symbolic::SymbolicResult r = symbolic::decide(model, {});
@@ -74,15 +74,15 @@ TEST(CheckerSharded, KeysThatSplitAreScatteredUpdatedByBlockAndGathered) {
       EXPECT_EQ(kind, dag::CollectiveKind::allgather);
     }
   }
-  expect_safe(job);
+  expect_sharded_safe(job);
 }
 
 TEST(CheckerSharded, SafeOnBranchesAtTwoAndThreeRanks) {
-  expect_safe(step_job(branches(), sharded(2, true)));
+  expect_sharded_safe(step_job(branches(), sharded(2, true)));
   // At three ranks the keys of 4 do not split: every key falls back to the chained allreduce.
   const dag::Job three = step_job(branches(), sharded(3, true));
   EXPECT_EQ(count_ops(three, "reduce_scatter"), 0u);
-  expect_safe(three);
+  expect_sharded_safe(three);
 }
 
 TEST(CheckerSharded, SafeAtAThousandRanksSymbolically) {
@@ -103,7 +103,7 @@ TEST(CheckerSharded, AllgathersOutsideTheChainAreRefutedAndTheWitnessReplays) {
   // allgather first, on the other comm thread, while its peer issues a's.
   const dag::Job job = step_job(branches(), sharded(2, false));
   const Model model(job, 2);
-  const Result result = explore(model, limits);
+  const Result result = explore(model, sharded_limits);
   ASSERT_EQ(result.verdict, Verdict::unsafe) << report(model, result);
   expect_replays(job, 2, result);
   const symbolic::SymbolicResult r = symbolic::decide(model, {});

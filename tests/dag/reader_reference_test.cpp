@@ -13,68 +13,68 @@ namespace {
 
 using nlohmann::json;
 
-json valid_document() { return json::parse(write_dump(testing::small_valid_job())); }
+json reader_reference_document() { return json::parse(write_dump(testing::small_valid_job())); }
 
-DumpError error_reading(const json& document) { return testing::error_reading(document.dump()); }
+DumpError reader_reference_error(const json& document) { return testing::error_reading(document.dump()); }
 
 json& program(json& document) { return document["programs"][0]; }
 
 TEST(DagReaderReference, UnknownVarInAnOp) {
-  json document = valid_document();
+  json document = reader_reference_document();
   program(document)["ops"][1]["reads"] = json::array({"g9"});
-  const DumpError error = error_reading(document);
+  const DumpError error = reader_reference_error(document);
   EXPECT_EQ(error.where(), "/programs/0/ops/1/reads/0");
   EXPECT_EQ(error.problem(), "no var named 'g9' in /programs/0/vars");
   EXPECT_EQ(error.expected(), "the name of a var declared there (did you mean 'g0'?)");
 }
 
 TEST(DagReaderReference, UnknownPool) {
-  json document = valid_document();
+  json document = reader_reference_document();
   program(document)["ops"][2]["pool"] = "network";
-  const DumpError error = error_reading(document);
+  const DumpError error = reader_reference_error(document);
   EXPECT_EQ(error.where(), "/programs/0/ops/2/pool");
   EXPECT_EQ(error.problem(), "no pool named 'network' in /programs/0/pools");
   EXPECT_EQ(error.expected(), "the name of a pool declared there");
 }
 
 TEST(DagReaderReference, UnknownOpInASubmit) {
-  json document = valid_document();
+  json document = reader_reference_document();
   program(document)["main"][3]["op"] = "ar1";
-  const DumpError error = error_reading(document);
+  const DumpError error = reader_reference_error(document);
   EXPECT_EQ(error.where(), "/programs/0/main/3/op");
   EXPECT_EQ(error.problem(), "no op named 'ar1' in /programs/0/ops");
   EXPECT_EQ(error.expected(), "the name of an op declared there (did you mean 'ar0'?)");
 }
 
 TEST(DagReaderReference, UnknownVarInAWaitAndABuffer) {
-  json document = valid_document();
+  json document = reader_reference_document();
   program(document)["main"][2]["var"] = "buf";
-  EXPECT_EQ(error_reading(document).where(), "/programs/0/main/2/var");
-  document = valid_document();
+  EXPECT_EQ(reader_reference_error(document).where(), "/programs/0/main/2/var");
+  document = reader_reference_document();
   program(document)["main"][4]["buffer"] = "nothing";
-  EXPECT_EQ(error_reading(document).where(), "/programs/0/main/4/buffer");
+  EXPECT_EQ(reader_reference_error(document).where(), "/programs/0/main/4/buffer");
 }
 
 TEST(DagReaderReference, UnknownCommunicator) {
-  json document = valid_document();
+  json document = reader_reference_document();
   program(document)["main"][4]["collective"]["comm"] = "wrold";
-  const DumpError error = error_reading(document);
+  const DumpError error = reader_reference_error(document);
   EXPECT_EQ(error.where(), "/programs/0/main/4/collective/comm");
   EXPECT_EQ(error.problem(), "no communicator named 'wrold' in /comms");
   EXPECT_EQ(error.expected(), "the name of a communicator declared there (did you mean 'world'?)");
 }
 
 TEST(DagReaderReference, ReferenceThatIsNotAString) {
-  json document = valid_document();
+  json document = reader_reference_document();
   program(document)["ops"][0]["writes"] = json::array({0});
-  const DumpError error = error_reading(document);
+  const DumpError error = reader_reference_error(document);
   EXPECT_EQ(error.where(), "/programs/0/ops/0/writes/0");
   EXPECT_EQ(error.problem(), "found the number 0");
   EXPECT_EQ(error.expected(), "the name of a var (a string)");
 }
 
 TEST(DagReaderReference, NamesAreLookedUpInTheirOwnProgram) {
-  json document = valid_document();
+  json document = reader_reference_document();
   document["ranks"] = 2;
   program(document)["ranks"] = json::array({0});
   json other = program(document);
@@ -83,16 +83,16 @@ TEST(DagReaderReference, NamesAreLookedUpInTheirOwnProgram) {
   other["vars"][0]["name"] = "h0";
   other["ops"][0]["writes"] = json::array({"g0"});
   document["programs"].push_back(other);
-  const DumpError error = error_reading(document);
+  const DumpError error = reader_reference_error(document);
   EXPECT_EQ(error.where(), "/programs/1/ops/0/writes/0");
   EXPECT_EQ(error.problem(), "no var named 'g0' in /programs/1/vars");
 }
 
 TEST(DagReaderReference, HostileNamesAreQuotedSafely) {
-  json document = valid_document();
+  json document = reader_reference_document();
   program(document)["ops"][0]["writes"] =
       json::array({std::string("a'\n\x1b[2J") + std::string(200, 'x')});
-  const DumpError error = error_reading(document);
+  const DumpError error = reader_reference_error(document);
   EXPECT_EQ(error.problem(),
             "no var named 'a\\'\\n\\x1b[2J" + std::string(57, 'x') + "...' in /programs/0/vars");
 }

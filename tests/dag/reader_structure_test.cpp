@@ -15,47 +15,47 @@ namespace {
 using nlohmann::json;
 using testing::contains;
 
-json valid_document() { return json::parse(write_dump(testing::small_valid_job())); }
+json reader_structure_document() { return json::parse(write_dump(testing::small_valid_job())); }
 
-DumpError error_reading(const json& document) { return testing::error_reading(document.dump()); }
+DumpError reader_structure_error(const json& document) { return testing::error_reading(document.dump()); }
 
 json& first_op(json& document) { return document["programs"][0]["ops"][0]; }
 
 TEST(DagReaderStructure, ValidDocumentReads) {
-  EXPECT_EQ(read_dump(valid_document().dump()), testing::small_valid_job());
+  EXPECT_EQ(read_dump(reader_structure_document().dump()), testing::small_valid_job());
 }
 
 TEST(DagReaderStructure, WrongType) {
-  json document = valid_document();
+  json document = reader_structure_document();
   first_op(document)["reads"] = "g0";
-  const DumpError error = error_reading(document);
+  const DumpError error = reader_structure_error(document);
   EXPECT_EQ(error.where(), "/programs/0/ops/0/reads");
   EXPECT_EQ(error.problem(), "found the string 'g0'");
   EXPECT_EQ(error.expected(), "an array of var names");
 }
 
 TEST(DagReaderStructure, WrongTypeOfAnObject) {
-  json document = valid_document();
+  json document = reader_structure_document();
   document["programs"][0]["pools"][1] = json::array();
-  const DumpError error = error_reading(document);
+  const DumpError error = reader_structure_error(document);
   EXPECT_EQ(error.where(), "/programs/0/pools/1");
   EXPECT_EQ(error.problem(), "found an array");
   EXPECT_EQ(error.expected(), "a pool object");
 }
 
 TEST(DagReaderStructure, MissingField) {
-  json document = valid_document();
+  json document = reader_structure_document();
   first_op(document).erase("pool");
-  const DumpError error = error_reading(document);
+  const DumpError error = reader_structure_error(document);
   EXPECT_EQ(error.where(), "/programs/0/ops/0");
   EXPECT_EQ(error.problem(), "missing field 'pool' in an op");
   EXPECT_EQ(error.expected(), "the required fields name, kind, pool");
 }
 
 TEST(DagReaderStructure, UnknownFieldWithSpellingHint) {
-  json document = valid_document();
+  json document = reader_structure_document();
   first_op(document)["raeds"] = json::array();
-  const DumpError error = error_reading(document);
+  const DumpError error = reader_structure_error(document);
   EXPECT_EQ(error.where(), "/programs/0/ops/0/raeds");
   EXPECT_EQ(error.problem(), "unknown field 'raeds' in an op");
   EXPECT_EQ(error.expected(),
@@ -64,17 +64,17 @@ TEST(DagReaderStructure, UnknownFieldWithSpellingHint) {
 }
 
 TEST(DagReaderStructure, FieldOfAnotherActionKind) {
-  json document = valid_document();
+  json document = reader_structure_document();
   document["programs"][0]["main"][0]["var"] = "g0";
-  const DumpError error = error_reading(document);
+  const DumpError error = reader_structure_error(document);
   EXPECT_EQ(error.where(), "/programs/0/main/0/var");
   EXPECT_EQ(error.problem(), "unknown field 'var' in a submit action");
 }
 
 TEST(DagReaderStructure, DuplicateName) {
-  json document = valid_document();
+  json document = reader_structure_document();
   document["programs"][0]["vars"][2]["name"] = "g0";
-  const DumpError error = error_reading(document);
+  const DumpError error = reader_structure_error(document);
   EXPECT_EQ(error.where(), "/programs/0/vars/2/name");
   EXPECT_EQ(error.problem(), "duplicate var name 'g0' (first used at /programs/0/vars/0/name)");
   EXPECT_EQ(error.expected(), "names unique within /programs/0/vars");
@@ -82,58 +82,58 @@ TEST(DagReaderStructure, DuplicateName) {
 
 TEST(DagReaderStructure, DuplicateNamesInEveryTable) {
   const auto duplicate_at = [](const char* table, const char* where) {
-    json document = valid_document();
+    json document = reader_structure_document();
     json& entries =
         std::string(table) == "comms" ? document["comms"] : document["programs"][0][table];
     entries[1]["name"] = entries[0]["name"];
-    EXPECT_EQ(error_reading(document).where(), where) << table;
+    EXPECT_EQ(reader_structure_error(document).where(), where) << table;
   };
   duplicate_at("comms", "/comms/1/name");
   duplicate_at("pools", "/programs/0/pools/1/name");
   duplicate_at("ops", "/programs/0/ops/1/name");
-  json document = valid_document();
+  json document = reader_structure_document();
   document["programs"].push_back(document["programs"][0]);
-  EXPECT_EQ(error_reading(document).where(), "/programs/1/name");
+  EXPECT_EQ(reader_structure_error(document).where(), "/programs/1/name");
 }
 
 TEST(DagReaderStructure, InvalidName) {
-  json document = valid_document();
+  json document = reader_structure_document();
   document["programs"][0]["name"] = "";
-  EXPECT_EQ(error_reading(document).where(), "/programs/0/name");
-  EXPECT_EQ(error_reading(document).problem(), "name is empty");
+  EXPECT_EQ(reader_structure_error(document).where(), "/programs/0/name");
+  EXPECT_EQ(reader_structure_error(document).problem(), "name is empty");
   document["programs"][0]["name"] = "bell\a";
-  EXPECT_EQ(error_reading(document).problem(), "name holds control character U+0007 at byte 4");
+  EXPECT_EQ(reader_structure_error(document).problem(), "name holds control character U+0007 at byte 4");
   document["programs"][0]["name"] = std::string(4097, 'n');
-  EXPECT_EQ(error_reading(document).problem(), "name is 4097 bytes long");
+  EXPECT_EQ(reader_structure_error(document).problem(), "name is 4097 bytes long");
 }
 
 TEST(DagReaderStructure, OutOfRangeInteger) {
-  json document = valid_document();
+  json document = reader_structure_document();
   document["programs"][0]["pools"][0]["threads"] = -1;
-  DumpError error = error_reading(document);
+  DumpError error = reader_structure_error(document);
   EXPECT_EQ(error.where(), "/programs/0/pools/0/threads");
   EXPECT_EQ(error.problem(), "integer -1 is out of range");
   EXPECT_EQ(error.expected(), "an integer from 0 to 4096");
   document["programs"][0]["pools"][0]["threads"] = 4097;
-  EXPECT_EQ(error_reading(document).problem(), "integer 4097 is out of range");
-  document = valid_document();
+  EXPECT_EQ(reader_structure_error(document).problem(), "integer 4097 is out of range");
+  document = reader_structure_document();
   first_op(document)["priority"] = 2147483648;
-  error = error_reading(document);
+  error = reader_structure_error(document);
   EXPECT_EQ(error.where(), "/programs/0/ops/0/priority");
   EXPECT_EQ(error.expected(), "an integer from -2147483648 to 2147483647");
-  document = valid_document();
+  document = reader_structure_document();
   document["ranks"] = 1048577;
-  EXPECT_EQ(error_reading(document).where(), "/ranks");
+  EXPECT_EQ(reader_structure_error(document).where(), "/ranks");
 }
 
 TEST(DagReaderStructure, IntegerLiteralBeyond64Bits) {
-  std::string text = valid_document().dump();
+  std::string text = reader_structure_document().dump();
   const std::string count = "\"count\":1024";
   text.replace(text.find(count), count.size(), "\"count\":18446744073709551616");
   const DumpError error = testing::error_reading(text);
   EXPECT_EQ(error.where(), "/programs/0/ops/2/collective/count");
   EXPECT_TRUE(contains(error.problem(), "is out of range")) << error.what();
-  text = valid_document().dump();
+  text = reader_structure_document().dump();
   const std::string key = "\"key\":0,\"kind\":\"allreduce\"";
   text.replace(text.find(key), key.size(), "\"key\":-9223372036854775809,\"kind\":\"allreduce\"");
   const DumpError key_error = testing::error_reading(text);
@@ -142,39 +142,39 @@ TEST(DagReaderStructure, IntegerLiteralBeyond64Bits) {
 }
 
 TEST(DagReaderStructure, NegativeKeyIsInRangeButNegativeCountIsNot) {
-  json document = valid_document();
+  json document = reader_structure_document();
   first_op(document)["priority"] = -5;
   document["programs"][0]["ops"][2]["collective"]["key"] = -9223372036854775807LL - 1;
   EXPECT_NO_THROW(read_dump(document.dump()));
   document["programs"][0]["ops"][2]["collective"]["count"] = -1;
-  EXPECT_EQ(error_reading(document).where(), "/programs/0/ops/2/collective/count");
+  EXPECT_EQ(reader_structure_error(document).where(), "/programs/0/ops/2/collective/count");
 }
 
 TEST(DagReaderStructure, NonIntegerNumber) {
-  json document = valid_document();
+  json document = reader_structure_document();
   document["programs"][0]["pools"][0]["threads"] = 1.0;
-  const DumpError error = error_reading(document);
+  const DumpError error = reader_structure_error(document);
   EXPECT_EQ(error.where(), "/programs/0/pools/0/threads");
   EXPECT_EQ(error.problem(), "number 1.0 is not an integer");
   EXPECT_EQ(error.expected(), "an integer from 0 to 4096");
   document["programs"][0]["pools"][0]["threads"] = 2.5;
-  EXPECT_EQ(error_reading(document).problem(), "number 2.5 is not an integer");
+  EXPECT_EQ(reader_structure_error(document).problem(), "number 2.5 is not an integer");
 }
 
 TEST(DagReaderStructure, NumberFieldsTakeIntegersAndRejectNegatives) {
-  json document = valid_document();
+  json document = reader_structure_document();
   first_op(document)["cost_us"] = 7;
   EXPECT_EQ(read_dump(document.dump()).programs[0].ops[0].cost_us, 7.0);
   first_op(document)["cost_us"] = -0.5;
-  const DumpError error = error_reading(document);
+  const DumpError error = reader_structure_error(document);
   EXPECT_EQ(error.where(), "/programs/0/ops/0/cost_us");
   EXPECT_EQ(error.problem(), "number -0.5 is out of range");
 }
 
 TEST(DagReaderStructure, UnknownEnumSpelling) {
-  json document = valid_document();
+  json document = reader_structure_document();
   document["programs"][0]["vars"][0]["dtype"] = "f31";
-  const DumpError error = error_reading(document);
+  const DumpError error = reader_structure_error(document);
   EXPECT_EQ(error.where(), "/programs/0/vars/0/dtype");
   EXPECT_EQ(error.problem(), "unknown dtype 'f31'");
   EXPECT_EQ(error.expected(),
@@ -182,17 +182,17 @@ TEST(DagReaderStructure, UnknownEnumSpelling) {
 }
 
 TEST(DagReaderStructure, ProgramRanksAreAllOrAList) {
-  json document = valid_document();
+  json document = reader_structure_document();
   document["programs"][0]["ranks"] = "everyone";
-  DumpError error = error_reading(document);
+  DumpError error = reader_structure_error(document);
   EXPECT_EQ(error.where(), "/programs/0/ranks");
   EXPECT_EQ(error.problem(), "unknown rank selection 'everyone'");
   document["programs"][0]["ranks"] = 3;
-  error = error_reading(document);
+  error = reader_structure_error(document);
   EXPECT_EQ(error.problem(), "found the number 3");
   EXPECT_EQ(error.expected(), "\"all\" or an array of ranks");
   document["programs"][0]["ranks"] = json::array({0, 1048576});
-  EXPECT_EQ(error_reading(document).where(), "/programs/0/ranks/1");
+  EXPECT_EQ(reader_structure_error(document).where(), "/programs/0/ranks/1");
 }
 
 TEST(DagReaderStructure, AbsentFieldsTakeTheirDefaults) {

@@ -29,7 +29,7 @@ json document_of_version(std::uint64_t version, std::string_view submit_spelling
   return document;
 }
 
-DumpError error_reading(const json& document) { return testing::error_reading(document.dump()); }
+DumpError reader_version_error(const json& document) { return testing::error_reading(document.dump()); }
 
 TEST(DagReaderVersion, TheWriterWritesVersion3) {
   const json document = json::parse(write_dump(testing::small_valid_job()));
@@ -56,7 +56,7 @@ TEST(DagReaderVersion, AVersion1FileReadsAsTheSameJobAsItsVersion2Twin) {
 }
 
 TEST(DagReaderVersion, PushInAVersion2DumpIsRefused) {
-  const DumpError error = error_reading(document_of_version(2, "push"));
+  const DumpError error = reader_version_error(document_of_version(2, "push"));
   EXPECT_EQ(error.where(), "/programs/0/main/0/action");
   EXPECT_EQ(error.problem(),
             "action 'push' in a version 2 dump ('push' is version 1's spelling of 'submit')");
@@ -64,7 +64,7 @@ TEST(DagReaderVersion, PushInAVersion2DumpIsRefused) {
 }
 
 TEST(DagReaderVersion, SubmitInAVersion1DumpIsRefused) {
-  const DumpError error = error_reading(document_of_version(1, "submit"));
+  const DumpError error = reader_version_error(document_of_version(1, "submit"));
   EXPECT_EQ(error.where(), "/programs/0/main/0/action");
   EXPECT_EQ(error.problem(),
             "action 'submit' in a version 1 dump ('submit' is version 2's spelling of 'push')");
@@ -74,7 +74,7 @@ TEST(DagReaderVersion, SubmitInAVersion1DumpIsRefused) {
 TEST(DagReaderVersion, Version1PushActionsKeepTheirFields) {
   json document = document_of_version(1, "push");
   document["programs"][0]["main"][0]["var"] = "g0";
-  const DumpError error = error_reading(document);
+  const DumpError error = reader_version_error(document);
   EXPECT_EQ(error.where(), "/programs/0/main/0/var");
   EXPECT_EQ(error.problem(), "unknown field 'var' in a push action");
 }
@@ -90,7 +90,7 @@ TEST(DagReaderVersion, TheNewCollectiveKindsNeedVersion3) {
   for (const std::uint64_t version : {std::uint64_t{1}, std::uint64_t{2}}) {
     json document = document_of_version(version, version == 1 ? "push" : "submit");
     document["programs"][0]["ops"][2]["collective"]["kind"] = "reduce_scatter";
-    const DumpError error = error_reading(document);
+    const DumpError error = reader_version_error(document);
     EXPECT_EQ(error.where(), "/programs/0/ops/2/collective/kind");
     EXPECT_EQ(error.problem(), "collective kind 'reduce_scatter' in a version " +
                                    std::to_string(version) + " dump (it exists from version 3)");
@@ -98,14 +98,14 @@ TEST(DagReaderVersion, TheNewCollectiveKindsNeedVersion3) {
   }
   json document = document_of_version(2, "submit");
   document["programs"][0]["main"][4]["collective"]["kind"] = "allgather";
-  EXPECT_EQ(error_reading(document).where(), "/programs/0/main/4/collective/kind");
+  EXPECT_EQ(reader_version_error(document).where(), "/programs/0/main/4/collective/kind");
   document["version"] = 3;
   EXPECT_NO_THROW(read_dump(document.dump())) << "version 3 reads the kind (validation is apart)";
 }
 
 TEST(DagReaderVersion, OnlyVersions1To3AreRead) {
   for (const std::uint64_t version : {std::uint64_t{0}, dump_format_version + 1}) {
-    const DumpError error = error_reading(document_of_version(version, "submit"));
+    const DumpError error = reader_version_error(document_of_version(version, "submit"));
     EXPECT_EQ(error.where(), "/version");
     EXPECT_EQ(error.problem(), "unsupported version " + std::to_string(version));
     EXPECT_EQ(error.expected(), "a version from 1 to 3");

@@ -12,7 +12,7 @@ namespace {
 
 using testing::expect_one_diagnostic;
 
-Job valid_job() { return testing::small_valid_job(); }
+Job validate_collective_job() { return testing::small_valid_job(); }
 
 // The allreduce op's spec, at /programs/0/ops/2/collective: comm "pair", 1024 f32 into buf0.
 Collective& op_spec(Job& job) { return *job.programs[0].ops[2].collective; }
@@ -23,7 +23,7 @@ Collective& barrier_spec(Job& job) {
 }
 
 TEST(DagValidateCollective, CommunicatorIndexOutOfRange) {
-  Job job = valid_job();
+  Job job = validate_collective_job();
   op_spec(job).comm = 5;
   expect_one_diagnostic(job, "/programs/0/ops/2/collective/comm",
                         "communicator index 5 is out of range; expected an index from 0 to 1 "
@@ -31,31 +31,31 @@ TEST(DagValidateCollective, CommunicatorIndexOutOfRange) {
 }
 
 TEST(DagValidateCollective, AllreduceWithoutReduction) {
-  Job job = valid_job();
+  Job job = validate_collective_job();
   op_spec(job).reduction = Reduction::none;
   expect_one_diagnostic(job, "/programs/0/ops/2/collective/reduction",
                         "allreduce has reduction none; expected one of: sum, prod, min, max");
 }
 
 TEST(DagValidateCollective, BarrierAndBcastDoNotReduce) {
-  Job job = valid_job();
+  Job job = validate_collective_job();
   barrier_spec(job).reduction = Reduction::max;
   expect_one_diagnostic(job, "/programs/0/main/4/collective/reduction",
                         "barrier has reduction max; expected reduction none");
-  job = valid_job();
+  job = validate_collective_job();
   op_spec(job) = Collective{
       .kind = CollectiveKind::bcast, .comm = 1, .count = 4, .reduction = Reduction::sum, .root = 0};
   expect_one_diagnostic(job, "/programs/0/ops/2/collective/reduction", "bcast has reduction sum");
 }
 
 TEST(DagValidateCollective, BcastWithoutRoot) {
-  Job job = valid_job();
+  Job job = validate_collective_job();
   op_spec(job) = Collective{.kind = CollectiveKind::bcast, .comm = 1, .count = 4};
   expect_one_diagnostic(job, "/programs/0/ops/2/collective", "bcast has no root");
 }
 
 TEST(DagValidateCollective, BcastRootOutsideTheCommunicator) {
-  Job job = valid_job();
+  Job job = validate_collective_job();
   op_spec(job) = Collective{.kind = CollectiveKind::bcast, .comm = 1, .count = 4, .root = 1};
   EXPECT_TRUE(validate(job).empty()) << testing::describe(validate(job));
   op_spec(job).root = 2;
@@ -72,13 +72,13 @@ TEST(DagValidateCollective, RootOfACommunicatorOfUnknownSizeIsNotChecked) {
 }
 
 TEST(DagValidateCollective, RootOnlyOnBcast) {
-  Job job = valid_job();
+  Job job = validate_collective_job();
   op_spec(job).root = 0;
   expect_one_diagnostic(job, "/programs/0/ops/2/collective/root", "allreduce has a root");
 }
 
 TEST(DagValidateCollective, ReduceNeedsARootAndAReduction) {
-  Job job = valid_job();
+  Job job = validate_collective_job();
   op_spec(job) = Collective{
       .kind = CollectiveKind::reduce, .comm = 1, .count = 4, .reduction = Reduction::sum};
   expect_one_diagnostic(job, "/programs/0/ops/2/collective",
@@ -95,7 +95,7 @@ TEST(DagValidateCollective, ReduceNeedsARootAndAReduction) {
 }
 
 TEST(DagValidateCollective, ReduceScatterNeedsAReductionAndNoRoot) {
-  Job job = valid_job();
+  Job job = validate_collective_job();
   op_spec(job) = Collective{.kind = CollectiveKind::reduce_scatter, .comm = 1, .count = 4};
   expect_one_diagnostic(job, "/programs/0/ops/2/collective/reduction",
                         "reduce_scatter has reduction none; expected one of: sum, prod, min, max");
@@ -107,7 +107,7 @@ TEST(DagValidateCollective, ReduceScatterNeedsAReductionAndNoRoot) {
 }
 
 TEST(DagValidateCollective, AllgatherIsNotAReduction) {
-  Job job = valid_job();
+  Job job = validate_collective_job();
   op_spec(job) = Collective{
       .kind = CollectiveKind::allgather, .comm = 1, .count = 4, .reduction = Reduction::sum};
   expect_one_diagnostic(job, "/programs/0/ops/2/collective/reduction",
@@ -117,7 +117,7 @@ TEST(DagValidateCollective, AllgatherIsNotAReduction) {
 
 // Communicator 'pair' has 2 ranks: a count of 5 has no 2 equal blocks.
 TEST(DagValidateCollective, BlocksMustSplitAtTheCommunicatorsSize) {
-  Job job = valid_job();
+  Job job = validate_collective_job();
   op_spec(job) = Collective{.kind = CollectiveKind::allgather, .comm = 1, .count = 5};
   expect_one_diagnostic(job, "/programs/0/ops/2/collective/count",
                         "allgather of 5 elements does not split into blocks for the "
@@ -131,7 +131,7 @@ TEST(DagValidateCollective, BlocksMustSplitAtTheCommunicatorsSize) {
 
 // The whole count lives in the op's buffer var, blocks of every member included.
 TEST(DagValidateCollective, TheBufferHoldsEveryBlock) {
-  Job job = valid_job();
+  Job job = validate_collective_job();
   op_spec(job) = Collective{.kind = CollectiveKind::allgather, .comm = 1, .count = 1026};
   expect_one_diagnostic(job, "/programs/0/ops/2/collective/count",
                         "allgather of 1026 f32 elements needs 4104 bytes but var 'buf0' has "
@@ -154,14 +154,14 @@ TEST(DagValidateCollective, BlocksOfACommunicatorOfUnknownSizeAreCheckedAtARankC
 }
 
 TEST(DagValidateCollective, BarrierWithACount) {
-  Job job = valid_job();
+  Job job = validate_collective_job();
   barrier_spec(job).count = 5;
   expect_one_diagnostic(job, "/programs/0/main/4/collective/count",
                         "barrier has count 5; expected count 0");
 }
 
 TEST(DagValidateCollective, OpBufferTooSmall) {
-  Job job = valid_job();
+  Job job = validate_collective_job();
   op_spec(job).count = 1025;
   expect_one_diagnostic(job, "/programs/0/ops/2/collective/count",
                         "allreduce of 1025 f32 elements needs 4100 bytes but var 'buf0' has "
@@ -172,14 +172,14 @@ TEST(DagValidateCollective, OpBufferTooSmall) {
 
 // The runtime fills the first data var the op writes, so that is the one whose size counts.
 TEST(DagValidateCollective, SizeIsCheckedOnTheFirstDataVarWritten) {
-  Job job = valid_job();
+  Job job = validate_collective_job();
   op_spec(job).count = 1u << 30;
   job.programs[0].ops[2].writes = {1, 2};
   expect_one_diagnostic(job, "/programs/0/ops/2/collective/count", "but var 'buf0' has");
 }
 
 TEST(DagValidateCollective, CommunicatorMustContainTheProgramsRanks) {
-  Job job = valid_job();
+  Job job = validate_collective_job();
   job.ranks = 3;
   expect_one_diagnostic(job, "/programs/0/ops/2/collective/comm",
                         "rank 2 runs program 'step' but is not a member of communicator 'pair'");
@@ -189,7 +189,7 @@ TEST(DagValidateCollective, CommunicatorMustContainTheProgramsRanks) {
 }
 
 TEST(DagValidateCollective, MembershipIsCheckedPerProgram) {
-  Job job = valid_job();
+  Job job = validate_collective_job();
   job.ranks = 3;
   job.programs[0].ranks = std::vector<Rank>{1, 0};
   Program other = job.programs[0];
@@ -201,11 +201,11 @@ TEST(DagValidateCollective, MembershipIsCheckedPerProgram) {
 }
 
 TEST(DagValidateCollective, EnumValuesWithoutSpelling) {
-  Job job = valid_job();
+  Job job = validate_collective_job();
   op_spec(job).kind = static_cast<CollectiveKind>(7);
   expect_one_diagnostic(job, "/programs/0/ops/2/collective/kind",
                         "collective kind value 7 has no spelling");
-  job = valid_job();
+  job = validate_collective_job();
   barrier_spec(job).reduction = static_cast<Reduction>(5);
   expect_one_diagnostic(job, "/programs/0/main/4/collective/reduction",
                         "reduction value 5 has no spelling");

@@ -14,11 +14,11 @@ namespace {
 using testing::describe;
 using testing::expect_one_diagnostic;
 
-Job valid_job() { return testing::small_valid_job(); }
+Job validate_job_job() { return testing::small_valid_job(); }
 
 // A second program, so that programs can split the ranks between them.
 Job two_program_job(std::vector<Rank> first, std::vector<Rank> second) {
-  Job job = valid_job();
+  Job job = validate_job_job();
   job.programs[0].ranks = std::move(first);
   Program other = job.programs[0];
   other.name = "other";
@@ -35,13 +35,13 @@ TEST(DagValidateJob, ValidJobsHaveNoDiagnostics) {
 }
 
 TEST(DagValidateJob, NoPrograms) {
-  Job job = valid_job();
+  Job job = validate_job_job();
   job.programs.clear();
   expect_one_diagnostic(job, "/programs", "job has no programs; expected at least one program");
 }
 
 TEST(DagValidateJob, RankCountOutOfRange) {
-  Job job = valid_job();
+  Job job = validate_job_job();
   job.ranks = 0;
   expect_one_diagnostic(job, "/ranks", "job has 0 ranks; expected from 1 to 1048576 ranks");
   job.ranks = limits::ranks_max + 1;
@@ -49,13 +49,13 @@ TEST(DagValidateJob, RankCountOutOfRange) {
 }
 
 TEST(DagValidateJob, CommunicatorWithoutMembers) {
-  Job job = valid_job();
+  Job job = validate_job_job();
   job.comms.push_back({.name = "spare", .members = std::vector<Rank>{}});
   expect_one_diagnostic(job, "/comms/2/members", "communicator 'spare' has no members");
 }
 
 TEST(DagValidateJob, MemberOutOfRange) {
-  Job job = valid_job();
+  Job job = validate_job_job();
   job.comms.push_back({.name = "spare", .members = std::vector<Rank>{0, 2}});
   expect_one_diagnostic(job, "/comms/2/members/1",
                         "rank 2 is out of range; expected a rank from 0 to 1 (the job has 2 "
@@ -63,14 +63,14 @@ TEST(DagValidateJob, MemberOutOfRange) {
 }
 
 TEST(DagValidateJob, MemberListedTwice) {
-  Job job = valid_job();
+  Job job = validate_job_job();
   job.comms.push_back({.name = "spare", .members = std::vector<Rank>{1, 1}});
   expect_one_diagnostic(job, "/comms/2/members/1",
                         "rank 1 is listed twice (first at /comms/2/members/0)");
 }
 
 TEST(DagValidateJob, DuplicateAndInvalidCommunicatorNames) {
-  Job job = valid_job();
+  Job job = validate_job_job();
   job.comms.push_back({.name = "world"});
   expect_one_diagnostic(job, "/comms/2/name",
                         "duplicate communicator name 'world' (first used at /comms/0/name)");
@@ -85,7 +85,7 @@ TEST(DagValidateJob, DuplicateProgramName) {
 }
 
 TEST(DagValidateJob, RanklessJobWithTwoPrograms) {
-  Job job = valid_job();
+  Job job = validate_job_job();
   job.ranks.reset();
   job.comms[1].members.reset();
   job.programs.push_back(job.programs[0]);
@@ -94,7 +94,7 @@ TEST(DagValidateJob, RanklessJobWithTwoPrograms) {
 }
 
 TEST(DagValidateJob, RanklessJobWithARankList) {
-  Job job = valid_job();
+  Job job = validate_job_job();
   job.ranks.reset();
   job.comms[1].members.reset();
   job.programs[0].ranks = std::vector<Rank>{0};
@@ -103,7 +103,7 @@ TEST(DagValidateJob, RanklessJobWithARankList) {
 }
 
 TEST(DagValidateJob, RanklessJobWithAMemberList) {
-  Job job = valid_job();
+  Job job = validate_job_job();
   job.ranks.reset();
   expect_one_diagnostic(job, "/comms/1/members",
                         "communicator 'pair' lists members but the job has no rank count");
@@ -123,14 +123,14 @@ TEST(DagValidateJob, RankRunByTwoPrograms) {
 }
 
 TEST(DagValidateJob, RankListedTwiceInOneProgram) {
-  Job job = valid_job();
+  Job job = validate_job_job();
   job.programs[0].ranks = std::vector<Rank>{0, 1, 0};
   expect_one_diagnostic(job, "/programs/0/ranks/2",
                         "rank 0 is listed twice (first at /programs/0/ranks/0)");
 }
 
 TEST(DagValidateJob, RankRunByNoProgram) {
-  Job job = valid_job();
+  Job job = validate_job_job();
   job.ranks = 3;
   job.comms[1].members = std::vector<Rank>{0, 1};
   job.programs[0].ranks = std::vector<Rank>{0, 1};
@@ -140,7 +140,7 @@ TEST(DagValidateJob, RankRunByNoProgram) {
 }
 
 TEST(DagValidateJob, ProgramRankOutOfRange) {
-  Job job = valid_job();
+  Job job = validate_job_job();
   job.programs[0].ranks = std::vector<Rank>{0, 1, 2};
   expect_one_diagnostic(job, "/programs/0/ranks/2", "rank 2 is out of range");
 }
@@ -151,7 +151,7 @@ TEST(DagValidateJob, ProgramOnNoRank) {
 }
 
 TEST(DagValidateJob, TooManyCommunicators) {
-  Job job = valid_job();
+  Job job = validate_job_job();
   for (std::uint32_t i = 0; job.comms.size() <= limits::comms_max; ++i) {
     job.comms.push_back({.name = "c" + std::to_string(i)});
   }
@@ -159,7 +159,7 @@ TEST(DagValidateJob, TooManyCommunicators) {
 }
 
 TEST(DagValidateJob, ValidateOrThrowReportsTheFirstAndCountsTheRest) {
-  Job job = valid_job();
+  Job job = validate_job_job();
   EXPECT_NO_THROW(validate_or_throw(job));
   job.ranks = 0;
   job.programs[0].pools[0].threads = 0;

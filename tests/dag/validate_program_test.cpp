@@ -13,12 +13,12 @@ namespace {
 
 using testing::expect_one_diagnostic;
 
-Job valid_job() { return testing::small_valid_job(); }
+Job validate_program_job() { return testing::small_valid_job(); }
 
 Program& step(Job& job) { return job.programs[0]; }
 
 TEST(DagValidateProgram, PoolWithoutThreads) {
-  Job job = valid_job();
+  Job job = validate_program_job();
   step(job).pools[1].threads = 0;
   expect_one_diagnostic(job, "/programs/0/pools/1/threads",
                         "pool 'comm' has 0 threads; expected from 1 to 4096 threads");
@@ -27,7 +27,7 @@ TEST(DagValidateProgram, PoolWithoutThreads) {
 }
 
 TEST(DagValidateProgram, TooManyPools) {
-  Job job = valid_job();
+  Job job = validate_program_job();
   for (std::uint32_t i = 0; step(job).pools.size() <= limits::pools_max; ++i) {
     step(job).pools.push_back({.name = "extra" + std::to_string(i), .threads = 1});
   }
@@ -35,21 +35,21 @@ TEST(DagValidateProgram, TooManyPools) {
 }
 
 TEST(DagValidateProgram, DuplicateNamesInEachTable) {
-  Job job = valid_job();
+  Job job = validate_program_job();
   step(job).pools[1].name = "compute";
   expect_one_diagnostic(job, "/programs/0/pools/1/name", "duplicate pool name 'compute'");
-  job = valid_job();
+  job = validate_program_job();
   step(job).vars[2].name = "g0";
   expect_one_diagnostic(job, "/programs/0/vars/2/name",
                         "duplicate var name 'g0' (first used at /programs/0/vars/0/name); "
                         "expected names unique within /programs/0/vars");
-  job = valid_job();
+  job = validate_program_job();
   step(job).ops[2].name = "cp0";
   expect_one_diagnostic(job, "/programs/0/ops/2/name", "duplicate op name 'cp0'");
 }
 
 TEST(DagValidateProgram, InvalidNames) {
-  Job job = valid_job();
+  Job job = validate_program_job();
   step(job).vars[0].name = "";
   expect_one_diagnostic(job, "/programs/0/vars/0/name", "name is empty");
   step(job).vars[0].name = std::string(limits::name_bytes_max + 1, 'v');
@@ -61,19 +61,19 @@ TEST(DagValidateProgram, InvalidNames) {
 }
 
 TEST(DagValidateProgram, EnumValueWithoutSpelling) {
-  Job job = valid_job();
+  Job job = validate_program_job();
   step(job).vars[0].dtype = static_cast<DType>(99);
   expect_one_diagnostic(job, "/programs/0/vars/0/dtype", "dtype value 99 has no spelling");
-  job = valid_job();
+  job = validate_program_job();
   step(job).ops[0].kind = static_cast<OpKind>(9);
   expect_one_diagnostic(job, "/programs/0/ops/0/kind", "op kind value 9 has no spelling");
-  job = valid_job();
+  job = validate_program_job();
   step(job).pools[0].kind = static_cast<PoolKind>(2);
   expect_one_diagnostic(job, "/programs/0/pools/0/kind", "pool kind value 2 has no spelling");
 }
 
 TEST(DagValidateProgram, OpPoolOutOfRange) {
-  Job job = valid_job();
+  Job job = validate_program_job();
   step(job).ops[0].pool = 7;
   expect_one_diagnostic(job, "/programs/0/ops/0/pool",
                         "pool index 7 is out of range; expected an index from 0 to 1 (there are "
@@ -85,7 +85,7 @@ TEST(DagValidateProgram, OpPoolOutOfRange) {
 }
 
 TEST(DagValidateProgram, OpVarOutOfRange) {
-  Job job = valid_job();
+  Job job = validate_program_job();
   step(job).ops[1].reads = {9};
   expect_one_diagnostic(job, "/programs/0/ops/1/reads/0", "var index 9 is out of range");
 }
@@ -93,19 +93,19 @@ TEST(DagValidateProgram, OpVarOutOfRange) {
 // Op 1 is made a compute op: the list rules hold for every op, and a copy has its own rule on how
 // many vars it names (CopyReadsOneVarAndWritesOne).
 TEST(DagValidateProgram, VarListedTwice) {
-  Job job = valid_job();
+  Job job = validate_program_job();
   step(job).ops[1].kind = OpKind::compute;
   step(job).ops[1].reads = {0, 0};
   expect_one_diagnostic(job, "/programs/0/ops/1/reads/1",
                         "var 'g0' is listed twice in reads (first at /programs/0/ops/1/reads/0)");
-  job = valid_job();
+  job = validate_program_job();
   step(job).ops[1].kind = OpKind::compute;
   step(job).ops[1].writes = {1, 1};
   expect_one_diagnostic(job, "/programs/0/ops/1/writes/1", "var 'buf0' is listed twice in writes");
 }
 
 TEST(DagValidateProgram, VarBothReadAndWritten) {
-  Job job = valid_job();
+  Job job = validate_program_job();
   step(job).ops[1].kind = OpKind::compute;
   step(job).ops[1].reads = {0, 1};
   expect_one_diagnostic(job, "/programs/0/ops/1/writes/0",
@@ -114,7 +114,7 @@ TEST(DagValidateProgram, VarBothReadAndWritten) {
 }
 
 TEST(DagValidateProgram, CopyReadsOneVarAndWritesOne) {
-  Job job = valid_job();
+  Job job = validate_program_job();
   step(job).ops[1].reads.clear();
   expect_one_diagnostic(job, "/programs/0/ops/1",
                         "copy op 'cp0' reads 0 var(s) and writes 1; expected a copy reads one var "
@@ -123,7 +123,7 @@ TEST(DagValidateProgram, CopyReadsOneVarAndWritesOne) {
 }
 
 TEST(DagValidateProgram, PackAndUnpackPartsFillTheWhole) {
-  Job job = valid_job();
+  Job job = validate_program_job();
   step(job).vars.push_back({.name = "g1", .bytes = 4096});
   step(job).vars.push_back({.name = "bucket", .kind = VarKind::buffer, .bytes = 8192});
   step(job).main[2] = WaitToReadAction{0};  // buf0 is no longer written
@@ -149,7 +149,7 @@ TEST(DagValidateProgram, PackAndUnpackPartsFillTheWhole) {
 // A bucket is reduced by one call of one datatype, so its parts hold the bucket's element type;
 // an f64 gradient packed into an f32 bucket would be summed as pairs of floats on every rank.
 TEST(DagValidateProgram, PackAndUnpackPartsShareTheWholesDtype) {
-  Job job = valid_job();
+  Job job = validate_program_job();
   step(job).vars.push_back({.name = "g1", .bytes = 4096, .dtype = DType::f64});
   step(job).vars.push_back({.name = "bucket", .kind = VarKind::buffer, .bytes = 8192});
   step(job).main[2] = WaitToReadAction{0};  // buf0 is no longer written
@@ -172,7 +172,7 @@ TEST(DagValidateProgram, PackAndUnpackPartsShareTheWholesDtype) {
 }
 
 TEST(DagValidateProgram, CollectiveKindsNeedASpec) {
-  Job job = valid_job();
+  Job job = validate_program_job();
   step(job).ops[2].collective.reset();
   expect_one_diagnostic(job, "/programs/0/ops/2", "collective op 'ar0' has no collective spec");
   step(job).ops[2].kind = OpKind::async_collective;
@@ -181,17 +181,17 @@ TEST(DagValidateProgram, CollectiveKindsNeedASpec) {
 }
 
 TEST(DagValidateProgram, ComputeAndCopyOpsHaveNoSpec) {
-  Job job = valid_job();
+  Job job = validate_program_job();
   step(job).ops[0].collective = Collective{.kind = CollectiveKind::barrier};
   expect_one_diagnostic(job, "/programs/0/ops/0/collective",
                         "compute op 'bwd0' has a collective spec");
-  job = valid_job();
+  job = validate_program_job();
   step(job).ops[1].collective = step(job).ops[2].collective;
   expect_one_diagnostic(job, "/programs/0/ops/1/collective", "copy op 'cp0' has a collective spec");
 }
 
 TEST(DagValidateProgram, CostMustBeFiniteAndNonNegative) {
-  Job job = valid_job();
+  Job job = validate_program_job();
   step(job).ops[0].cost_us = std::nan("");
   expect_one_diagnostic(job, "/programs/0/ops/0/cost_us", "is negative or not finite");
   step(job).ops[0].cost_us = -1.0;

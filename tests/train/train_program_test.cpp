@@ -39,7 +39,7 @@ data::LabelledImages pattern_images(std::uint32_t count) {
   return set;
 }
 
-networks::Network small_mlp() {
+networks::Network narrow_mlp() {
   networks::NetworkBuilder b("mlp784", {784});
   const auto h = b.add("hidden", {}, {op::dense(32), op::relu()});
   b.add("out", {h}, {op::dense(10)});
@@ -123,7 +123,7 @@ void expect_runs_the_built_program(const networks::Network& net, designs::Design
 
 TEST(TrainProgram, EqualsTheStepBuildersOnEveryRank) {
   const networks::Network lenet = *networks::builtin_network("lenet");
-  const networks::Network mlp = small_mlp();
+  const networks::Network mlp = narrow_mlp();
   for (const designs::DesignKind kind :
        {designs::DesignKind::funnel, designs::DesignKind::concom, designs::DesignKind::depcha,
         designs::DesignKind::fused, designs::DesignKind::nonblocking,
