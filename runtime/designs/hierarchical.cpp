@@ -4,13 +4,14 @@
 // brought back into the node, by a bcast from the leader. Each phase is its own engine op, so the
 // leaders' traffic between nodes overlaps the next keys' reduces within the node.
 //
-// A key's reduce (and a leader's allreduce) is submitted at its push, and its bcast at the next
-// push (or the end of the step), behind the next key's reduce: rd(k1), rd(k2), bc(k1), rd(k3),
-// bc(k2), ... on the node, so bcasts go out while the leaders' next allreduce crosses the network.
-// The ops on a node's communicator all write one token, and the leaders' allreduces another: each
-// communicator's calls issue in submit order on every rank of it, and calls on the two
-// communicators may be in flight at once (different communicators: MPI matches each on its own).
-// A bcast also waits for its key's allreduce through the buffer both write.
+// The reduces are submitted at each push, and the leaders' allreduces with them; the bcasts at the
+// end of the step, in push order. (A bcast one key behind, between the next key's reduces, left the
+// leaders' link idle while each bcast waited for its allreduce: 1.43x depcha on the emulated 2x2
+// cluster against 1.23x this way, docs/benchmarks.md.) The ops on a node's communicator (its reduces, then its bcasts)
+// all write one token, and the leaders' allreduces another: each communicator's calls issue in
+// submit order on every rank of it, and calls on the two communicators may be in flight at once
+// (different communicators: MPI matches each on its own). A bcast also waits for its key's
+// allreduce through the buffer both write.
 //
 // Without the order guard the bcasts leave the node's chain: on a rank that is no leader a key's
 // bcast is ready as soon as its reduce is done, while the leader's waits for the allreduce, so two
@@ -39,13 +40,11 @@ class Hierarchical final : public Design {
       main().submit(collective_op(op_name("allreduce", k), allreduce(k, leaders_comm(config())),
                                   {}, {k.buf, chain(leaders_chain_, "leaders")}));
     }
-    // The key before goes on: its bcast follows this key's reduce in the node's chain.
-    std::vector<KeyVars> summed = flush();
     held_.push_back(k);
-    return summed;
+    return {};
   }
 
-  // The held key's bcast; then it is summed on every rank, for the step to pull and update.
+  // The held keys' bcasts; then they are summed on every rank, for the step to pull and update.
   std::vector<KeyVars> flush() override {
     for (const KeyVars& k : held_) {
       dag::Collective bcast = allreduce(k, node());
@@ -70,7 +69,7 @@ class Hierarchical final : public Design {
     return *token;
   }
 
-  std::vector<KeyVars> held_;  // the key reduced last (on a leader, allreduced), not broadcast
+  std::vector<KeyVars> held_;  // reduced (and, on a leader, allreduced), not yet broadcast
   std::optional<dag::VarId> node_chain_;
   std::optional<dag::VarId> leaders_chain_;
 };
