@@ -39,8 +39,8 @@ Instance spmd_instance(const NetworkRecipe& net, const DesignRecipe& recipe, std
   Instance instance;
   instance.ranks = ranks_for(network, ranks);
   const DesignRecipe design = at_ranks(recipe, instance.ranks);
-  instance.origin =
-      "design " + describe(design) + ", " + std::to_string(networks::param_count(network)) + " keys";
+  instance.origin = "design " + describe(design) + ", " +
+                    std::to_string(networks::param_count(network)) + " keys";
   instance.job = designs::build_step_job(network, design.config, design.step);
   return instance;
 }

@@ -17,10 +17,10 @@ namespace ordo::demo {
 struct DesignRow {
   designs::DesignConfig config;
   std::uint32_t ranks = 0;
-  double step_ms_mean = 0.0;   // over steps after the first, on the slowest rank
+  double step_ms_mean = 0.0;  // over steps after the first, on the slowest rank
   bool gradients_exact = false;
   bool weights_broadcast = false;
-  std::string failure;         // a violation or error report; empty when the run completed
+  std::string failure;  // a violation or error report; empty when the run completed
 };
 
 struct DesignsDemoOptions {

@@ -46,7 +46,7 @@ class ConCom final : public Design {
 }  // namespace
 
 std::unique_ptr<Design> make_concom(const DesignConfig& config, dag::ProgramSink& main,
-                                     dag::Rank rank) {
+                                    dag::Rank rank) {
   return std::make_unique<ConCom>(config, main, rank);
 }
 

@@ -28,7 +28,7 @@ class DepCha final : public Design {
 }  // namespace
 
 std::unique_ptr<Design> make_depcha(const DesignConfig& config, dag::ProgramSink& main,
-                                     dag::Rank rank) {
+                                    dag::Rank rank) {
   return std::make_unique<DepCha>(config, main, rank);
 }
 

@@ -10,12 +10,11 @@ constexpr std::uint32_t threads_max = 256;
 constexpr std::uint32_t ncomm_max = 64;
 constexpr std::uint32_t outstanding_max = 1u << 16;
 constexpr std::uint64_t bucket_bytes_max = std::uint64_t{1} << 32;
-constexpr std::uint32_t shards_max = 1u << 20;
+constexpr std::uint32_t ranks_max = 1u << 20;  // of a job whose program depends on its ranks
 constexpr std::uint32_t nodes_max = 1u << 12;  // a communicator each, within dag's comm limit
-constexpr DesignKind all_kinds[] = {DesignKind::naive,  DesignKind::funnel,
-                                    DesignKind::concom, DesignKind::depcha,
-                                    DesignKind::fused,  DesignKind::nonblocking,
-                                    DesignKind::sharded, DesignKind::hierarchical};
+constexpr DesignKind all_kinds[] = {
+    DesignKind::naive, DesignKind::funnel,      DesignKind::concom,  DesignKind::depcha,
+    DesignKind::fused, DesignKind::nonblocking, DesignKind::sharded, DesignKind::hierarchical};
 
 void check_range(const char* what, std::uint32_t value, std::uint32_t max) {
   if (value == 0 || value > max) {
@@ -96,18 +95,18 @@ void check_config(const DesignConfig& config) {
                                 std::to_string(bucket_bytes_max) + "], not " +
                                 std::to_string(config.bucket_bytes));
   }
-  if (config.shards > shards_max) {
-    throw std::invalid_argument("design shards must be at most " + std::to_string(shards_max) +
+  if (config.shards > ranks_max) {
+    throw std::invalid_argument("design shards must be at most " + std::to_string(ranks_max) +
                                 ", not " + std::to_string(config.shards));
   }
   if (config.kind == DesignKind::sharded && config.shards == 0) {
     throw std::invalid_argument(
         "design sharded is written for a rank count: give the ranks it shards over (--shards N)");
   }
-  if (config.nodes > nodes_max || config.node_ranks > shards_max ||
-      std::uint64_t{config.nodes} * config.node_ranks > shards_max) {
+  if (config.nodes > nodes_max || config.node_ranks > ranks_max ||
+      std::uint64_t{config.nodes} * config.node_ranks > ranks_max) {
     throw std::invalid_argument("design nodes must be at most " + std::to_string(nodes_max) +
-                                " and nodes x node_ranks at most " + std::to_string(shards_max));
+                                " and nodes x node_ranks at most " + std::to_string(ranks_max));
   }
   if (config.kind == DesignKind::hierarchical && (config.nodes == 0 || config.node_ranks == 0)) {
     throw std::invalid_argument(
@@ -132,6 +131,10 @@ void check_design_ranks(const DesignConfig& config, std::uint32_t ranks) {
                                 std::to_string(*own) + " ranks, not the world's " +
                                 std::to_string(ranks));
   }
+}
+
+bool splits_into_shards(const DesignConfig& config, std::uint64_t count) {
+  return config.shards != 0 && count != 0 && count % config.shards == 0;
 }
 
 std::optional<std::uint32_t> design_ranks(const DesignConfig& config) {

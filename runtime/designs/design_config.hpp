@@ -66,10 +66,10 @@ struct DesignConfig {
   // hierarchical refuses (the trainer takes the layout MPI_Comm_split_type reports).
   std::uint32_t nodes = 0;
   std::uint32_t node_ranks = 0;
-  // fused, nonblocking and sharded: keep the ops that fix the order the collectives are issued in on every
-  // rank (fused's chain token, nonblocking's main-thread wait). Off is the design a hurried
-  // implementer writes (sharded: allgathers outside the chain); the checker refutes it where it
-  // can go wrong (docs/kvstore.md).
+  // fused, nonblocking, sharded and hierarchical: keep the ops that fix the order the collectives
+  // are issued in on every rank (fused's and sharded's chain token, hierarchical's node chain on
+  // its bcasts, nonblocking's main-thread wait). Off is the design a hurried implementer writes;
+  // the checker refutes it where it can go wrong (docs/kvstore.md).
   bool order_guard = true;
   friend bool operator==(const DesignConfig&, const DesignConfig&) = default;
 };
@@ -89,20 +89,23 @@ dag::CommId leaders_comm(const DesignConfig& config);
 std::optional<std::uint32_t> design_ranks(const DesignConfig& config);
 // Throws std::invalid_argument when the design is written for a rank count other than `ranks`.
 void check_design_ranks(const DesignConfig& config, std::uint32_t ranks);
+// sharded: whether a key of `count` elements splits into the config's `shards` blocks (it is
+// then reduce_scattered, updated by blocks and allgathered; else allreduced whole).
+bool splits_into_shards(const DesignConfig& config, std::uint64_t count);
 
 std::string_view to_string(DesignKind kind);
 std::string_view to_string(InitKind kind);
 std::string_view to_string(BufferMode mode);
 // Throws std::invalid_argument listing the known names.
 DesignKind parse_design(std::string_view name);
-// "naive, funnel, concom, depcha, fused, nonblocking or sharded": for help texts and errors.
+// "naive, funnel, ..., sharded or hierarchical": for help texts and errors.
 std::string design_names();
 InitKind parse_init(std::string_view name);
 BufferMode parse_buffers(std::string_view name);
-// Throws std::invalid_argument when a thread count or a design's knob is zero or out of bounds,
-// or the order guard is off in a design that has none.
 // Whether the design has an order guard to leave out (fused, nonblocking, sharded, hierarchical).
 bool has_order_guard(DesignKind kind);
+// Throws std::invalid_argument when a thread count or a design's knob is zero or out of bounds,
+// or the order guard is off in a design that has none.
 void check_config(const DesignConfig& config);
 
 // The comm pool's threads: comm_threads, but one in nonblocking, whatever comm_threads says.

@@ -26,7 +26,7 @@ class Funnel final : public Design {
 }  // namespace
 
 std::unique_ptr<Design> make_funnel(const DesignConfig& config, dag::ProgramSink& main,
-                                     dag::Rank rank) {
+                                    dag::Rank rank) {
   return std::make_unique<Funnel>(config, main, rank);
 }
 

@@ -150,7 +150,7 @@ class Fused final : public Design {
 }  // namespace
 
 std::unique_ptr<Design> make_fused(const DesignConfig& config, dag::ProgramSink& main,
-                                     dag::Rank rank) {
+                                   dag::Rank rank) {
   return std::make_unique<Fused>(config, main, rank);
 }
 

@@ -5,13 +5,13 @@
 // leaders' traffic between nodes overlaps the next keys' reduces within the node.
 //
 // The reduces are submitted at each push, and the leaders' allreduces with them; the bcasts at the
-// end of the step, in push order. (A bcast one key behind, between the next key's reduces, left the
-// leaders' link idle while each bcast waited for its allreduce: 1.43x depcha on the emulated 2x2
-// cluster against 1.23x this way, docs/benchmarks.md.) The ops on a node's communicator (its reduces, then its bcasts)
-// all write one token, and the leaders' allreduces another: each communicator's calls issue in
-// submit order on every rank of it, and calls on the two communicators may be in flight at once
-// (different communicators: MPI matches each on its own). A bcast also waits for its key's
-// allreduce through the buffer both write.
+// end of the step, in push order. (A bcast one key behind, between the next key's reduces, left
+// the leaders' link idle while each bcast waited for its allreduce: 1.43x depcha on the emulated
+// 2x2 cluster against 1.22x this way, docs/benchmarks.md.) The ops on a node's communicator (its
+// reduces, then its bcasts) all write one token, and the leaders' allreduces another: each
+// communicator's calls issue in submit order on every rank of it, and calls on the two
+// communicators may be in flight at once (different communicators: MPI matches each on its own).
+// A bcast also waits for its key's allreduce through the buffer both write.
 //
 // Without the order guard the bcasts leave the node's chain: on a rank that is no leader a key's
 // bcast is ready as soon as its reduce is done, while the leader's waits for the allreduce, so two
@@ -37,8 +37,8 @@ class Hierarchical final : public Design {
     main().submit(
         collective_op(op_name("reduce", k), reduce, {}, {k.buf, chain(node_chain_, "node")}));
     if (leader()) {
-      main().submit(collective_op(op_name("allreduce", k), allreduce(k, leaders_comm(config())),
-                                  {}, {k.buf, chain(leaders_chain_, "leaders")}));
+      main().submit(collective_op(op_name("allreduce", k), allreduce(k, leaders_comm(config())), {},
+                                  {k.buf, chain(leaders_chain_, "leaders")}));
     }
     held_.push_back(k);
     return {};

@@ -25,7 +25,7 @@ class Naive final : public Design {
 }  // namespace
 
 std::unique_ptr<Design> make_naive(const DesignConfig& config, dag::ProgramSink& main,
-                                     dag::Rank rank) {
+                                   dag::Rank rank) {
   return std::make_unique<Naive>(config, main, rank);
 }
 

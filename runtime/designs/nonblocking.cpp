@@ -30,7 +30,7 @@ class NonBlocking final : public Design {
 }  // namespace
 
 std::unique_ptr<Design> make_nonblocking(const DesignConfig& config, dag::ProgramSink& main,
-                                     dag::Rank rank) {
+                                         dag::Rank rank) {
   return std::make_unique<NonBlocking>(config, main, rank);
 }
 

@@ -30,7 +30,7 @@ class Sharded final : public Design {
 
   std::vector<KeyVars> push(const KeyVars& k) override {
     push_into_buffer(k, /*main_waits=*/false);
-    if (k.count == 0 || k.count % config().shards != 0) {
+    if (!splits_into_shards(config(), k.count)) {
       main().submit(
           collective_op(op_name("allreduce", k), allreduce(k, world_comm), {}, {k.buf, chain()}));
       return {k};
@@ -40,13 +40,14 @@ class Sharded final : public Design {
     main().submit(collective_op(op_name("reduce_scatter", k), scatter, {}, {k.buf, chain()}));
     // The key before goes on: its allgather follows this key's reduce_scatter in the chain.
     flush();
-    held_.push_back(k);
+    held_ = k;
     return {};
   }
 
   // The held key's update and allgather: nothing is left for the step to pull or update.
   std::vector<KeyVars> flush() override {
-    for (const KeyVars& k : held_) {
+    if (held_) {
+      const KeyVars& k = *held_;
       Design::pull(k);
       dag::Op update;
       update.name = op_name("update_shard", k);
@@ -62,8 +63,8 @@ class Sharded final : public Design {
       std::vector<dag::VarId> writes{k.weight};
       if (config().order_guard) writes.push_back(chain());
       main().submit(collective_op(op_name("allgather", k), gather, {}, writes));
+      held_.reset();
     }
-    held_.clear();
     return {};
   }
 
@@ -73,7 +74,7 @@ class Sharded final : public Design {
     return *chain_;
   }
 
-  std::vector<KeyVars> held_;  // the key pushed and reduce_scattered last, not yet updated
+  std::optional<KeyVars> held_;  // the key pushed and reduce_scattered last, not yet updated
   std::optional<dag::VarId> chain_;
 };
 

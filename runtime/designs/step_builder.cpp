@@ -35,8 +35,8 @@ dag::Program rank_program(const networks::Network& network, const DesignConfig& 
 
 // hierarchical: a program per node for its leader, and one for its other ranks, which run the
 // same ops on the same communicators.
-void add_node_programs(dag::Job& job, const networks::Network& network,
-                       const DesignConfig& config, const StepOptions& options) {
+void add_node_programs(dag::Job& job, const networks::Network& network, const DesignConfig& config,
+                       const StepOptions& options) {
   for (std::uint32_t n = 0; n < config.nodes; ++n) {
     const dag::Rank first = n * config.node_ranks;
     dag::Program& leader = job.programs.emplace_back(rank_program(network, config, options, first));

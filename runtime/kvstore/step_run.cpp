@@ -6,11 +6,11 @@
 #include <string>
 #include <utility>
 
+#include "runtime/designs/step_emitter.hpp"
 #include "runtime/engine/engine.hpp"
 #include "runtime/engine/thread_pool_scheduler.hpp"
 #include "runtime/exec/executor.hpp"
 #include "runtime/exec/probe_scope.hpp"
-#include "runtime/designs/step_emitter.hpp"
 
 namespace ordo::kvstore {
 
@@ -20,12 +20,6 @@ namespace {
 std::pair<std::uint64_t, std::uint64_t> block(std::uint64_t count, dag::Rank rank,
                                               std::uint32_t ranks) {
   return {count * rank / ranks, count * (rank + 1) / ranks};
-}
-
-// Whether the sharded design splits the key: then the rank's update op writes only its block,
-// and the allgather brings the others'.
-bool sharded_key(const designs::DesignConfig& config, const designs::KeyVars& k) {
-  return config.kind == designs::DesignKind::sharded && k.count % config.shards == 0;
 }
 
 // Writes this rank's gradients from every backward op, and rank-specific weights at init time.
@@ -68,9 +62,11 @@ std::uint64_t wrong_keys(const designs::StepEmitter& emitter, const designs::Des
   for (const designs::KeyVars& k : emitter.keys()) {
     const std::span<float> g = buffers.as<float>(k.grad);
     const std::span<float> w = buffers.as<float>(k.weight);
-    const bool sharded = sharded_key(config, k);
+    // A key sharded splits: the rank's update wrote only its block, the allgather the others'.
+    const bool sharded =
+        config.kind == designs::DesignKind::sharded && designs::splits_into_shards(config, k.count);
     const auto [from, to] = sharded ? block(g.size(), rank, ranks)
-                                          : std::pair<std::uint64_t, std::uint64_t>{0, g.size()};
+                                    : std::pair<std::uint64_t, std::uint64_t>{0, g.size()};
     for (std::uint64_t i = 0; i < g.size(); ++i) {
       float expected = 0.0f;
       for (dag::Rank r = 0; r < ranks; ++r) expected += gradient_value(r, k.key, i, step);
@@ -90,9 +86,9 @@ float gradient_value(dag::Rank rank, std::int64_t key, std::uint64_t i, std::uin
   return static_cast<float>((rank + 1) * static_cast<std::uint64_t>(key % 7 + 1) + i % 5 + step);
 }
 
-
-StepRunResult run_steps(const networks::Network& network, const designs::DesignConfig& config, comm::World& world,
-                        const StepRunOptions& options, comm::sim::SimWorld* sim) {
+StepRunResult run_steps(const networks::Network& network, const designs::DesignConfig& config,
+                        comm::World& world, const StepRunOptions& options,
+                        comm::sim::SimWorld* sim) {
   for (const networks::Layer& l : network.layers) {
     for (const networks::Param& p : l.params) {
       if (p.dtype != dag::DType::f32) throw std::invalid_argument("run_steps checks f32 keys only");

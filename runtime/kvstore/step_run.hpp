@@ -23,10 +23,10 @@ struct StepRunOptions {
 };
 
 struct StepRunResult {
-  std::vector<double> step_ms;      // wall time of each step on this rank
-  std::uint64_t keys_checked = 0;   // key-steps compared against the reference
-  std::uint64_t keys_wrong = 0;     // key-steps whose pulled gradient differed
-  bool weights_initialised = false; // every key's weight equals rank 0's after init
+  std::vector<double> step_ms;       // wall time of each step on this rank
+  std::uint64_t keys_checked = 0;    // key-steps compared against the reference
+  std::uint64_t keys_wrong = 0;      // key-steps whose pulled gradient differed
+  bool weights_initialised = false;  // every key's weight equals rank 0's after init
 };
 
 // The gradient element `i` of `key` on `rank` in `step`: small integers, so float sums over up
@@ -36,7 +36,8 @@ float gradient_value(dag::Rank rank, std::int64_t key, std::uint64_t i, std::uin
 // Runs on the calling thread as this rank's main thread; every rank of `world` must call it with
 // the same arguments. When `world` is a rank of `sim`, the rank's executor is registered for
 // deadlock detection while it runs. Throws what the runtime throws (a violation, a poisoned wait).
-StepRunResult run_steps(const networks::Network& network, const designs::DesignConfig& config, comm::World& world,
-                        const StepRunOptions& options, comm::sim::SimWorld* sim = nullptr);
+StepRunResult run_steps(const networks::Network& network, const designs::DesignConfig& config,
+                        comm::World& world, const StepRunOptions& options,
+                        comm::sim::SimWorld* sim = nullptr);
 
 }  // namespace ordo::kvstore

@@ -123,8 +123,8 @@ void StepCompute::run(const dag::Op& op) {
     const std::int64_t to = n * (shard_rank_ + 1) / shard_ranks_;
     at::Tensor weight = p.value.view({n}).narrow(0, from, to - from);
     at::Tensor velocity = velocity_[i].view({n}).narrow(0, from, to - from);
-    sgd_update(weight, p.grad.view({n}).narrow(0, from, to - from), velocity,
-               inputs_.learning_rate, sgd_);
+    sgd_update(weight, p.grad.view({n}).narrow(0, from, to - from), velocity, inputs_.learning_rate,
+               sgd_);
   } else {
     throw std::logic_error("compute op '" + op.name + "' is not an op of the training step");
   }

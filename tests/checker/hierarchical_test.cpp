@@ -68,7 +68,9 @@ TEST(CheckerHierarchical, EachNodeHasALeaderProgramAndOneForItsOtherRanks) {
   }
 }
 
-TEST(CheckerHierarchical, SafeOnTwoNodesOfTwo) { expect_hierarchical_safe(step_job(one_key(), hierarchical(2, 2, true))); }
+TEST(CheckerHierarchical, SafeOnTwoNodesOfTwo) {
+  expect_hierarchical_safe(step_job(one_key(), hierarchical(2, 2, true)));
+}
 
 TEST(CheckerHierarchical, SafeOnBranchesWhereLeadersAndNodesOverlap) {
   // Two nodes of one rank (every rank a leader) and one node of two (one leader, alone among the

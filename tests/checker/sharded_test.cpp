@@ -32,10 +32,10 @@ designs::DesignConfig sharded(std::uint32_t shards, bool order_guard) {
 // Two keys that split in two (4 elements each) and one that does not (a bias of 3).
 networks::Network two_split_one_not() {
   using networks::Layer;
-  return {"split",
-          {Layer{"a", {{"a.w", 4, dag::DType::f32}}, 1.0, 1.0, {}},
-           Layer{"b", {{"b.w", 4, dag::DType::f32}, {"b.bias", 3, dag::DType::f32}}, 1.0, 1.0,
-                 {0}}}};
+  return {
+      "split",
+      {Layer{"a", {{"a.w", 4, dag::DType::f32}}, 1.0, 1.0, {}},
+       Layer{"b", {{"b.w", 4, dag::DType::f32}, {"b.bias", 3, dag::DType::f32}}, 1.0, 1.0, {0}}}};
 }
 
 std::size_t count_ops(const dag::Job& job, const std::string& what) {

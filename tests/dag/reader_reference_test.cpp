@@ -15,7 +15,9 @@ using nlohmann::json;
 
 json reader_reference_document() { return json::parse(write_dump(testing::small_valid_job())); }
 
-DumpError reader_reference_error(const json& document) { return testing::error_reading(document.dump()); }
+DumpError reader_reference_error(const json& document) {
+  return testing::error_reading(document.dump());
+}
 
 json& program(json& document) { return document["programs"][0]; }
 

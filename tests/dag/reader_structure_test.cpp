@@ -17,7 +17,9 @@ using testing::contains;
 
 json reader_structure_document() { return json::parse(write_dump(testing::small_valid_job())); }
 
-DumpError reader_structure_error(const json& document) { return testing::error_reading(document.dump()); }
+DumpError reader_structure_error(const json& document) {
+  return testing::error_reading(document.dump());
+}
 
 json& first_op(json& document) { return document["programs"][0]["ops"][0]; }
 
@@ -102,7 +104,8 @@ TEST(DagReaderStructure, InvalidName) {
   EXPECT_EQ(reader_structure_error(document).where(), "/programs/0/name");
   EXPECT_EQ(reader_structure_error(document).problem(), "name is empty");
   document["programs"][0]["name"] = "bell\a";
-  EXPECT_EQ(reader_structure_error(document).problem(), "name holds control character U+0007 at byte 4");
+  EXPECT_EQ(reader_structure_error(document).problem(),
+            "name holds control character U+0007 at byte 4");
   document["programs"][0]["name"] = std::string(4097, 'n');
   EXPECT_EQ(reader_structure_error(document).problem(), "name is 4097 bytes long");
 }

@@ -29,7 +29,9 @@ json document_of_version(std::uint64_t version, std::string_view submit_spelling
   return document;
 }
 
-DumpError reader_version_error(const json& document) { return testing::error_reading(document.dump()); }
+DumpError reader_version_error(const json& document) {
+  return testing::error_reading(document.dump());
+}
 
 TEST(DagReaderVersion, TheWriterWritesVersion3) {
   const json document = json::parse(write_dump(testing::small_valid_job()));

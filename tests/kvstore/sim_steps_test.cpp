@@ -24,11 +24,10 @@ struct Case {
 
 std::vector<Case> cases() {
   std::vector<Case> out;
-  for (designs::DesignKind kind : {designs::DesignKind::naive, designs::DesignKind::funnel,
-                                   designs::DesignKind::concom, designs::DesignKind::depcha,
-                                   designs::DesignKind::fused, designs::DesignKind::nonblocking,
-                                   designs::DesignKind::sharded,
-                                   designs::DesignKind::hierarchical}) {
+  for (designs::DesignKind kind :
+       {designs::DesignKind::naive, designs::DesignKind::funnel, designs::DesignKind::concom,
+        designs::DesignKind::depcha, designs::DesignKind::fused, designs::DesignKind::nonblocking,
+        designs::DesignKind::sharded, designs::DesignKind::hierarchical}) {
     for (designs::BufferMode buffers : {designs::BufferMode::in_place, designs::BufferMode::copy}) {
       for (std::uint32_t ranks : {2u, 3u, 5u, 8u}) {
         designs::DesignConfig c;

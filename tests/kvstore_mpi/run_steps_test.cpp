@@ -20,7 +20,8 @@ StepRunOptions untimed(std::uint32_t steps) {
   return o;
 }
 
-void expect_exact(const networks::Network& network, const designs::DesignConfig& config, std::uint32_t steps) {
+void expect_exact(const networks::Network& network, const designs::DesignConfig& config,
+                  std::uint32_t steps) {
   comm::MpiWorld world(comm::test::runtime(), designs::step_comms(config));
   const StepRunResult r = run_steps(network, config, world, untimed(steps));
   EXPECT_TRUE(r.weights_initialised) << designs::describe(config);

@@ -39,7 +39,8 @@ void StepRig::Gradients::write(dag::Rank rank, const dag::Op& op, exec::Buffers&
   }
 }
 
-StepRig::StepRig(const networks::Network& network, const designs::DesignConfig& config, comm::World& world)
+StepRig::StepRig(const networks::Network& network, const designs::DesignConfig& config,
+                 comm::World& world)
     : world_(world),
       engine_(engine_config(config), std::make_unique<engine::ThreadPoolScheduler>()),
       gradients_(std::make_shared<Gradients>()),

@@ -126,8 +126,8 @@ TEST(TrainProgram, EqualsTheStepBuildersOnEveryRank) {
   const networks::Network mlp = narrow_mlp();
   for (const designs::DesignKind kind :
        {designs::DesignKind::funnel, designs::DesignKind::concom, designs::DesignKind::depcha,
-        designs::DesignKind::fused, designs::DesignKind::nonblocking,
-        designs::DesignKind::sharded, designs::DesignKind::hierarchical}) {
+        designs::DesignKind::fused, designs::DesignKind::nonblocking, designs::DesignKind::sharded,
+        designs::DesignKind::hierarchical}) {
     expect_runs_the_built_program(lenet, kind);
     expect_runs_the_built_program(mlp, kind);
   }

@@ -61,8 +61,8 @@ TEST(TrainRun, EverySafeDesignGivesTheSameWeights) {
   std::vector<float> reference;
   for (const designs::DesignKind kind :
        {designs::DesignKind::funnel, designs::DesignKind::concom, designs::DesignKind::depcha,
-        designs::DesignKind::fused, designs::DesignKind::nonblocking,
-        designs::DesignKind::sharded, designs::DesignKind::hierarchical}) {
+        designs::DesignKind::fused, designs::DesignKind::nonblocking, designs::DesignKind::sharded,
+        designs::DesignKind::hierarchical}) {
     for (const designs::BufferMode buffers :
          {designs::BufferMode::in_place, designs::BufferMode::copy}) {
       designs::DesignConfig config;
@@ -78,10 +78,9 @@ TEST(TrainRun, EverySafeDesignGivesTheSameWeights) {
       config.node_ranks = 2;
       // The designs beyond the paper in place only: their copy form is held to the exact sums by
       // the simulated-rank and MPI step tests, and this test runs under ThreadSanitizer too.
-      const bool beyond = kind == designs::DesignKind::fused ||
-                          kind == designs::DesignKind::nonblocking ||
-                          kind == designs::DesignKind::sharded ||
-                          kind == designs::DesignKind::hierarchical;
+      const bool beyond =
+          kind == designs::DesignKind::fused || kind == designs::DesignKind::nonblocking ||
+          kind == designs::DesignKind::sharded || kind == designs::DesignKind::hierarchical;
       if (beyond && buffers == designs::BufferMode::copy) continue;
       SCOPED_TRACE(designs::describe(config));
       const std::vector<TrainResult> r =
