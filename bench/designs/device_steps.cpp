@@ -44,4 +44,10 @@ DeviceSteps::~DeviceSteps() { executor_.main_done(); }
 
 void DeviceSteps::step() { emitter_.emit_step("s" + std::to_string(++steps_) + "."); }
 
+void DeviceSteps::overlapped_steps(std::uint32_t n) {
+  for (std::uint32_t i = 1; i <= n; ++i) {
+    emitter_.emit_step("s" + std::to_string(++steps_) + ".", /*close=*/i == n);
+  }
+}
+
 }  // namespace ordo::bench

@@ -38,6 +38,9 @@ class DeviceSteps {
 
   // One training step; returns when every op of it completed on this rank.
   void step();
+  // `n` steps back to back, only the last closed by a wait_for_all (StepOptions::overlap): each
+  // step's communication runs on into the next step's forward.
+  void overlapped_steps(std::uint32_t n);
 
  private:
   engine::Engine engine_;

@@ -92,7 +92,27 @@ std::vector<designs::DesignConfig> overlap_designs(std::uint32_t ranks,
       hierarchical.node_ranks = ranks / hierarchical.nodes;
       designs.push_back(hierarchical);
     }
+    designs::DesignConfig priority;  // 1 MiB slices, 4 MiB of credit per push
+    priority.kind = designs::DesignKind::priority;
+    designs.push_back(priority);
   }
+  return designs;
+}
+
+std::vector<designs::DesignConfig> overlapped_designs() {
+  std::vector<designs::DesignConfig> designs;
+  for (designs::DesignKind kind :
+       {designs::DesignKind::funnel, designs::DesignKind::depcha, designs::DesignKind::priority}) {
+    designs::DesignConfig c;
+    c.kind = kind;
+    designs.push_back(c);
+  }
+  // priority releasing one slice per push: the backlog builds up as soon as backward outruns the
+  // link, and the next forward's keys overtake more of it.
+  designs.back().credit_bytes = designs.back().slice_bytes;
+  designs::DesignConfig default_credit = designs.back();
+  default_credit.credit_bytes = designs::DesignConfig{}.credit_bytes;
+  designs.push_back(default_credit);
   return designs;
 }
 
@@ -122,8 +142,10 @@ OverlapResult run_overlap(const comm::MpiRuntime& runtime, const Workload& workl
   // The timeline's design, if one is asked for; it outlives the steps that log into it.
   std::unique_ptr<diag::TimelineRun> traced;
   std::vector<std::unique_ptr<DeviceSteps>> designs;
-  const std::vector<designs::DesignConfig> configs =
+  std::vector<designs::DesignConfig> configs =
       overlap_designs(runtime.world_size(), comm::node_layout(runtime));
+  const std::size_t closed = configs.size();
+  for (const designs::DesignConfig& c : overlapped_designs()) configs.push_back(c);
   for (const designs::DesignConfig& config : configs) {
     worlds.push_back(std::make_unique<comm::MpiWorld>(runtime, designs::step_comms(config)));
     comm::World* world = worlds.back().get();
@@ -144,7 +166,14 @@ OverlapResult run_overlap(const comm::MpiRuntime& runtime, const Workload& workl
   std::vector<std::function<void()>> variants = {[&] { raw.run(); }, [&] { alone_in_place.step(); },
                                                  [&] { alone_copy.step(); }};
   constexpr std::size_t first_design = 3;
-  for (const std::unique_ptr<DeviceSteps>& d : designs) variants.emplace_back([&d] { d->step(); });
+  for (std::size_t d = 0; d < designs.size(); ++d) {
+    DeviceSteps* run = designs[d].get();
+    if (d < closed) {
+      variants.emplace_back([run] { run->step(); });
+    } else {
+      variants.emplace_back([run] { run->overlapped_steps(overlapped_run_steps); });
+    }
+  }
   const std::vector<double> medians = medians_in_turn(variants, steps);
   if (traced) {
     const std::string error = traced->finish();
@@ -156,9 +185,11 @@ OverlapResult run_overlap(const comm::MpiRuntime& runtime, const Workload& workl
   for (std::size_t d = 0; d < designs.size(); ++d) {
     OverlapRow row;
     row.config = configs[d];
-    row.step_s = medians[first_design + d];
-    const kvstore::StepRunResult checked =
-        kvstore::run_steps(shape, row.config, *worlds[d], checked_steps());
+    row.overlapped = d >= closed;
+    row.step_s = medians[first_design + d] / (row.overlapped ? overlapped_run_steps : 1);
+    kvstore::StepRunOptions check = checked_steps();
+    check.overlap = row.overlapped;
+    const kvstore::StepRunResult checked = kvstore::run_steps(shape, row.config, *worlds[d], check);
     row.keys_wrong = sum_over_ranks(MPI_COMM_WORLD, checked.keys_wrong);
     row.keys_checked = sum_over_ranks(MPI_COMM_WORLD, checked.keys_checked);
     result.rows.push_back(row);
@@ -168,10 +199,13 @@ OverlapResult run_overlap(const comm::MpiRuntime& runtime, const Workload& workl
 
 namespace {
 
-// The funnel step with the same buffer mode as `config`: the paper compares depcha with funnel.
-double funnel_step_s(const OverlapResult& r, const designs::DesignConfig& config) {
+// The funnel step with the same buffer mode as `config`, closed or overlapped alike: the paper
+// compares depcha with funnel.
+double funnel_step_s(const OverlapResult& r, const designs::DesignConfig& config,
+                     bool overlapped) {
   for (const OverlapRow& row : r.rows) {
-    if (row.config.kind == designs::DesignKind::funnel && row.config.buffers == config.buffers) {
+    if (row.config.kind == designs::DesignKind::funnel && row.config.buffers == config.buffers &&
+        row.overlapped == overlapped) {
       return row.step_s;
     }
   }
@@ -207,10 +241,10 @@ void print_overlap(std::FILE* out, const OverlapResult& r) {
     const double compute_s = r.compute_s(row.config.buffers);
     const double bound = std::max(compute_s, r.comm_s);
     const double smaller = std::min(compute_s, r.comm_s);
-    std::fprintf(out, "| %s | %.1f ms | %.2f | %.2f | %.2f | %llu of %llu |\n",
-                 designs::describe(row.config).c_str(), row.step_s * 1e3, row.step_s / bound,
+    std::fprintf(out, "| %s%s | %.1f ms | %.2f | %.2f | %.2f | %llu of %llu |\n",
+                 designs::describe(row.config).c_str(), row.overlapped ? ", overlapped" : "", row.step_s * 1e3, row.step_s / bound,
                  (compute_s + r.comm_s - row.step_s) / smaller,
-                 funnel_step_s(r, row.config) / row.step_s,
+                 funnel_step_s(r, row.config, row.overlapped) / row.step_s,
                  static_cast<unsigned long long>(row.keys_wrong),
                  static_cast<unsigned long long>(row.keys_checked));
   }

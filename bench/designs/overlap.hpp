@@ -28,14 +28,27 @@ struct Workload {
 std::vector<Workload> overlap_workloads();
 
 // funnel, concom (one comm thread, 2 communicators, a barrier every 2 keys), depcha (2 comm
-// threads), fused (1 MiB buckets) and nonblocking: the designs safe on any network, first in
-// place, then the paper's three with copy buffers.
+// threads), fused (1 MiB buckets), nonblocking, sharded, hierarchical and priority (1 MiB slices,
+// 4 MiB of credit): the designs safe on any network, first in place, then the paper's three with
+// copy buffers.
 // `ranks`: the world's size; `layout`: its nodes, as comm::node_layout reports them.
 std::vector<designs::DesignConfig> overlap_designs(std::uint32_t ranks,
                                                    const comm::NodeLayout& layout);
 
+// Steps per timed run in the overlapped rows: the first step's forward and the last step's
+// communication overlap nothing, so a run of this many steps shows most of the overlap.
+inline constexpr std::uint32_t overlapped_run_steps = 4;
+
+// The designs run again with steps not closed by a wait for all (StepOptions::overlap), where the
+// next forward waits only for the weights it reads: funnel, depcha and priority (a credit of one
+// slice, then the default), in place.
+std::vector<designs::DesignConfig> overlapped_designs();
+
 struct OverlapRow {
   designs::DesignConfig config;
+  // Run overlapped_run_steps at a time, closed only at the end; step_s is a run's time divided
+  // by them.
+  bool overlapped = false;
   double step_s = 0.0;  // median step, slowest rank
   // A separate run_steps of the same design and network shape, which writes known gradients:
   // key-steps whose sum was wrong, summed over ranks (must be 0), and key-steps checked.
@@ -57,7 +70,8 @@ struct OverlapResult {
   double compute_s(designs::BufferMode buffers) const {
     return buffers == designs::BufferMode::copy ? compute_copy_s : compute_in_place_s;
   }
-  std::vector<OverlapRow> rows;  // per entry of overlap_designs(...), in order
+  // per entry of overlap_designs(...), in order, then per entry of overlapped_designs()
+  std::vector<OverlapRow> rows;
 };
 
 // A timeline of one design's steps (docs/diagnostics.md, "Timeline"): the first design of

@@ -17,6 +17,7 @@
 #include "checker/symbolic/order_queries.hpp"
 #include "checker/symbolic/pool_query.hpp"
 #include "checker/symbolic/programs.hpp"
+#include "checker/symbolic/stretch_chains.hpp"
 #include "checker/symbolic/timeline.hpp"
 #include "runtime/comm/rules/violation.hpp"
 
@@ -243,6 +244,7 @@ class Decision {
       if (b.answer == Answer::unsat) {
         fact("all " + plural(calls.size(), "collective") +
              " of the program, on every communicator, issued in one order" + proof_of(b));
+        runs_of_any_length();
         return safe_by_theorem();
       }
       const HappensBefore& hb = programs_.hb(0);
@@ -358,6 +360,22 @@ class Decision {
     undecided("a stuck cut at " + at +
               " satisfies the constraints, but a guided run did not "
               "reach it: the pools' dispatch order may exclude it");
+  }
+
+  // Theorem 4: what the program proves about runs longer than it.
+  void runs_of_any_length() {
+    const std::optional<std::vector<std::string>> chains =
+        stretch_chains(programs_.program(0));
+    if (!chains) return;
+    std::string vars;
+    for (std::size_t i = 0; i < chains->size(); ++i) {
+      if (i > 0) vars += i + 1 == chains->size() ? " and " : ", ";
+      vars += quoted((*chains)[i]);
+    }
+    fact("every call is an op that writes its stretch's var (" + vars +
+         ", one per stretch between wait_for_all): so does every call of these steps repeated "
+         "any number of times, with or without a wait_for_all between them, and every such "
+         "program is safe at every rank count (docs/symbolic.md, Theorem 4)");
   }
 
   void safe_by_theorem() {

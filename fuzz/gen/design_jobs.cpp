@@ -31,6 +31,7 @@ DesignRecipe at_ranks(DesignRecipe r, std::uint32_t ranks) {
 std::string describe(const DesignRecipe& r) {
   std::string s = designs::describe(r.config);
   if (r.step.include_init) s += " with init";
+  if (r.step.overlap) s += ", " + std::to_string(r.step.steps) + " overlapped steps";
   return s;
 }
 

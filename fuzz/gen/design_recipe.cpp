@@ -7,7 +7,7 @@ namespace ordo::fuzz {
 
 namespace {
 
-constexpr std::uint32_t design_kinds = 8;
+constexpr std::uint32_t design_kinds = 9;
 
 using designs::has_order_guard;
 
@@ -37,21 +37,32 @@ rc::Gen<DesignRecipe> design_recipes() {
       rc::gen::element(designs::DesignKind::depcha, designs::DesignKind::funnel,
                        designs::DesignKind::concom, designs::DesignKind::naive,
                        designs::DesignKind::fused, designs::DesignKind::nonblocking,
-                       designs::DesignKind::sharded, designs::DesignKind::hierarchical),
+                       designs::DesignKind::sharded, designs::DesignKind::hierarchical,
+                       designs::DesignKind::priority),
       rc::gen::element(designs::InitKind::safe, designs::InitKind::fig4),
       rc::gen::element(designs::BufferMode::in_place, designs::BufferMode::copy), threads(),
       threads(), threads(), uniform<std::uint32_t>(1, bounds::ncomm_max + 1),
       uniform<std::uint32_t>(1, bounds::outstanding_max + 1));
   // Buckets of one key each, of a few keys, or of all of them; the guard left out now and then.
   const auto bucket_bytes = rc::gen::element<std::uint64_t>(1, 16, 64, 1024, 25u << 20);
+  // priority: slices of one element up to whole keys, released one at a time or all at once.
+  const auto slice_bytes = rc::gen::element<std::uint64_t>(4, 8, 16, 1u << 20);
+  const auto credit_bytes = rc::gen::element<std::uint64_t>(4, 16, 1u << 20);
   const auto order_guard = rc::gen::weightedElement<bool>({{3, true}, {1, false}});
+  // One step, or now and then two that run into each other (StepOptions::overlap).
+  const auto overlapped = rc::gen::weightedElement<bool>({{4, false}, {1, true}});
   return rc::gen::apply(
-      [](designs::DesignConfig config, std::uint64_t bucket, bool guard, bool include_init) {
+      [](designs::DesignConfig config, std::uint64_t bucket, std::uint64_t slice,
+         std::uint64_t credit, bool guard, bool include_init, bool overlap) {
         config.bucket_bytes = bucket;
+        config.slice_bytes = slice;
+        config.credit_bytes = credit;
         config.order_guard = guard || !has_order_guard(config.kind);
-        return DesignRecipe{config, designs::StepOptions{include_init, 1}};
+        designs::StepOptions step{include_init, overlap ? 2u : 1u, overlap};
+        return DesignRecipe{config, step};
       },
-      configs, bucket_bytes, order_guard, rc::gen::arbitrary<bool>());
+      configs, bucket_bytes, slice_bytes, credit_bytes, order_guard, rc::gen::arbitrary<bool>(),
+      overlapped);
 }
 
 rc::Gen<RankVariation> rank_variations() {

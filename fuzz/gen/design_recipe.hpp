@@ -1,7 +1,8 @@
 // Random KVStore design configurations: every design, the paper's Fig. 4 init or the safe one,
 // with or without the init broadcasts, in-place or copied buffers, and random thread counts,
-// communicators and outstanding keys (concom), bucket sizes (fused) and the order guard left out
-// (fused, nonblocking), on both sides of the thresholds where a design turns unsafe.
+// communicators and outstanding keys (concom), bucket sizes (fused), slice and credit sizes
+// (priority) and the order guard left out, one step or two overlapped ones, on both sides of the
+// thresholds where a design turns unsafe.
 #pragma once
 
 #include <rapidcheck.h>

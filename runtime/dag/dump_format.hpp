@@ -10,7 +10,7 @@ inline constexpr std::string_view dump_format_name = "ordo-dag";
 // Bumped on any change that an older reader would misread; see "Versioning" in the format doc.
 // The writer writes dump_format_version; the reader also reads every version from
 // dump_format_version_oldest on.
-inline constexpr std::uint64_t dump_format_version = 3;
+inline constexpr std::uint64_t dump_format_version = 4;
 inline constexpr std::uint64_t dump_format_version_oldest = 1;
 
 // Version 1 spelt the action that submits an op "push"; version 2 spells it "submit".
@@ -21,5 +21,8 @@ inline constexpr std::string_view submit_action_spelling(std::uint64_t version) 
 // Version 3 added the collective kinds reduce, reduce_scatter and allgather; an older dump
 // naming one was written by hand or by a newer writer, and is refused rather than guessed at.
 inline constexpr std::uint64_t first_version_of_reduce_kinds = 3;
+
+// Version 4 added a collective's `offset` into its buffer (a slice of a key).
+inline constexpr std::uint64_t first_version_of_offsets = 4;
 
 }  // namespace ordo::dag

@@ -62,6 +62,7 @@ std::string collective_text(const Collective& collective, const Job& job,
   if (collective.root.has_value()) {
     object.field("root", json_number(std::uint64_t{*collective.root}));
   }
+  if (collective.offset != 0) object.field("offset", json_number(collective.offset));
   return object.text();
 }
 

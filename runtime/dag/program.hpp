@@ -67,6 +67,9 @@ struct Collective {
   DType dtype = DType::f32;
   Reduction reduction = Reduction::none;
   std::optional<Rank> root;  // bcast and reduce only; a rank of the communicator
+  // Where in its buffer var the call's `count` elements start (a slice of a key). It is the
+  // rank's own business, never matched: MPI sees only a pointer, so members may differ here.
+  std::uint64_t offset = 0;
   friend bool operator==(const Collective&, const Collective&) = default;
 };
 

@@ -37,7 +37,8 @@ std::vector<designs::DesignConfig> demo_designs(std::uint32_t ranks) {
   for (designs::DesignKind k :
        {designs::DesignKind::naive, designs::DesignKind::funnel, designs::DesignKind::concom,
         designs::DesignKind::depcha, designs::DesignKind::fused, designs::DesignKind::nonblocking,
-        designs::DesignKind::sharded, designs::DesignKind::hierarchical}) {
+        designs::DesignKind::sharded, designs::DesignKind::hierarchical,
+        designs::DesignKind::priority}) {
     designs::DesignConfig c;
     c.kind = k;
     c.shards = ranks;

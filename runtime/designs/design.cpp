@@ -41,6 +41,8 @@ std::unique_ptr<Design> Design::create(const DesignConfig& config, dag::ProgramS
       return make_sharded(config, main, rank);
     case DesignKind::hierarchical:
       return make_hierarchical(config, main, rank);
+    case DesignKind::priority:
+      return make_priority(config, main, rank);
   }
   throw std::invalid_argument("unknown design kind");
 }

@@ -1,6 +1,7 @@
 #include "runtime/designs/design_config.hpp"
 
 #include <stdexcept>
+#include <utility>
 
 namespace ordo::designs {
 
@@ -14,7 +15,8 @@ constexpr std::uint32_t ranks_max = 1u << 20;  // of a job whose program depends
 constexpr std::uint32_t nodes_max = 1u << 12;  // a communicator each, within dag's comm limit
 constexpr DesignKind all_kinds[] = {
     DesignKind::naive, DesignKind::funnel,      DesignKind::concom,  DesignKind::depcha,
-    DesignKind::fused, DesignKind::nonblocking, DesignKind::sharded, DesignKind::hierarchical};
+    DesignKind::fused, DesignKind::nonblocking, DesignKind::sharded, DesignKind::hierarchical,
+    DesignKind::priority};
 
 void check_range(const char* what, std::uint32_t value, std::uint32_t max) {
   if (value == 0 || value > max) {
@@ -43,6 +45,8 @@ std::string_view to_string(DesignKind kind) {
       return "sharded";
     case DesignKind::hierarchical:
       return "hierarchical";
+    case DesignKind::priority:
+      return "priority";
   }
   return "?";
 }
@@ -95,6 +99,14 @@ void check_config(const DesignConfig& config) {
                                 std::to_string(bucket_bytes_max) + "], not " +
                                 std::to_string(config.bucket_bytes));
   }
+  for (const auto& [what, value] : {std::pair{"slice_bytes", config.slice_bytes},
+                                    std::pair{"credit_bytes", config.credit_bytes}}) {
+    if (value == 0 || value > bucket_bytes_max) {
+      throw std::invalid_argument(std::string("design ") + what + " must be in [1, " +
+                                  std::to_string(bucket_bytes_max) + "], not " +
+                                  std::to_string(value));
+    }
+  }
   if (config.shards > ranks_max) {
     throw std::invalid_argument("design shards must be at most " + std::to_string(ranks_max) +
                                 ", not " + std::to_string(config.shards));
@@ -116,7 +128,7 @@ void check_config(const DesignConfig& config) {
   if (!config.order_guard && !has_order_guard(config.kind)) {
     throw std::invalid_argument("design " + std::string(to_string(config.kind)) +
                                 " has no order guard to leave out (only fused, nonblocking, "
-                                "sharded and hierarchical)");
+                                "sharded, hierarchical and priority)");
   }
 }
 
@@ -145,7 +157,8 @@ std::optional<std::uint32_t> design_ranks(const DesignConfig& config) {
 
 bool has_order_guard(DesignKind kind) {
   return kind == DesignKind::fused || kind == DesignKind::nonblocking ||
-         kind == DesignKind::sharded || kind == DesignKind::hierarchical;
+         kind == DesignKind::sharded || kind == DesignKind::hierarchical ||
+         kind == DesignKind::priority;
 }
 
 std::uint32_t comm_pool_threads(const DesignConfig& config) {
@@ -156,6 +169,9 @@ std::vector<dag::Pool> step_pools(const DesignConfig& config) {
   std::vector<dag::Pool> pools = {{"compute", config.compute_threads, dag::PoolKind::fifo},
                                   {"copy", config.copy_threads, dag::PoolKind::fifo},
                                   {"comm", comm_pool_threads(config), dag::PoolKind::fifo}};
+  // priority's slices carry their layer's priority; with the chain only one is ever ready, and
+  // without it (the hurried variant) the pool's queue is all that orders them.
+  if (config.kind == DesignKind::priority) pools[comm_pool].kind = dag::PoolKind::priority;
   // One thread: loads run in step order, so the k-th load is the k-th step's batch.
   if (config.prefetch) pools.push_back({"data", 1, dag::PoolKind::fifo});
   return pools;
@@ -193,6 +209,10 @@ std::string describe(const DesignConfig& config) {
   if (config.kind == DesignKind::hierarchical) {
     s += ", nodes=" + std::to_string(config.nodes) +
          ", node_ranks=" + std::to_string(config.node_ranks);
+  }
+  if (config.kind == DesignKind::priority) {
+    s += ", slice_bytes=" + std::to_string(config.slice_bytes) +
+         ", credit_bytes=" + std::to_string(config.credit_bytes);
   }
   if (!config.order_guard) s += ", order_guard=off";
   if (config.kind == DesignKind::concom) {

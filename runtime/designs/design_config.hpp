@@ -2,7 +2,8 @@
 // knobs each design has, selected by name: the paper's "naive", "funnel", "concom", "depcha", and
 // "fused" (DDP/Horovod buckets), "nonblocking" (MPI-3 non-blocking allreduce), "sharded" (ZeRO:
 // reduce_scatter, an update of the rank's block, allgather) and "hierarchical" (the paper's
-// phases: reduce in the node, allreduce among the nodes' leaders, bcast in the node) beyond it.
+// phases: reduce in the node, allreduce among the nodes' leaders, bcast in the node) and
+// "priority" (ByteScheduler/P3: slices of keys, the next forward's first layers first) beyond it.
 #pragma once
 
 #include <cstdint>
@@ -23,7 +24,8 @@ enum class DesignKind : std::uint8_t {
   fused,
   nonblocking,
   sharded,
-  hierarchical
+  hierarchical,
+  priority
 };
 // "safe": weights broadcast by ops chained through one token var. "fig4": the paper's Fig. 4,
 // broadcast ops that write nothing, which may run in different orders on different ranks.
@@ -66,10 +68,20 @@ struct DesignConfig {
   // hierarchical refuses (the trainer takes the layout MPI_Comm_split_type reports).
   std::uint32_t nodes = 0;
   std::uint32_t node_ranks = 0;
-  // fused, nonblocking, sharded and hierarchical: keep the ops that fix the order the collectives
-  // are issued in on every rank (fused's and sharded's chain token, hierarchical's node chain on
-  // its bcasts, nonblocking's main-thread wait). Off is the design a hurried implementer writes;
-  // the checker refutes it where it can go wrong (docs/kvstore.md).
+  // priority: a key is allreduced in slices of at most this many bytes, so that a key of an
+  // earlier layer waits behind one slice of a big key, not all of it.
+  std::uint64_t slice_bytes = std::uint64_t{1} << 20;
+  // priority: at each push, slices are released into the chain, highest priority (earliest
+  // layer) first, until this many bytes went out; the rest wait for a later push, where a key of
+  // an earlier layer may overtake them. ByteScheduler's credit, counted in pushes, not seconds,
+  // so that every rank releases the same slices at the same push. The end of backward releases
+  // what is left, earliest layer first.
+  std::uint64_t credit_bytes = std::uint64_t{4} << 20;
+  // fused, nonblocking, sharded, hierarchical and priority: keep the ops that fix the order the
+  // collectives are issued in on every rank (fused's, sharded's and priority's chain token,
+  // hierarchical's node chain on its bcasts, nonblocking's main-thread wait). Off is the design a
+  // hurried implementer writes (priority's: every slice at once into the comm pool's priority
+  // queue); the checker refutes it where it can go wrong (docs/kvstore.md).
   bool order_guard = true;
   friend bool operator==(const DesignConfig&, const DesignConfig&) = default;
 };
@@ -102,7 +114,8 @@ DesignKind parse_design(std::string_view name);
 std::string design_names();
 InitKind parse_init(std::string_view name);
 BufferMode parse_buffers(std::string_view name);
-// Whether the design has an order guard to leave out (fused, nonblocking, sharded, hierarchical).
+// Whether the design has an order guard to leave out (fused, nonblocking, sharded, hierarchical,
+// priority).
 bool has_order_guard(DesignKind kind);
 // Throws std::invalid_argument when a thread count or a design's knob is zero or out of bounds,
 // or the order guard is off in a design that has none.

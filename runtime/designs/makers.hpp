@@ -21,6 +21,8 @@ std::unique_ptr<Design> make_nonblocking(const DesignConfig& config, dag::Progra
                                          dag::Rank rank);
 std::unique_ptr<Design> make_sharded(const DesignConfig& config, dag::ProgramSink& main,
                                      dag::Rank rank);
+std::unique_ptr<Design> make_priority(const DesignConfig& config, dag::ProgramSink& main,
+                                      dag::Rank rank);
 std::unique_ptr<Design> make_hierarchical(const DesignConfig& config, dag::ProgramSink& main,
                                           dag::Rank rank);
 

@@ -28,7 +28,9 @@ dag::Program rank_program(const networks::Network& network, const DesignConfig& 
   StepEmitter emitter(network, config, writer, rank);
   if (options.include_init) emitter.emit_init();
   for (std::uint32_t s = 0; s < options.steps; ++s) {
-    emitter.emit_step(options.steps == 1 ? std::string() : "s" + std::to_string(s + 1) + ".");
+    const bool close = !options.overlap || s + 1 == options.steps;
+    emitter.emit_step(options.steps == 1 ? std::string() : "s" + std::to_string(s + 1) + ".",
+                      close);
   }
   return program;
 }

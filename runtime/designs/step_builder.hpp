@@ -15,6 +15,10 @@ namespace ordo::designs {
 struct StepOptions {
   bool include_init = false;  // broadcast the weights first, as the first training step would
   std::uint32_t steps = 1;
+  // Steps not closed by a wait_for_all (only the last is): a step's communication and updates
+  // run on into the next step's forward, which waits only for the weights it reads, as in MXNet.
+  // docs/train.md says what verifying such a program proves about longer runs.
+  bool overlap = false;
 };
 
 // The step program's name: "<network>.<design>".

@@ -113,7 +113,7 @@ void StepEmitter::emit_pulls(const std::string& prefix, const std::vector<KeyVar
   }
 }
 
-void StepEmitter::emit_step(const std::string& prefix) {
+void StepEmitter::emit_step(const std::string& prefix, bool close) {
   design_->set_prefix(prefix);
   if (prefetch_) {
     dag::Op take = compute_op(prefix + "data.take", {data_next_}, {data_}, 0.0);
@@ -125,7 +125,7 @@ void StepEmitter::emit_step(const std::string& prefix) {
   emit_backward(prefix);
   for (std::uint32_t index : push_order_) emit_pulls(prefix, design_->push(keys_[index]));
   emit_pulls(prefix, design_->end_step());
-  main_.wait_for_all();
+  if (close) main_.wait_for_all();
 }
 
 }  // namespace ordo::designs

@@ -31,8 +31,10 @@ class StepEmitter {
 
   // Broadcast every key's weight from rank 0, then wait for all.
   void emit_init();
-  // One training step; op names are prefixed with `prefix` (empty for a single step).
-  void emit_step(const std::string& prefix);
+  // One training step; op names are prefixed with `prefix` (empty for a single step). With
+  // `close` the step ends in a wait_for_all; without it the main thread goes on at once, and the
+  // next step's ops wait only for the vars they touch (StepOptions::overlap).
+  void emit_step(const std::string& prefix, bool close = true);
 
   const std::vector<KeyVars>& keys() const { return keys_; }
   // Keys in the order backward produces their gradients (the order push is called in).

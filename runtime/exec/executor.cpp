@@ -89,7 +89,11 @@ void Executor::issue_collective(const dag::CollectiveAction& action,
   engine_.record_main_collective(
       action.collective, action.buffer ? std::optional(vars_.at(*action.buffer)) : std::nullopt);
   comm::Communicator& comm = world_.comm(action.collective.comm);
-  void* buffer = action.buffer ? buffers_.bytes(*action.buffer).data() : nullptr;
+  void* buffer =
+      action.buffer
+          ? collective_slice(action.collective, *action.buffer, buffers_, "the main thread's call")
+                .data()
+          : nullptr;
   const comm::sim::IssuerScope issuer("main");
   comm.call_then(comm::call_of(action.collective), buffer, std::move(done));
 }

@@ -37,6 +37,22 @@ CollectiveBuffers collective_buffers(const dag::Op& op, const Buffers& buffers) 
   return b;
 }
 
+std::span<std::byte> collective_slice(const dag::Collective& c, dag::VarId buffer,
+                                      Buffers& buffers, const std::string& who) {
+  const std::uint64_t element = dag::dtype_bytes(c.dtype);
+  const std::span<std::byte> whole = buffers.bytes(buffer);
+  // The validator refuses these; a program built in memory and run unvalidated must not write
+  // past the var either.
+  if (c.offset > whole.size() / element || c.count > whole.size() / element - c.offset) {
+    throw std::invalid_argument(who + " moves elements " +
+                                std::to_string(c.offset) + " to " +
+                                std::to_string(c.offset) + " + " + std::to_string(c.count) +
+                                " but its buffer '" + buffers.var(buffer).name + "' holds " +
+                                std::to_string(whole.size()) + " bytes");
+  }
+  return whole.subspan(c.offset * element, c.count * element);
+}
+
 void run_compute(dag::Rank rank, const dag::Op& op, Buffers& buffers, const BodyOptions& options) {
   assert(op.kind == dag::OpKind::compute);
   if (options.compute) options.compute(rank, op, buffers);
@@ -90,19 +106,18 @@ void issue_collective(const dag::Op& op, Buffers& buffers, comm::Communicator& c
   assert(op.collective.has_value());
   const comm::Call call = comm::call_of(*op.collective);
   const CollectiveBuffers where = collective_buffers(op, buffers);
-  void* buffer = where.buffer ? buffers.bytes(*where.buffer).data() : nullptr;
+  void* buffer = nullptr;
   if (where.buffer) {
-    const std::uint64_t need = call.count * dag::dtype_bytes(call.dtype);
-    if (need > buffers.var(*where.buffer).bytes) {
-      throw std::invalid_argument("collective op '" + op.name + "' moves " + std::to_string(need) +
-                                  " bytes but its buffer '" + buffers.var(*where.buffer).name +
-                                  "' holds " + std::to_string(buffers.var(*where.buffer).bytes));
+    const std::span<std::byte> slice = collective_slice(*op.collective, *where.buffer, buffers, "collective op '" + op.name + "'");
+    buffer = slice.data();
+    if (where.source) {
+      // Only the slice the call moves: the rest of the buffer may belong to other calls.
+      const std::span<const std::byte> from = std::as_const(buffers).bytes(*where.source);
+      const std::uint64_t at = op.collective->offset * dag::dtype_bytes(call.dtype);
+      if (at < from.size()) {
+        std::memcpy(slice.data(), from.data() + at, std::min<std::size_t>(from.size() - at, slice.size()));
+      }
     }
-  }
-  if (where.source) {
-    const std::span<const std::byte> from = std::as_const(buffers).bytes(*where.source);
-    const std::span<std::byte> to = buffers.bytes(*where.buffer);
-    std::memcpy(to.data(), from.data(), std::min(from.size(), to.size()));
   }
   const comm::sim::IssuerScope issuer(op.name);
   if (blocking) {

@@ -12,6 +12,8 @@
 
 #include <functional>
 #include <optional>
+#include <span>
+#include <string>
 
 #include "runtime/comm/communicator.hpp"
 #include "runtime/dag/program.hpp"
@@ -39,6 +41,10 @@ struct CollectiveBuffers {
   std::optional<dag::VarId> source;
 };
 CollectiveBuffers collective_buffers(const dag::Op& op, const Buffers& buffers);
+// The elements of `buffer` the call moves: from its offset, count of them. Throws
+// std::invalid_argument when they run past the var (`who` names the caller in the message).
+std::span<std::byte> collective_slice(const dag::Collective& c, dag::VarId buffer,
+                                      Buffers& buffers, const std::string& who);
 
 void run_compute(dag::Rank rank, const dag::Op& op, Buffers& buffers, const BodyOptions& options);
 void run_copy(const dag::Op& op, Buffers& buffers);

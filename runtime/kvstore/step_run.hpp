@@ -2,7 +2,8 @@
 // on an executor, backward writes known gradients, and after every step each key's pulled
 // gradient is compared, bit for bit, with the sum over ranks that the values were chosen to make
 // exact (for a key the sharded design splits: the rank's own block, and the gathered weight, into
-// which each rank's update copies its block's sum). The demo and the MPI tests run this on every
+// which each rank's update copies its block's sum). With overlapped steps, the weights at the end
+// are checked instead (StepRunOptions::overlap). The demo and the MPI tests run this on every
 // rank, simulated or real.
 #pragma once
 
@@ -20,6 +21,12 @@ struct StepRunOptions {
   std::uint32_t steps = 3;
   bool include_init = true;
   double compute_time_scale = 1.0;  // simulated device time per second of cost_us
+  // Steps not closed by a wait_for_all (StepOptions::overlap). A step's gradients are then
+  // overwritten by the next step's backward before anyone could look, so every update adds the
+  // pulled sum into the weight instead, and the weights are checked once at the end against the
+  // initial weight plus every step's sum: a step whose sum was wrong, or taken at the wrong
+  // moment, shows there. step_ms then holds the run's time spread evenly over its steps.
+  bool overlap = false;
 };
 
 struct StepRunResult {

@@ -1,6 +1,6 @@
 // Format versions: version 2 spells the submit action "submit", version 1 spelt it "push";
-// version 3 adds the collective kinds reduce, reduce_scatter and allgather. The reader reads all
-// three, so dumps kept from before still verify, and refuses a dump that mixes the spellings or
+// version 3 adds the collective kinds reduce, reduce_scatter and allgather; version 4 a
+// collective's offset into its buffer. The reader reads all four, so dumps kept from before still verify, and refuses a dump that mixes the spellings or
 // names a kind its version lacks rather than guess which version was meant.
 #include <gtest/gtest.h>
 
@@ -33,9 +33,9 @@ DumpError reader_version_error(const json& document) {
   return testing::error_reading(document.dump());
 }
 
-TEST(DagReaderVersion, TheWriterWritesVersion3) {
+TEST(DagReaderVersion, TheWriterWritesVersion4) {
   const json document = json::parse(write_dump(testing::small_valid_job()));
-  EXPECT_EQ(document["version"], 3);
+  EXPECT_EQ(document["version"], 4);
   EXPECT_EQ(document["programs"][0]["main"][0]["action"], "submit");
 }
 
@@ -45,7 +45,7 @@ TEST(DagReaderVersion, AVersion1DumpReadsAsTheJobItDescribes) {
 }
 
 // A version-1 file as users keep them: the concom example before the submit action was renamed.
-// It reads as the same job as today's example, and writes back as version 3.
+// It reads as the same job as today's example, and writes back as version 4.
 TEST(DagReaderVersion, AVersion1FileReadsAsTheSameJobAsItsVersion2Twin) {
   const Job old_job =
       read_dump_file(std::filesystem::path(ORDO_DAG_VERSION_1_DIR) / "concom_barrier.json");
@@ -53,7 +53,7 @@ TEST(DagReaderVersion, AVersion1FileReadsAsTheSameJobAsItsVersion2Twin) {
       read_dump_file(std::filesystem::path(ORDO_DAG_EXAMPLES_DIR) / "concom_barrier.json");
   EXPECT_EQ(old_job, job);
   const std::string rewritten = write_dump(old_job);
-  EXPECT_TRUE(contains(rewritten, "\"version\": 3,")) << rewritten;
+  EXPECT_TRUE(contains(rewritten, "\"version\": 4,")) << rewritten;
   EXPECT_FALSE(contains(rewritten, "\"push\"")) << rewritten;
 }
 
@@ -105,12 +105,33 @@ TEST(DagReaderVersion, TheNewCollectiveKindsNeedVersion3) {
   EXPECT_NO_THROW(read_dump(document.dump())) << "version 3 reads the kind (validation is apart)";
 }
 
-TEST(DagReaderVersion, OnlyVersions1To3AreRead) {
+// Version 4 added a collective's offset; an older dump with one is refused at the offset, and an
+// offset of 0 is not written, so a job without slices writes what version 3 wrote but the number.
+TEST(DagReaderVersion, AnOffsetNeedsVersion4) {
+  json document = document_of_version(3, "submit");
+  document["programs"][0]["ops"][2]["collective"]["offset"] = 1;
+  const DumpError error = reader_version_error(document);
+  EXPECT_EQ(error.where(), "/programs/0/ops/2/collective/offset");
+  EXPECT_EQ(error.problem(), "a collective's offset in a version 3 dump (it exists from version 4)");
+  EXPECT_EQ(error.expected(), "no offset, or version 4");
+  document["version"] = 4;
+  EXPECT_EQ(read_dump(document.dump()).programs[0].ops[2].collective->offset, 1u);
+  EXPECT_FALSE(contains(write_dump(testing::small_valid_job()), "offset"));
+  Job sliced = testing::small_valid_job();
+  sliced.programs[0].ops[2].collective->offset = 7;
+  EXPECT_EQ(read_dump(write_dump(sliced)), sliced);
+}
+
+TEST(DagReaderVersion, Version3And4ReadTheSameJob) {
+  EXPECT_EQ(read_dump(document_of_version(4, "submit").dump()), testing::small_valid_job());
+}
+
+TEST(DagReaderVersion, OnlyVersions1To4AreRead) {
   for (const std::uint64_t version : {std::uint64_t{0}, dump_format_version + 1}) {
     const DumpError error = reader_version_error(document_of_version(version, "submit"));
     EXPECT_EQ(error.where(), "/version");
     EXPECT_EQ(error.problem(), "unsupported version " + std::to_string(version));
-    EXPECT_EQ(error.expected(), "a version from 1 to 3");
+    EXPECT_EQ(error.expected(), "a version from 1 to 4");
   }
 }
 

@@ -170,6 +170,25 @@ TEST(DagValidateCollective, OpBufferTooSmall) {
   expect_one_diagnostic(job, "/programs/0/ops/2/collective/count", "needs more than 2^64 bytes");
 }
 
+// A slice of the buffer: offset plus count elements must lie within the var; no buffer, no
+// offset. Each rank's offset is its own (MPI sees a pointer), so only the size is checked.
+TEST(DagValidateCollective, ASliceLiesWithinItsBuffer) {
+  Job job = validate_collective_job();
+  op_spec(job).count = 24;
+  op_spec(job).offset = 1000;
+  EXPECT_TRUE(validate(job).empty()) << testing::describe(validate(job));
+  op_spec(job).offset = 1001;
+  expect_one_diagnostic(job, "/programs/0/ops/2/collective/offset",
+                        "allreduce of 24 f32 elements from element 1001 needs 4100 bytes but var "
+                        "'buf0' has 4096 bytes");
+  op_spec(job).offset = std::numeric_limits<std::uint64_t>::max() - 2;
+  expect_one_diagnostic(job, "/programs/0/ops/2/collective/offset", "needs more than 2^64 bytes");
+  barrier_spec(job).offset = 3;
+  op_spec(job).offset = 0;
+  expect_one_diagnostic(job, "/programs/0/main/4/collective/offset",
+                        "barrier has offset 3 but no buffer var to slice");
+}
+
 // The runtime fills the first data var the op writes, so that is the one whose size counts.
 TEST(DagValidateCollective, SizeIsCheckedOnTheFirstDataVarWritten) {
   Job job = validate_collective_job();

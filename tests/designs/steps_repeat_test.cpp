@@ -64,7 +64,8 @@ TEST(StepsRepeat, EveryStepIsTheVerifiedStep) {
     const networks::Network net = *networks::builtin_network(name, 3);
     for (const DesignKind kind : {DesignKind::naive, DesignKind::funnel, DesignKind::concom,
                                   DesignKind::depcha, DesignKind::fused, DesignKind::nonblocking,
-                                  DesignKind::sharded, DesignKind::hierarchical}) {
+                                  DesignKind::sharded, DesignKind::hierarchical,
+                                  DesignKind::priority}) {
       for (const std::uint32_t outstanding : {2u, 3u}) {
         DesignConfig config;
         config.kind = kind;
@@ -75,6 +76,9 @@ TEST(StepsRepeat, EveryStepIsTheVerifiedStep) {
         // Buckets that split the keys unevenly, and one bucket of everything.
         config.bucket_bytes = outstanding == 2 ? 5000 : std::uint64_t{25} << 20;
         config.prefetch = outstanding == 3;
+        // priority: slices of 1000 bytes, some released at the next push, some at the end.
+        config.slice_bytes = 1000;
+        config.credit_bytes = outstanding == 2 ? 3000 : 100000;
         SCOPED_TRACE(name + " " + describe(config));
         const auto one = steps_of(build_step_job(net, config, {false, 1}).programs.at(0));
         const auto four = steps_of(build_step_job(net, config, {false, 4}).programs.at(0));

@@ -50,7 +50,7 @@ std::vector<designs::DesignConfig> safe_configs(designs::BufferMode buffers) {
   for (designs::DesignKind kind :
        {designs::DesignKind::funnel, designs::DesignKind::concom, designs::DesignKind::depcha,
         designs::DesignKind::fused, designs::DesignKind::nonblocking,
-        designs::DesignKind::hierarchical}) {
+        designs::DesignKind::hierarchical, designs::DesignKind::priority}) {
     designs::DesignConfig c;
     c.kind = kind;
     c.buffers = buffers;
@@ -58,6 +58,9 @@ std::vector<designs::DesignConfig> safe_configs(designs::BufferMode buffers) {
     // hierarchical: one node of every rank, its leader alone on the leaders' communicator.
     c.nodes = 1;
     c.node_ranks = ranks;
+    // priority: the key of 4 floats in slices of 3 and 1, the second held back to the pull.
+    c.slice_bytes = 12;
+    c.credit_bytes = 4;
     out.push_back(c);
   }
   return out;

@@ -74,6 +74,23 @@ TEST(RunStepsHierarchical, PhasesSumExactlyOnTheNodes) {
   }
 }
 
+// Steps not closed by a wait for all: each step's allreduces and updates run on into the next
+// step's forward on real ranks, and the weights at the end hold every step's exact sum.
+TEST(RunStepsOverlapped, ChainedDesignsCarryEveryStepsSumIntoTheWeights) {
+  for (const designs::DesignConfig& config :
+       {depcha_config(2), priority_config(4 << 10), fused_config(16 << 10)}) {
+    for (const networks::Network& network :
+         {keys_network("sizes", small_key_counts), branching_network()}) {
+      comm::MpiWorld world(comm::test::runtime(), designs::step_comms(config));
+      StepRunOptions options = untimed(6);
+      options.overlap = true;
+      const StepRunResult r = run_steps(network, config, world, options);
+      EXPECT_EQ(r.keys_checked, 6 * networks::param_count(network)) << designs::describe(config);
+      EXPECT_EQ(r.keys_wrong, 0u) << designs::describe(config) << " on " << network.name;
+    }
+  }
+}
+
 TEST(RunStepsNaive, OneKeyPerStepSumsExactly) {
   // With a single key each step issues exactly one collective and ends with a wait for all ops,
   // so no schedule can put two collectives in different orders on different ranks (see

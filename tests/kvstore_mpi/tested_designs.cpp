@@ -38,9 +38,18 @@ designs::DesignConfig nonblocking_config() {
   return c;
 }
 
+designs::DesignConfig priority_config(std::uint64_t slice_bytes) {
+  designs::DesignConfig c;
+  c.kind = designs::DesignKind::priority;
+  c.slice_bytes = slice_bytes;
+  c.credit_bytes = 2 * slice_bytes;
+  return c;
+}
+
 std::vector<designs::DesignConfig> safe_designs() {
-  return {funnel_config(),        concom_config(),        depcha_config(2),    depcha_config(4),
-          fused_config(16 << 10), fused_config(25 << 20), nonblocking_config()};
+  return {funnel_config(),        concom_config(),        depcha_config(2),
+          depcha_config(4),       fused_config(16 << 10), fused_config(25 << 20),
+          nonblocking_config(),   priority_config(4 << 10)};
 }
 
 std::vector<designs::DesignConfig> copy_designs() {
@@ -72,6 +81,9 @@ std::string test_name(const designs::DesignConfig& config) {
       break;
     case designs::DesignKind::hierarchical:
       name += "_" + std::to_string(config.nodes) + "x" + std::to_string(config.node_ranks);
+      break;
+    case designs::DesignKind::priority:
+      name += "_slice" + std::to_string(config.slice_bytes >> 10) + "KiB";
       break;
     case designs::DesignKind::funnel:
     case designs::DesignKind::nonblocking:

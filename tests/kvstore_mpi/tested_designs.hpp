@@ -29,6 +29,7 @@ designs::DesignConfig depcha_config(std::uint32_t comm_threads);
 designs::DesignConfig fused_config(std::uint64_t bucket_bytes);
 // nonblocking: one thread issues non-blocking allreduces in key order; they complete in any order.
 designs::DesignConfig nonblocking_config();
+designs::DesignConfig priority_config(std::uint64_t slice_bytes);  // credit of two slices
 
 // funnel, concom, depcha with 2 comm threads and depcha with 4, fused with both bucket sizes and
 // nonblocking, all reducing in place (the default buffer mode).

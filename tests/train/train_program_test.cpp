@@ -103,6 +103,8 @@ void expect_runs_the_built_program(const networks::Network& net, designs::Design
   config.shards = 2;  // sharded: the ranks the recorded runs use
   config.nodes = 1;   // hierarchical: one node of both
   config.node_ranks = 2;
+  config.slice_bytes = 4 << 10;  // priority: slices of LeNet's bigger keys, released late
+  config.credit_bytes = 8 << 10;
   SCOPED_TRACE(net.name + " " + designs::describe(config));
   constexpr std::uint32_t steps = 2;
   const dag::Job built = designs::build_step_job(net, config, {true, steps});
@@ -127,7 +129,7 @@ TEST(TrainProgram, EqualsTheStepBuildersOnEveryRank) {
   for (const designs::DesignKind kind :
        {designs::DesignKind::funnel, designs::DesignKind::concom, designs::DesignKind::depcha,
         designs::DesignKind::fused, designs::DesignKind::nonblocking, designs::DesignKind::sharded,
-        designs::DesignKind::hierarchical}) {
+        designs::DesignKind::hierarchical, designs::DesignKind::priority}) {
     expect_runs_the_built_program(lenet, kind);
     expect_runs_the_built_program(mlp, kind);
   }

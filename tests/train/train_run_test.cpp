@@ -62,7 +62,7 @@ TEST(TrainRun, EverySafeDesignGivesTheSameWeights) {
   for (const designs::DesignKind kind :
        {designs::DesignKind::funnel, designs::DesignKind::concom, designs::DesignKind::depcha,
         designs::DesignKind::fused, designs::DesignKind::nonblocking, designs::DesignKind::sharded,
-        designs::DesignKind::hierarchical}) {
+        designs::DesignKind::hierarchical, designs::DesignKind::priority}) {
     for (const designs::BufferMode buffers :
          {designs::BufferMode::in_place, designs::BufferMode::copy}) {
       designs::DesignConfig config;
@@ -76,11 +76,15 @@ TEST(TrainRun, EverySafeDesignGivesTheSameWeights) {
       // hierarchical: one node of both ranks, so a + b is summed once as every design sums it.
       config.nodes = 1;
       config.node_ranks = 2;
+      // priority: LeNet's bigger keys in slices of 4 KiB, 8 KiB of them released per push.
+      config.slice_bytes = 4 << 10;
+      config.credit_bytes = 8 << 10;
       // The designs beyond the paper in place only: their copy form is held to the exact sums by
       // the simulated-rank and MPI step tests, and this test runs under ThreadSanitizer too.
       const bool beyond =
           kind == designs::DesignKind::fused || kind == designs::DesignKind::nonblocking ||
-          kind == designs::DesignKind::sharded || kind == designs::DesignKind::hierarchical;
+          kind == designs::DesignKind::sharded || kind == designs::DesignKind::hierarchical ||
+          kind == designs::DesignKind::priority;
       if (beyond && buffers == designs::BufferMode::copy) continue;
       SCOPED_TRACE(designs::describe(config));
       const std::vector<TrainResult> r =

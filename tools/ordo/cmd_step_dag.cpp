@@ -78,6 +78,9 @@ Command add_step_dag(CLI::App& app) {
   sub->add_option("--init", o->init, "safe or fig4")->capture_default_str();
   sub->add_flag("--with-init", o->step.include_init, "broadcast the weights first");
   sub->add_option("--steps", o->step.steps, "training steps")->check(CLI::Range(1, 1024));
+  sub->add_flag("--overlap", o->step.overlap,
+                "no wait_for_all between the steps: a step's communication runs into the next "
+                "one's forward");
   sub->add_flag("--prefetch", o->config.prefetch,
                 "load each step's batch on a data pool (as ordo train)");
   sub->add_option("-o,--output", o->out_path, "file to write (default: standard output)");

@@ -2,6 +2,25 @@
 
 namespace ordo::tools {
 
+namespace {
+
+// 25MiB, 64KiB or plain bytes; "kb" is 1024 bytes, as in the sizes DDP and Horovod are given in.
+// CLI11 runs the transform added last first: a minus sign is refused before the size parser
+// wraps "-5" round to 2^64 - 5. The range is designs::check_config's, as for every knob.
+void add_size_option(CLI::App* sub, const std::string& name, std::uint64_t& bytes,
+                     const std::string& help) {
+  sub->add_option(name, bytes, help)
+      ->transform(CLI::AsSizeValue(false))
+      ->transform(CLI::Validator(
+          [](std::string& s) {
+            return s.find('-') == std::string::npos ? std::string() : "a size is not negative";
+          },
+          "SIZE"))
+      ->capture_default_str();
+}
+
+}  // namespace
+
 void add_design_options(CLI::App* sub, std::string& design, designs::DesignConfig& config,
                         const std::string& design_help) {
   sub->add_option("--design", design, design_help + designs::design_names())->capture_default_str();
@@ -12,16 +31,12 @@ void add_design_options(CLI::App* sub, std::string& design, designs::DesignConfi
   // 25MiB, 64KiB or plain bytes; "kb" is 1024 bytes, as in the sizes DDP and Horovod are given in.
   // CLI11 runs the transform added last first: a minus sign is refused before the size parser
   // wraps "-5" round to 2^64 - 5. The range is designs::check_config's, as for every knob.
-  sub->add_option("--bucket-size", config.bucket_bytes,
-                  "fused: bytes of gradients per bucket, 1 to 4GiB (e.g. 25MiB, 64KiB)")
-      ->transform(CLI::AsSizeValue(false))
-      ->transform(CLI::Validator(
-          [](std::string& s) {
-            return s.find('-') == std::string::npos ? std::string()
-                                                    : "a bucket size is not negative";
-          },
-          "SIZE"))
-      ->capture_default_str();
+  add_size_option(sub, "--bucket-size", config.bucket_bytes,
+                  "fused: bytes of gradients per bucket, 1 to 4GiB (e.g. 25MiB, 64KiB)");
+  add_size_option(sub, "--slice-size", config.slice_bytes,
+                  "priority: bytes per slice of a key, 1 to 4GiB");
+  add_size_option(sub, "--credit-size", config.credit_bytes,
+                  "priority: bytes of slices released into the chain at each push, 1 to 4GiB");
   sub->add_option("--shards", config.shards,
                   "sharded: the ranks each weight is split over, the job's rank count (ordo train "
                   "takes the world's)");
@@ -30,8 +45,8 @@ void add_design_options(CLI::App* sub, std::string& design, designs::DesignConfi
   sub->add_option("--node-ranks", config.node_ranks,
                   "hierarchical: ranks per node; node n holds ranks n*P to n*P+P-1");
   sub->add_flag("!--no-order-guard", config.order_guard,
-                "fused, nonblocking, sharded and hierarchical: leave out what orders the "
-                "collectives (the chain, the main thread's wait), as a hurried implementation "
+                "fused, nonblocking, sharded, hierarchical and priority: leave out what orders "
+                "the collectives (the chain, the main thread's wait), as a hurried implementation "
                 "would");
 }
 

@@ -30,6 +30,9 @@ void JobInput::add_options(CLI::App* sub, const std::string& what) {
   sub->add_option("--init", init, "safe or fig4 (with --with-init)")->capture_default_str();
   sub->add_flag("--with-init", step.include_init, "broadcast the weights first");
   sub->add_option("--steps", step.steps, "training steps")->check(CLI::Range(1, 1024));
+  sub->add_flag("--overlap", step.overlap,
+                "no wait_for_all between the steps: a step's communication runs into the next "
+                "one's forward");
   sub->add_flag("--prefetch", config.prefetch,
                 "load each step's batch on a data pool (as ordo train)");
 }
@@ -43,9 +46,13 @@ dag::Job JobInput::load() const {
     // and `--no-order-guard` on a dump would seem to check a variant it does not.
     if (!(config == designs::DesignConfig{})) {
       throw std::invalid_argument(
-          "--comm-threads, --ncomm, --outstanding, --bucket-size, --shards, --nodes, --node-ranks, "
-          "--no-order-guard and --prefetch "
+          "--comm-threads, --ncomm, --outstanding, --bucket-size, --slice-size, --credit-size, "
+          "--shards, --nodes, --node-ranks, --no-order-guard and --prefetch "
           "need --design; a dump brings its own program");
+    }
+    if (step.include_init || step.steps != 1 || step.overlap) {
+      throw std::invalid_argument(
+          "--with-init, --steps and --overlap need --design; a dump brings its own steps");
     }
     return dag::read_dump_file(path);
   }

@@ -76,19 +76,24 @@ void check_buffer(const Collective& collective, const std::string& where, const 
                   Findings& findings) {
   const std::uint64_t element_bytes = dtype_bytes(collective.dtype);
   assert(element_bytes > 0 && "the dtype was checked to be valid");
-  const bool overflows =
-      collective.count > std::numeric_limits<std::uint64_t>::max() / element_bytes;
-  const std::uint64_t needed = overflows ? 0 : collective.count * element_bytes;
+  // The call fills elements [offset, offset + count) of the var.
+  const std::uint64_t max = std::numeric_limits<std::uint64_t>::max();
+  const bool overflows = collective.count > max - collective.offset ||
+                         collective.offset + collective.count > max / element_bytes;
+  const std::uint64_t needed = overflows ? 0 : (collective.offset + collective.count) * element_bytes;
   if (!overflows && needed <= buffer.bytes) {
     return;
   }
   const std::string size = overflows ? "more than 2^64 bytes" : std::to_string(needed) + " bytes";
-  findings.push_back({pointer_child(where, "count"),
+  const std::string from =
+      collective.offset == 0 ? "" : " from element " + std::to_string(collective.offset);
+  findings.push_back({pointer_child(where, collective.offset == 0 ? "count" : "offset"),
                       kind_name(collective) + " of " + std::to_string(collective.count) + " " +
-                          std::string(to_string(collective.dtype)) + " elements needs " + size +
-                          " but var " + quote(buffer.name) + " has " +
+                          std::string(to_string(collective.dtype)) + " elements" + from +
+                          " needs " + size + " but var " + quote(buffer.name) + " has " +
                           std::to_string(buffer.bytes) + " bytes",
-                      "count times the element size within the bytes of the var it fills"});
+                      "offset plus count, times the element size, within the bytes of the var "
+                      "it fills"});
 }
 
 }  // namespace
@@ -167,6 +172,11 @@ void check_collective(const Collective& collective, const std::string& where, co
   if (collective.kind == CollectiveKind::barrier && collective.count != 0) {
     findings.push_back({pointer_child(where, "count"),
                         "barrier has count " + std::to_string(collective.count), "count 0"});
+  } else if (buffer == nullptr && collective.offset != 0) {
+    findings.push_back({pointer_child(where, "offset"),
+                        kind_name(collective) + " has offset " +
+                            std::to_string(collective.offset) + " but no buffer var to slice",
+                        "offset 0 (an offset is into the var the call fills)"});
   } else if (buffer != nullptr && dtype_valid) {
     check_buffer(collective, where, *buffer, findings);
   }

@@ -19,7 +19,7 @@ constexpr ObjectSpec op_spec = {"an op", op_required, op_optional};
 
 constexpr std::array<std::string_view, 6> collective_required = {"kind",  "comm",  "key",
                                                                  "count", "dtype", "reduction"};
-constexpr std::array<std::string_view, 1> collective_optional = {"root"};
+constexpr std::array<std::string_view, 2> collective_optional = {"root", "offset"};
 constexpr ObjectSpec collective_spec = {"a collective", collective_required, collective_optional};
 
 // Actions are told apart by their "action" field; each kind then has its own fields. The submit
@@ -67,6 +67,15 @@ Collective read_collective(const Node& node, std::uint64_t version, const NameTa
   collective.reduction = read_enum<Reduction>(object.required("reduction"), "reduction");
   if (const std::optional<Node> root = object.optional("root")) {
     collective.root = static_cast<Rank>(read_unsigned(*root, limits::ranks_max - 1));
+  }
+  if (const std::optional<Node> offset = object.optional("offset")) {
+    if (version < first_version_of_offsets) {
+      offset->fail("a collective's offset in a version " + std::to_string(version) +
+                       " dump (it exists from version " +
+                       std::to_string(first_version_of_offsets) + ")",
+                   "no offset, or version " + std::to_string(first_version_of_offsets));
+    }
+    collective.offset = read_unsigned(*offset, std::numeric_limits<std::uint64_t>::max());
   }
   return collective;
 }
