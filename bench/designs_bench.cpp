@@ -38,7 +38,8 @@ const std::vector<std::uint64_t> one_key_sizes = {4u << 10, 64u << 10, 1u << 20,
 // --help-waits=0|1 set the engines' ThreadPoolOptions (docs/engine.md). To steps:
 // --workload=NAME runs only that workload, and --timeline=FILE writes a Chrome trace of one
 // design's steps of the first workload run (--timeline-design=NAME, default depcha; in place):
-// docs/diagnostics.md, "Timeline".
+// docs/diagnostics.md, "Timeline". --compute-share=X makes forward and backward take X times
+// the communication (default 1; below 1 the link is the bottleneck).
 struct Parts {
   bool one_key = true;
   bool steps = true;
@@ -47,6 +48,7 @@ struct Parts {
   ordo::engine::ThreadPoolOptions pool_options;
   std::string workload;  // empty: every workload
   std::optional<ordo::bench::OverlapTimeline> timeline;
+  double compute_share = 1.0;
 };
 
 std::uint64_t parse_size(const std::string& text) {
@@ -91,6 +93,11 @@ Parts parse_parts(int argc, char** argv) {
       if (value.empty()) throw std::invalid_argument("--timeline needs =FILE");
       if (!parts.timeline) parts.timeline.emplace();
       parts.timeline->path = value;
+    } else if (key == "--compute-share") {
+      parts.compute_share = std::stod(value);
+      if (!(parts.compute_share > 0.0 && parts.compute_share <= 100.0)) {
+        throw std::invalid_argument("--compute-share must be in (0, 100], not " + value);
+      }
     } else if (key == "--timeline-design") {
       if (!parts.timeline) parts.timeline.emplace();
       parts.timeline->kind = ordo::designs::parse_design(value);
@@ -159,7 +166,7 @@ void run_steps(const ordo::comm::MpiRuntime& runtime, const Parts& parts) {
   for (const ordo::bench::Workload& w : workloads) {
     if (!parts.workload.empty() && w.name != parts.workload) continue;
     const ordo::bench::OverlapResult result =
-        ordo::bench::run_overlap(runtime, w, overlap_rounds, timeline);
+        ordo::bench::run_overlap(runtime, w, overlap_rounds, timeline, parts.compute_share);
     if (timeline != nullptr && printer) {
       std::printf("timeline of %s: %s\n\n",
                   std::string(ordo::designs::to_string(timeline->kind)).c_str(),

@@ -32,6 +32,13 @@ double median_seconds(Repeats repeats, const std::function<void()>& body) {
   return median(samples);
 }
 
+designs::DesignConfig priority_with_credit(std::uint64_t credit_bytes) {
+  designs::DesignConfig c;
+  c.kind = designs::DesignKind::priority;
+  c.credit_bytes = credit_bytes;
+  return c;
+}
+
 std::string mib(std::uint64_t bytes) {
   char text[32];
   std::snprintf(text, sizeof text, "%.1f MiB", static_cast<double>(bytes) / (1 << 20));
@@ -92,32 +99,30 @@ std::vector<designs::DesignConfig> overlap_designs(std::uint32_t ranks,
       hierarchical.node_ranks = ranks / hierarchical.nodes;
       designs.push_back(hierarchical);
     }
-    designs::DesignConfig priority;  // 1 MiB slices, 4 MiB of credit per push
-    priority.kind = designs::DesignKind::priority;
-    designs.push_back(priority);
+    // 1 MiB slices, 4 MiB of credit per push; and every slice at its key's push (slices alone).
+    designs.push_back(priority_with_credit(designs::DesignConfig{}.credit_bytes));
+    designs.push_back(priority_with_credit(priority_credit_all));
   }
   return designs;
 }
 
+
 std::vector<designs::DesignConfig> overlapped_designs() {
-  std::vector<designs::DesignConfig> designs;
-  for (designs::DesignKind kind :
-       {designs::DesignKind::funnel, designs::DesignKind::depcha, designs::DesignKind::priority}) {
-    designs::DesignConfig c;
-    c.kind = kind;
-    designs.push_back(c);
-  }
-  // priority releasing one slice per push: the backlog builds up as soon as backward outruns the
-  // link, and the next forward's keys overtake more of it.
-  designs.back().credit_bytes = designs.back().slice_bytes;
-  designs::DesignConfig default_credit = designs.back();
-  default_credit.credit_bytes = designs::DesignConfig{}.credit_bytes;
-  designs.push_back(default_credit);
+  std::vector<designs::DesignConfig> designs(2);
+  designs[0].kind = designs::DesignKind::funnel;
+  designs[1].kind = designs::DesignKind::depcha;
+  // Every slice released at its key's push: depcha's order in slices, no priority at all.
+  designs.push_back(priority_with_credit(priority_credit_all));
+  // One slice per push: the backlog builds up as soon as backward outruns the link, and the next
+  // forward's keys overtake more of it. Then the default credit.
+  designs.push_back(priority_with_credit(designs::DesignConfig{}.slice_bytes));
+  designs.push_back(priority_with_credit(designs::DesignConfig{}.credit_bytes));
   return designs;
 }
 
 OverlapResult run_overlap(const comm::MpiRuntime& runtime, const Workload& workload,
-                          std::uint32_t steps, const OverlapTimeline* timeline) {
+                          std::uint32_t steps, const OverlapTimeline* timeline,
+                          double compute_share) {
   if (steps < 2) throw std::invalid_argument("the overlap needs a warm-up round and a timed one");
   OverlapResult result;
   result.workload = workload.name;
@@ -125,8 +130,12 @@ OverlapResult run_overlap(const comm::MpiRuntime& runtime, const Workload& workl
   result.keys = networks::param_count(shape);
   result.bytes = networks::param_bytes(shape);
   RawAllreduces raw(runtime, shape);
-  // Forward plus backward (twice the forward) take as long as the allreduces.
-  result.forward_us_total = median_seconds(calibration_repeats, [&] { raw.run(); }) / 3.0 * 1e6;
+  RawAllreduces raw_sliced(runtime, shape, false,
+                           designs::DesignConfig{}.slice_bytes / dag::dtype_bytes(dag::DType::f32));
+  // Forward plus backward (twice the forward) take compute_share times the allreduces.
+  result.compute_share = compute_share;
+  result.forward_us_total =
+      median_seconds(calibration_repeats, [&] { raw.run(); }) / 3.0 * 1e6 * compute_share;
   const networks::Network network = workload.make(result.forward_us_total);
 
   // The step without communication, on a world of one rank whose collectives do nothing, for
@@ -164,8 +173,9 @@ OverlapResult run_overlap(const comm::MpiRuntime& runtime, const Workload& workl
   // all of them alike; the first round is a warm-up. Every rank runs the one-rank step at the
   // same time, so the ranks' copies compete for the cores as they do in the real steps.
   std::vector<std::function<void()>> variants = {[&] { raw.run(); }, [&] { alone_in_place.step(); },
-                                                 [&] { alone_copy.step(); }};
-  constexpr std::size_t first_design = 3;
+                                                 [&] { alone_copy.step(); },
+                                                 [&] { raw_sliced.run(); }};
+  constexpr std::size_t first_design = 4;
   for (std::size_t d = 0; d < designs.size(); ++d) {
     DeviceSteps* run = designs[d].get();
     if (d < closed) {
@@ -182,6 +192,7 @@ OverlapResult run_overlap(const comm::MpiRuntime& runtime, const Workload& workl
   result.comm_s = medians[0];
   result.compute_in_place_s = medians[1];
   result.compute_copy_s = medians[2];
+  result.comm_sliced_s = medians[3];
   for (std::size_t d = 0; d < designs.size(); ++d) {
     OverlapRow row;
     row.config = configs[d];
@@ -217,11 +228,13 @@ double funnel_step_s(const OverlapResult& r, const designs::DesignConfig& config
 void print_overlap(std::FILE* out, const OverlapResult& r) {
   std::fprintf(out,
                "%s: %llu keys, %s of f32 gradients; simulated forward %.1f ms and backward "
-               "%.1f ms, together as long as the communication\n\n",
+               "%.1f ms, together %.2f times as long as the communication\n\n",
                r.workload.c_str(), static_cast<unsigned long long>(r.keys), mib(r.bytes).c_str(),
-               r.forward_us_total / 1e3, 2.0 * r.forward_us_total / 1e3);
+               r.forward_us_total / 1e3, 2.0 * r.forward_us_total / 1e3, r.compute_share);
   std::fprintf(out, "- M, communication: raw MPI_Allreduce of every key in push order: %.1f ms\n",
                r.comm_s * 1e3);
+  std::fprintf(out, "- the same in 1 MiB slices (the priority design's default): %.1f ms\n",
+               r.comm_sliced_s * 1e3);
   std::fprintf(out,
                "- C, compute: the step on a world of one rank whose collectives do nothing "
                "(simulated compute, updates, engine; with copy buffers also the copies): "

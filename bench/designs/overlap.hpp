@@ -29,8 +29,8 @@ std::vector<Workload> overlap_workloads();
 
 // funnel, concom (one comm thread, 2 communicators, a barrier every 2 keys), depcha (2 comm
 // threads), fused (1 MiB buckets), nonblocking, sharded, hierarchical and priority (1 MiB slices,
-// 4 MiB of credit): the designs safe on any network, first in place, then the paper's three with
-// copy buffers.
+// 4 MiB of credit, then every slice at its push): the designs safe on any network, first in
+// place, then the paper's three with copy buffers.
 // `ranks`: the world's size; `layout`: its nodes, as comm::node_layout reports them.
 std::vector<designs::DesignConfig> overlap_designs(std::uint32_t ranks,
                                                    const comm::NodeLayout& layout);
@@ -38,10 +38,12 @@ std::vector<designs::DesignConfig> overlap_designs(std::uint32_t ranks,
 // Steps per timed run in the overlapped rows: the first step's forward and the last step's
 // communication overlap nothing, so a run of this many steps shows most of the overlap.
 inline constexpr std::uint32_t overlapped_run_steps = 4;
+// priority's largest credit: every slice released at its key's push, depcha's order in slices.
+inline constexpr std::uint64_t priority_credit_all = std::uint64_t{1} << 32;
 
 // The designs run again with steps not closed by a wait for all (StepOptions::overlap), where the
-// next forward waits only for the weights it reads: funnel, depcha and priority (a credit of one
-// slice, then the default), in place.
+// next forward waits only for the weights it reads: funnel, depcha and priority (every slice at
+// its push, a credit of one slice, then the default), in place.
 std::vector<designs::DesignConfig> overlapped_designs();
 
 struct OverlapRow {
@@ -61,7 +63,10 @@ struct OverlapResult {
   std::uint64_t keys = 0;
   std::uint64_t bytes = 0;
   double forward_us_total = 0.0;  // the simulated forward cost the calibration chose
+  double compute_share = 1.0;     // forward and backward over the communication it aimed at
   double comm_s = 0.0;            // raw MPI_Allreduce of every key in push order, back to back
+  // The same in the priority design's default slices (1 MiB): what slicing alone changes in M.
+  double comm_sliced_s = 0.0;
   // The step on a world of one rank whose collectives do nothing (alone_world.hpp): simulated
   // compute, updates, engine and, with copy buffers, the copies; no communication. One per
   // buffer mode, in place first.
@@ -83,12 +88,13 @@ struct OverlapTimeline {
 };
 
 // Collective over every rank of the job: chooses the forward cost so that forward and backward
-// take as long as the allreduces of every key, then runs `steps` rounds (at least 2; the first
+// take `compute_share` times as long as the allreduces of every key, then runs `steps` rounds (at least 2; the first
 // is a warm-up) in which the raw allreduces, the step without communication and each design's
 // step (device_steps.hpp) run once each, in turn, and reports the medians; finally checks each
 // design's sums with run_steps.
 OverlapResult run_overlap(const comm::MpiRuntime& runtime, const Workload& workload,
-                          std::uint32_t steps, const OverlapTimeline* timeline = nullptr);
+                          std::uint32_t steps, const OverlapTimeline* timeline = nullptr,
+                          double compute_share = 1.0);
 
 void print_overlap(std::FILE* out, const OverlapResult& result);
 

@@ -2,7 +2,9 @@
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <numeric>
+#include <utility>
 
 #include "runtime/comm/mpi/error.hpp"
 
@@ -17,12 +19,21 @@ std::vector<std::uint64_t> push_order_counts(const networks::Network& network) {
 }
 
 RawAllreduces::RawAllreduces(const comm::MpiRuntime& runtime, const networks::Network& network,
-                             bool fused)
+                             bool fused, std::uint64_t slice_elements)
     : counts_(push_order_counts(network)),
       world_(runtime, {dag::Communicator{"raw", std::nullopt}}) {
   const std::uint64_t total = std::accumulate(counts_.begin(), counts_.end(), std::uint64_t{0});
   grads_.assign(total, 0.0f);
   if (fused) counts_ = {total};
+  if (slice_elements > 0) {
+    std::vector<std::uint64_t> slices;
+    for (std::uint64_t c : counts_) {
+      for (std::uint64_t at = 0; at < c; at += slice_elements) {
+        slices.push_back(std::min(slice_elements, c - at));
+      }
+    }
+    counts_ = std::move(slices);
+  }
 }
 
 void RawAllreduces::run() {

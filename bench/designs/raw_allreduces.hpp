@@ -19,8 +19,10 @@ class RawAllreduces {
  public:
   // Collective over the world (every rank constructs alike). `fused`: one allreduce of all the
   // keys' elements at once, what a fusion design could reach with no packing cost.
+  // `slice_elements` above 0: every key in allreduces of at most that many elements, as the
+  // priority design slices them.
   RawAllreduces(const comm::MpiRuntime& runtime, const networks::Network& network,
-                bool fused = false);
+                bool fused = false, std::uint64_t slice_elements = 0);
   void run();
 
  private:

@@ -16,6 +16,8 @@
 #include "runtime/dag/dump_error.hpp"
 #include "tools/ordo/commands.hpp"
 #include "tools/ordo/job_input.hpp"
+#include "tools/ordo/output.hpp"
+#include "tools/plot/line_chart.hpp"
 
 namespace ordo::tools {
 
@@ -23,6 +25,8 @@ namespace {
 
 struct SimulateCli {
   JobInput input;
+  std::string compare;  // more designs, comma-separated, predicted the same way
+  std::string plot;     // a PNG of epoch time against ranks, one line per design
   std::string ranks = "8,16,32,64,128,256";
   double alpha_us = 5.0;
   double gbit_per_s = 10.0;
@@ -65,20 +69,32 @@ double forward_us(const dag::Job& job) {
 }
 
 // The step at `ranks`: the same job at every count, but sharded's, which is written for its count.
-dag::Job job_at(const SimulateCli& o, const dag::Job& job, std::uint32_t ranks) {
-  if (o.input.design != "sharded") return job;
-  JobInput input = o.input;
+dag::Job job_at(const JobInput& given, const dag::Job& job, std::uint32_t ranks) {
+  if (given.design != "sharded") return job;
+  JobInput input = given;
   input.config.shards = ranks;
   return input.load();
 }
 
-int run_simulate(const SimulateCli& o) {
+std::vector<std::string> split_names(const std::string& text) {
+  std::vector<std::string> out;
+  std::stringstream in(text);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    if (item.empty()) throw std::invalid_argument("--compare: an empty design name");
+    out.push_back(item);
+  }
+  return out;
+}
+
+// One design's table; its epoch minutes at each count go to `epoch_min`.
+int simulate_design(const SimulateCli& o, const JobInput& input, std::vector<double>& epoch_min) {
   dag::Job job;
   std::vector<std::uint32_t> counts;
   checker::timing::TimedOptions options;
   try {
     counts = parse_ranks(o.ranks);
-    job = o.input.design == "sharded" ? job_at(o, {}, 1) : o.input.load();
+    job = input.design == "sharded" ? job_at(input, {}, 1) : input.load();
     if (!std::isfinite(o.gbit_per_s) || o.gbit_per_s <= 0) {
       throw std::invalid_argument("--gbps must be a positive number");
     }
@@ -112,15 +128,15 @@ int run_simulate(const SimulateCli& o) {
     return exit_bad_input;
   }
   std::printf("compute alone C: %.1f ms per step%s\n\n", alone_us / 1e3,
-              o.input.design == "sharded" ? " on one rank; sharded's shrinks with the ranks" : "");
+              input.design == "sharded" ? " on one rank; sharded's shrinks with the ranks" : "");
   std::cout << "| ranks | step T | communication M | T / max(C, M) | images/s | epoch |\n"
             << "|---:|---:|---:|---:|---:|---:|\n";
   for (const std::uint32_t ranks : counts) {
     checker::timing::TimedResult r;
     try {
-      const dag::Job at = job_at(o, job, ranks);
+      const dag::Job at = job_at(input, job, ranks);
       // sharded's compute shrinks with the ranks (each updates its blocks only): C at this count.
-      if (o.input.design == "sharded") {
+      if (input.design == "sharded") {
         options.ranks = 1;
         alone_us = checker::timing::timed_run(at, options).total_us;
       }
@@ -139,8 +155,57 @@ int run_simulate(const SimulateCli& o) {
                   r.total_us / 1e3, r.comm_us / 1e3, bound > 0 ? r.total_us / bound : 0.0, per_s,
                   epoch_s / 60.0);
     std::cout << line << std::flush;
+    epoch_min.push_back(epoch_s / 60.0);
   }
   return exit_ok;
+}
+
+std::string network_name(const JobInput& input) {
+  if (!input.model.empty()) return input.model;
+  if (!input.network.empty()) return input.network;
+  return input.path.empty() ? "mlp" : input.path;
+}
+
+int run_simulate(const SimulateCli& o) {
+  std::vector<std::string> designs{o.input.design};
+  std::vector<std::uint32_t> counts;
+  try {
+    counts = parse_ranks(o.ranks);
+    if (!o.compare.empty()) {
+      if (o.input.design.empty()) throw std::invalid_argument("--compare needs --design");
+      for (const std::string& d : split_names(o.compare)) {
+        designs::parse_design(d);  // a bad name before any table
+        designs.push_back(d);
+      }
+    }
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "ordo simulate: error: " << e.what() << '\n';
+    return exit_bad_input;
+  }
+  plot::LineChart chart;
+  chart.title = network_name(o.input) + ": predicted epoch time (ordo simulate)";
+  chart.x_label = "ranks";
+  chart.y_label = "epoch, minutes";
+  chart.log2_x = true;
+  for (const std::string& design : designs) {
+    JobInput input = o.input;
+    input.design = design;
+    if (designs.size() > 1) std::printf("%s## %s\n\n", design == designs.front() ? "" : "\n", design.c_str());
+    plot::Series series;
+    series.name = design.empty() ? network_name(o.input) : design;
+    if (const int code = simulate_design(o, input, series.y); code != exit_ok) return code;
+    for (std::uint32_t r : counts) series.x.push_back(r);
+    chart.series.push_back(std::move(series));
+  }
+  if (o.plot.empty()) return exit_ok;
+  std::string png;
+  try {
+    png = plot::draw(chart).png();
+  } catch (const std::exception& e) {
+    std::cerr << "ordo simulate: error: --plot: " << e.what() << '\n';
+    return exit_bad_input;
+  }
+  return write_output(o.plot, png, "simulate") ? exit_ok : exit_bad_input;
 }
 
 }  // namespace
@@ -164,6 +229,10 @@ Command add_simulate(CLI::App& app) {
       ->check(CLI::Range(1, 1 << 20))
       ->capture_default_str();
   sub->add_option("--images", o->images, "images per epoch")->capture_default_str();
+  sub->add_option("--compare", o->compare,
+                  "more designs to predict the same way, comma-separated (with --design)");
+  sub->add_option("--plot", o->plot,
+                  "write a PNG of predicted epoch time against ranks, one line per design");
   return [o] { return run_simulate(*o); };
 }
 
