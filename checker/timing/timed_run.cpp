@@ -6,6 +6,8 @@
 #include <map>
 #include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "checker/system/model.hpp"
 #include "checker/system/state.hpp"
@@ -17,9 +19,34 @@ namespace {
 
 bool is_update(const dag::Op& op) { return op.name.find("update.") != std::string::npos; }
 
+// Who takes part in a communicator's calls, and over which link.
+struct CommLink {
+  std::uint32_t members = 1;
+  bool in_node = false;
+};
+
+std::vector<CommLink> comm_links(const dag::Job& job, const TimedOptions& options) {
+  std::vector<CommLink> links;
+  for (const dag::Communicator& c : job.comms) {
+    CommLink l;
+    // One rank: compute alone, every collective free.
+    l.members = options.ranks == 1 ? 1
+                : c.members      ? static_cast<std::uint32_t>(c.members->size())
+                                 : options.ranks;
+    if (options.node_ranks > 0 && c.members && !c.members->empty()) {
+      const dag::Rank node = c.members->front() / options.node_ranks;
+      l.in_node = std::all_of(c.members->begin(), c.members->end(),
+                              [&](dag::Rank r) { return r / options.node_ranks == node; });
+    }
+    links.push_back(l);
+  }
+  return links;
+}
+
 class Clock {
  public:
-  Clock(const Model& model, const TimedOptions& options) : model_(model), options_(options) {}
+  Clock(const Model& model, const TimedOptions& options, std::vector<CommLink> links)
+      : model_(model), options_(options), links_(std::move(links)) {}
 
   TimedResult run() {
     State state = initial_state(model_);
@@ -56,12 +83,16 @@ class Clock {
     return nullptr;
   }
 
-  // The link's next free moment after `from`, for a collective of `us` microseconds.
-  double on_link(double us) {
-    const double start = std::max(now_us_, link_free_us_);
-    link_free_us_ = start + us;
-    result_.comm_us += us;
-    return link_free_us_;
+  // When the collective ends: after the calls before it on its link, plus its own time. comm_us
+  // counts the network link only (the node's link is not the network's M).
+  double on_link(const dag::Collective& c) {
+    const CommLink& l = links_.at(c.comm);
+    const double us = collective_us(c, l.members, l.in_node ? options_.node_link : options_.link);
+    double& free_us = l.in_node ? node_link_free_us_ : link_free_us_;
+    const double start = std::max(now_us_, free_us);
+    free_us = start + us;
+    if (!l.in_node) result_.comm_us += us;
+    return free_us;
   }
 
   void take(State& state, const dag::Transition& t) {
@@ -78,7 +109,7 @@ class Clock {
     }
     ++result_.transitions;
     if (main_call) {
-      main_free_us_ = on_link(collective_us(*main_call, options_.ranks, options_.link));
+      main_free_us_ = on_link(*main_call);
       return;
     }
     if (t.kind == dag::Transition::Kind::main) return;
@@ -89,7 +120,7 @@ class Clock {
       due_[t.op] = now_us_ + cost;
       result_.compute_us += cost;
     } else if (phase == OpPhase::fired && !due_.contains(t.op)) {
-      due_[t.op] = on_link(collective_us(*op.collective, options_.ranks, options_.link));
+      due_[t.op] = on_link(*op.collective);
     }
   }
 
@@ -120,6 +151,8 @@ class Clock {
   double now_us_ = 0.0;
   double main_free_us_ = 0.0;
   double link_free_us_ = 0.0;
+  double node_link_free_us_ = 0.0;
+  std::vector<CommLink> links_;  // per communicator
   std::map<dag::OpId, double> due_;  // completion time of every running or matched op
 };
 
@@ -132,16 +165,20 @@ TimedResult timed_run(const dag::Job& job, const TimedOptions& options) {
     throw std::invalid_argument("compute scale " + std::to_string(options.compute_scale) +
                                 " is negative or not finite");
   }
+  check_link(options.node_link);
   if (job.programs.size() != 1) {
-    throw std::invalid_argument("the timed run takes one SPMD program, not " +
+    throw std::invalid_argument("the timed run takes one program, not " +
                                 std::to_string(job.programs.size()));
   }
-  // The one rank stands for every rank of the job, whatever count the job fixes.
+  // The one rank stands for every rank of the job, whatever count the job fixes; the member
+  // lists only say how many take part, and over which link.
+  std::vector<CommLink> links = comm_links(job, options);
   dag::Job one = job;
   one.ranks.reset();
   one.programs[0].ranks.reset();
+  for (dag::Communicator& c : one.comms) c.members.reset();
   const Model model(std::move(one), 1);
-  return Clock(model, options).run();
+  return Clock(model, options, std::move(links)).run();
 }
 
 }  // namespace ordo::checker::timing

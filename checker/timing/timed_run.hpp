@@ -8,6 +8,11 @@
 // every rank issues the same collectives at about the same time, so a collective is taken to end
 // its duration after this rank issues it. Collectives share one link: one issued while another
 // is on the wire starts when that one ends (a rank's network port moves one message at a time).
+// A communicator with a member list counts its members, not the world's ranks; with nodes
+// (`node_ranks`), one whose members all sit on one node uses the node's own link instead, with
+// its own queue: hierarchical's reduces and bcasts stay in the node's memory while its leaders'
+// allreduces cross the network. Hierarchical is timed on a node leader's program, the one with
+// every phase.
 #pragma once
 
 #include <cstdint>
@@ -24,6 +29,9 @@ struct TimedOptions {
   // updates': a faster or slower device.
   double compute_scale = 1.0;
   std::uint64_t transitions_max = 50'000'000;
+  // Ranks per node, node n holding ranks n * node_ranks onwards; 0: no nodes, one link for all.
+  std::uint32_t node_ranks = 0;
+  LinkModel node_link{1.0, 10'000.0};  // within a node: shared memory, about 80 Gbit/s
 };
 
 struct TimedResult {
@@ -33,8 +41,7 @@ struct TimedResult {
   std::uint64_t transitions = 0;
 };
 
-// Throws std::invalid_argument for a job that is not one SPMD program (a fixed rank count above
-// one, several programs) or bad options, and std::runtime_error when the run stops before its
+// Throws std::invalid_argument for a job of several programs or bad options, and std::runtime_error when the run stops before its
 // end (a wait nothing can satisfy) or exceeds transitions_max.
 TimedResult timed_run(const dag::Job& job, const TimedOptions& options);
 

@@ -134,6 +134,28 @@ TEST(TimedRun, FusedBeatsDepchaWhereStartUpsDominate) {
   EXPECT_LT(bucketed * 4, per_key);
 }
 
+// hierarchical's leader at 2 nodes of 2: the reduce and the bcast on its node's communicator
+// take the node's link at 2 members, the allreduce on the leaders' one the network at 2 members;
+// comm_us is the network's alone.
+TEST(TimedRun, NodeCommunicatorsTakeTheNodesLink) {
+  designs::DesignConfig c;
+  c.kind = designs::DesignKind::hierarchical;
+  c.nodes = 2;
+  c.node_ranks = 2;
+  dag::Job job = designs::build_step_job(testing::one_key(), c, {});
+  job.programs = {job.programs.at(0)};  // node 0's leader
+  TimedOptions o;
+  o.ranks = 4;
+  o.node_ranks = 2;
+  o.link = {10.0, 16.0};      // allreduce of 16 bytes at 2: 2*10 + 16/16 = 21 us
+  o.node_link = {1.0, 16.0};  // reduce and bcast at 2: 1 + 1 = 2 us each
+  const TimedResult r = timed_run(job, o);
+  EXPECT_DOUBLE_EQ(r.comm_us, 21.0);
+  EXPECT_NEAR(r.total_us, 1.0 + 1.0 + 2.0 + 21.0 + 2.0, 0.01);
+  o.ranks = 1;  // compute alone: every call free, member lists or not
+  EXPECT_NEAR(timed_run(job, o).total_us, 2.0, 0.01);
+}
+
 TEST(TimedRun, RefusesWhatItCannotTime) {
   dag::Job two = independent_ops(1, 1.0, 1);
   two.programs.push_back(two.programs[0]);

@@ -33,6 +33,9 @@ struct SimulateCli {
   double forward_ms = 0.0;  // 0: the costs the network gives
   std::uint32_t batch = 32;
   std::uint64_t images = 1'281'167;  // ImageNet-1K's training set
+  // hierarchical: the link within a node (its reduces and bcasts), shared memory by default.
+  double node_alpha_us = 1.0;
+  double node_gbit_per_s = 80.0;
 };
 
 std::vector<std::uint32_t> parse_ranks(const std::string& text) {
@@ -68,12 +71,36 @@ double forward_us(const dag::Job& job) {
   return sum;
 }
 
-// The step at `ranks`: the same job at every count, but sharded's, which is written for its count.
+// The step at `ranks`: the same job at every count, but sharded's and hierarchical's, which are
+// written for theirs. Hierarchical's is timed on node 0's leader's program, which has every
+// phase (timed_run.hpp), on nodes of --node-ranks.
 dag::Job job_at(const JobInput& given, const dag::Job& job, std::uint32_t ranks) {
-  if (given.design != "sharded") return job;
   JobInput input = given;
-  input.config.shards = ranks;
-  return input.load();
+  if (given.design == "sharded") {
+    input.config.shards = ranks;
+    return input.load();
+  }
+  if (given.design != "hierarchical") return job;
+  const std::uint32_t per = given.config.node_ranks;
+  if (per == 0) throw std::invalid_argument("hierarchical: give the ranks per node (--node-ranks)");
+  if (given.config.nodes != 0) {
+    throw std::invalid_argument(
+        "hierarchical: simulate takes the nodes from each rank count; give --node-ranks only");
+  }
+  if (ranks % per != 0) {
+    throw std::invalid_argument("hierarchical at " + std::to_string(ranks) +
+                                " ranks: not a whole number of nodes of " + std::to_string(per) +
+                                " (--node-ranks)");
+  }
+  input.config.nodes = ranks / per;
+  dag::Job all = input.load();
+  dag::Job leader = all;
+  leader.programs = {*dag::program_of(all, 0)};
+  return leader;
+}
+
+bool written_for_ranks(const JobInput& input) {
+  return input.design == "sharded" || input.design == "hierarchical";
 }
 
 std::vector<std::string> split_names(const std::string& text) {
@@ -94,13 +121,22 @@ int simulate_design(const SimulateCli& o, const JobInput& input, std::vector<dou
   checker::timing::TimedOptions options;
   try {
     counts = parse_ranks(o.ranks);
-    job = input.design == "sharded" ? job_at(input, {}, 1) : input.load();
+    job = written_for_ranks(input)
+              ? job_at(input, {}, input.design == "sharded" ? 1 : input.config.node_ranks)
+              : input.load();
     if (!std::isfinite(o.gbit_per_s) || o.gbit_per_s <= 0) {
       throw std::invalid_argument("--gbps must be a positive number");
     }
     options.link.alpha_us = o.alpha_us;
     options.link.bytes_per_us = o.gbit_per_s * 1e3 / 8.0;
     checker::timing::check_link(options.link);
+    if (!std::isfinite(o.node_gbit_per_s) || o.node_gbit_per_s <= 0) {
+      throw std::invalid_argument("--node-gbps must be a positive number");
+    }
+    options.node_link.alpha_us = o.node_alpha_us;
+    options.node_link.bytes_per_us = o.node_gbit_per_s * 1e3 / 8.0;
+    checker::timing::check_link(options.node_link);
+    if (input.design == "hierarchical") options.node_ranks = input.config.node_ranks;
     if (o.forward_ms < 0 || !std::isfinite(o.forward_ms)) {
       throw std::invalid_argument("--forward-ms must be a number of at least 0");
     }
@@ -216,12 +252,18 @@ Command add_simulate(CLI::App& app) {
       "simulate",
       "Predict a design's step and epoch time at many rank counts (a timed run of its "
       "step under the engine rules, with an alpha-beta network)");
-  o->input.add_options(sub, "DAG dump of one SPMD program");
+  o->input.add_options(sub, "DAG dump of one program");
   sub->add_option("--ranks-list", o->ranks, "rank counts to predict, comma-separated")
       ->capture_default_str();
   sub->add_option("--alpha-us", o->alpha_us, "start-up cost of one message, microseconds")
       ->capture_default_str();
   sub->add_option("--gbps", o->gbit_per_s, "link bandwidth, Gbit/s")->capture_default_str();
+  sub->add_option("--node-alpha-us", o->node_alpha_us,
+                  "hierarchical: start-up cost of a message within a node, microseconds")
+      ->capture_default_str();
+  sub->add_option("--node-gbps", o->node_gbit_per_s,
+                  "hierarchical: bandwidth within a node, Gbit/s")
+      ->capture_default_str();
   sub->add_option("--forward-ms", o->forward_ms,
                   "scale the layers' costs so that one forward pass takes this long (0: as given)")
       ->capture_default_str();

@@ -23,9 +23,10 @@ constexpr int advance = (glyph_width + 1) * scale;
 constexpr Rgb white{255, 255, 255};
 constexpr Rgb black{0, 0, 0};
 constexpr Rgb grid{225, 225, 225};
-// Distinct on white and for the common colour-vision deficiencies (Okabe and Ito's palette).
+// Distinct on white and for the common colour-vision deficiencies: Okabe and Ito's palette, with
+// a dark red for its yellow, which is faint on white.
 constexpr Rgb palette[] = {{0, 114, 178},  {213, 94, 0},   {0, 158, 115}, {204, 121, 167},
-                           {230, 159, 0},  {86, 180, 233}, {0, 0, 0},     {240, 228, 66}};
+                           {230, 159, 0},  {86, 180, 233}, {0, 0, 0},     {140, 40, 40}};
 
 int text_width(const std::string& s) { return static_cast<int>(s.size()) * advance; }
 
