@@ -1,0 +1,33 @@
+#include "runtime/device/stream.hpp"
+
+#include "runtime/device/cuda_error.hpp"
+
+namespace ordo::device {
+
+Stream::Stream() {
+  check_cuda(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking),
+             "cudaStreamCreateWithFlags");
+}
+
+Stream::~Stream() { (void)cudaStreamDestroy(stream_); }
+
+void Stream::synchronize() { check_cuda(cudaStreamSynchronize(stream_), "cudaStreamSynchronize"); }
+
+Event::Event() {
+  check_cuda(cudaEventCreateWithFlags(&event_, cudaEventDisableTiming), "cudaEventCreateWithFlags");
+}
+
+Event::~Event() { (void)cudaEventDestroy(event_); }
+
+void Event::record(Stream& stream) {
+  check_cuda(cudaEventRecord(event_, stream.handle()), "cudaEventRecord");
+}
+
+bool Event::done() const {
+  const cudaError_t e = cudaEventQuery(event_);
+  if (e == cudaErrorNotReady) return false;
+  check_cuda(e, "cudaEventQuery");
+  return true;
+}
+
+}  // namespace ordo::device
