@@ -175,16 +175,17 @@ StepRunResult run_steps(const networks::Network& network, const designs::DesignC
     result.step_ms.assign(options.steps, ms / options.steps);
     result.keys_checked = emitter.keys().size() * options.steps;
     result.keys_wrong = wrong_weights(emitter, executor.buffers(), world.size(), options.steps);
-  }
-  for (std::uint32_t s = 0; !options.overlap && s < options.steps; ++s) {
-    const auto start = std::chrono::steady_clock::now();
-    emitter.emit_step("s" + std::to_string(s + 1) + ".");
-    result.step_ms.push_back(
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-            .count());
-    result.keys_checked += emitter.keys().size();
-    result.keys_wrong +=
-        wrong_keys(emitter, config, executor.buffers(), world.rank(), world.size(), s);
+  } else {
+    for (std::uint32_t s = 0; s < options.steps; ++s) {
+      const auto start = std::chrono::steady_clock::now();
+      emitter.emit_step("s" + std::to_string(s + 1) + ".");
+      result.step_ms.push_back(
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+              .count());
+      result.keys_checked += emitter.keys().size();
+      result.keys_wrong +=
+          wrong_keys(emitter, config, executor.buffers(), world.rank(), world.size(), s);
+    }
   }
   executor.main_done();
   return result;

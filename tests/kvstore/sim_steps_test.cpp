@@ -63,15 +63,11 @@ std::string name_of(const ::testing::TestParamInfo<Case>& info) {
          std::to_string(info.param.ranks) + "ranks";
 }
 
-class SimSteps : public ::testing::TestWithParam<Case> {};
-
-TEST_P(SimSteps, PulledGradientsEqualTheExactSum) {
-  const Case& c = GetParam();
+// run_steps on every simulated rank of `c`, each on its own thread; every rank must end without
+// an error and the world without a violation.
+std::vector<StepRunResult> run_on_ranks(const Case& c, const StepRunOptions& options) {
   comm::sim::SimWorld world(c.ranks, designs::step_comms(c.config));
   world.start_watchdog(std::chrono::milliseconds(20));
-  StepRunOptions options;
-  options.steps = 3;
-  options.compute_time_scale = 0.0;
   std::vector<StepRunResult> results(c.ranks);
   std::vector<std::string> errors(c.ranks);
   std::vector<std::thread> threads;
@@ -86,12 +82,21 @@ TEST_P(SimSteps, PulledGradientsEqualTheExactSum) {
     });
   }
   for (std::thread& t : threads) t.join();
-  ASSERT_FALSE(world.violation()) << comm::describe(*world.violation());
-  for (dag::Rank r = 0; r < c.ranks; ++r) {
-    EXPECT_EQ(errors[r], "");
-    EXPECT_EQ(results[r].keys_checked, 3u * 6u);
-    EXPECT_EQ(results[r].keys_wrong, 0u);
-    EXPECT_TRUE(results[r].weights_initialised);
+  EXPECT_FALSE(world.violation()) << comm::describe(*world.violation());
+  for (const std::string& e : errors) EXPECT_EQ(e, "");
+  return results;
+}
+
+class SimSteps : public ::testing::TestWithParam<Case> {};
+
+TEST_P(SimSteps, PulledGradientsEqualTheExactSum) {
+  StepRunOptions options;
+  options.steps = 3;
+  options.compute_time_scale = 0.0;
+  for (const StepRunResult& r : run_on_ranks(GetParam(), options)) {
+    EXPECT_EQ(r.keys_checked, 3u * 6u);
+    EXPECT_EQ(r.keys_wrong, 0u);
+    EXPECT_TRUE(r.weights_initialised);
   }
 }
 
@@ -103,32 +108,13 @@ INSTANTIATE_TEST_SUITE_P(Designs, SimSteps, ::testing::ValuesIn(cases()), name_o
 class SimStepsOverlapped : public ::testing::TestWithParam<Case> {};
 
 TEST_P(SimStepsOverlapped, WeightsHoldEveryStepsExactSum) {
-  const Case& c = GetParam();
-  comm::sim::SimWorld world(c.ranks, designs::step_comms(c.config));
-  world.start_watchdog(std::chrono::milliseconds(20));
   StepRunOptions options;
   options.steps = 4;
   options.compute_time_scale = 0.0;
   options.overlap = true;
-  std::vector<StepRunResult> results(c.ranks);
-  std::vector<std::string> errors(c.ranks);
-  std::vector<std::thread> threads;
-  for (dag::Rank r = 0; r < c.ranks; ++r) {
-    threads.emplace_back([&, r] {
-      try {
-        results[r] =
-            run_steps(networks::mlp(3, 16, 10.0), c.config, world.rank(r), options, &world);
-      } catch (const std::exception& e) {
-        errors[r] = e.what();
-      }
-    });
-  }
-  for (std::thread& t : threads) t.join();
-  ASSERT_FALSE(world.violation()) << comm::describe(*world.violation());
-  for (dag::Rank r = 0; r < c.ranks; ++r) {
-    EXPECT_EQ(errors[r], "");
-    EXPECT_EQ(results[r].keys_checked, 4u * 6u);
-    EXPECT_EQ(results[r].keys_wrong, 0u);
+  for (const StepRunResult& r : run_on_ranks(GetParam(), options)) {
+    EXPECT_EQ(r.keys_checked, 4u * 6u);
+    EXPECT_EQ(r.keys_wrong, 0u);
   }
 }
 
