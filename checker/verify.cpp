@@ -28,6 +28,20 @@ ExploreLimits remaining(const ExploreLimits& limits, double spent) {
   return left;
 }
 
+// Why a stream-ordered job's symbolic answer is MPI's (D4), first among the facts.
+void add_equivalence_fact(const Model& model, SymbolicStage& stage) {
+  std::string fact = "every collective is on one communicator and issued by ops alone or by main "
+                     "threads alone, so the ";
+  fact += comm::to_string(model.backend());
+  fact += " semantics runs this job as MPI runs it (docs/semantics.md, D4)";
+  const auto put_first = [&fact](std::vector<std::string>& facts) {
+    facts.push_back(fact);
+    std::rotate(facts.begin(), facts.end() - 1, facts.end());
+  };
+  if (stage.decided) put_first(stage.decided->facts);
+  put_first(stage.facts);
+}
+
 }  // namespace
 
 std::string_view to_string(Method method) {
@@ -46,8 +60,27 @@ Verification verify(const Model& model, const VerifyOptions& options) {
   const Clock::time_point begin = Clock::now();
   Verification v;
   bool decided = false;
-  if (options.method != Method::explicit_search) {
-    SymbolicStage stage = symbolic_stage(model, options.limits.seconds_max);
+  // The symbolic stage's theorems are about MPI's completion at the match. A stream-ordered
+  // backend runs some jobs exactly as MPI runs them (D4); those the stage decides on MPI's model
+  // of the same launched job. For the others only the explicit search decides.
+  const bool stream_ordered = comm::stream_ordered(model.backend());
+  const bool symbolic_applies = !stream_ordered || comm::streams_add_nothing(model.job());
+  if (options.method != Method::explicit_search && !symbolic_applies) {
+    std::string note =
+        "the symbolic stage's theorems are about MPI's semantics, and this job has main-thread "
+        "calls or more than one communicator, so under ";
+    note += comm::to_string(model.backend());
+    note += " the streams may order its calls differently (docs/semantics.md, D4); the explicit "
+            "search decides";
+    v.symbolic_note = std::move(note);
+  }
+  std::optional<Model> twin;
+  if (options.method != Method::explicit_search && symbolic_applies && stream_ordered) {
+    twin.emplace(model.job(), model.ranks(), comm::Backend::mpi);
+  }
+  if (options.method != Method::explicit_search && symbolic_applies) {
+    SymbolicStage stage = symbolic_stage(twin ? *twin : model, options.limits.seconds_max);
+    if (twin) add_equivalence_fact(model, stage);
     if (stage.decided) {
       v = std::move(*stage.decided);
       v.decided_by = Method::symbolic;

@@ -78,10 +78,14 @@ void fold_program(const dag::Program& program, Bounds& b) {
           "the number of ops of pool '" + program.pools[p].name + "' in " + label);
     b.run_queue = std::max(b.run_queue, static_cast<std::uint32_t>(per_pool[p]));
   }
+  std::uint64_t all_calls = 0;
   for (const auto& [comm, calls] : calls_per_comm(program)) {
     check(calls, byte_max, "the number of calls " + label + " issues on one communicator");
     b.calls = std::max(b.calls, static_cast<std::uint32_t>(calls));
+    all_calls += calls;
   }
+  check(all_calls, byte_max, "the number of calls " + label + " issues");
+  b.stream = std::max(b.stream, static_cast<std::uint32_t>(all_calls));
 }
 
 // The checker refuses a call on a communicator its rank is not in only when an execution

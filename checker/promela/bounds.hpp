@@ -22,6 +22,7 @@ struct Bounds {
   std::uint32_t run_queue = 1;  // ops that can be ready in one pool: the ops it runs
   std::uint32_t members = 1;    // per communicator
   std::uint32_t calls = 1;      // calls one rank issues on one communicator
+  std::uint32_t stream = 1;     // calls one rank issues in all: its stream's length at most
   std::uint32_t processes = 1;  // init, then per rank: main, pool threads, async callbacks
 };
 

@@ -35,7 +35,9 @@ std::uint64_t vector_bytes(const Bounds& b) {
   const std::uint64_t rank = 3 + 4 * std::uint64_t{b.ops} + b.vars * var + b.pools * pool;
   const std::uint64_t comm =
       1 + b.members + 2 * std::uint64_t{b.calls} + std::uint64_t{b.members} * b.calls;
-  const std::uint64_t total = b.ranks * rank + b.comms * comm + 8 * std::uint64_t{b.processes};
+  const std::uint64_t stream = 1 + 3 * std::uint64_t{b.stream};  // counted for MPI too: it is small
+  const std::uint64_t total =
+      b.ranks * (rank + stream) + b.comms * comm + 8 * std::uint64_t{b.processes};
   const std::uint64_t padded = 2 * total + 256;
   return (padded + 1023) / 1024 * 1024;
 }
@@ -72,7 +74,7 @@ std::string export_promela(const Model& model) {
   std::ostringstream out;
   write_header(out, model, hints);
   out << "/* The instance's bounds. */\n";
-  write_defines(out, bounds);
+  write_defines(out, bounds, model.backend());
   out << '\n' << generic_model() << '\n';
   out << "/* The instance: every rank's program and every communicator, then the processes. */\n";
   write_init(out, model);

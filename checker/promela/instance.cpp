@@ -81,7 +81,10 @@ class InitWriter {
          << desc.reads.size() + desc.writes.size() << ";\n";
     if (desc.collective) {
       out_ << "    op_comm" << at << " = " << desc.collective->comm << "; op_sig" << at << " = "
-           << signatures_.id(*desc.collective, desc.kind == dag::OpKind::collective) << ";\n";
+           << signatures_.id(*desc.collective,
+                             comm::call_blocks(model_.backend(),
+                                               desc.kind == dag::OpKind::collective))
+           << ";\n";
     }
     // The rules append reads first, then writes, each in the order listed.
     std::uint32_t i = 0;
@@ -112,7 +115,8 @@ class InitWriter {
     } else {
       const dag::Collective& call = std::get<dag::CollectiveAction>(action).collective;
       out_ << "A_COLLECTIVE; act_comm" << at << " = " << call.comm << "; act_sig" << at << " = "
-           << signatures_.id(call, true) << ";\n";  // a main thread's call always blocks
+           // A main thread's call always blocks on MPI; on a stream-ordered backend none does.
+           << signatures_.id(call, comm::call_blocks(model_.backend(), true)) << ";\n";
     }
   }
 
@@ -154,7 +158,10 @@ class InitWriter {
 
 }  // namespace
 
-void write_defines(std::ostream& out, const Bounds& b) {
+void write_defines(std::ostream& out, const Bounds& b, comm::Backend backend) {
+  // Stream-ordered completion (docs/semantics.md, D1-D3): collectives.pml's ORDO_STREAMS parts.
+  define(out, "ORDO_STREAMS", comm::stream_ordered(backend) ? 1 : 0);
+  define(out, "NSTREAM", b.stream);
   define(out, "NRANKS", b.ranks);
   define(out, "NCOMMS", b.comms);
   define(out, "NOPS", b.ops);

@@ -11,7 +11,8 @@
 
 namespace ordo::checker::promela {
 
-void write_defines(std::ostream& out, const Bounds& bounds);
+// `backend` decides whether the model completes calls through streams (ORDO_STREAMS).
+void write_defines(std::ostream& out, const Bounds& bounds, comm::Backend backend);
 
 // Throws ExportError when the job has more distinct collective signatures than the model holds.
 void write_init(std::ostream& out, const Model& model);

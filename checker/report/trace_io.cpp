@@ -28,7 +28,11 @@ constexpr std::size_t transitions_max = std::size_t{1} << 24;
 
 constexpr std::array<std::string_view, 4> trace_required = {"format", "version", "ranks",
                                                             "transitions"};
-constexpr std::array<std::string_view, 3> trace_optional = {"verdict", "property", "violation"};
+// "backend" is written only for a witness found under a stream-ordered backend, so a trace of
+// MPI's semantics reads as before.
+constexpr std::array<std::string_view, 4> trace_optional = {"verdict", "property", "violation",
+                                                            "backend"};
+constexpr std::array<std::string_view, 2> backend_names = {"mpi", "nccl"};
 constexpr ObjectSpec trace_spec = {"an ordo-trace file", trace_required, trace_optional};
 
 constexpr std::array<std::string_view, 2> transition_required = {"rank", "event"};
@@ -123,6 +127,7 @@ std::string write_trace(const Model& model, const Result& result) {
   j["format"] = format_name;
   j["version"] = format_version;
   j["ranks"] = model.ranks();
+  if (model.backend() != comm::Backend::mpi) j["backend"] = comm::to_string(model.backend());
   j["verdict"] = to_string(result.verdict);
   if (result.property) j["property"] = short_name(*result.property);
   if (result.violation) j["violation"] = describe(*result.violation);
@@ -150,6 +155,10 @@ Trace read_trace(std::string_view text) {
   trace.ranks = static_cast<std::uint32_t>(
       dag::detail::read_unsigned(object.required("ranks"), dag::limits::ranks_max));
   if (trace.ranks == 0) object.required("ranks").fail("zero ranks", "at least 1 rank");
+  if (const std::optional<Node> backend = object.optional("backend")) {
+    trace.backend = *comm::parse_backend(
+        backend_names[dag::detail::read_choice(*backend, backend_names, "backend")]);
+  }
   if (const std::optional<Node> verdict = object.optional("verdict")) {
     dag::detail::read_string(*verdict, "the verdict the trace witnesses");
   }
@@ -180,6 +189,10 @@ Trace read_trace(std::string_view text) {
 }
 
 std::optional<std::string> trace_mismatch(const Model& model, const Trace& trace) {
+  if (trace.backend != model.backend()) {
+    return "the trace was found under the " + std::string(comm::to_string(trace.backend)) +
+           " semantics, the job is run under " + std::string(comm::to_string(model.backend()));
+  }
   if (trace.ranks != model.ranks()) {
     return "the trace is for " + std::to_string(trace.ranks) + " ranks, the job runs on " +
            std::to_string(model.ranks());

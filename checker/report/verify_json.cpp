@@ -66,6 +66,7 @@ std::string json_report(const Model& model, const Verification& v) {
   j["version"] = 2;
   j["verdict"] = to_string(r.verdict);
   j["ranks"] = model.ranks();
+  j["backend"] = comm::to_string(model.backend());
   j["every_rank_count"] = r.verdict == Verdict::safe && v.every_rank_count;
   // Where "every rank count" begins: the smallest count at which the job is valid.
   j["valid_from"] = model.valid_from();

@@ -69,6 +69,9 @@ std::string human_report(const Model& model, const Verification& v) {
       s += " (the job is not valid at other counts)";
   }
   if (r.verdict != Verdict::unknown) s += " (" + method_words(v.decided_by) + ")";
+  if (model.backend() != comm::Backend::mpi) {
+    s += " under the " + std::string(comm::to_string(model.backend())) + " semantics";
+  }
   s += "\n";
   if (r.verdict == Verdict::safe) {
     s += "P1 order consistency, P2 thread rule, P3 deadlock freedom and P4 termination hold in "

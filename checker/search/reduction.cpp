@@ -9,7 +9,10 @@ namespace ordo::checker {
 
 namespace {
 
-// Another rank can change this rank's state only by matching one of its calls.
+// Another rank can change this rank's state only by matching one of its calls, or, on a
+// stream-ordered backend, by settling its stream (D2). Both need a call of this rank that has not
+// ended: its main thread blocked in it or an op still `issued` (on such a backend an op stays
+// issued until its stream completes the call, so a non-empty stream implies one of the two).
 bool has_call_in_flight(const RankState& r) {
   // A claimed op's call is not in flight: nothing another rank does can change it before it is
   // issued, and the issue is this rank's own transition.

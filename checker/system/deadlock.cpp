@@ -1,5 +1,6 @@
 #include "checker/system/deadlock.hpp"
 
+#include <stdexcept>
 #include <string>
 
 namespace ordo::checker {
@@ -91,8 +92,60 @@ bool collective_pending(const State& state) {
   for (dag::CommId c = 0; c < state.comm_count(); ++c) {
     if (!state.comm(c).slots().empty()) return true;
   }
+  // A matched call that its streams hold back is a collective no rank has got past (D2).
+  for (dag::Rank r = 0; r < state.rank_count(); ++r) {
+    if (!state.rank(r).stream.empty()) return true;
+  }
   return false;
 }
+
+namespace {
+
+// The checker's states read as streams, for the deadlock report only.
+class ReadStreams final : public comm::StreamSet {
+ public:
+  ReadStreams(const Model& model, const State& state) : model_(model), state_(state) {}
+  const comm::DeviceStream& stream(dag::Rank rank) const override {
+    return state_.rank(rank).stream;
+  }
+  comm::DeviceStream& stream_for_write(dag::Rank) override {
+    throw std::logic_error("the deadlock report does not write streams");
+  }
+  const std::vector<dag::Rank>& members(dag::CommId comm) const override {
+    return model_.members(comm);
+  }
+
+ private:
+  const Model& model_;
+  const State& state_;
+};
+
+// What a stuck rank's stream holds: its head, matched or not, and the members whose heads are
+// elsewhere, which the head waits for (D2).
+void add_stream(const Model& model, const State& state, dag::Rank rank, comm::Deadlock& d) {
+  const comm::DeviceStream& s = state.rank(rank).stream;
+  const comm::Launch* head = s.head();
+  if (head == nullptr) return;
+  const std::string& comm_name = model.job().comms.at(head->comm).name;
+  const std::optional<dag::OpId> op = op_of_tag(head->tag);
+  const std::string party = op ? model.program(rank).ops.at(*op).name : "main";
+  std::string line = "rank " + std::to_string(rank) + " stream: " + std::to_string(s.launches().size()) +
+                     " launch(es); at its head " + party + "'s call " + std::to_string(head->seq) +
+                     " on '" + comm_name + "'";
+  if (!head->matched) {
+    d.waits.push_back(line + ", not matched yet");
+    return;
+  }
+  const ReadStreams streams(model, state);
+  line += ", matched, waiting for the stream head(s) of rank(s)";
+  for (dag::Rank other : comm::heads_elsewhere(streams, head->comm, head->seq)) {
+    line += " " + std::to_string(other);
+    d.edges.push_back(comm::WaitEdge{rank, party, comm_name, head->seq, other});
+  }
+  d.waits.push_back(line);
+}
+
+}  // namespace
 
 comm::Deadlock describe_deadlock(const Model& model, const State& state) {
   comm::Deadlock d;
@@ -114,6 +167,7 @@ comm::Deadlock describe_deadlock(const Model& model, const State& state) {
         add_edges(model, state, p.ops[op].collective->comm, rank, op, p.ops[op].name, d.edges);
       }
     }
+    add_stream(model, state, rank, d);
   }
   return d;
 }

@@ -32,7 +32,8 @@ void encode_rank_fresh(const RankState& r, std::string& out) {
   // pc and main_blocked; per op its phase, slot state, pending count and thread bit; per pool
   // its ready count and each ready op (a live op).
   const std::size_t bound = 2 * uint_max + r.phase.size() * (4 * uint_max) +
-                            (r.rules.pools() + r.rules.ops_live()) * uint_max;
+                            (r.rules.pools() + r.rules.ops_live()) * uint_max +
+                            (1 + 4 * r.stream.launches().size()) * uint_max;
   thread_local std::vector<unsigned char> buffer;
   if (buffer.size() < bound) buffer.resize(bound);
   unsigned char* at = buffer.data();
@@ -57,6 +58,15 @@ void encode_rank_fresh(const RankState& r, std::string& out) {
     at = put_uint_at(at, r.rules.ready_count(pool));
     r.rules.for_each_ready(pool,
                            [&](std::uint32_t slot) { at = put_uint_at(at, r.op_of_slot[slot]); });
+  }
+  // A stream-ordered backend's launches, head first: which calls wait behind which is state. Under
+  // MPI the stream is always empty and adds one byte.
+  at = put_uint_at(at, r.stream.launches().size());
+  for (const comm::Launch& l : r.stream.launches()) {
+    at = put_uint_at(at, l.comm);
+    at = put_uint_at(at, l.seq);
+    at = put_uint_at(at, l.tag);
+    at = put_uint_at(at, l.matched ? 1u : 0u);
   }
   assert(static_cast<std::size_t>(at - buffer.data()) <= bound);
   out.append(reinterpret_cast<const char*>(buffer.data()),

@@ -70,6 +70,13 @@ void check_rank_encoding(const RankState& r, std::string_view bytes) {
     r.rules.for_each_ready(pool, [&](std::uint32_t slot) { queue.push_back(r.op_of_slot[slot]); });
     for (std::uint64_t op : queue) in.expect(op, "a run queue's op");
   }
+  in.expect(r.stream.launches().size(), "the stream's length");
+  for (const comm::Launch& l : r.stream.launches()) {
+    in.expect(l.comm, "a launch's communicator");
+    in.expect(l.seq, "a launch's sequence number");
+    in.expect(l.tag, "a launch's tag");
+    in.expect(l.matched ? 1 : 0, "whether a launch matched");
+  }
   in.expect_end();
 }
 

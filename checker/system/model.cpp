@@ -54,7 +54,8 @@ std::uint32_t smallest_valid_count(const ValidCounts& v) {
 
 }  // namespace
 
-Model::Model(dag::Job job, std::uint32_t ranks) : job_(std::move(job)), ranks_(ranks) {
+Model::Model(dag::Job job, std::uint32_t ranks, comm::Backend backend)
+    : job_(comm::launch_view(std::move(job), backend)), ranks_(ranks), backend_(backend) {
   dag::validate_or_throw(job_);
   if (ranks_ == 0) throw std::invalid_argument("a job needs at least one rank");
   if (job_.ranks && *job_.ranks != ranks_) {

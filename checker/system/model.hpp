@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/comm/rules/backend.hpp"
 #include "runtime/dag/program.hpp"
 #include "runtime/engine/rules/op_desc.hpp"
 
@@ -18,8 +19,9 @@ class Model {
   // count open, so that every rank-dependent rule (a bcast root is a rank of its communicator)
   // holds at the count verified (V1); throws dag::DumpError naming the count otherwise. Resolves
   // every rank's program and every communicator's members. Throws std::invalid_argument when
-  // `ranks` disagrees with job.ranks, is zero, or leaves a rank without a program.
-  Model(dag::Job job, std::uint32_t ranks);
+  // `ranks` disagrees with job.ranks, is zero, or leaves a rank without a program. The job is
+  // held as `backend` runs it (comm::launch_view): under NCCL its `collective` ops launch.
+  Model(dag::Job job, std::uint32_t ranks, comm::Backend backend = comm::Backend::mpi);
 
   // What the model's own tables take at `ranks`, at least: each communicator's members and its
   // index by world rank, a program and a description list per rank. With a million ranks and
@@ -27,6 +29,7 @@ class Model {
   static std::uint64_t table_bytes_at_least(const dag::Job& job, std::uint32_t ranks);
 
   const dag::Job& job() const { return job_; }
+  comm::Backend backend() const { return backend_; }
   std::uint32_t ranks() const { return ranks_; }
   const dag::Program& program(dag::Rank rank) const { return *programs_.at(rank); }
   // The engine's description of the rank's op `op`, made once: every branch that submits the op
@@ -55,6 +58,7 @@ class Model {
  private:
   dag::Job job_;
   std::uint32_t ranks_ = 0;
+  comm::Backend backend_ = comm::Backend::mpi;
   std::vector<const dag::Program*> programs_;
   using Descs = std::vector<std::shared_ptr<const engine::OpDesc>>;
   std::vector<std::shared_ptr<const Descs>> descs_;  // per rank; ranks of one program share

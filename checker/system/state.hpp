@@ -11,6 +11,7 @@
 
 #include "checker/system/cow_box.hpp"
 #include "checker/system/model.hpp"
+#include "runtime/comm/rules/device_streams.hpp"
 #include "runtime/comm/rules/match_state.hpp"
 #include "runtime/dag/transition.hpp"
 #include "runtime/engine/rules/engine_state.hpp"
@@ -23,7 +24,7 @@ enum class OpPhase : std::uint8_t {
   running,    // a sync op on its thread; it may complete at any moment
   claimed,    // a collective op on its thread, its call not issued yet (S3)
   issued,     // a collective op that issued its call; not yet matched
-  fired,      // its collective matched: the op may complete
+  fired,      // its collective matched (stream-ordered: completed on the stream): it may complete
   completed,
 };
 
@@ -33,6 +34,8 @@ struct RankState {
   engine::EngineState rules;
   std::uint32_t pc = 0;        // the main thread's next action
   bool main_blocked = false;   // the action at pc is a collective issued and not yet matched
+                               // (under a stream-ordered backend: not yet completed)
+  comm::DeviceStream stream;   // launched calls not completed; empty unless stream-ordered
   std::vector<OpPhase> phase;  // by op id
   std::vector<engine::OpHandle> handle;  // by op id, meaningful from submit to completion
   std::vector<dag::OpId> op_of_slot;     // by rules op slot

@@ -8,18 +8,42 @@ namespace ordo::checker {
 
 namespace {
 
+// The issuer named by `tag` learns that its call ended: the main thread returns from it (its pc
+// moves on); an op may now complete.
+void tell(RankState& r, std::uint64_t tag) {
+  if (const std::optional<dag::OpId> op = op_of_tag(tag)) {
+    r.phase.at(*op) = OpPhase::fired;
+  } else {
+    r.main_blocked = false;
+    ++r.pc;
+  }
+}
+
 void deliver(const Model& model, State& state, dag::CommId comm, const comm::Matched& matched) {
   const std::vector<dag::Rank>& members = model.members(comm);
   for (std::size_t m = 0; m < matched.tags.size(); ++m) {
-    RankState& r = state.rank_for_write(members[m]);
-    if (const std::optional<dag::OpId> op = op_of_tag(matched.tags[m])) {
-      r.phase.at(*op) = OpPhase::fired;
-    } else {
-      r.main_blocked = false;
-      ++r.pc;
-    }
+    tell(state.rank_for_write(members[m]), matched.tags[m]);
   }
 }
+
+// The checker's states as the stream rule sees them (runtime/comm/rules/device_streams.hpp).
+class StateStreams final : public comm::StreamSet {
+ public:
+  StateStreams(const Model& model, State& state) : model_(model), state_(state) {}
+  const comm::DeviceStream& stream(dag::Rank rank) const override {
+    return state_.rank(rank).stream;
+  }
+  comm::DeviceStream& stream_for_write(dag::Rank rank) override {
+    return state_.rank_for_write(rank).stream;
+  }
+  const std::vector<dag::Rank>& members(dag::CommId comm) const override {
+    return model_.members(comm);
+  }
+
+ private:
+  const Model& model_;
+  State& state_;
+};
 
 // `op` issues its call, or the main thread when it is nullopt.
 std::optional<comm::Violation> issue_call(const Model& model, State& state, dag::Rank rank,
@@ -33,12 +57,27 @@ std::optional<comm::Violation> issue_call(const Model& model, State& state, dag:
                                 comm_name + "', which it is not a member of");
   }
   const std::string party = op ? model.program(rank).ops.at(*op).name : "main";
+  const comm::Backend backend = model.backend();
   comm::IssueResult result = state.comm_for_write(c).issue(
       static_cast<std::size_t>(member),
-      comm::IssuedCall{comm::Issuer{rank, party}, comm::call_of(collective), blocking}, tag_of(op),
-      comm_name);
+      comm::IssuedCall{comm::Issuer{rank, party}, comm::call_of(collective),
+                       comm::call_blocks(backend, blocking)},
+      tag_of(op), comm_name);
   if (auto* v = std::get_if<comm::Violation>(&result)) return std::move(*v);
-  if (const auto* m = std::get_if<comm::Matched>(&result)) deliver(model, state, c, *m);
+  const auto* matched = std::get_if<comm::Matched>(&result);
+  if (!comm::stream_ordered(backend)) {
+    if (matched != nullptr) deliver(model, state, c, *matched);
+    return std::nullopt;
+  }
+  // A launch joins the rank's stream (D1); a match completes what the streams let through (D2).
+  const std::uint64_t seq = matched != nullptr ? matched->seq : std::get<comm::Pending>(result).seq;
+  state.rank_for_write(rank).stream.launch(c, seq, tag_of(op));
+  if (matched != nullptr) {
+    StateStreams streams(model, state);
+    for (const comm::StreamDone& done : comm::settle_streams(streams, c, seq)) {
+      tell(state.rank_for_write(done.rank), done.tag);
+    }
+  }
   return std::nullopt;
 }
 

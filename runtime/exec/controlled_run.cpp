@@ -24,14 +24,15 @@ std::string what_of(std::exception_ptr error) {
 
 }  // namespace
 
-ControlledRun::ControlledRun(const dag::Job& job_in, std::uint32_t ranks, BodyOptions options)
-    : job_(job_in) {
+ControlledRun::ControlledRun(const dag::Job& job_in, std::uint32_t ranks, BodyOptions options,
+                             comm::Backend backend)
+    : job_(comm::launch_view(job_in, backend)) {
   const dag::Job& job = job_;
   if (job.ranks && *job.ranks != ranks) {
     throw std::invalid_argument("the job is for " + std::to_string(*job.ranks) + " ranks, not " +
                                 std::to_string(ranks));
   }
-  world_ = std::make_unique<comm::sim::SimWorld>(ranks, job.comms);
+  world_ = std::make_unique<comm::sim::SimWorld>(ranks, job.comms, backend);
   const std::vector<const dag::Program*> programs = dag::programs_by_rank(job, ranks);
   for (dag::Rank r = 0; r < ranks; ++r) {
     auto run = std::make_unique<RankRun>();

@@ -34,7 +34,9 @@ class ControlledRun {
  public:
   // `ranks` must match job.ranks when the job fixes it. Throws std::invalid_argument otherwise.
   // The run keeps its own copy of the job.
-  ControlledRun(const dag::Job& job, std::uint32_t ranks, BodyOptions options = {});
+  // Runs the job as `backend` runs it (comm::launch_view), on a simulated world of that backend.
+  ControlledRun(const dag::Job& job, std::uint32_t ranks, BodyOptions options = {},
+                comm::Backend backend = comm::Backend::mpi);
   ~ControlledRun();
 
   std::vector<dag::Transition> legal_transitions() const;

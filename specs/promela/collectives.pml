@@ -17,9 +17,14 @@ hidden byte c_r;
 hidden byte c_i;
 
 /* Whether an issuer of rank r holds its thread until its call completes: the main thread
- * always does, an op when it is a blocking collective. */
+ * always does, an op when it is a blocking collective. On streams no launch blocks its issuer
+ * (docs/semantics.md, D1), so the thread rule never applies. */
+#if ORDO_STREAMS
+#define ISSUER_BLOCKS(r, code) 0
+#else
 #define ISSUER_BLOCKS(r, code) \
   ((code) == MAIN_ISSUER -> 1 : op_kind[OPX(r, (code) - 1)] == K_BLOCKING)
+#endif
 
 /* Every member issued call `seq` of communicator c: each member's issuer learns it, in
  * communicator-rank order. The main thread returns from its collective (its pc moves on); an op
@@ -38,6 +43,86 @@ inline deliver(c, seq) {
   cm[c].posted[seq] = 0;
   cm[c].matched++
 }
+
+#if ORDO_STREAMS
+/* Scratch for the stream inlines. */
+hidden byte s_r;
+hidden byte s_c;
+hidden byte s_s;
+hidden byte s_d;
+hidden byte s_x;
+hidden byte s_i;
+hidden byte s_all;
+hidden byte s_moved;
+
+/* D1: a call joins the tail of its rank's stream when it is issued. */
+inline launch(r, c, seq) {
+  rk[r].scomm[rk[r].slen] = c;
+  rk[r].sseq[rk[r].slen] = seq;
+  rk[r].smatched[rk[r].slen] = 0;
+  rk[r].slen++
+}
+
+/* Every member launched call `seq` of c: mark it on each member's stream. */
+inline mark_matched(c, seq) {
+  for (s_d : 0 .. comm_size[c] - 1) {
+    s_x = rank_of[RANKX(c, s_d)];
+    for (s_i : 0 .. rk[s_x].slen - 1) {
+      if
+      :: rk[s_x].scomm[s_i] == c && rk[s_x].sseq[s_i] == seq -> rk[s_x].smatched[s_i] = 1
+      :: else -> skip
+      fi
+    }
+  }
+}
+
+/* D2: while some matched call is at the head of every member's stream, complete it there: its
+ * issuers learn of it (deliver) and each member's stream drops its head. */
+inline settle() {
+  do
+  :: s_moved = 0;
+     for (s_r : 0 .. NRANKS - 1) {
+       if
+       :: rk[s_r].slen > 0 && rk[s_r].smatched[0] ->
+            s_c = rk[s_r].scomm[0];
+            s_s = rk[s_r].sseq[0];
+            s_all = 1;
+            for (s_d : 0 .. comm_size[s_c] - 1) {
+              s_x = rank_of[RANKX(s_c, s_d)];
+              if
+              :: rk[s_x].slen == 0 || rk[s_x].scomm[0] != s_c || rk[s_x].sseq[0] != s_s ->
+                   s_all = 0
+              :: else -> skip
+              fi
+            }
+            if
+            :: s_all ->
+                 deliver(s_c, s_s);
+                 for (s_d : 0 .. comm_size[s_c] - 1) {
+                   s_x = rank_of[RANKX(s_c, s_d)];
+                   for (s_i : 1 .. rk[s_x].slen - 1) {
+                     rk[s_x].scomm[s_i - 1] = rk[s_x].scomm[s_i];
+                     rk[s_x].sseq[s_i - 1] = rk[s_x].sseq[s_i];
+                     rk[s_x].smatched[s_i - 1] = rk[s_x].smatched[s_i]
+                   }
+                   rk[s_x].slen--;
+                   rk[s_x].scomm[rk[s_x].slen] = 0;
+                   rk[s_x].sseq[rk[s_x].slen] = 0;
+                   rk[s_x].smatched[rk[s_x].slen] = 0
+                 }
+                 s_moved = 1
+            :: else -> skip
+            fi
+       :: else -> skip
+       fi
+     }
+     if
+     :: !s_moved -> break
+     :: else -> skip
+     fi
+  od
+}
+#endif
 
 /* Rank r issues a call with signature `call_sig` on communicator c; `code` says who issues. */
 inline issue(r, c, call_sig, code) {
@@ -72,8 +157,16 @@ inline issue(r, c, call_sig, code) {
   cm[c].sig[c_seq] = call_sig;
   cm[c].posted[c_seq]++;
   cm[c].issuer[ISX(c_m, c_seq)] = code;
+#if ORDO_STREAMS
+  launch(r, c, c_seq);
+  if
+  :: cm[c].posted[c_seq] == comm_size[c] -> mark_matched(c, c_seq); settle()
+  :: else -> skip
+  fi
+#else
   if
   :: cm[c].posted[c_seq] == comm_size[c] -> deliver(c, c_seq)
   :: else -> skip
   fi
+#endif
 }

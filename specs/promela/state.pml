@@ -11,6 +11,8 @@
  *   NTHREADS                the most threads of any pool
  *   VQ RQ                   the longest var queue and pool run queue that can form
  *   NMEMBERS NSEQ           the largest communicator, the most calls a rank makes on one
+ *   ORDO_STREAMS NSTREAM    1 when calls complete through streams (NCCL), and the most calls
+ *                           a rank makes in all
  *   T_OPS T_ACC T_ACTS T_POOLS T_MEMBERS T_RANKS_OF T_ISSUERS   flattened table sizes
  * Every field is a byte: the exporter refuses instances whose counts do not fit.
  */
@@ -72,6 +74,14 @@ typedef RankS {
   bit marked[NOPS];     /* ready in the event being taken, not yet in its run queue */
   VarS var[NVARS];
   PoolS pool[NPOOLS];
+#if ORDO_STREAMS
+  /* The rank's one stream (docs/semantics.md, D1): its launched calls not completed, head
+   * first, each as its communicator and sequence number, and whether every member launched it. */
+  byte slen;
+  byte scomm[NSTREAM];
+  byte sseq[NSTREAM];
+  bit smatched[NSTREAM];
+#endif
 };
 
 /* One communicator's matching state, as comm::MatchState keeps it. Calls match in

@@ -40,7 +40,7 @@ TEST_P(SemanticsCase, GetsTheAnswerDerivedFromTheStandard) {
   const std::uint32_t ranks = c.ranks.value_or(job->ranks.value_or(2));
   std::optional<Model> model;
   try {
-    model.emplace(*job, ranks);
+    model.emplace(*job, ranks, *comm::parse_backend(c.backend));
   } catch (const std::exception& e) {
     EXPECT_EQ(c.expect, "bad_input") << "rejected at " << ranks << " ranks: " << e.what();
     return;
@@ -55,7 +55,7 @@ TEST_P(SemanticsCase, GetsTheAnswerDerivedFromTheStandard) {
   if (c.property) {
     EXPECT_EQ(short_name(*v.result.property), *c.property) << human_report(*model, v);
   }
-  exec::ControlledRun run(model->job(), ranks);
+  exec::ControlledRun run(*job, ranks, {}, model->backend());
   const tools::Replay r = tools::replay(run, v.result.witness);
   ASSERT_FALSE(r.illegal) << *r.illegal;
   EXPECT_TRUE(tools::reproduces(r, v.result))

@@ -36,6 +36,7 @@ struct Instance {
   // The properties the design can break; empty: safe. Where several are reachable, which one a
   // search meets first depends on its order, so any of them is a right first answer.
   std::vector<Property> breaks;
+  comm::Backend backend = comm::Backend::mpi;
 };
 
 void PrintTo(const Instance& instance, std::ostream* out) { *out << instance.name; }
@@ -103,6 +104,7 @@ dag::Job released_together(bool rank1_priority) {
 
 std::vector<Instance> instances() {
   using enum Property;
+  constexpr comm::Backend nccl = comm::Backend::nccl;
   const auto design = [](DesignKind kind, std::uint32_t threads) {
     return [=] { return step_job(networks::mlp(1, 2, 1.0), config(kind, threads)); };
   };
@@ -135,6 +137,17 @@ std::vector<Instance> instances() {
       {"blocking_meets_non_blocking", blocking_meets_non_blocking, 2, {p1_order}},
       {"barriers_of_different_keys", barriers_of_different_keys, 2, {}},
       {"reduce_roots_differ", reduce_roots_differ, 2, {p1_order}},
+      // The NCCL semantics (docs/semantics.md, D1-D4), which the model states with its streams:
+      // two comm threads launch onto two communicators in either order, and the streams' heads
+      // wait for each other; one thread launches in one order; a blocking call meets a launch
+      // without a mismatch, since NCCL has no blocking form; main threads' cycles stay cycles.
+      {"nccl_concom_two_comms", [] { return concom(2, 2, 2); }, 2, {p3_deadlock}, nccl},
+      {"nccl_concom_two_comms_one_thread", [] { return concom(2, 2, 1); }, 2, {}, nccl},
+      {"nccl_depcha", [] { return step_job(branches(), config(DesignKind::depcha, 2)); }, 2, {},
+       nccl},
+      {"nccl_blocking_meets_non_blocking", blocking_meets_non_blocking, 2, {}, nccl},
+      {"nccl_barrier_cycle", barrier_cycle, 3, {p3_deadlock}, nccl},
+      {"nccl_barrier_chain", barrier_chain, 3, {}, nccl},
   };
 }
 
@@ -220,7 +233,7 @@ class SpinAgreement : public ::testing::TestWithParam<Instance> {};
 
 TEST_P(SpinAgreement, SameVerdictAsTheExplicitChecker) {
   const Instance& instance = GetParam();
-  const Model model(instance.job(), instance.ranks);
+  const Model model(instance.job(), instance.ranks, instance.backend);
   const Result ordo = explore(model, limits);
   ASSERT_NE(ordo.verdict, Verdict::unknown) << report(model, ordo);
   if (instance.breaks.empty()) {
@@ -244,6 +257,19 @@ TEST_P(SpinAgreementRandom, SameVerdictAsTheExplicitChecker) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Seeds, SpinAgreementRandom, ::testing::Range<std::uint64_t>(1, 17));
+
+// The same random jobs under the NCCL semantics: the streams are stated in the model apart from
+// comm::settle_streams, so the two must agree on them too.
+class SpinAgreementRandomNccl : public ::testing::TestWithParam<std::uint64_t> {};
+
+TEST_P(SpinAgreementRandomNccl, SameVerdictAsTheExplicitChecker) {
+  const Model model(random_small_job(GetParam()), 2, comm::Backend::nccl);
+  const Result ordo = explore(model, limits);
+  ASSERT_NE(ordo.verdict, Verdict::unknown) << report(model, ordo);
+  expect_spin_agrees(model, ordo);
+}
+
+INSTANTIATE_TEST_SUITE_P(Seeds, SpinAgreementRandomNccl, ::testing::Range<std::uint64_t>(1, 9));
 
 INSTANTIATE_TEST_SUITE_P(Instances, SpinAgreement, ::testing::ValuesIn(instances()),
                          [](const ::testing::TestParamInfo<Instance>& param) {

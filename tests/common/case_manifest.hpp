@@ -1,6 +1,7 @@
 // The manifest of a folder of hand-derived cases (tests/checker/semantics_cases,
 // tests/exec/adversarial_cases): per case the dump's file, the rank count to verify at (none: the
-// job's own, or 2), the expected answer and property, and a theme where the folder groups them.
+// job's own, or 2), the expected answer and property, a theme where the folder groups them, and
+// the backend whose semantics the answer is for (mpi where the manifest names none).
 #pragma once
 
 #include <gtest/gtest.h>
@@ -22,6 +23,7 @@ struct ManifestCase {
   std::optional<std::uint32_t> ranks;
   std::string expect;  // "safe", "unsafe" or "bad_input"
   std::optional<std::string> property;
+  std::string backend = "mpi";  // the semantics the answer is derived for: mpi or nccl
 };
 
 inline std::vector<ManifestCase> read_case_manifest(const std::string& dir) {
@@ -35,6 +37,7 @@ inline std::vector<ManifestCase> read_case_manifest(const std::string& dir) {
     if (!c.at("ranks").is_null()) k.ranks = c.at("ranks").get<std::uint32_t>();
     k.expect = c.at("expect").get<std::string>();
     if (!c.at("property").is_null()) k.property = c.at("property").get<std::string>();
+    if (c.contains("backend")) k.backend = c.at("backend").get<std::string>();
     out.push_back(std::move(k));
   }
   return out;

@@ -47,20 +47,21 @@ int run_replay(const ReplayCli& o) {
     std::cerr << "ordo replay: error: " << e.what() << '\n';
     return exit_bad_input;
   }
-  const checker::Model model(job, trace.ranks);
+  const checker::Model model(job, trace.ranks, trace.backend);
   if (const std::optional<std::string> bad = checker::trace_mismatch(model, trace)) {
     std::cerr << "ordo replay: error: " << o.trace_path << " does not fit the job: " << *bad
               << '\n';
     return exit_bad_input;
   }
-  exec::ControlledRun run(job, trace.ranks);
+  exec::ControlledRun run(job, trace.ranks, {}, trace.backend);
   const Replay r = replay(run, trace.transitions);
   if (r.illegal) {
     std::cerr << "ordo replay: error: " << *r.illegal << '\n';
     return exit_bad_input;
   }
   std::cout << "replayed " << r.transitions_taken << " of " << trace.transitions.size()
-            << " transitions on " << trace.ranks << " simulated ranks\n";
+            << " transitions on " << trace.ranks << " simulated ranks ("
+            << comm::to_string(trace.backend) << " semantics)\n";
   if (r.outcome) {
     std::cout << "the run ended: " << (r.outcome->report.empty() ? "finished" : r.outcome->report)
               << '\n';

@@ -37,6 +37,7 @@ struct VerifyCli {
   std::uint64_t states_max = 5'000'000;
   std::uint64_t memory_max = 0;  // 0: default_memory_max()
   std::string method = "auto";
+  std::string backend = "mpi";
 };
 
 // Three quarters of the machine's memory, at most 8 GiB: enough for any job the default time
@@ -129,7 +130,7 @@ int run_verify(const VerifyCli& o) {
     }
     guard.stage("building the model");
     try {
-      built.emplace(std::move(job), ranks);
+      built.emplace(std::move(job), ranks, *comm::parse_backend(o.backend));
     } catch (const dag::DumpError& e) {
       // The reader names the file in its errors; validation at the rank count must too.
       std::cerr << "ordo verify: error: " << name << ": " << e.what() << '\n';
@@ -228,6 +229,11 @@ Command add_verify(CLI::App& app) {
       ->transform(CLI::AsSizeValue(false))
       ->check(CLI::PositiveNumber);
   sub->add_option("--method", o->method, "auto, explicit or symbolic")->capture_default_str();
+  sub->add_option("--backend", o->backend,
+                  "the semantics to verify under: mpi (completion at the match) or nccl (every "
+                  "call a launch onto the rank's one stream, docs/semantics.md D1-D3)")
+      ->check(CLI::IsMember({"mpi", "nccl"}))
+      ->capture_default_str();
   return [o] { return run_verify(*o); };
 }
 

@@ -63,7 +63,7 @@ std::optional<Deadlock> SimWorld::deadlock_locked() {
     all_finished = all_finished && activity.back().finished;
   }
   const std::vector<std::string> pending = pending_calls_locked();
-  if (all_finished && pending.empty()) return std::nullopt;
+  if (all_finished && pending.empty() && held_.empty()) return std::nullopt;
   Deadlock deadlock;
   for (dag::Rank r = 0; r < ranks_; ++r) {
     if (activity[r].finished) deadlock.waits.push_back("rank " + std::to_string(r) + ": finished");
@@ -73,12 +73,15 @@ std::optional<Deadlock> SimWorld::deadlock_locked() {
     }
   }
   for (const std::string& p : pending) deadlock.waits.push_back(p);
+  for (const std::string& s : stream_lines_locked()) deadlock.waits.push_back(s);
   return deadlock;
 }
 
 std::vector<std::string> SimWorld::pending_calls() const {
   std::lock_guard lock(mutex_);
-  return pending_calls_locked();
+  std::vector<std::string> lines = pending_calls_locked();
+  for (std::string& s : stream_lines_locked()) lines.push_back(std::move(s));
+  return lines;
 }
 
 std::vector<std::string> SimWorld::pending_calls_locked() const {

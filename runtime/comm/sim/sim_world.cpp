@@ -19,7 +19,8 @@ constexpr std::uint32_t ranks_max = 4096;
 
 }  // namespace
 
-SimWorld::SimWorld(std::uint32_t ranks, std::vector<dag::Communicator> comms) : ranks_(ranks) {
+SimWorld::SimWorld(std::uint32_t ranks, std::vector<dag::Communicator> comms, Backend backend)
+    : ranks_(ranks), backend_(backend) {
   if (ranks == 0 || ranks > ranks_max) {
     throw std::invalid_argument("simulated world needs 1 to " + std::to_string(ranks_max) +
                                 " ranks, not " + std::to_string(ranks));
@@ -28,6 +29,7 @@ SimWorld::SimWorld(std::uint32_t ranks, std::vector<dag::Communicator> comms) : 
     comms_.push_back(make_comm(static_cast<dag::CommId>(c), comms[c], ranks));
   }
   probes_.resize(ranks);
+  if (stream_ordered(backend_)) streams_.resize(ranks);
   for (dag::Rank r = 0; r < ranks; ++r) views_.push_back(std::make_unique<RankView>(*this, r));
 }
 
@@ -74,13 +76,19 @@ void SimWorld::post(dag::Rank rank, dag::CommId comm_id, const Call& call, void*
       const std::uint64_t tag = next_tag_++;
       IssueResult result = comm.match.issue(
           static_cast<std::size_t>(member),
-          IssuedCall{Issuer{rank, current_issuer()}, call, blocking}, tag, comm.name);
+          IssuedCall{Issuer{rank, current_issuer()}, call, call_blocks(backend_, blocking)}, tag,
+          comm.name);
       if (auto* violation = std::get_if<Violation>(&result)) {
         deliveries.emplace_back(std::move(done), nullptr);
         abort_locked(*violation, deliveries);
       } else {
         comm.deliveries.emplace(tag, Delivery{call, buffer, std::move(done)});
-        if (const auto* matched = std::get_if<Matched>(&result)) {
+        const auto* matched = std::get_if<Matched>(&result);
+        if (stream_ordered(backend_)) {
+          launch_locked(rank, comm_id,
+                        matched != nullptr ? matched->seq : std::get<Pending>(result).seq, tag);
+          if (matched != nullptr) settle_locked(comm, *matched, deliveries);
+        } else if (matched != nullptr) {
           complete_locked(comm, *matched, deliveries);
         }
       }
@@ -176,6 +184,9 @@ void SimWorld::abort_locked(const Violation& violation, Deliveries& out) {
     comm->deliveries.clear();
     comm->match.clear();
   }
+  for (auto& [tag, done] : held_) out.emplace_back(std::move(done), error);
+  held_.clear();
+  for (DeviceStream& s : streams_) s.clear();
   watchdog_wake_.notify_all();
 }
 

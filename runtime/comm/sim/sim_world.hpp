@@ -17,6 +17,8 @@
 #include <vector>
 
 #include "runtime/comm/communicator.hpp"
+#include "runtime/comm/rules/backend.hpp"
+#include "runtime/comm/rules/device_streams.hpp"
 #include "runtime/comm/rules/match_state.hpp"
 
 namespace ordo::comm::sim {
@@ -34,14 +36,17 @@ using ActivityProbe = std::function<RankActivity()>;
 class SimWorld {
  public:
   // Throws std::invalid_argument for a member list out of range, repeated or empty, or a world
-  // of zero ranks.
-  SimWorld(std::uint32_t ranks, std::vector<dag::Communicator> comms);
+  // of zero ranks. Under a stream-ordered backend (NCCL) every call is a launch onto its rank's
+  // stream and its `done` runs when the stream completes it (docs/semantics.md, D1-D3).
+  SimWorld(std::uint32_t ranks, std::vector<dag::Communicator> comms,
+           Backend backend = Backend::mpi);
   ~SimWorld();
   SimWorld(const SimWorld&) = delete;
   SimWorld& operator=(const SimWorld&) = delete;
 
   World& rank(dag::Rank rank);
   std::uint32_t size() const { return ranks_; }
+  Backend backend() const { return backend_; }
 
   // The first violation seen, if any; the world is aborted from then on.
   std::optional<Violation> violation() const;
@@ -55,7 +60,8 @@ class SimWorld {
   void start_watchdog(std::chrono::milliseconds period);
   // One check now; aborts the world with the deadlock when it finds one.
   std::optional<Deadlock> check_deadlock();
-  // Calls issued and not yet matched, one line each, for reports.
+  // Calls issued and not yet matched, one line each, for reports; under a stream-ordered backend
+  // also each rank's stream that still holds a call.
   std::vector<std::string> pending_calls() const;
 
   // The backend entry point of SimCommunicator: issue `call` on comm `comm` as world rank
@@ -73,13 +79,22 @@ class SimWorld {
                                               std::uint32_t ranks);
   void abort_locked(const Violation& violation, Deliveries& out);
   void complete_locked(CommState& comm, const Matched& matched, Deliveries& out);
+  // Stream-ordered backends: the call joins its rank's stream; a match's `done`s wait there
+  // until the streams let the call through (stream_order.cpp).
+  void launch_locked(dag::Rank rank, dag::CommId comm, std::uint64_t seq, std::uint64_t tag);
+  void settle_locked(CommState& comm, const Matched& matched, Deliveries& out);
+  std::vector<std::string> stream_lines_locked() const;
+  class Streams;
   void deliver(Deliveries& deliveries);
   std::optional<Deadlock> deadlock_locked();
   std::vector<std::string> pending_calls_locked() const;
   void watchdog_loop(std::chrono::milliseconds period);
 
   const std::uint32_t ranks_;
+  const Backend backend_;
   mutable std::mutex mutex_;
+  std::vector<DeviceStream> streams_;  // per rank; empty unless stream-ordered
+  std::map<std::uint64_t, Communicator::Done> held_;  // matched, by tag, until their stream lets go
   std::vector<std::unique_ptr<CommState>> comms_;
   std::vector<std::unique_ptr<RankView>> views_;
   std::optional<Violation> violation_;

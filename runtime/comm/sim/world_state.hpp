@@ -18,7 +18,8 @@ struct SimWorld::Delivery {
 };
 
 struct SimWorld::CommState {
-  CommState(dag::CommId id, std::size_t size) : match(id, size) {}
+  CommState(dag::CommId comm_id, std::size_t size) : id(comm_id), match(comm_id, size) {}
+  dag::CommId id;
   std::string name;
   std::vector<dag::Rank> members;                // world ranks, in communicator-rank order
   std::vector<std::int64_t> member_of;           // world rank -> communicator rank, or -1
