@@ -15,7 +15,9 @@ std::uint64_t finished_run_transitions(const Instance& instance) {
 }
 
 void showValue(const Instance& instance, std::ostream& os) {
-  os << instance.origin << " at " << instance.ranks << " ranks\n" << dag::write_dump(instance.job);
+  os << instance.origin << " at " << instance.ranks << " ranks under "
+     << comm::to_string(instance.backend) << "\n"
+     << dag::write_dump(instance.job);
 }
 
 }  // namespace ordo::fuzz

@@ -7,6 +7,7 @@
 #include <ostream>
 #include <string>
 
+#include "runtime/comm/rules/backend.hpp"
 #include "runtime/dag/program.hpp"
 
 namespace ordo::fuzz {
@@ -15,6 +16,7 @@ struct Instance {
   std::string origin;  // the family and its knobs, e.g. "design concom(comm_threads=2, ...)"
   dag::Job job;
   std::uint32_t ranks = 2;
+  comm::Backend backend = comm::Backend::mpi;  // the semantics the checker and the runtime run it under
 };
 
 // The number of transitions every finished controlled run of `instance` takes: one per main action

@@ -7,6 +7,7 @@
 #include <rapidcheck/gtest.h>
 
 #include "fuzz/gen/design_jobs.hpp"
+#include "fuzz/gen/on_streams.hpp"
 #include "fuzz/gen/racy_jobs.hpp"
 #include "fuzz/gen/raw_program.hpp"
 #include "fuzz/props/budget.hpp"
@@ -41,6 +42,13 @@ RC_GTEST_PROP(SafeRunsClean, HeterogeneousJobs, ()) { check_safe_runs_clean(hete
 RC_GTEST_PROP(SafeRunsClean, RawPrograms, ()) { check_safe_runs_clean(raw_jobs()); }
 
 RC_GTEST_PROP(SafeRunsClean, RacyJobs, ()) { check_safe_runs_clean(racy_jobs()); }
+
+// The same families under the NCCL semantics (docs/semantics.md, §3a).
+RC_GTEST_PROP(SafeRunsClean, DesignJobsOnStreams, ()) { check_safe_runs_clean(on_streams(design_jobs())); }
+
+RC_GTEST_PROP(SafeRunsClean, RawProgramsOnStreams, ()) { check_safe_runs_clean(on_streams(raw_jobs())); }
+
+RC_GTEST_PROP(SafeRunsClean, RacyJobsOnStreams, ()) { check_safe_runs_clean(on_streams(racy_jobs())); }
 
 }  // namespace
 }  // namespace ordo::fuzz

@@ -13,6 +13,7 @@
 #include "checker/promela/export.hpp"
 #include "checker/promela/spin_run.hpp"
 #include "fuzz/gen/design_jobs.hpp"
+#include "fuzz/gen/on_streams.hpp"
 #include "fuzz/gen/racy_jobs.hpp"
 #include "fuzz/gen/raw_program.hpp"
 #include "fuzz/props/budget.hpp"
@@ -116,6 +117,13 @@ RC_GTEST_PROP(SpinAgrees, DesignJobs, ()) { check_spin_agrees(design_jobs()); }
 RC_GTEST_PROP(SpinAgrees, HeterogeneousJobs, ()) { check_spin_agrees(heterogeneous_jobs()); }
 RC_GTEST_PROP(SpinAgrees, RawPrograms, ()) { check_spin_agrees(raw_jobs()); }
 RC_GTEST_PROP(SpinAgrees, RacyJobs, ()) { check_spin_agrees(racy_jobs()); }
+
+// The same families under the NCCL semantics (docs/semantics.md, §3a).
+RC_GTEST_PROP(SpinAgrees, DesignJobsOnStreams, ()) { check_spin_agrees(on_streams(design_jobs())); }
+
+RC_GTEST_PROP(SpinAgrees, RawProgramsOnStreams, ()) { check_spin_agrees(on_streams(raw_jobs())); }
+
+RC_GTEST_PROP(SpinAgrees, RacyJobsOnStreams, ()) { check_spin_agrees(on_streams(racy_jobs())); }
 
 }  // namespace
 }  // namespace ordo::fuzz

@@ -7,6 +7,7 @@
 #include <rapidcheck/gtest.h>
 
 #include "fuzz/gen/design_jobs.hpp"
+#include "fuzz/gen/on_streams.hpp"
 #include "fuzz/gen/racy_jobs.hpp"
 #include "fuzz/gen/raw_program.hpp"
 #include "fuzz/props/verdicts.hpp"
@@ -33,6 +34,13 @@ RC_GTEST_PROP(UnsafeReplays, HeterogeneousJobs, ()) { check_unsafe_replays(heter
 RC_GTEST_PROP(UnsafeReplays, RawPrograms, ()) { check_unsafe_replays(raw_jobs()); }
 
 RC_GTEST_PROP(UnsafeReplays, RacyJobs, ()) { check_unsafe_replays(racy_jobs()); }
+
+// The same families under the NCCL semantics (docs/semantics.md, §3a).
+RC_GTEST_PROP(UnsafeReplays, DesignJobsOnStreams, ()) { check_unsafe_replays(on_streams(design_jobs())); }
+
+RC_GTEST_PROP(UnsafeReplays, RawProgramsOnStreams, ()) { check_unsafe_replays(on_streams(raw_jobs())); }
+
+RC_GTEST_PROP(UnsafeReplays, RacyJobsOnStreams, ()) { check_unsafe_replays(on_streams(racy_jobs())); }
 
 }  // namespace
 }  // namespace ordo::fuzz

@@ -9,7 +9,7 @@ namespace ordo::fuzz {
 Decision decide(const Instance& instance) {
   std::unique_ptr<const checker::Model> model;
   try {
-    model = std::make_unique<const checker::Model>(instance.job, instance.ranks);
+    model = std::make_unique<const checker::Model>(instance.job, instance.ranks, instance.backend);
   } catch (const dag::DumpError& e) {
     return {nullptr, checker::Result{}, std::string(e.what())};
   }

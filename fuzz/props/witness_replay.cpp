@@ -38,7 +38,7 @@ std::optional<std::string> replay_problem(const Instance& instance, const checke
                                           const checker::Result& result) {
   const std::string checker_report = checker::report(model, result);
   if (!result.violation) return "an unsafe verdict without a violation:\n" + checker_report;
-  exec::ControlledRun run(instance.job, instance.ranks);
+  exec::ControlledRun run(instance.job, instance.ranks, {}, instance.backend);
   for (std::size_t i = 0; i < result.witness.size(); ++i) {
     if (const auto end = run.outcome()) {
       return "the runtime's run ended after " + std::to_string(i) + " of the witness's " +

@@ -54,7 +54,7 @@ ScheduleSummary run_schedules(const Instance& instance, std::uint64_t seed,
   const std::uint32_t total = budget.random_runs + budget.pct_runs;
   for (std::uint32_t i = 0; i < total && !summary.first_bad; ++i) {
     const std::uint64_t s = derive(seed, i);
-    exec::ControlledRun run(instance.job, instance.ranks);
+    exec::ControlledRun run(instance.job, instance.ranks, {}, instance.backend);
     exec::RunOutcome outcome;
     std::string scheduler;
     if (i < budget.random_runs) {
