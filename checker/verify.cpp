@@ -6,6 +6,8 @@
 #include "checker/search/confirm_witness.hpp"
 #include "checker/search/critical.hpp"
 #include "checker/search/shorten.hpp"
+#include "checker/system/deadlock.hpp"
+#include "checker/system/transitions.hpp"
 #include "checker/verify_symbolic.hpp"
 
 namespace ordo::checker {
@@ -40,6 +42,26 @@ void add_equivalence_fact(const Model& model, SymbolicStage& stage) {
   };
   if (stage.decided) put_first(stage.decided->facts);
   put_first(stage.facts);
+}
+
+// A witness of the D4 twin is a schedule of `model` too, ending where it ends; only the words of
+// the violation differ (no call blocks under a stream-ordered backend, and a stuck state also
+// shows its streams). The violation is restated as `model` reports it, so that the answer, and the
+// check of its witness, are `model`'s own.
+void restate_violation(const Model& model, Result& result) {
+  if (result.verdict != Verdict::unsafe || !result.violation) return;
+  State state = initial_state(model);
+  std::optional<comm::Violation> seen;
+  for (const dag::Transition& t : result.witness) {
+    if (seen) return;  // confirm_witness reports a violation before the last transition
+    seen = apply(model, state, t);
+  }
+  if (seen) {
+    result.violation = std::move(*seen);
+  } else if (std::holds_alternative<comm::Deadlock>(*result.violation) &&
+             enabled_transitions(model, state).empty() && !finished(model, state)) {
+    result.violation = describe_deadlock(model, state);
+  }
 }
 
 }  // namespace
@@ -82,6 +104,7 @@ Verification verify(const Model& model, const VerifyOptions& options) {
     SymbolicStage stage = symbolic_stage(twin ? *twin : model, options.limits.seconds_max);
     if (twin) add_equivalence_fact(model, stage);
     if (stage.decided) {
+      if (twin) restate_violation(model, stage.decided->result);
       v = std::move(*stage.decided);
       v.decided_by = Method::symbolic;
       decided = true;
