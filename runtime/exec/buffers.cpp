@@ -19,7 +19,13 @@ dag::VarId Buffers::add(const dag::Var& var) {
   const std::uint64_t bytes = var.kind == dag::VarKind::token ? 0 : var.bytes;
   auto e = std::make_unique<Entry>();
   e->var = var;
-  e->storage.resize((bytes + sizeof(std::max_align_t) - 1) / sizeof(std::max_align_t));
+  if (memory_ != nullptr && bytes > 0) {
+    e->block = memory_->allocate(bytes);
+    e->data = e->block->data();
+  } else {
+    e->storage.resize((bytes + sizeof(std::max_align_t) - 1) / sizeof(std::max_align_t));
+    e->data = reinterpret_cast<std::byte*>(e->storage.data());
+  }
   std::unique_lock lock(mutex_);
   entries_.push_back(std::move(e));
   return static_cast<dag::VarId>(entries_.size() - 1);
@@ -41,13 +47,26 @@ Buffers::Entry& Buffers::entry(dag::VarId id) const {
 std::span<std::byte> Buffers::bytes(dag::VarId id) {
   Entry& e = entry(id);
   if (e.var.kind == dag::VarKind::token) return {};
-  return {reinterpret_cast<std::byte*>(e.storage.data()), e.var.bytes};
+  return {e.data, e.var.bytes};
 }
 
 std::span<const std::byte> Buffers::bytes(dag::VarId id) const {
   const Entry& e = entry(id);
   if (e.var.kind == dag::VarKind::token) return {};
-  return {reinterpret_cast<const std::byte*>(e.storage.data()), e.var.bytes};
+  return {e.data, e.var.bytes};
+}
+
+std::string Buffers::describe_memory() const {
+  return memory_ == nullptr ? std::string("host memory") : memory_->describe();
+}
+
+void Buffers::require_host(dag::VarId id, std::string_view who) const {
+  if (host_visible()) return;
+  throw std::invalid_argument(std::string(who) + " of var '" + var(id).name +
+                              "': its bytes are in " + describe_memory() +
+                              ", which the host may not touch; expected a var in host-visible "
+                              "memory (a device var is written by a device copy to the address "
+                              "bytes() gives)");
 }
 
 }  // namespace ordo::exec

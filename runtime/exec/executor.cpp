@@ -11,8 +11,9 @@
 namespace ordo::exec {
 
 Executor::Executor(engine::Engine& engine, comm::World& world,
-                   const std::vector<dag::Communicator>& comms, BodyOptions options)
-    : engine_(engine), world_(world), options_(std::move(options)) {
+                   const std::vector<dag::Communicator>& comms, BodyOptions options,
+                   std::shared_ptr<VarMemory> memory)
+    : engine_(engine), world_(world), options_(std::move(options)), buffers_(std::move(memory)) {
   if (comms.size() != world_.comm_count()) {
     throw std::invalid_argument("the program names " + std::to_string(comms.size()) +
                                 " communicators but the world has " +

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <chrono>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -17,6 +18,7 @@
 #include "runtime/engine/engine.hpp"
 #include "runtime/exec/buffers.hpp"
 #include "runtime/exec/op_bodies.hpp"
+#include "runtime/exec/var_memory.hpp"
 
 namespace ordo::exec {
 
@@ -30,9 +32,10 @@ struct MainPosition {
 class Executor final : public dag::ProgramSink {
  public:
   // Declares `comms` (the job's communicator table) to the engine for recording. The world must
-  // have the same communicators, by index.
+  // have the same communicators, by index. The vars' bytes are host memory, or `memory`'s
+  // (var_memory.hpp): vars on a device take a world whose communicators take device pointers.
   Executor(engine::Engine& engine, comm::World& world, const std::vector<dag::Communicator>& comms,
-           BodyOptions options);
+           BodyOptions options, std::shared_ptr<VarMemory> memory = nullptr);
 
   dag::VarId add_var(const dag::Var& var) override;
   const dag::Var& var(dag::VarId id) const override { return buffers_.var(id); }

@@ -23,6 +23,17 @@ std::optional<dag::VarId> first_data_var(const std::vector<dag::VarId>& vars,
   return std::nullopt;
 }
 
+// Why a copy op or a collective's copy cannot run on vars the host may not touch, and how a
+// KVStore user avoids every copy.
+[[noreturn]] void refuse_host_copy(const Buffers& buffers, const std::string& what) {
+  throw std::invalid_argument(
+      what + " copies bytes on the host, but this rank's vars are in " + buffers.describe_memory() +
+      ", which the host may not touch; a copy op needs host-visible memory. The KVStore's "
+      "in-place buffer mode (the default) has no copies while each key is pulled into the var "
+      "it was pushed from; buffers=copy, a pull into another var and fused's buckets of several "
+      "keys copy");
+}
+
 }  // namespace
 
 CollectiveBuffers collective_buffers(const dag::Op& op, const Buffers& buffers) {
@@ -55,6 +66,12 @@ std::span<std::byte> collective_slice(const dag::Collective& c, dag::VarId buffe
 
 void run_compute(dag::Rank rank, const dag::Op& op, Buffers& buffers, const BodyOptions& options) {
   assert(op.kind == dag::OpKind::compute);
+  if (options.compute && !buffers.host_visible()) {
+    throw std::invalid_argument("compute op '" + op.name +
+                                "': the compute hook reads and writes vars on the host, but this "
+                                "rank's vars are in " + buffers.describe_memory() +
+                                "; expected host-visible memory, or no compute hook");
+  }
   if (options.compute) options.compute(rank, op, buffers);
   if (options.compute_time_scale > 0.0 && op.cost_us > 0.0) {
     std::this_thread::sleep_for(
@@ -68,6 +85,7 @@ void run_copy(const dag::Op& op, Buffers& buffers) {
                                 "' must read one var and write one, pack several into one or "
                                 "unpack one into several");
   }
+  if (!buffers.host_visible()) refuse_host_copy(buffers, "copy op '" + op.name + "'");
   if (op.reads.size() == 1 && op.writes.size() == 1) {
     const std::span<const std::byte> from = std::as_const(buffers).bytes(op.reads[0]);
     const std::span<std::byte> to = buffers.bytes(op.writes[0]);
@@ -111,6 +129,10 @@ void issue_collective(const dag::Op& op, Buffers& buffers, comm::Communicator& c
     const std::span<std::byte> slice = collective_slice(*op.collective, *where.buffer, buffers, "collective op '" + op.name + "'");
     buffer = slice.data();
     if (where.source) {
+      if (!buffers.host_visible()) {
+        refuse_host_copy(buffers, "collective op '" + op.name +
+                                      "' (out of place: its read var into its buffer first)");
+      }
       // Only the slice the call moves: the rest of the buffer may belong to other calls.
       const std::span<const std::byte> from = std::as_const(buffers).bytes(*where.source);
       const std::uint64_t at = op.collective->offset * dag::dtype_bytes(call.dtype);

@@ -8,6 +8,10 @@
 //   is not a token, or else the first read var that is not a token (the paper's Fig. 4 declares
 //   the broadcast weight as read); when a written buffer and a read var both exist, the read var
 //   is copied into the buffer first (an out-of-place allreduce, as naive's push).
+// Only the collective path takes vars the host may not touch (Buffers::host_visible): it computes
+// addresses and hands them to the communicator. A compute hook, a copy op and an out-of-place
+// collective's copy read and write bytes on the host, and refuse such vars with
+// std::invalid_argument.
 #pragma once
 
 #include <functional>
@@ -22,7 +26,8 @@
 namespace ordo::exec {
 
 // Called for every compute op, before its simulated time, with the world rank running it; may
-// read and write the op's vars.
+// read and write the op's vars on the host, so it is refused where the vars are not
+// host-visible.
 using ComputeHook = std::function<void(dag::Rank rank, const dag::Op& op, Buffers& buffers)>;
 
 struct BodyOptions {

@@ -21,7 +21,8 @@ class KVStore {
  public:
   // `name` is one of naive, funnel, concom, depcha; `config` gives the other knobs (its kind is
   // replaced by `name`). The executor's engine must have step_pools(config), and its world
-  // step_comms(config). Throws std::invalid_argument for an unknown name or bad configuration.
+  // step_comms(config). Throws std::invalid_argument for an unknown name or bad configuration,
+  // and for copy buffers where the executor's vars are not host-visible (device memory).
   static std::unique_ptr<KVStore> create(std::string_view name, exec::Executor& executor,
                                          comm::World& world, designs::DesignConfig config = {});
 

@@ -105,6 +105,7 @@ Model::Model(const networks::Network& network, at::ScalarType dtype) : network_(
               .output;
       if (layer) block->chain.push_back(std::move(layer));
     }
+    first_param_.push_back(params_.size());
     std::vector<Param*> own;
     for (const auto& layer : block->chain) {
       for (Param* p : layer->params()) own.push_back(p);
@@ -126,6 +127,7 @@ Model::Model(const networks::Network& network, at::ScalarType dtype) : network_(
     }
     blocks_.push_back(std::move(block));
   }
+  first_param_.push_back(params_.size());
   outputs_.resize(blocks_.size());
   output_grads_.resize(blocks_.size());
   // Backward runs from the last layer down: the first consumer met going down sets.
@@ -155,6 +157,16 @@ std::vector<Layer*> Model::library_layers() const {
     for (const auto& layer : b->chain) all.push_back(layer.get());
   }
   return all;
+}
+
+void Model::to(const c10::Device& device) {
+  for (Param* p : params_) {
+    p->value = p->value.to(device);
+    p->grad = p->grad.to(device);
+  }
+  for (Layer* layer : library_layers()) {
+    for (at::Tensor* t : layer->buffers()) *t = t->to(device);
+  }
 }
 
 std::vector<at::Tensor*> Model::buffers(std::size_t l) const {

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <ATen/core/Tensor.h>
+#include <c10/core/Device.h>
 
 #include <cstddef>
 #include <memory>
@@ -36,6 +37,12 @@ class Model {
   const std::string& layer_name(std::size_t l) const { return network_.layers.at(l).name; }
   // Every parameter, in the network's key order.
   const std::vector<Param*>& params() const { return params_; }
+  // Layer l's parameters are params()[first_param(l)] up to first_param(l + 1).
+  std::size_t first_param(std::size_t l) const { return first_param_.at(l); }
+  // Moves every parameter, gradient and buffer to `device` (a GPU): the layers then compute
+  // wherever their inputs and parameters are. Drawn on the CPU first, the weights are the same
+  // bits on every device.
+  void to(const c10::Device& device);
   // Every library layer, for init_params and the running statistics.
   std::vector<Layer*> library_layers() const;
   // Layer l's state that is not a parameter (its batch norm's running mean and variance).
@@ -60,6 +67,7 @@ class Model {
   const networks::Network& network_;
   std::vector<std::unique_ptr<Block>> blocks_;
   std::vector<Param*> params_;
+  std::vector<std::size_t> first_param_;  // per layer, and the count at the end
   std::vector<at::Tensor> outputs_;
   std::vector<at::Tensor> output_grads_;
   // Per layer and input slot: whether this layer's backward sets (true) or adds to the gradient.

@@ -14,6 +14,7 @@ namespace ordo::train {
 
 namespace {
 
+// The var's host memory as a tensor of `like`'s shape and type (`like` may be on a device).
 at::Tensor view_of(exec::Buffers& buffers, dag::VarId var, const at::Tensor& like) {
   const std::span<std::byte> bytes = buffers.bytes(var);
   const auto need = static_cast<std::size_t>(like.numel() * like.element_size());
@@ -22,7 +23,12 @@ at::Tensor view_of(exec::Buffers& buffers, dag::VarId var, const at::Tensor& lik
                            std::to_string(bytes.size()) + " bytes for a tensor of " +
                            std::to_string(need));
   }
-  return at::from_blob(bytes.data(), like.sizes(), like.options());
+  return at::from_blob(bytes.data(), like.sizes(), like.options().device(at::kCPU));
+}
+
+// Elements [from, to) of a tensor seen flat.
+at::Tensor block_of(const at::Tensor& t, std::int64_t from, std::int64_t to) {
+  return t.view({t.numel()}).narrow(0, from, to - from);
 }
 
 std::size_t index_in(const std::map<std::string, std::size_t>& map, std::string_view name,
@@ -38,8 +44,12 @@ std::size_t index_in(const std::map<std::string, std::size_t>& map, std::string_
 }  // namespace
 
 StepCompute::StepCompute(Model& model, const designs::StepEmitter& emitter, exec::Buffers& buffers,
-                         SgdConfig sgd)
-    : model_(model), sgd_(sgd) {
+                         SgdConfig sgd, Placement placement)
+    : model_(model), placement_(placement), sgd_(sgd) {
+  if (!placement.device.is_cpu() && !placement.staged) {
+    throw std::invalid_argument("parameters on " + placement.device.str() +
+                                " cannot be views of the KVStore's host buffers; stage them");
+  }
   const std::vector<Param*>& params = model.params();
   const std::vector<designs::KeyVars>& keys = emitter.keys();
   if (params.size() != keys.size()) {
@@ -54,8 +64,15 @@ StepCompute::StepCompute(Model& model, const designs::StepEmitter& emitter, exec
     }
     const at::Tensor weight = view_of(buffers, keys[i].weight, p.value);
     weight.copy_(p.value);
-    p.value = weight;
-    p.grad = view_of(buffers, keys[i].grad, p.grad);
+    if (placement.staged) {
+      weight_vars_.push_back(weight);
+      grad_vars_.push_back(view_of(buffers, keys[i].grad, p.grad));
+      // The initial broadcast writes every weight var before the first forward reads it.
+      weight_var_newer_.push_back(1);
+    } else {
+      p.value = weight;
+      p.grad = view_of(buffers, keys[i].grad, p.grad);
+    }
     velocity_.push_back(at::zeros_like(p.value));
     param_of_[p.name] = i;
   }
@@ -67,6 +84,15 @@ void StepCompute::set_batch_source(BatchSource source, std::uint64_t first_step)
   next_step_ = first_step;
 }
 
+StepInputs StepCompute::on_device(StepInputs inputs) const {
+  if (placement_.device.is_cpu()) return inputs;
+  if (inputs.images.defined()) inputs.images = inputs.images.to(placement_.device);
+  if (inputs.labels.defined()) inputs.labels = inputs.labels.to(placement_.device);
+  return inputs;
+}
+
+void StepCompute::set_inputs(StepInputs inputs) { inputs_ = on_device(std::move(inputs)); }
+
 void StepCompute::set_step(double learning_rate, std::string prefix) {
   inputs_.learning_rate = learning_rate;
   inputs_.prefix = std::move(prefix);
@@ -75,7 +101,8 @@ void StepCompute::set_step(double learning_rate, std::string prefix) {
 void StepCompute::run_data(const dag::Op& op, std::string_view name) {
   if (name == "data.load" || name == "init.data.load") {
     if (!source_) throw std::logic_error("'" + op.name + "' runs with no batch source set");
-    next_ = source_(next_step_++);
+    // On the data pool: the batch goes to the device while the step before computes.
+    next_ = on_device(source_(next_step_++));
   } else if (name == "data.take") {
     inputs_.images = std::move(next_.images);
     inputs_.labels = std::move(next_.labels);
@@ -96,9 +123,13 @@ void StepCompute::run(const dag::Op& op) {
   name.remove_prefix(inputs_.prefix.size());
   if (op.pool == designs::data_pool) return run_data(op, name);
   if (name.substr(0, 4) == "fwd.") {
-    model_.forward(index_in(layer_of_, name.substr(4), op), inputs_.images, true);
+    const std::size_t l = index_in(layer_of_, name.substr(4), op);
+    if (placement_.staged) weights_in(l);
+    model_.forward(l, inputs_.images, true);
   } else if (name.substr(0, 4) == "bwd.") {
-    model_.backward(index_in(layer_of_, name.substr(4), op));
+    const std::size_t l = index_in(layer_of_, name.substr(4), op);
+    model_.backward(l);
+    if (placement_.staged) grads_out(l);
   } else if (name == "loss") {
     const double loss = model_.loss_forward(inputs_.labels).item<double>();
     const auto correct =
@@ -113,21 +144,58 @@ void StepCompute::run(const dag::Op& op) {
   } else if (name.substr(0, 7) == "update.") {
     const std::size_t i = index_in(param_of_, name.substr(7), op);
     Param& p = *model_.params()[i];
+    if (placement_.staged) p.grad.copy_(grad_vars_[i]);  // the reduced gradient in
     sgd_update(p.value, p.grad, velocity_[i], inputs_.learning_rate, sgd_);
   } else if (name.substr(0, 13) == "update_shard.") {
-    const std::size_t i = index_in(param_of_, name.substr(13), op);
-    Param& p = *model_.params()[i];
-    // Element-wise, so the block's new values are bit for bit what a whole update gives them.
-    const std::int64_t n = p.value.numel();
-    const std::int64_t from = n * shard_rank_ / shard_ranks_;
-    const std::int64_t to = n * (shard_rank_ + 1) / shard_ranks_;
-    at::Tensor weight = p.value.view({n}).narrow(0, from, to - from);
-    at::Tensor velocity = velocity_[i].view({n}).narrow(0, from, to - from);
-    sgd_update(weight, p.grad.view({n}).narrow(0, from, to - from), velocity, inputs_.learning_rate,
-               sgd_);
+    update_shard(index_in(param_of_, name.substr(13), op));
   } else {
     throw std::logic_error("compute op '" + op.name + "' is not an op of the training step");
   }
+}
+
+void StepCompute::update_shard(std::size_t i) {
+  Param& p = *model_.params()[i];
+  // Element-wise, so the block's new values are bit for bit what a whole update gives them.
+  const std::int64_t n = p.value.numel();
+  const std::int64_t from = n * shard_rank_ / shard_ranks_;
+  const std::int64_t to = n * (shard_rank_ + 1) / shard_ranks_;
+  at::Tensor weight = block_of(p.value, from, to);
+  at::Tensor velocity = block_of(velocity_[i], from, to);
+  at::Tensor grad = block_of(p.grad, from, to);
+  if (placement_.staged) grad.copy_(block_of(grad_vars_[i], from, to));
+  sgd_update(weight, grad, velocity, inputs_.learning_rate, sgd_);
+  if (placement_.staged) {
+    // This rank's block out for the allgather, which then brings the others' into the var.
+    block_of(weight_vars_[i], from, to).copy_(weight);
+    weight_var_newer_[i] = 1;
+  }
+}
+
+void StepCompute::weights_in(std::size_t l) {
+  const std::vector<Param*>& params = model_.params();
+  for (std::size_t i = model_.first_param(l); i < model_.first_param(l + 1); ++i) {
+    if (weight_var_newer_[i] == 0) continue;
+    params[i]->value.copy_(weight_vars_[i]);
+    weight_var_newer_[i] = 0;
+  }
+}
+
+void StepCompute::grads_out(std::size_t l) {
+  const std::vector<Param*>& params = model_.params();
+  for (std::size_t i = model_.first_param(l); i < model_.first_param(l + 1); ++i) {
+    grad_vars_[i].copy_(params[i]->grad);
+  }
+}
+
+void StepCompute::settle_parameters() {
+  if (!placement_.staged) return;
+  for (std::size_t l = 0; l < model_.layers(); ++l) weights_in(l);
+}
+
+void StepCompute::publish_parameters() {
+  if (!placement_.staged) return;
+  const std::vector<Param*>& params = model_.params();
+  for (std::size_t i = 0; i < params.size(); ++i) weight_vars_[i].copy_(params[i]->value);
 }
 
 void StepCompute::set_shard(std::uint32_t rank, std::uint32_t ranks) {

@@ -4,9 +4,19 @@
 // model's call. Parameters and gradients live in the executor's buffers (the vars the KVStore
 // reduces), and the model's tensors are views of them, so what the collectives sum is exactly
 // what backward wrote and what the update reads.
+//
+// On a GPU (Placement::staged) the parameters, their gradients and momenta live on the device
+// and the buffers stay the host memory the KVStore's collectives use: the staged path, at the
+// trainer's level. Each backward op copies its layer's gradients into their vars at its end;
+// each update op copies the reduced gradient in at its start. The weight vars are what the
+// collectives that write weights (the initial broadcast, sharded's allgather) deliver: a layer's
+// forward first copies in those its weights were last written by, and sharded's update copies its
+// own block out for the allgather. Each copy is a synchronous one, so an op's vars hold the
+// values when it completes, as the engine's rules assume.
 #pragma once
 
 #include <ATen/core/Tensor.h>
+#include <c10/core/Device.h>
 
 #include <cstdint>
 #include <functional>
@@ -31,15 +41,26 @@ struct StepInputs {
   std::string prefix;  // the step's op-name prefix, as given to StepEmitter::emit_step
 };
 
+// Where the model computes, and whether its parameters are apart from the buffers.
+struct Placement {
+  c10::Device device = c10::Device(c10::DeviceType::CPU);  // where the model and batches are
+  // The parameters apart from the buffers, with copies between them (above). Required off the
+  // CPU; on the CPU only to test that path where there is no GPU.
+  bool staged = false;
+};
+
 class StepCompute {
  public:
   // Binds every parameter of `model` to its key's weight and gradient vars in `buffers`, after
   // copying the model's current values into the weight vars. The keys must be the model's
-  // parameters in order (one builder gives both); throws std::logic_error when they are not.
+  // parameters in order (one builder gives both); throws std::logic_error when they are not, and
+  // std::invalid_argument for a device placement that is not staged. The model must already be
+  // on `placement.device`.
   StepCompute(Model& model, const designs::StepEmitter& emitter, exec::Buffers& buffers,
-              SgdConfig sgd);
+              SgdConfig sgd, Placement placement = {});
 
-  void set_inputs(StepInputs inputs) { inputs_ = std::move(inputs); }
+  // Moves the batch to the placement's device.
+  void set_inputs(StepInputs inputs);
   // With prefetch (DesignConfig::prefetch) the step's data ops bring images and labels: the main
   // thread sets only the rate and the prefix, and the k-th data.load op fills in
   // `source(first_step + k)`, which the next data.take hands to the step.
@@ -59,10 +80,26 @@ class StepCompute {
   // Every parameter's momentum buffer, in key order: what a checkpoint saves and restores.
   std::vector<at::Tensor>& velocities() { return velocity_; }
 
+  // Between steps, on the main thread (staged only; nothing to do otherwise). settle: the
+  // model's parameters take the weight vars' values where a collective wrote them last, before
+  // the model is read outside the step program (evaluation, a checkpoint, the result).
+  // publish: the weight vars take the parameters' values, after they were set outside the step
+  // program (a restored checkpoint), before the initial broadcast sends them.
+  void settle_parameters();
+  void publish_parameters();
+  const Placement& placement() const { return placement_; }
+
  private:
   void run_data(const dag::Op& op, std::string_view name);
+  StepInputs on_device(StepInputs inputs) const;
+  // Staged: layer l's weights in from their vars where a collective wrote those last; its
+  // gradients out to their vars.
+  void weights_in(std::size_t l);
+  void grads_out(std::size_t l);
+  void update_shard(std::size_t i);
 
   Model& model_;
+  Placement placement_;
   StepInputs inputs_;
   BatchSource source_;
   std::uint64_t next_step_ = 0;  // the step the next data.load loads
@@ -71,6 +108,12 @@ class StepCompute {
   std::map<std::string, std::size_t> layer_of_;
   std::map<std::string, std::size_t> param_of_;
   std::vector<at::Tensor> velocity_;  // per parameter
+  // Staged only, per parameter: views of its weight and gradient vars, and whether the weight
+  // var holds newer values than the parameter. An element is touched only by ops that hold its
+  // weight var (or by the main thread between steps), so the engine orders every access.
+  std::vector<at::Tensor> weight_vars_;
+  std::vector<at::Tensor> grad_vars_;
+  std::vector<std::uint8_t> weight_var_newer_;
   std::uint32_t shard_rank_ = 0;
   std::uint32_t shard_ranks_ = 1;
   mutable std::mutex loss_mutex_;

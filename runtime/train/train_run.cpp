@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -24,6 +25,7 @@
 #include "runtime/train/model.hpp"
 #include "runtime/train/step_compute.hpp"
 #include "runtime/train/train_checkpoints.hpp"
+#include "runtime/train/training_device.hpp"
 
 namespace ordo::train {
 
@@ -47,7 +49,8 @@ std::uint64_t batch_seed(std::uint64_t seed, std::uint64_t step) {
   return random::SplitMix64(seed ^ (0x9e3779b97f4a7c15ULL * (step + 1))).next();
 }
 
-double accuracy(Model& model, const Dataset& test, const std::vector<std::uint32_t>& input) {
+double accuracy(Model& model, const Dataset& test, const std::vector<std::uint32_t>& input,
+                const c10::Device& device) {
   std::vector<std::uint32_t> all(test.size());
   for (std::uint32_t i = 0; i < test.size(); ++i) all[i] = i;
   std::uint64_t right = 0;
@@ -55,9 +58,12 @@ double accuracy(Model& model, const Dataset& test, const std::vector<std::uint32
   for (std::size_t at = 0; at < all.size(); at += chunk) {
     const std::size_t n = std::min(chunk, all.size() - at);
     const StepInputs in = batch_of(test, all.data() + at, n, input, 0);
-    for (std::size_t l = 0; l < model.layers(); ++l) model.forward(l, in.images, false);
-    right += static_cast<std::uint64_t>(
-        at::argmax(model.output(model.layers() - 1), 1).eq(in.labels).sum().item<std::int64_t>());
+    const at::Tensor images = in.images.to(device);
+    for (std::size_t l = 0; l < model.layers(); ++l) model.forward(l, images, false);
+    right += static_cast<std::uint64_t>(at::argmax(model.output(model.layers() - 1), 1)
+                                            .eq(in.labels.to(device))
+                                            .sum()
+                                            .item<std::int64_t>());
   }
   return static_cast<double>(right) / static_cast<double>(test.size());
 }
@@ -118,9 +124,13 @@ TrainResult train_rank(const networks::Network& network, const designs::DesignCo
   if ((ckpt.every != 0 || ckpt.resume) && ckpt.dir.empty()) {
     throw std::invalid_argument("checkpoints and resume need a checkpoint directory");
   }
+  if (const std::optional<std::string> why = device_unusable(options.device.type())) {
+    throw std::invalid_argument(*why);
+  }
   Model model(network, at::kFloat);
   init_params(model.library_layers(), options.seed);
   if (options.initial_values != nullptr) set_initial_values(model, *options.initial_values);
+  if (!options.device.is_cpu()) model.to(options.device);
 
   engine::EngineConfig engine_config;
   engine_config.pools = designs::step_pools(config);
@@ -158,7 +168,8 @@ TrainResult run_steps(const networks::Network& network, const designs::DesignCon
   designs::StepEmitter emitter(network, config, executor, world.rank());
   SgdConfig sgd = options.sgd;
   sgd.rescale = 1.0 / static_cast<double>(world.size());
-  compute = std::make_shared<StepCompute>(model, emitter, executor.buffers(), sgd);
+  const Placement placement{options.device, options.staged || !options.device.is_cpu()};
+  compute = std::make_shared<StepCompute>(model, emitter, executor.buffers(), sgd, placement);
   compute->set_shard(world.rank(), world.size());
 
   const RunIdentity run{network.name,   std::string(designs::to_string(config.kind)),
@@ -241,7 +252,8 @@ TrainResult run_steps(const networks::Network& network, const designs::DesignCon
       report.train_accuracy = figures[1] / figures[2];
     }
     if ((s == steps_per_epoch || step == steps_total) && options.evaluate && test != nullptr) {
-      report.test_accuracy = accuracy(model, *test, network.input);
+      compute->settle_parameters();
+      report.test_accuracy = accuracy(model, *test, network.input, options.device);
       result.test_accuracy.push_back(*report.test_accuracy);
     }
     result.epochs.push_back(report);
@@ -254,14 +266,15 @@ TrainResult run_steps(const networks::Network& network, const designs::DesignCon
     // As the step builder says of it: such a design's program is one for its rank count.
     if (designs::design_ranks(config)) result.program.ranks = designs::design_ranks(config);
   }
+  compute->settle_parameters();
   for (Param* p : model.params()) {
-    const at::Tensor flat = p->value.contiguous().view({-1});
+    const at::Tensor flat = p->value.to(at::kCPU).contiguous().view({-1});
     result.weights.insert(result.weights.end(), flat.data_ptr<float>(),
                           flat.data_ptr<float>() + flat.numel());
   }
   for (Layer* layer : model.library_layers()) {
     for (const at::Tensor* t : layer->buffers()) {
-      const at::Tensor flat = t->contiguous().view({-1}).to(at::kFloat);
+      const at::Tensor flat = t->to(at::kCPU, at::kFloat).contiguous().view({-1});
       result.buffers.insert(result.buffers.end(), flat.data_ptr<float>(),
                             flat.data_ptr<float>() + flat.numel());
     }

@@ -4,6 +4,8 @@
 // `ordo step-dag` writes for the network and design, one step at a time.
 #pragma once
 
+#include <c10/core/Device.h>
+
 #include <cstdint>
 #include <exception>
 #include <functional>
@@ -85,6 +87,12 @@ struct TrainOptions {
   // When set, what the model file gives replaces the drawn initial values (rank 0's still
   // reach every rank by the initial broadcast).
   const networks::InitialValues* initial_values = nullptr;
+  // Where the layers, the batches and the updates run (training_device.hpp). Off the CPU the
+  // gradients are staged through the KVStore's host buffers (step_compute.hpp, docs/train.md).
+  c10::Device device = c10::Device(c10::DeviceType::CPU);
+  // The staged path on the CPU as well: for the tests that hold it to the direct one where
+  // there is no GPU.
+  bool staged = false;
 };
 
 struct TrainResult {

@@ -43,7 +43,7 @@ std::string shape_text(const std::vector<std::int64_t>& shape) {
 std::vector<checkpoint::Array> capture(Model& model, std::vector<at::Tensor>& velocity) {
   std::vector<checkpoint::Array> out;
   for (const Slot& s : slots(model, velocity)) {
-    const at::Tensor t = s.tensor->contiguous().to(at::kFloat);
+    const at::Tensor t = s.tensor->to(at::kCPU, at::kFloat).contiguous();  // from a GPU too
     checkpoint::Array a{s.name, s.group, t.sizes().vec(), {}};
     a.values.resize(static_cast<std::size_t>(t.numel()));
     if (!a.values.empty()) {
@@ -57,6 +57,7 @@ std::vector<checkpoint::Array> capture(Model& model, std::vector<at::Tensor>& ve
 }  // namespace
 
 std::vector<checkpoint::Array> capture_arrays(Model& model, StepCompute& compute) {
+  compute.settle_parameters();  // staged: sharded's allgather left the newest weights in the vars
   return capture(model, compute.velocities());
 }
 
@@ -89,6 +90,7 @@ void restore_arrays(const std::vector<checkpoint::Array>& arrays, const std::str
     const at::Tensor from = at::from_blob(const_cast<float*>(a.values.data()), a.shape, at::kFloat);
     want[i].tensor->copy_(from);
   }
+  compute.publish_parameters();  // staged: the initial broadcast sends the weight vars
 }
 
 }  // namespace ordo::train

@@ -61,13 +61,6 @@ TEST(EngineUsageError, AsyncKindSubmittedSync) {
   EXPECT_NE(submit_error(rig, desc).find("use submit_async"), std::string::npos);
 }
 
-TEST(EngineUsageError, SyncKindSubmittedAsync) {
-  ControlledRig rig;
-  const std::string message = message_of<UsageError>(
-      [&] { rig.engine.submit_async(desc_of({}, {}), [](const AsyncDone&) {}); });
-  EXPECT_EQ(message, "op 'bad' is submitted async but its kind is not a collective kind");
-}
-
 TEST(EngineUsageError, CollectiveKindWithoutCollective) {
   ControlledRig rig;
   OpDesc desc = desc_of({}, {});

@@ -10,6 +10,7 @@
 #include <iostream>
 #include <memory>
 #include <numeric>
+#include <optional>
 #include <string>
 
 #include "checker/verify.hpp"
@@ -34,6 +35,7 @@
 #include "runtime/train/compute_threads.hpp"
 #include "runtime/train/initial_state.hpp"
 #include "runtime/train/train_run.hpp"
+#include "runtime/train/training_device.hpp"
 #include "tools/ordo/commands.hpp"
 #include "tools/ordo/design_options.hpp"
 #include "tools/ordo/fingerprint_world.hpp"
@@ -65,6 +67,7 @@ struct TrainCli {
   std::string data_shape;  // --model: one example's shape, for MXNet symbols
   bool network_given = false;
   std::string design = "depcha";
+  std::string device = "cpu";  // --device: cpu or cuda
   TrainDataOptions data;
   std::string metrics_path;
   std::string progress = "auto";
@@ -187,6 +190,13 @@ std::uint32_t local_ranks() {
   return n > 0 ? static_cast<std::uint32_t>(n) : 1u;
 }
 
+// This rank's place among the ranks of its machine (0 outside mpirun): which GPU it takes.
+std::uint32_t local_rank() {
+  const char* v = std::getenv("OMPI_COMM_WORLD_LOCAL_RANK");
+  const long n = v == nullptr ? 0 : std::strtol(v, nullptr, 10);
+  return n > 0 ? static_cast<std::uint32_t>(n) : 0u;
+}
+
 // sharded and hierarchical are written for the world they run on: its size, and the node layout
 // MPI reports. A layout given on the command line must be the world's.
 int fit_to_world(const comm::MpiRuntime& runtime, designs::DesignConfig& config) {
@@ -224,6 +234,17 @@ int fit_to_world(const comm::MpiRuntime& runtime, designs::DesignConfig& config)
 }
 
 int run_train(const TrainCli& o) {
+  // Before anything starts (MPI included): a device this process cannot use is known here, and
+  // every rank of the job refuses alike.
+  const std::optional<c10::DeviceType> device_type = train::parse_device_type(o.device);
+  if (!device_type) {
+    std::cerr << "ordo train: error: --device '" << o.device << "'; expected cpu or cuda\n";
+    return exit_bad_input;
+  }
+  if (const std::optional<std::string> why = train::device_unusable(*device_type)) {
+    std::cerr << "ordo train: error: " << *why << '\n';
+    return exit_bad_input;
+  }
   train::set_compute_threads(o.threads != 0 ? o.threads
                                             : train::default_compute_threads(local_ranks()));
   comm::MpiRuntime runtime(nullptr, nullptr);
@@ -351,6 +372,7 @@ int run_train(const TrainCli& o) {
   if (any_rank_failed(world, failed != 0)) return exit_bad_input;
   train::TrainOptions options = o.options;
   options.initial_values = initial_values;
+  options.device = train::training_device(*device_type, local_rank());
   const bool bar = o.progress == "bar" || (o.progress == "auto" && output_is_terminal());
   TrainProgress progress(std::cout, bar, world.size(), options.epochs);
   if (root) {
@@ -494,6 +516,12 @@ Command add_train(CLI::App& app) {
                   "output the classes; ONNX initializers are the initial weights");
   sub->add_option("--data-shape", o->data_shape,
                   "with --model: one example's shape, e.g. 1,28,28 (MXNet symbols carry none)");
+  sub->add_option("--device", o->device,
+                  "where the layers, batches and updates run: cpu, or cuda (a GPU through a CUDA "
+                  "build of libtorch; each rank takes the GPU of its local rank, and gradients "
+                  "reach the KVStore through host buffers, docs/train.md)")
+      ->check(CLI::IsMember({"cpu", "cuda"}))
+      ->capture_default_str();
   add_design_options(sub, o->design, o->config, "");
   sub->add_option("--data", o->data.kind,
                   "fashion-mnist; imagenet (--data-dir holds train.rec/.idx and val.rec/.idx, as "

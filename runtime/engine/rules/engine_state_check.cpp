@@ -34,11 +34,11 @@ void EngineState::check(const OpDesc& desc, bool async) const {
                      std::to_string(pools_.size()) + " pools");
   }
   // An async op of kind collective is a blocking collective whose completion arrives by handle:
-  // it holds its thread until then, exactly like a sync op that blocks in the call.
-  if (async ? !dag::is_collective(desc.kind) : desc.kind == dag::OpKind::async_collective) {
-    reject(desc, async ? "is submitted async but its kind is not a collective kind"
-                       : "has kind async_collective but is submitted as a sync op; use "
-                         "submit_async");
+  // it holds its thread until then, exactly like a sync op that blocks in the call. An async
+  // compute or copy op is a device op (device_pool.hpp): its function enqueues the work and
+  // returns, and the op completes when the device reaches it (docs/engine.md, "Device pools").
+  if (!async && desc.kind == dag::OpKind::async_collective) {
+    reject(desc, "has kind async_collective but is submitted as a sync op; use submit_async");
   }
   if (desc.collective.has_value() != dag::is_collective(desc.kind)) {
     reject(desc, desc.collective ? "carries a collective but its kind is not a collective kind"

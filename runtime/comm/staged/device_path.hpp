@@ -1,0 +1,39 @@
+// Which of the three ways to carry collectives on device buffers a job takes, as a pure function
+// of what the machine offers, so that the rule is tested on any CPU. Gathering the inputs needs
+// the CUDA runtime and MPI, and lives in runtime/device/device_path_detection.hpp.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+namespace ordo::comm {
+
+enum class DevicePath : std::uint8_t {
+  nccl,        // NCCL communicators on the devices (runtime/comm/nccl)
+  cuda_aware,  // the MPI backend on device pointers, MPI moving device memory itself
+  staged,      // the MPI backend on host copies (StagedCommunicator)
+  host,        // no GPU visible: gradients live in host memory and the MPI backend carries them
+};
+
+std::string_view to_string(DevicePath path);  // "nccl", "cuda-aware", "staged", "host"
+
+struct DevicePathInputs {
+  bool nccl_built = false;          // ordo was built with NCCL
+  std::uint32_t visible_gpus = 0;   // GPUs this rank sees
+  std::uint32_t ranks_on_node = 1;  // ranks of the job on this rank's node, this one included
+  bool cuda_aware_mpi = false;      // MPI reports CUDA support at compile time and at run time
+};
+
+// No GPU: host. NCCL built and a GPU for every rank of the node (NCCL refuses two ranks of one
+// communicator on one device): nccl. Otherwise CUDA-aware MPI where MPI reports it, else staged.
+// A launcher that hides all but one GPU from each rank (CUDA_VISIBLE_DEVICES) shows every rank one
+// GPU, so with several ranks per node this answers cuda_aware or staged, never wrongly nccl.
+DevicePath choose_device_path(const DevicePathInputs& inputs);
+
+// Every rank must take the same path (a collective carried by NCCL on one rank and by MPI on
+// another never matches): the one furthest down the list above among the ranks' choices.
+// `choices` must not be empty.
+DevicePath agree_device_path(const std::vector<DevicePath>& choices);
+
+}  // namespace ordo::comm

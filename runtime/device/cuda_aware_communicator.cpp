@@ -1,0 +1,88 @@
+#include "runtime/device/cuda_aware_communicator.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <climits>
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+#include "runtime/comm/mpi/collectives.hpp"
+#include "runtime/comm/mpi/error.hpp"
+#include "runtime/comm/rules/call.hpp"
+#include "runtime/device/cuda_error.hpp"
+
+namespace ordo::device {
+
+CudaAwareCommunicator::CudaAwareCommunicator(comm::MpiCommunicator& mpi,
+                                             const comm::MpiTypeTable& types)
+    : WrappedCommunicator(mpi),
+      mpi_(mpi),
+      types_(types),
+      worker_(mpi.name(), [this](const comm::Call& call, void* buffer, bool /*blocking*/) {
+        run(call, buffer);
+      }) {}
+
+void CudaAwareCommunicator::run(const comm::Call& call, void* buffer) {
+  if (call.kind == dag::CollectiveKind::reduce_scatter) {
+    reduce_scatter(call, buffer);
+  } else {
+    mpi_.call(call, buffer);
+  }
+}
+
+void CudaAwareCommunicator::reduce_scatter(const comm::Call& call, void* buffer) {
+  comm::check_call(call, buffer, name(), size());
+  const std::uint64_t block = call.count / size();
+  if (block > INT_MAX) {
+    throw std::invalid_argument(comm::describe(call, name()) + ": each rank's block of " +
+                                std::to_string(block) +
+                                " elements exceeds the largest MPI call; a block is never split");
+  }
+  try {
+    comm::mpi_call::reduce_scatter_block(mpi_.handle(), buffer, static_cast<int>(block),
+                                         types_.datatype(call.dtype),
+                                         types_.op(call.dtype, call.reduction));
+  } catch (const comm::MpiError& error) {
+    throw comm::MpiError(error.function(), error.code(), comm::describe(call, name()));
+  }
+  const std::size_t block_bytes = block * types_.element_bytes(call.dtype);
+  if (rank() == 0 || block_bytes == 0) return;
+  std::byte* const front = static_cast<std::byte*>(buffer);
+  // The blocks do not overlap: block i starts i * block_bytes in, and rank() >= 1.
+  check_cuda(cudaMemcpy(front + rank() * block_bytes, front, block_bytes, cudaMemcpyDefault),
+             "cudaMemcpy");
+}
+
+void CudaAwareCommunicator::call(const comm::Call& call, void* buffer) {
+  comm::check_call(call, buffer, name(), size());
+  worker_.call(call, buffer);
+}
+
+std::unique_ptr<comm::Request> CudaAwareCommunicator::start(const comm::Call& call, void* buffer) {
+  comm::check_call(call, buffer, name(), size());
+  return worker_.start(call, buffer);
+}
+
+void CudaAwareCommunicator::call_then(const comm::Call& call, void* buffer, Done done) {
+  try {
+    comm::check_call(call, buffer, name(), size());
+  } catch (...) {
+    done(std::current_exception());
+    return;
+  }
+  worker_.then(call, buffer, true, std::move(done));
+}
+
+void CudaAwareCommunicator::start_then(const comm::Call& call, void* buffer, Done done) {
+  try {
+    comm::check_call(call, buffer, name(), size());
+  } catch (...) {
+    done(std::current_exception());
+    return;
+  }
+  worker_.then(call, buffer, true, std::move(done));
+}
+
+}  // namespace ordo::device

@@ -1,0 +1,99 @@
+#include "runtime/device/cuda_device_queue.hpp"
+
+#include <cassert>
+#include <exception>
+#include <utility>
+
+#include "runtime/device/cuda_error.hpp"
+
+namespace ordo::device {
+namespace {
+
+int current_device() {
+  int device = 0;
+  check_cuda(cudaGetDevice(&device), "cudaGetDevice");
+  return device;
+}
+
+// Makes `device` current on this thread for a scope: a pool thread may have another current
+// device, and an event must be made on its stream's.
+class DeviceScope {
+ public:
+  explicit DeviceScope(int device) : previous_(current_device()) {
+    if (previous_ != device) check_cuda(cudaSetDevice(device), "cudaSetDevice");
+  }
+  DeviceScope(const DeviceScope&) = delete;
+  DeviceScope& operator=(const DeviceScope&) = delete;
+  ~DeviceScope() { (void)cudaSetDevice(previous_); }
+
+ private:
+  int previous_;
+};
+
+}  // namespace
+
+CudaDeviceQueue::CudaDeviceQueue() : device_(current_device()), thread_([this] { progress(); }) {}
+
+CudaDeviceQueue::~CudaDeviceQueue() {
+  {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    closing_ = true;
+  }
+  wake_.notify_one();
+  thread_.join();
+  assert(markers_.empty());
+  for (const cudaEvent_t event : spare_) (void)cudaEventDestroy(event);
+}
+
+cudaEvent_t CudaDeviceQueue::take_event() {
+  if (!spare_.empty()) {
+    const cudaEvent_t event = spare_.back();
+    spare_.pop_back();
+    return event;
+  }
+  const DeviceScope scope(device_);
+  cudaEvent_t event = nullptr;
+  check_cuda(cudaEventCreateWithFlags(&event, cudaEventBlockingSync | cudaEventDisableTiming),
+             "cudaEventCreateWithFlags");
+  return event;
+}
+
+void CudaDeviceQueue::mark(Reached reached) {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  const cudaEvent_t event = take_event();
+  const cudaError_t recorded = cudaEventRecord(event, stream_.handle());
+  if (recorded != cudaSuccess) {
+    spare_.push_back(event);
+    throw CudaError("cudaEventRecord", recorded);
+  }
+  // Recorded under the lock, so the progress thread sees markers in the stream's order; notified
+  // under it, since once it is free the marker may be reached, its op's waiter return and the
+  // queue be destroyed.
+  markers_.push_back(Marker{event, std::move(reached)});
+  wake_.notify_one();
+}
+
+void CudaDeviceQueue::progress() {
+  (void)cudaSetDevice(device_);
+  std::unique_lock<std::mutex> lock(mutex_);
+  for (;;) {
+    wake_.wait(lock, [this] { return closing_ || !markers_.empty(); });
+    if (markers_.empty()) return;  // closing, and every marker was reached
+    Marker marker = std::move(markers_.front());
+    markers_.pop_front();
+    lock.unlock();
+    // Sleeps in the driver (a blocking-sync event) until the stream passes the marker.
+    const cudaError_t status = cudaEventSynchronize(marker.event);
+    std::exception_ptr error;
+    if (status != cudaSuccess) {
+      error = std::make_exception_ptr(
+          CudaError("cudaEventSynchronize on a device op's completion marker", status));
+    }
+    marker.reached(std::move(error));
+    marker.reached = nullptr;  // its captures (a completion handle) die outside the lock
+    lock.lock();
+    spare_.push_back(marker.event);
+  }
+}
+
+}  // namespace ordo::device

@@ -1,0 +1,65 @@
+#include "runtime/device/device_var_memory.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <stdexcept>
+
+#include "runtime/device/cuda_error.hpp"
+#include "runtime/device/device_buffer.hpp"
+#include "runtime/device/devices.hpp"
+
+namespace ordo::device {
+namespace {
+
+// Makes `device` current on this thread for a scope, so that an allocation lands on the
+// placement's GPU whichever one the calling thread had current.
+class DeviceScope {
+ public:
+  explicit DeviceScope(int device) {
+    check_cuda(cudaGetDevice(&previous_), "cudaGetDevice");
+    if (previous_ != device) check_cuda(cudaSetDevice(device), "cudaSetDevice");
+  }
+  DeviceScope(const DeviceScope&) = delete;
+  DeviceScope& operator=(const DeviceScope&) = delete;
+  ~DeviceScope() { (void)cudaSetDevice(previous_); }
+
+ private:
+  int previous_ = 0;
+};
+
+class DeviceVarBlock final : public exec::VarBlock {
+ public:
+  explicit DeviceVarBlock(std::uint64_t bytes) : buffer_(bytes) {}
+  std::byte* data() const override { return static_cast<std::byte*>(buffer_.data()); }
+
+ private:
+  DeviceBuffer buffer_;
+};
+
+}  // namespace
+
+DeviceVarMemory::DeviceVarMemory(int device) : device_(device) {
+  const std::uint32_t visible = visible_devices();
+  if (device < 0 || static_cast<std::uint32_t>(device) >= visible) {
+    throw std::invalid_argument("vars in device memory of GPU " + std::to_string(device) +
+                                ": that GPU is not visible (" + std::to_string(visible) +
+                                " visible); expected a GPU from 0 to the count visible - 1");
+  }
+  const DeviceScope scope(device_);
+  zeroing_ = std::make_unique<Stream>();
+}
+
+std::unique_ptr<exec::VarBlock> DeviceVarMemory::allocate(std::uint64_t bytes) {
+  const std::lock_guard lock(mutex_);
+  const DeviceScope scope(device_);
+  auto block = std::make_unique<DeviceVarBlock>(bytes);
+  check_cuda(cudaMemsetAsync(block->data(), 0, bytes, zeroing_->handle()), "cudaMemsetAsync");
+  zeroing_->synchronize();
+  return block;
+}
+
+std::string DeviceVarMemory::describe() const {
+  return "device memory of GPU " + std::to_string(device_);
+}
+
+}  // namespace ordo::device

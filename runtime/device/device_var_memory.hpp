@@ -1,0 +1,36 @@
+// An executor's vars in device memory (exec::VarMemory): gradients that NCCL, staged MPI or
+// CUDA-aware MPI reduce where they are, with no copy to the host. The host never touches them:
+// copy ops, compute hooks and Buffers::as/fill refuse such vars (runtime/exec/var_memory.hpp).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "runtime/device/stream.hpp"
+#include "runtime/exec/var_memory.hpp"
+
+namespace ordo::device {
+
+class DeviceVarMemory final : public exec::VarMemory {
+ public:
+  // Vars on GPU `device`. Throws std::invalid_argument when that GPU is not visible (none is,
+  // without a driver or a device), CudaError when its stream cannot be made.
+  explicit DeviceVarMemory(int device);
+
+  // cudaMalloc on the device, zeroed before it returns (a var starts as zeros, as on the host;
+  // the zeroing goes on a stream of its own, so it waits for no one else's work). Throws
+  // CudaError when the device cannot hold `bytes`. The caller's current device is left as it was.
+  std::unique_ptr<exec::VarBlock> allocate(std::uint64_t bytes) override;
+  bool host_visible() const override { return false; }
+  std::string describe() const override;  // "device memory of GPU 0"
+  int device() const { return device_; }
+
+ private:
+  int device_;
+  std::mutex mutex_;  // the stream is used by one allocation at a time
+  std::unique_ptr<Stream> zeroing_;
+};
+
+}  // namespace ordo::device

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# The GPU figures, on a machine with one, in one command: builds the release preset with the
+# device runtime (ORDO_CUDA=on) and the three GPU benchmarks, then runs ordo's NCCL communicator
+# against raw NCCL at 1 rank (and at one rank per GPU where there are several), the staged path
+# against its copies and host MPI at 2 and 4 ranks sharing the GPU(s), and the KVStore designs on
+# device gradients against the communicator alone: over NCCL at the NCCL runs' rank counts, over
+# the staged path at 2 and 4 ranks. Each table is printed and written to
+# build/release/gpu-figures/, whose path it prints last. Exits non-zero if no GPU is visible, NCCL
+# is not found, the build fails or a run fails. What the columns mean: docs/gpu.md.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if ! command -v nvidia-smi >/dev/null || ! nvidia-smi -L 2>/dev/null | grep -q '^GPU '; then
+  echo "gpu_figures: no GPU visible (nvidia-smi -L lists none); the figures need a machine with one" >&2
+  exit 1
+fi
+cmake --preset release -DORDO_CUDA=on >/dev/null
+if grep -q '^ORDO_NCCL_LIBRARY:FILEPATH=.*NOTFOUND' build/release/CMakeCache.txt ||
+   grep -q '^ORDO_NCCL_INCLUDE_DIR:PATH=.*NOTFOUND' build/release/CMakeCache.txt; then
+  echo "gpu_figures: NCCL not found beside the CUDA toolkit or on the usual paths (nccl.h, libnccl)" >&2
+  exit 1
+fi
+cmake --build --preset release -j "$(nproc)" --target ordo_nccl_bench ordo_staged_bench \
+  ordo_designs_gpu_bench
+
+out=build/release/gpu-figures
+mkdir -p "$out"
+nvidia-smi -L | tee "$out/devices.txt"
+# mpirun as the MPI tests run it (cmake/mpi_tests.cmake's flags, as configured).
+read -r -a mpi_flags < <(sed -nE 's/^ORDO_MPIEXEC_FLAGS:STRING=(.*)$/\1/p' build/release/CMakeCache.txt | tr ';' ' ')
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+bench=build/release/bench/gpu
+
+gpus=$(nvidia-smi -L | grep -c '^GPU ')
+nccl_ranks=(1)
+[[ "$gpus" -gt 1 ]] && nccl_ranks+=("$gpus")
+for ranks in "${nccl_ranks[@]}"; do
+  echo "== NCCL, $ranks rank(s) =="
+  mpirun -np "$ranks" "${mpi_flags[@]}" "$bench/ordo_nccl_bench" | tee "$out/nccl_np$ranks.md"
+  echo "== the designs on device gradients over NCCL, $ranks rank(s) =="
+  mpirun -np "$ranks" "${mpi_flags[@]}" "$bench/ordo_designs_gpu_bench" --path=nccl |
+    tee "$out/designs_nccl_np$ranks.md"
+done
+for ranks in 2 4; do
+  echo "== staged, $ranks ranks =="
+  mpirun -np "$ranks" "${mpi_flags[@]}" "$bench/ordo_staged_bench" | tee "$out/staged_np$ranks.md"
+  echo "== the designs on device gradients over the staged path, $ranks ranks =="
+  mpirun -np "$ranks" "${mpi_flags[@]}" "$bench/ordo_designs_gpu_bench" --path=staged |
+    tee "$out/designs_staged_np$ranks.md"
+done
+echo "gpu_figures: the tables are in $out/ (nccl_np*.md, staged_np*.md, designs_*_np*.md," \
+  "devices.txt)"

@@ -1,0 +1,51 @@
+// The choice among the device paths, as a pure function: no GPU means host; NCCL wherever it is
+// built and every rank of the node has a GPU of its own; else CUDA-aware MPI where MPI reports
+// it; else staged. The job agrees on the least capable choice of any rank.
+#include "runtime/comm/staged/device_path.hpp"
+
+#include <gtest/gtest.h>
+
+namespace ordo::comm {
+namespace {
+
+DevicePathInputs inputs(bool nccl, std::uint32_t gpus, std::uint32_t ranks, bool cuda_aware) {
+  return DevicePathInputs{nccl, gpus, ranks, cuda_aware};
+}
+
+TEST(DevicePath, NoGpuIsHostWhateverElseThereIs) {
+  EXPECT_EQ(choose_device_path(inputs(true, 0, 1, true)), DevicePath::host);
+  EXPECT_EQ(choose_device_path(inputs(false, 0, 4, false)), DevicePath::host);
+}
+
+TEST(DevicePath, NcclNeedsABuildWithItAndAGpuForEveryRankOfTheNode) {
+  EXPECT_EQ(choose_device_path(inputs(true, 1, 1, false)), DevicePath::nccl);
+  EXPECT_EQ(choose_device_path(inputs(true, 8, 8, true)), DevicePath::nccl);
+  EXPECT_EQ(choose_device_path(inputs(true, 8, 4, false)), DevicePath::nccl);
+  // Two ranks would share a GPU, which NCCL refuses within one communicator.
+  EXPECT_EQ(choose_device_path(inputs(true, 1, 2, false)), DevicePath::staged);
+  EXPECT_EQ(choose_device_path(inputs(true, 4, 8, true)), DevicePath::cuda_aware);
+  EXPECT_EQ(choose_device_path(inputs(false, 8, 8, false)), DevicePath::staged);
+}
+
+TEST(DevicePath, CudaAwareMpiBeforeStaging) {
+  EXPECT_EQ(choose_device_path(inputs(false, 1, 1, true)), DevicePath::cuda_aware);
+  EXPECT_EQ(choose_device_path(inputs(false, 1, 1, false)), DevicePath::staged);
+}
+
+TEST(DevicePath, TheJobTakesTheLeastCapableChoiceOfAnyRank) {
+  EXPECT_EQ(agree_device_path({DevicePath::nccl}), DevicePath::nccl);
+  EXPECT_EQ(agree_device_path({DevicePath::nccl, DevicePath::staged, DevicePath::cuda_aware}),
+            DevicePath::staged);
+  EXPECT_EQ(agree_device_path({DevicePath::cuda_aware, DevicePath::nccl}), DevicePath::cuda_aware);
+  EXPECT_EQ(agree_device_path({DevicePath::nccl, DevicePath::host}), DevicePath::host);
+}
+
+TEST(DevicePath, Names) {
+  EXPECT_EQ(to_string(DevicePath::nccl), "nccl");
+  EXPECT_EQ(to_string(DevicePath::cuda_aware), "cuda-aware");
+  EXPECT_EQ(to_string(DevicePath::staged), "staged");
+  EXPECT_EQ(to_string(DevicePath::host), "host");
+}
+
+}  // namespace
+}  // namespace ordo::comm

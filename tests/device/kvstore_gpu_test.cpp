@@ -1,0 +1,197 @@
+// On a GPU, as an MPI job: the KVStore designs funnel and depcha on gradients in device memory
+// (an executor whose vars DeviceVarMemory places), pushed and pulled in place over the NCCL
+// world (one rank per GPU: 1 rank, or one per GPU from scripts/gpu_checks.sh) and over the
+// staged path (2 ranks sharing a GPU), two steps of keys of several sizes and dtypes, every sum
+// bitwise against the host's. The values are small integers, so every order of summation gives
+// the same bits.
+#include <cuda_runtime_api.h>
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "runtime/comm/staged/device_path.hpp"
+#include "runtime/comm/staged/staged_communicator.hpp"
+#include "runtime/dag/names.hpp"
+#include "runtime/designs/design_config.hpp"
+#include "runtime/device/cuda_error.hpp"
+#include "runtime/device/device_var_memory.hpp"
+#include "runtime/device/device_world.hpp"
+#include "runtime/device/devices.hpp"
+#include "runtime/engine/engine.hpp"
+#include "runtime/engine/thread_pool_scheduler.hpp"
+#include "runtime/exec/executor.hpp"
+#include "runtime/kvstore/kvstore.hpp"
+#include "tests/comm/mpi_env.hpp"
+#ifdef ORDO_NCCL_BUILT
+#include "runtime/comm/nccl/world.hpp"
+#endif
+
+namespace ordo::comm::test {
+namespace {
+
+using dag::DType;
+
+int current_device() {
+  int device = 0;
+  device::check_cuda(cudaGetDevice(&device), "cudaGetDevice");
+  return device;
+}
+
+struct Key {
+  std::int64_t key;
+  std::uint64_t count;
+  DType dtype;
+};
+
+// Counts that divide no chunk, one above the staged path's default chunk of 4 MiB.
+const std::vector<Key> keys = {{0, 1, DType::f32},
+                               {1, 4097, DType::f32},
+                               {2, (std::uint64_t{1} << 20) + 3, DType::f32},
+                               {3, 1000, DType::f64},
+                               {4, 777, DType::i32}};
+
+// Rank r's element i of key k at step s: an integer from -32 to 31.
+std::int64_t element(dag::Rank r, const Key& k, std::uint64_t i, int step) {
+  return static_cast<std::int64_t>((i * 7 + r * 13 + static_cast<std::uint64_t>(k.key) * 5 +
+                                    static_cast<std::uint64_t>(step) * 3) %
+                                   64) -
+         32;
+}
+
+template <class T>
+std::vector<std::byte> as_bytes(const std::vector<T>& values) {
+  std::vector<std::byte> out(values.size() * sizeof(T));
+  std::memcpy(out.data(), values.data(), out.size());
+  return out;
+}
+
+// Rank r's gradient, or with `ranks` the sum over ranks 0..ranks-1 (formed in rank order).
+std::vector<std::byte> values(const Key& k, dag::Rank r, int step, std::uint32_t ranks = 0) {
+  auto make = [&](auto zero) {
+    using T = decltype(zero);
+    std::vector<T> v(k.count, zero);
+    for (std::uint64_t i = 0; i < k.count; ++i) {
+      if (ranks == 0) {
+        v[i] = static_cast<T>(element(r, k, i, step));
+      } else {
+        for (dag::Rank q = 0; q < ranks; ++q) v[i] += static_cast<T>(element(q, k, i, step));
+      }
+    }
+    return as_bytes(v);
+  };
+  switch (k.dtype) {
+    case DType::f32:
+      return make(0.0f);
+    case DType::f64:
+      return make(0.0);
+    case DType::i32:
+      return make(std::int32_t{0});
+    default:
+      throw std::logic_error("no values for this dtype");
+  }
+}
+
+// The first element where `got` differs from `want`, or "".
+std::string first_difference(const std::vector<std::byte>& got, const std::vector<std::byte>& want,
+                             const Key& k) {
+  if (got.size() != want.size()) return "sizes differ";
+  const std::size_t element_bytes = dag::dtype_bytes(k.dtype);
+  for (std::size_t at = 0; at < got.size(); at += element_bytes) {
+    if (std::memcmp(got.data() + at, want.data() + at, element_bytes) != 0) {
+      return "key " + std::to_string(k.key) + " differs first at element " +
+             std::to_string(at / element_bytes);
+    }
+  }
+  return "";
+}
+
+// Two steps of push (every key in one call) and pull into the pushed var, under `kind`, with
+// the vars on this rank's GPU and `world` carrying the collectives.
+void expect_design_sums(designs::DesignKind kind, World& world, const std::string& path) {
+  designs::DesignConfig config;
+  config.kind = kind;
+  engine::EngineConfig engine_config;
+  engine_config.pools = designs::step_pools(config);
+  engine::Engine engine(std::move(engine_config), std::make_unique<engine::ThreadPoolScheduler>());
+  exec::Executor executor(engine, world, designs::step_comms(config), {},
+                          std::make_shared<device::DeviceVarMemory>(current_device()));
+  auto store = kvstore::KVStore::create(designs::to_string(kind), executor, world, config);
+  std::vector<dag::VarId> vars;
+  for (const Key& k : keys) {
+    vars.push_back(executor.add_var({"grad" + std::to_string(k.key), dag::VarKind::tensor,
+                                     k.count * dag::dtype_bytes(k.dtype), k.dtype}));
+  }
+  for (int step = 1; step <= 2; ++step) {
+    std::vector<std::pair<std::int64_t, dag::VarId>> pushes;
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+      const std::vector<std::byte> mine = values(keys[i], world.rank(), step);
+      device::check_cuda(cudaMemcpy(executor.buffers().bytes(vars[i]).data(), mine.data(),
+                                    mine.size(), cudaMemcpyHostToDevice),
+                         "cudaMemcpy");
+      pushes.emplace_back(keys[i].key, vars[i]);
+    }
+    store->push(pushes);
+    for (std::size_t i = 0; i < keys.size(); ++i) store->pull(keys[i].key, vars[i]);
+    executor.wait_for_all();
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+      const std::vector<std::byte> want = values(keys[i], 0, step, world.size());
+      std::vector<std::byte> got(want.size());
+      device::check_cuda(cudaMemcpy(got.data(), executor.buffers().bytes(vars[i]).data(),
+                                    got.size(), cudaMemcpyDeviceToHost),
+                         "cudaMemcpy");
+      EXPECT_EQ(first_difference(got, want, keys[i]), "")
+          << designs::to_string(kind) << " over " << path << ", step " << step;
+    }
+  }
+  executor.main_done();
+}
+
+class KvstoreOnDevice : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_GT(device::visible_devices(), 0u) << "a gpu test ran where no GPU is visible";
+  }
+};
+
+TEST_F(KvstoreOnDevice, TheHostRefusesDeviceVars) {
+  exec::Buffers buffers(std::make_shared<device::DeviceVarMemory>(current_device()));
+  const dag::VarId g = buffers.add({"g", dag::VarKind::tensor, 16, DType::f32});
+  EXPECT_THROW(buffers.fill<float>(g, {1, 2, 3, 4}), std::invalid_argument);
+  cudaPointerAttributes attributes{};
+  device::check_cuda(cudaPointerGetAttributes(&attributes, buffers.bytes(g).data()),
+                     "cudaPointerGetAttributes");
+  EXPECT_EQ(attributes.type, cudaMemoryTypeDevice);
+  EXPECT_EQ(attributes.device, current_device());
+}
+
+TEST_F(KvstoreOnDevice, FunnelAndDepchaOverTheStagedPath) {
+  // Chunks of 64 KiB, so that every key but the smallest goes in several.
+  std::unique_ptr<World> staged = device::make_device_world(
+      DevicePath::staged, runtime(), world(),
+      device::DeviceWorldOptions{current_device(), StagedOptions{64u << 10}});
+  for (const auto kind : {designs::DesignKind::funnel, designs::DesignKind::depcha}) {
+    expect_design_sums(kind, *staged, "the staged path");
+  }
+}
+
+#ifdef ORDO_NCCL_BUILT
+TEST_F(KvstoreOnDevice, FunnelAndDepchaOverNccl) {
+  // NCCL refuses two members of one communicator on one GPU: every rank skips alike.
+  if (world().size() > device::visible_devices()) {
+    GTEST_SKIP() << world().size() << " ranks and " << device::visible_devices()
+                 << " GPU(s): NCCL needs a GPU per rank";
+  }
+  NcclWorld nccl(world(), current_device());
+  for (const auto kind : {designs::DesignKind::funnel, designs::DesignKind::depcha}) {
+    expect_design_sums(kind, nccl, "NCCL");
+  }
+}
+#endif
+
+}  // namespace
+}  // namespace ordo::comm::test
