@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "fuzz/sched/pct.hpp"
+#include "runtime/exec/pct_run.hpp"
 
 namespace ordo::fuzz {
 
@@ -50,7 +50,8 @@ std::string_view to_string(exec::RunEnd end) {
 ScheduleSummary run_schedules(const Instance& instance, std::uint64_t seed,
                               const ScheduleBudget& budget) {
   ScheduleSummary summary;
-  const std::uint64_t run_transitions = finished_run_transitions(instance);
+  const std::uint64_t run_transitions =
+      exec::finished_run_transitions(instance.job, instance.ranks);
   const std::uint32_t total = budget.random_runs + budget.pct_runs;
   for (std::uint32_t i = 0; i < total && !summary.first_bad; ++i) {
     const std::uint64_t s = derive(seed, i);
@@ -63,7 +64,7 @@ ScheduleSummary run_schedules(const Instance& instance, std::uint64_t seed,
     } else {
       const std::uint32_t depth =
           1 + (i - budget.random_runs) % std::max<std::uint32_t>(budget.pct_depth_max, 1);
-      outcome = run_pct(run, {depth, s, run_transitions, transitions_max(run_transitions)});
+      outcome = exec::run_pct(run, {depth, s, run_transitions, transitions_max(run_transitions)});
       scheduler = "pct depth " + std::to_string(depth) + " seed " + std::to_string(s);
     }
     ++summary.runs;

@@ -1,7 +1,7 @@
 // `ordo verify`: decide order consistency, the thread rule, deadlock freedom and termination for
-// a job (a dump, or a design's step on a network) and say so in words or JSON, with the witness
-// as a trace file and the violation as a Graphviz picture on request. --timeout and --memory-max
-// bound the whole command (command_guard.hpp).
+// a job (a dump, or a design's step on a network) and say so in words, JSON or SARIF, with the
+// witness as a trace file, the violation as a Graphviz picture and the properties as JUnit test
+// cases on request. --timeout and --memory-max bound the whole command (command_guard.hpp).
 #include <unistd.h>
 
 #include <algorithm>
@@ -14,10 +14,15 @@
 #include <string>
 
 #include "checker/report/dot.hpp"
+#include "checker/report/junit.hpp"
+#include "checker/report/sarif.hpp"
 #include "checker/report/trace_io.hpp"
+#include "checker/report/verify_junit.hpp"
+#include "checker/report/verify_sarif.hpp"
 #include "checker/search/memory.hpp"
 #include "checker/verify.hpp"
 #include "runtime/dag/dump_error.hpp"
+#include "runtime/dag/json_file.hpp"
 #include "tools/ordo/command_guard.hpp"
 #include "tools/ordo/commands.hpp"
 #include "tools/ordo/job_input.hpp"
@@ -30,7 +35,9 @@ namespace {
 struct VerifyCli {
   JobInput input;
   std::uint32_t ranks = 0;  // 0: the job's own, or 2 for a job valid at any rank count
-  bool json = false;
+  bool json = false;        // --json, the same as --format json
+  std::string format;       // text, json or sarif; empty: text, or json with --json
+  std::string junit_path;
   std::string trace_path;
   std::string dot_path;
   double timeout = 60.0;
@@ -95,55 +102,168 @@ int verdict_code(checker::Verdict verdict) {
   return exit_unknown;
 }
 
-int run_verify(const VerifyCli& o) {
-  const CommandClock& clock = command_clock();
-  const checker::Method method = parse_method(o.method);
-  const std::string name = o.input.name();
-  if (std::optional<std::string> problem =
-          output_problem({{"--trace", o.trace_path}, {"--dot", o.dot_path}}, o.input.files())) {
-    std::cerr << "ordo verify: error: " << *problem << '\n';
+enum class Format : std::uint8_t { text, json, sarif };
+
+Format format_of(const VerifyCli& o) {
+  if (o.json && !o.format.empty() && o.format != "json") {
+    throw std::invalid_argument("--json and --format " + o.format +
+                                " ask for two formats; expected one of them");
+  }
+  if (o.format == "sarif") return Format::sarif;
+  return o.json || o.format == "json" ? Format::json : Format::text;
+}
+
+// How the outputs a CI system reads (--format sarif, --junit) name the job: the dump as given, or
+// the design on its network. A design that does not parse still needs a name for its error.
+checker::JobSource job_source(const VerifyCli& o) {
+  checker::JobSource source;
+  source.dump_path = o.input.design.empty() ? o.input.path : "";
+  try {
+    source.name = o.input.name();
+  } catch (const std::exception&) {
+    source.name = o.input.design.empty() ? o.input.path : "design '" + o.input.design + "'";
+  }
+  return source;
+}
+
+// The SARIF log and the JUnit file for answers that no Verification carries (bad input, a bound
+// of the whole command passed before the search could answer), and the JUnit file written before
+// the work, so that a run the guard ends leaves "not decided" there, never an earlier run's file.
+class CiOutputs {
+ public:
+  CiOutputs(const VerifyCli& o, Format format)
+      : o_(o), sarif_(format == Format::sarif), source_(job_source(o)) {}
+
+  const checker::JobSource& source() const { return source_; }
+  bool sarif() const { return sarif_; }
+  // Standard output holds the answer: a later error must not add a second log there.
+  void answered() { answered_ = true; }
+  void outputs_checked() { outputs_checked_ = true; }
+
+  // The message on standard error as every bad input of ordo verify says it, and the same in the
+  // SARIF log and, once the output paths are known to be good, in the JUnit file (before, the
+  // path could be the input itself).
+  int bad_input(const std::string& message) {
+    std::cerr << "ordo verify: error: " << message << '\n';
+    if (sarif_ && !answered_) {
+      report::SarifRun run = checker::verify_sarif_failed(message);
+      run.exit_code = exit_bad_input;
+      std::cout << report::sarif_log(run);
+    }
+    if (outputs_checked_ && !o_.junit_path.empty()) {
+      write_output(o_.junit_path,
+                   report::junit_xml(
+                       checker::verify_junit_failed(source_, message, command_clock().elapsed())),
+                   "verify");
+    }
     return exit_bad_input;
   }
+
+  // Before the work: the answer the file gives should the guard end the process.
+  bool junit_until_answered(std::uint32_t ranks) {
+    if (o_.junit_path.empty()) return true;
+    // A device, a pipe or a link (/dev/stdout is one) could receive this and the answer both.
+    std::error_code error;
+    const auto status = std::filesystem::symlink_status(o_.junit_path, error);
+    if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status)) return true;
+    return write_junit_unknown(
+        "ordo verify stopped before it answered: --timeout or --memory-max ran out in a stage "
+        "that cannot stop by itself (its answer is on standard output)",
+        ranks);
+  }
+
+  bool write_junit_unknown(const std::string& why, std::uint32_t ranks) {
+    if (o_.junit_path.empty()) return true;
+    return write_output(o_.junit_path,
+                        report::junit_xml(checker::verify_junit_unknown(
+                            source_, ranks, o_.backend, why, command_clock().elapsed())),
+                        "verify");
+  }
+
+  // An unknown answer that the guard would give, in SARIF (the guard writes words or JSON).
+  int unknown(CommandGuard& guard, const std::string& why, std::uint32_t ranks) {
+    guard.stand_down();
+    std::cout << report::sarif_log(checker::verify_sarif_unknown(why, ranks));
+    std::cerr << "ordo verify: " << why << '\n';
+    return write_junit_unknown(why, ranks) ? exit_unknown : exit_bad_input;
+  }
+
+ private:
+  const VerifyCli& o_;
+  bool sarif_;
+  bool answered_ = false;
+  bool outputs_checked_ = false;
+  checker::JobSource source_;
+};
+
+// The dump's text, for the SARIF regions: read again, since the reader keeps no text. A dump
+// that cannot be read now gives locations without lines, not an error.
+std::string dump_text(const std::string& path) {
+  try {
+    return dag::read_json_file(path, "dump");
+  } catch (const dag::DumpError&) {
+    return {};
+  }
+}
+
+int run_verify(const VerifyCli& o, Format format, CiOutputs& ci) {
+  const CommandClock& clock = command_clock();
+  if (std::optional<std::string> problem = output_problem(
+          {{"--trace", o.trace_path}, {"--dot", o.dot_path}, {"--junit", o.junit_path}},
+          o.input.files())) {
+    return ci.bad_input(*problem);
+  }
+  ci.outputs_checked();
+  const checker::Method method = parse_method(o.method);
+  const std::string name = o.input.name();
+  if (!ci.junit_until_answered(o.ranks)) return exit_bad_input;
   const std::uint64_t memory_max = o.memory_max != 0 ? o.memory_max : default_memory_max();
-  CommandGuard guard(clock, {o.timeout, memory_max}, {name, o.method, o.json});
+  CommandGuard guard(clock, {o.timeout, memory_max}, {name, o.method, format == Format::json});
 
   std::optional<checker::Model> built;
   std::optional<checker::Verification> answer;
+  const char* stage = "reading the input";
+  const auto enter = [&guard, &stage](const char* what) {
+    stage = what;
+    guard.stage(what);
+  };
+  std::uint32_t ranks = o.ranks;
   try {
-    guard.stage("reading the input");
+    enter("reading the input");
     dag::Job job;
     try {
       job = o.input.load();
     } catch (const dag::DumpError& e) {
-      std::cerr << "ordo verify: error: " << e.what() << '\n';
-      return exit_bad_input;
+      return ci.bad_input(e.what());
     }
     const bool ranks_defaulted = o.ranks == 0 && !job.ranks;
-    const std::uint32_t ranks = o.ranks != 0 ? o.ranks : job.ranks.value_or(2);
+    ranks = o.ranks != 0 ? o.ranks : job.ranks.value_or(2);
     guard.ranks(ranks);
+    if (o.ranks == 0 && !ci.junit_until_answered(ranks)) return exit_bad_input;
     const std::uint64_t tables = checker::Model::table_bytes_at_least(job, ranks);
     if (tables > memory_max) {
-      return guard.refuse_memory("the model of " + std::to_string(job.comms.size()) +
-                                 " communicator(s) at " + std::to_string(ranks) +
-                                 " ranks needs at least " + std::to_string(tables) +
-                                 " bytes (--memory-max), before it is built");
+      const std::string why = "the model of " + std::to_string(job.comms.size()) +
+                              " communicator(s) at " + std::to_string(ranks) +
+                              " ranks needs at least " + std::to_string(tables) +
+                              " bytes (--memory-max), before it is built";
+      if (ci.sarif()) return ci.unknown(guard, why, ranks);
+      const int code = guard.refuse_memory(why);
+      return ci.write_junit_unknown(why, ranks) ? code : exit_bad_input;
     }
-    guard.stage("building the model");
+    enter("building the model");
     try {
       built.emplace(std::move(job), ranks, *comm::parse_backend(o.backend));
     } catch (const dag::DumpError& e) {
       // The reader names the file in its errors; validation at the rank count must too.
-      std::cerr << "ordo verify: error: " << name << ": " << e.what() << '\n';
-      return exit_bad_input;
+      return ci.bad_input(name + ": " + e.what());
     } catch (const std::invalid_argument& e) {
-      std::cerr << "ordo verify: error: " << name << ": " << e.what() << '\n';
-      return exit_bad_input;
+      return ci.bad_input(name + ": " + e.what());
     }
     if (ranks_defaulted) {
       std::cerr << "ordo verify: note: the job fixes no rank count; verifying at " << ranks
                 << " ranks (give --ranks N for another count)\n";
     }
-    guard.stage("deciding");
+    enter("deciding");
     checker::VerifyOptions options;
     options.method = method;
     options.limits.seconds_max = std::max(o.timeout - clock.elapsed(), 0.001);
@@ -155,7 +275,11 @@ int run_verify(const VerifyCli& o) {
     options.limits.bytes_max = soft > now ? soft - now : 1;
     answer = checker::verify(*built, options);
   } catch (const std::bad_alloc&) {
-    return guard.out_of_memory();
+    const std::string why =
+        std::string("the machine's memory ran out (std::bad_alloc) while ") + stage;
+    if (ci.sarif()) return ci.unknown(guard, why, ranks);
+    const int code = guard.out_of_memory();
+    return ci.write_junit_unknown(why, ranks) ? code : exit_bad_input;
   }
   guard.stand_down();
   checker::Verification& v = *answer;
@@ -163,11 +287,21 @@ int run_verify(const VerifyCli& o) {
   bounds_as_given(v, o.timeout, memory_max);
   v.seconds = clock.elapsed();
 
-  if (o.json) {
-    std::cout << checker::json_report(model, v);
-  } else {
-    std::cout << name << ": " << checker::human_report(model, v);
+  switch (format) {
+    case Format::json:
+      std::cout << checker::json_report(model, v);
+      break;
+    case Format::sarif: {
+      checker::JobSource source = ci.source();
+      if (!source.dump_path.empty()) source.dump_text = dump_text(source.dump_path);
+      std::cout << report::sarif_log(checker::verify_sarif(model, v, source));
+      break;
+    }
+    case Format::text:
+      std::cout << name << ": " << checker::human_report(model, v);
+      break;
   }
+  ci.answered();
   bool written = true;
   if (!o.trace_path.empty()) {
     if (v.result.verdict == checker::Verdict::unsafe) {
@@ -180,8 +314,27 @@ int run_verify(const VerifyCli& o) {
   if (!o.dot_path.empty()) {
     written = write_output(o.dot_path, checker::to_dot(model, v.result), "verify") && written;
   }
+  if (!o.junit_path.empty()) {
+    const std::string xml = report::junit_xml(checker::verify_junit(model, v, ci.source()));
+    written = write_output(o.junit_path, xml, "verify") && written;
+  }
   if (!written) return exit_bad_input;
   return verdict_code(v.result.verdict);
+}
+
+// What the front end would report as an error (an unknown design or method, a model file it
+// cannot import) is reported in the SARIF log and the JUnit file too, with the same words on
+// standard error and the same exit code. Running out of memory stays the front end's: unknown.
+int run_verify(const VerifyCli& o) {
+  const Format format = format_of(o);
+  CiOutputs ci(o, format);
+  try {
+    return run_verify(o, format, ci);
+  } catch (const std::bad_alloc&) {
+    throw;
+  } catch (const std::exception& e) {
+    return ci.bad_input(e.what());
+  }
 }
 
 // Seconds as a number above zero that is finite: "nan" compares false with everything, and
@@ -211,7 +364,13 @@ Command add_verify(CLI::App& app) {
   o->input.add_options(sub, "DAG dump (JSON, docs/dag-format.md)");
   sub->add_option("--ranks", o->ranks, "rank count (default: the job's, or 2)")
       ->check(CLI::Range(1u, 1u << 20));
-  sub->add_flag("--json", o->json, "stable JSON on standard output (docs/checker.md)");
+  sub->add_flag("--json", o->json, "stable JSON on standard output (the same as --format json)");
+  sub->add_option("--format", o->format,
+                  "the answer on standard output: text, json (docs/checker.md) or sarif (SARIF "
+                  "2.1.0, for code scanning) (default: text)")
+      ->check(CLI::IsMember({"text", "json", "sarif"}));
+  sub->add_option("--junit", o->junit_path,
+                  "write P1-P4 as JUnit XML test cases here (passed, failed or not decided)");
   sub->add_option("--trace", o->trace_path,
                   "write the witness schedule here (ordo replay reads it)");
   sub->add_option("--dot", o->dot_path, "write a Graphviz picture of the violation here");

@@ -21,6 +21,7 @@ Command add_pack_rec(CLI::App& app);
 Command add_analyze(CLI::App& app);
 Command add_import(CLI::App& app);
 Command add_simulate(CLI::App& app);
+Command add_fuzz(CLI::App& app);
 #ifdef ORDO_HAVE_TORCH
 Command add_train(CLI::App& app);  // only where the trainer is built (libtorch)
 #endif
@@ -32,5 +33,7 @@ inline constexpr int exit_unsafe = 1;
 inline constexpr int exit_bad_input = 2;
 // verify: a bound was hit before an answer.
 inline constexpr int exit_unknown = 3;
+// fuzz: the checker and the runtime contradict each other (a bug in ordo, or in the job's model).
+inline constexpr int exit_disagreement = 4;
 
 }  // namespace ordo::tools

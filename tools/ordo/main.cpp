@@ -21,6 +21,7 @@ int main(int argc, char** argv) {
                         {"export-promela", add_export_promela},
                         {"verify", add_verify},
                         {"replay", add_replay},
+                        {"fuzz", add_fuzz},
                         {"gen-imagenet", add_gen_imagenet},
                         {"pack-rec", add_pack_rec},
                         {"analyze", add_analyze},

@@ -12,15 +12,19 @@
 // thread, and each op of each rank (its start and its completion, which is how a pool thread
 // or an in-flight collective appears to the scheduler). Entities appear as ops are submitted; a new
 // one gets a random priority among the initial ones, which gives the same uniform random order as
-// drawing a permutation up front. k is the exact length of a finished run (one transition per main
-// action, two per op), so the change points fall inside the run.
+// drawing a permutation up front. k is the length of a finished run (finished_run_transitions
+// below), so the change points fall inside the run.
+//
+// It lives with the runtime, not with the fuzz properties, because `ordo fuzz` runs it on a user's
+// job as well.
 #pragma once
 
 #include <cstdint>
 
+#include "runtime/dag/program.hpp"
 #include "runtime/exec/controlled_run.hpp"
 
-namespace ordo::fuzz {
+namespace ordo::exec {
 
 struct PctOptions {
   std::uint32_t depth = 2;  // d: the run has d - 1 priority change points
@@ -30,7 +34,11 @@ struct PctOptions {
 };
 
 // Drives `run` under PCT until it ends or `transitions_max` transitions, like
-// exec::run_random_schedule.
-exec::RunOutcome run_pct(exec::ControlledRun& run, const PctOptions& options);
+// run_random_schedule.
+RunOutcome run_pct(ControlledRun& run, const PctOptions& options);
 
-}  // namespace ordo::fuzz
+// PCT's k for `job` at `ranks`, the length of every finished run: one transition per main
+// action, a claim and a completion per op, and an issue per collective op, on every rank.
+std::uint64_t finished_run_transitions(const dag::Job& job, std::uint32_t ranks);
+
+}  // namespace ordo::exec

@@ -1,4 +1,4 @@
-#include "fuzz/sched/pct.hpp"
+#include "runtime/exec/pct_run.hpp"
 
 #include <algorithm>
 #include <map>
@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-namespace ordo::fuzz {
+namespace ordo::exec {
 
 namespace {
 
@@ -21,7 +21,7 @@ Entity entity_of(const dag::Transition& transition) {
 
 }  // namespace
 
-exec::RunOutcome run_pct(exec::ControlledRun& run, const PctOptions& options) {
+RunOutcome run_pct(ControlledRun& run, const PctOptions& options) {
   std::mt19937_64 rng(options.seed);
   const auto depth = static_cast<double>(std::max<std::uint32_t>(options.depth, 1));
   // Initial priorities lie in [d, d + 1); the i-th change point sets priority d - 1 - i, below
@@ -49,8 +49,8 @@ exec::RunOutcome run_pct(exec::ControlledRun& run, const PctOptions& options) {
     if (best == nullptr) {
       // outcome() reports every run without a legal transition as ended; this would be a runtime
       // fault.
-      return exec::RunOutcome{exec::RunEnd::transition_limit, taken,
-                              "no legal transition, yet the run reports no end"};
+      return RunOutcome{RunEnd::transition_limit, taken,
+                        "no legal transition, yet the run reports no end"};
     }
     const dag::Transition chosen = *best;
     run.take(chosen);
@@ -61,9 +61,18 @@ exec::RunOutcome run_pct(exec::ControlledRun& run, const PctOptions& options) {
     }
   }
   if (auto end = run.outcome()) return *end;
-  return exec::RunOutcome{
-      exec::RunEnd::transition_limit, options.transitions_max,
-      "no end after " + std::to_string(options.transitions_max) + " transitions"};
+  return RunOutcome{RunEnd::transition_limit, options.transitions_max,
+                    "no end after " + std::to_string(options.transitions_max) + " transitions"};
 }
 
-}  // namespace ordo::fuzz
+std::uint64_t finished_run_transitions(const dag::Job& job, std::uint32_t ranks) {
+  std::uint64_t transitions = 0;
+  for (const dag::Program* program : dag::programs_by_rank(job, ranks)) {
+    if (program == nullptr) continue;
+    transitions += program->main.size() + 2 * program->ops.size();
+    for (const dag::Op& op : program->ops) transitions += op.collective ? 1u : 0u;
+  }
+  return transitions;
+}
+
+}  // namespace ordo::exec

@@ -1,0 +1,92 @@
+// `ordo fuzz` as a library: the agreement property (agreement.hpp) on the user's job, then on
+// mutants of it (mutants.hpp), within one time budget. Every case with something to say becomes
+// a record (record.hpp) with its job and witness written where the hooks write, so that
+// `ordo verify` and `ordo replay` reproduce it. The user's job decides the outcome; a mutant
+// that is merely unsafe is a note, a disagreement anywhere is a failure.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "runtime/comm/rules/backend.hpp"
+#include "runtime/dag/program.hpp"
+#include "tools/fuzz_campaign/agreement.hpp"
+#include "tools/fuzz_campaign/record.hpp"
+
+namespace ordo::fuzz_campaign {
+
+struct CampaignOptions {
+  std::uint32_t ranks = 0;  // 0: the job's own, or 2 for a job valid at any rank count
+  comm::Backend backend = comm::Backend::mpi;
+  std::uint64_t seed = 1;
+  std::uint32_t cases = 8;        // mutants, at most
+  std::uint32_t schedules = 100;  // per case: half random walks, half PCT runs
+  double timeout = 120.0;         // seconds for the whole campaign
+  std::uint64_t states_max = 5'000'000;
+  bool mutate = true;
+  std::string out_dir = ".";  // where each record's files go
+  Decider decide;             // empty: checker::verify
+};
+
+struct Progress {
+  std::uint32_t cases_done = 0;
+  std::uint32_t cases_total = 0;
+  std::uint64_t schedules = 0;
+  std::uint32_t findings = 0;  // records so far
+  double seconds = 0.0;
+};
+
+struct CampaignHooks {
+  // Writes `text` to `path`; false when it could not (the hook says why). Empty: nothing written.
+  std::function<bool(const std::string& path, const std::string& text)> write;
+  std::function<void(const Progress&)> progress;  // after every schedule
+};
+
+// How the campaign ends, in the order in which one outcome overrides another.
+enum class CampaignOutcome : std::uint8_t {
+  clean,         // the job is safe and no schedule failed
+  unsafe,        // the job is unsafe
+  unknown,       // the checker hit its bound on the job, and no schedule failed
+  disagreement,  // the checker and the runtime contradict each other, on the job or a mutant
+  not_written,   // a record's files could not be written
+};
+
+// One case as checked, for outputs that list every case (JUnit).
+struct CaseLine {
+  std::string name;    // "job", "mutant-03-drop-read"
+  std::string change;  // a mutant's change in words
+  CaseVerdict verdict = CaseVerdict::unknown;
+  std::string property;  // "P1".."P4" when unsafe
+  std::string message;
+  std::uint64_t schedules = 0;
+  double seconds = 0.0;
+  bool checked = true;  // false: the time ran out before it was checked
+};
+
+struct CampaignSummary {
+  std::string job_name;
+  std::uint32_t ranks = 0;
+  comm::Backend backend = comm::Backend::mpi;
+  CaseOutcome job;  // the user's job
+  std::vector<Record> records;
+  std::vector<CaseLine> cases;  // the job first, then every mutant made
+  CampaignOutcome outcome = CampaignOutcome::clean;
+  std::uint64_t schedules = 0;  // over every case
+  std::uint32_t mutants_checked = 0;
+  std::uint32_t mutants_unsafe = 0;
+  std::uint32_t mutants_safe = 0;
+  std::uint32_t mutants_unknown = 0;
+  std::uint32_t mutants_disagree = 0;
+  std::uint32_t mutants_invalid = 0;   // candidates skipped as invalid jobs
+  std::uint32_t mutants_left_out = 0;  // made, but the time ran out before they were checked
+  double seconds = 0.0;
+};
+
+// Runs the campaign on `job`, named `job_name` in the report. Throws dag::DumpError or
+// std::invalid_argument, before any work, when the job is not valid at the rank count.
+CampaignSummary run_campaign(const dag::Job& job, const std::string& job_name,
+                             const CampaignOptions& options, const CampaignHooks& hooks);
+
+}  // namespace ordo::fuzz_campaign

@@ -1,0 +1,107 @@
+#include "tools/fuzz_campaign/report_junit.hpp"
+
+namespace ordo::fuzz_campaign {
+
+namespace {
+
+std::string first_line(const std::string& text) {
+  std::string line = text.substr(0, text.find('\n'));
+  if (!line.empty() && line.back() == ':') line.pop_back();
+  return line;
+}
+
+const Record* record_of(const CampaignSummary& s, const std::string& name) {
+  for (const Record& r : s.records) {
+    if (r.case_name == name) return &r;
+  }
+  return nullptr;
+}
+
+// The details a failed case carries: the message, the files and the commands.
+std::string details(const CaseLine& line, const Record* r) {
+  std::string text = line.message + "\n";
+  if (r == nullptr) return text;
+  text += "written: " + r->dump_path + (r->trace_path.empty() ? "" : ", " + r->trace_path) + "\n";
+  for (const std::string& command : r->reproduce) text += "reproduce with: " + command + "\n";
+  return text;
+}
+
+report::JunitCase case_of(const CampaignSummary& s, const CaseLine& line, bool job) {
+  report::JunitCase c;
+  c.suite = "ordo fuzz " + s.job_name + " at " + std::to_string(s.ranks) + " rank(s) (" +
+            std::string(comm::to_string(s.backend)) + ")";
+  c.classname = campaign_classname(s.job_name, s.ranks, comm::to_string(s.backend));
+  c.name = job ? "job: P1-P4 hold and the checker and the runtime agree"
+               : line.name + ": the checker and the runtime agree (" + line.change + ")";
+  c.seconds = line.seconds;
+  const Record* r = record_of(s, line.name);
+  if (!line.checked) {
+    c.skipped = report::JunitOutcome{"not checked: the time ran out (raise --timeout)", "", ""};
+    return c;
+  }
+  switch (line.verdict) {
+    case CaseVerdict::safe:
+      break;
+    case CaseVerdict::unsafe:
+      if (job)
+        c.failure = report::JunitOutcome{first_line(line.message), line.property, details(line, r)};
+      break;
+    case CaseVerdict::unknown:
+      c.skipped = report::JunitOutcome{"not decided: " + first_line(line.message), "", ""};
+      break;
+    case CaseVerdict::disagreement:
+      c.failure =
+          report::JunitOutcome{"the checker and the runtime disagree: " + first_line(line.message),
+                               "disagreement", details(line, r)};
+      break;
+  }
+  return c;
+}
+
+}  // namespace
+
+std::string campaign_classname(const std::string& job_name, std::uint32_t ranks,
+                               std::string_view backend) {
+  std::string part;
+  for (const char ch : job_name) {
+    const auto byte = static_cast<unsigned char>(ch);
+    const bool keep = byte >= 0x80 || (ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') ||
+                      (ch >= '0' && ch <= '9') || ch == '-' || ch == '_';
+    const char out = keep ? ch : '_';
+    if (out == '_' && !part.empty() && part.back() == '_') continue;
+    part += out;
+  }
+  while (!part.empty() && part.back() == '_') part.pop_back();
+  if (part.empty()) part = "job";
+  std::string name = "ordo.fuzz." + part;
+  if (ranks != 0) name += ".ranks" + std::to_string(ranks);
+  if (!backend.empty()) name += "." + std::string(backend);
+  return name;
+}
+
+std::vector<report::JunitCase> campaign_junit(const CampaignSummary& s) {
+  std::vector<report::JunitCase> cases;
+  for (std::size_t i = 0; i < s.cases.size(); ++i) cases.push_back(case_of(s, s.cases[i], i == 0));
+  return cases;
+}
+
+std::vector<report::JunitCase> campaign_junit_unfinished(const std::string& job_name) {
+  report::JunitCase c;
+  c.suite = "ordo fuzz " + job_name;
+  c.classname = campaign_classname(job_name, 0, "");
+  c.name = "job";
+  c.skipped = report::JunitOutcome{"not finished: ordo fuzz ended before it answered", "", ""};
+  return {c};
+}
+
+std::vector<report::JunitCase> campaign_junit_failed(const std::string& job_name,
+                                                     const std::string& error) {
+  report::JunitCase c;
+  c.suite = "ordo fuzz " + job_name;
+  c.classname = campaign_classname(job_name, 0, "");
+  c.name = "input";
+  c.error = report::JunitOutcome{error, "bad input", error};
+  return {c};
+}
+
+}  // namespace ordo::fuzz_campaign

@@ -1,0 +1,264 @@
+// `ordo fuzz`: the property campaign of fuzz/ as a command for a user's job. The checker's verdict
+// is held against the runtime's schedules on the job and on mutants of it
+// (tools/fuzz_campaign/); each finding is written as a dump and a trace that `ordo verify` and
+// `ordo replay` reproduce. This file is the front end: options, files, progress, the report in
+// words or SARIF, the JUnit file, and exit codes.
+#include <unistd.h>
+
+#include <cmath>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <system_error>
+
+#include "checker/report/junit.hpp"
+#include "checker/report/sarif.hpp"
+#include "checker/report/verify_sarif.hpp"
+#include "runtime/dag/dump_error.hpp"
+#include "tools/fuzz_campaign/campaign.hpp"
+#include "tools/fuzz_campaign/report_junit.hpp"
+#include "tools/fuzz_campaign/report_sarif.hpp"
+#include "tools/fuzz_campaign/report_text.hpp"
+#include "tools/ordo/commands.hpp"
+#include "tools/ordo/job_input.hpp"
+#include "tools/ordo/output.hpp"
+
+namespace ordo::tools {
+
+namespace {
+
+struct FuzzCli {
+  JobInput input;
+  std::uint32_t ranks = 0;
+  std::string backend = "mpi";
+  std::uint64_t seed = 1;
+  std::uint32_t cases = 8;
+  std::uint32_t schedules = 100;
+  double timeout = 120.0;
+  std::uint64_t states_max = 5'000'000;
+  std::string out_dir = "ordo-fuzz";
+  bool no_mutate = false;
+  std::string format = "text";
+  std::string junit_path;
+};
+
+// The directory the findings go to, made if it is missing, and checked before any work so that a
+// campaign does not end in "cannot write".
+std::optional<std::string> prepare_out_dir(const FuzzCli& o) {
+  std::error_code error;
+  const std::filesystem::path dir(o.out_dir);
+  if (std::filesystem::exists(dir, error) && !std::filesystem::is_directory(dir, error)) {
+    return "--out '" + o.out_dir + "' is not a directory; expected a directory for the findings";
+  }
+  if (!std::filesystem::exists(dir, error) && !std::filesystem::create_directories(dir, error)) {
+    return "--out '" + o.out_dir + "': cannot make the directory: " + error.message();
+  }
+  return output_problem({{"--out", (dir / "job.dump.json").string()}}, o.input.files());
+}
+
+// On a terminal, one line redrawn in place at most ten times a second; elsewhere (a CI log)
+// nothing, since the summary says it all at the end.
+class ProgressLine {
+ public:
+  ProgressLine() : terminal_(::isatty(STDERR_FILENO) == 1) {}
+  ~ProgressLine() { clear(); }
+
+  void draw(const fuzz_campaign::Progress& p) {
+    if (!terminal_ || p.seconds - last_ < 0.1) return;
+    last_ = p.seconds;
+    std::cerr << "\rordo fuzz: " << p.cases_done << "/" << p.cases_total << " cases done, "
+              << p.schedules << " schedule" << (p.schedules == 1 ? "" : "s") << ", " << p.findings
+              << " finding" << (p.findings == 1 ? "" : "s") << ", " << static_cast<long>(p.seconds)
+              << " s\x1b[K" << std::flush;
+    drawn_ = true;
+  }
+
+  void clear() {
+    if (drawn_) std::cerr << "\r\x1b[K" << std::flush;
+    drawn_ = false;
+  }
+
+ private:
+  bool terminal_;
+  bool drawn_ = false;
+  double last_ = -1.0;
+};
+
+int outcome_code(fuzz_campaign::CampaignOutcome outcome) {
+  switch (outcome) {
+    case fuzz_campaign::CampaignOutcome::clean:
+      return exit_ok;
+    case fuzz_campaign::CampaignOutcome::unsafe:
+      return exit_unsafe;
+    case fuzz_campaign::CampaignOutcome::unknown:
+      return exit_unknown;
+    case fuzz_campaign::CampaignOutcome::disagreement:
+      return exit_disagreement;
+    case fuzz_campaign::CampaignOutcome::not_written:
+      return exit_bad_input;
+  }
+  return exit_bad_input;
+}
+
+// Bad input, said on standard error as every command says it, and in the SARIF log and the JUnit
+// file when they are asked for. `junit` false: the output paths themselves are in question.
+int refuse(const FuzzCli& o, const std::string& job_name, const std::string& message,
+           bool junit = true) {
+  std::cerr << "ordo fuzz: error: " << message << '\n';
+  if (o.format == "sarif") {
+    report::SarifRun run = checker::verify_sarif_failed(message);
+    run.exit_code = exit_bad_input;
+    std::cout << report::sarif_log(run);
+  }
+  if (junit && !o.junit_path.empty()) {
+    write_output(o.junit_path,
+                 report::junit_xml(fuzz_campaign::campaign_junit_failed(job_name, message)),
+                 "fuzz");
+  }
+  return exit_bad_input;
+}
+
+std::string name_of(const FuzzCli& o) {
+  try {
+    return o.input.name();
+  } catch (const std::exception&) {
+    // A design that does not parse still needs a name for its error.
+    return o.input.design.empty() ? o.input.path : "design '" + o.input.design + "'";
+  }
+}
+
+int run_fuzz(const FuzzCli& o) {
+  const std::string name = name_of(o);
+  if (std::optional<std::string> problem =
+          output_problem({{"--junit", o.junit_path}}, o.input.files())) {
+    return refuse(o, name, *problem, false);
+  }
+  if (std::optional<std::string> problem = prepare_out_dir(o)) {
+    return refuse(o, name, *problem);
+  }
+  // A file from an earlier run must not pass for this run's answer should this one be ended from
+  // outside; a device or a pipe would receive both.
+  std::error_code error;
+  if (!o.junit_path.empty() && std::filesystem::is_regular_file(o.junit_path, error) &&
+      !write_output(o.junit_path, report::junit_xml(fuzz_campaign::campaign_junit_unfinished(name)),
+                    "fuzz")) {
+    return exit_bad_input;
+  }
+  dag::Job job;
+  try {
+    job = o.input.load();
+  } catch (const std::exception& e) {
+    // A file that is no job, a design option the design refuses, a network the builder refuses.
+    return refuse(o, name, e.what());
+  }
+  if (o.ranks == 0 && !job.ranks) {
+    std::cerr << "ordo fuzz: note: the job fixes no rank count; fuzzing at 2 ranks (give --ranks N "
+                 "for another count)\n";
+  }
+  fuzz_campaign::CampaignOptions options;
+  options.ranks = o.ranks;
+  options.backend = *comm::parse_backend(o.backend);
+  options.seed = o.seed;
+  options.cases = o.cases;
+  options.schedules = o.schedules;
+  options.timeout = o.timeout;
+  options.states_max = o.states_max;
+  options.mutate = !o.no_mutate;
+  options.out_dir = o.out_dir;
+  ProgressLine line;
+  fuzz_campaign::CampaignHooks hooks;
+  hooks.write = [](const std::string& path, const std::string& text) {
+    return write_output(path, text, "fuzz");
+  };
+  hooks.progress = [&line](const fuzz_campaign::Progress& p) { line.draw(p); };
+  fuzz_campaign::CampaignSummary summary;
+  try {
+    summary = fuzz_campaign::run_campaign(job, name, options, hooks);
+  } catch (const dag::DumpError& e) {
+    // Validation at the rank count: name the input, as the reader does.
+    return refuse(o, name, name + ": " + e.what());
+  } catch (const std::invalid_argument& e) {
+    return refuse(o, name, name + ": " + e.what());
+  }
+  line.clear();
+  int code = outcome_code(summary.outcome);
+  const std::string text = fuzz_campaign::text_report(summary);
+  if (o.format == "sarif") {
+    report::SarifRun run = fuzz_campaign::campaign_sarif(summary);
+    run.exit_code = code;
+    std::cout << report::sarif_log(run);
+    // The log is for a program; the summary in words still belongs in the job's log.
+    std::cerr << text.substr(text.rfind('\n', text.size() - 2) + 1);
+  } else {
+    std::cout << text;
+  }
+  if (!o.junit_path.empty() &&
+      !write_output(o.junit_path, report::junit_xml(fuzz_campaign::campaign_junit(summary)),
+                    "fuzz")) {
+    code = exit_bad_input;
+  }
+  return code;
+}
+
+// A finite number of seconds above 0: "nan" and "inf" would turn the bound off.
+const CLI::Validator campaign_seconds(
+    [](std::string& text) -> std::string {
+      std::size_t used = 0;
+      double value = 0.0;
+      try {
+        value = std::stod(text, &used);
+      } catch (const std::exception&) {
+        used = 0;
+      }
+      if (used != text.size() || used == 0 || !std::isfinite(value) || value <= 0.0) {
+        return "'" + text + "' is not a time limit; expected a finite number of seconds above 0";
+      }
+      return {};
+    },
+    "SECONDS");
+
+}  // namespace
+
+Command add_fuzz(CLI::App& app) {
+  auto o = std::make_shared<FuzzCli>();
+  CLI::App* sub = app.add_subcommand(
+      "fuzz",
+      "Hold the checker's verdict against the runtime's schedules on a job and on mutants of it");
+  o->input.add_options(sub, "DAG dump (JSON, docs/dag-format.md)");
+  sub->add_option("--ranks", o->ranks, "rank count (default: the job's, or 2)")
+      ->check(CLI::Range(1u, 1024u));
+  sub->add_option("--backend", o->backend, "the semantics to run under: mpi or nccl")
+      ->check(CLI::IsMember({"mpi", "nccl"}))
+      ->capture_default_str();
+  sub->add_option("--seed", o->seed, "seed of the schedules and the mutants")
+      ->capture_default_str();
+  sub->add_option("--cases", o->cases, "mutants of the job to check, at most")
+      ->check(CLI::Range(0u, 10000u))
+      ->capture_default_str();
+  sub->add_option("--schedules", o->schedules,
+                  "runtime schedules per case, half random walks, half PCT runs of depths 1-3")
+      ->check(CLI::Range(1u, 10000000u))
+      ->capture_default_str();
+  sub->add_option("--timeout", o->timeout, "seconds the whole campaign may take")
+      ->check(campaign_seconds)
+      ->capture_default_str();
+  sub->add_option("--states-max", o->states_max,
+                  "states the checker's explicit search may keep, per case")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  sub->add_option("--out", o->out_dir,
+                  "directory for each finding's dump and trace (made if missing)")
+      ->capture_default_str();
+  sub->add_flag("--no-mutate", o->no_mutate, "check the job alone, no mutants of it");
+  sub->add_option("--format", o->format,
+                  "text, or sarif: a SARIF 2.1.0 log on standard output (the summary in words "
+                  "on standard error)")
+      ->check(CLI::IsMember({"text", "sarif"}))
+      ->capture_default_str();
+  sub->add_option("--junit", o->junit_path,
+                  "write each case checked as a JUnit test case here (the job, each mutant)");
+  return [o] { return run_fuzz(*o); };
+}
+
+}  // namespace ordo::tools
