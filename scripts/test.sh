@@ -61,8 +61,10 @@ targets="ordo_engine_tests ordo_exec_tests ordo_comm_sim_tests ordo_kvstore_sim_
   run_preset tsan -L 'engine|sim|exec|flight|train-threads'
 # Memory code under ASan/UBSan. Open MPI's own allocations are not ordo's to fix, and
 # LeakSanitizer reports them, so the MPI jobs run in the other presets only; SPIN's agreement
-# runs SPIN natively and only slows the explicit search here, so it runs in release only.
-run_preset asan -LE 'mpi|spin'
+# runs SPIN natively and only slows the explicit search here, so it runs in release only; and
+# `ordo fuzz` run as a command (label campaign) repeats, at -O0, campaigns whose code the
+# in-process tests of tools/fuzz_campaign run under ASan already, so it runs in release only.
+run_preset asan -LE 'mpi|spin|campaign'
 # The code on libtorch under g++'s ASan/UBSan (clang 14 cannot compile libtorch's headers as C++20):
 # the layers and the model, and training runs on simulated ranks (the MPI ones run in release).
 targets="ordo_train_tests ordo_train_run_tests" run_preset asan-torch -L train -LE mpi

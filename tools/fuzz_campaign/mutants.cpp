@@ -100,7 +100,10 @@ Candidates shared_tokens(const dag::Job& job, random::SplitMix64& rng, std::size
   if (programs_ops.empty()) return out;
   std::set<std::tuple<std::size_t, std::size_t, std::size_t>> seen;
   for (std::size_t tries = 0; out.size() < wanted && tries < 8 * wanted; ++tries) {
-    const auto [p, ops] = programs_ops[rng.below(programs_ops.size())];
+    // Named copies, not a structured binding, which a lambda below could not capture.
+    const std::pair<std::size_t, std::size_t> chosen = programs_ops[rng.below(programs_ops.size())];
+    const std::size_t p = chosen.first;
+    const std::size_t ops = chosen.second;
     std::size_t a = rng.below(ops);
     std::size_t b = rng.below(ops - 1);
     if (b >= a) ++b;
