@@ -163,7 +163,7 @@ TEST(VerifySarif, MismatchBetweenMainThreadsPointsAtTheMainAction) {
           .first;
   const std::string key = "\"key\": " + std::to_string(offender.call.key) + ",";
   const auto [expected, column] = where(a.source.dump_text, "{\"action\": \"collective\"", program);
-  const std::string& first = lines_of(a.source.dump_text).at(expected - 1);
+  const std::string first = lines_of(a.source.dump_text).at(expected - 1);
   const std::uint64_t action_line = first.find(key) != std::string::npos ? expected : expected + 1;
   EXPECT_EQ(line, action_line);
   EXPECT_EQ(l["physicalLocation"]["region"].at("startColumn"), column);
