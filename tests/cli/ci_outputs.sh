@@ -1,29 +1,21 @@
 #!/usr/bin/env bash
-# ci_outputs.sh PYTHON DIR CODE EXPECT [--words] -- ORDO verify ARGS...: runs `ordo verify ARGS
-# --format sarif --junit DIR/junit.xml` (with --words, no --format: the answer stays in words, as
-# the guard writes it), fails unless it exits with CODE, then checks the SARIF log and the JUnit
-# file against EXPECT (ci_outputs_check.py).
+# ci_outputs.sh PYTHON DIR CODE EXPECT -- ORDO verify ARGS...: runs `ordo verify ARGS
+# --format sarif --junit DIR/junit.xml`, fails unless it exits with CODE, then checks the SARIF log
+# and the JUnit file against EXPECT (ci_outputs_check.py).
 set -uo pipefail
 python=$1
 dir=$2
 code=$3
 expect=$4
 shift 4
-format=(--format sarif)
-sarif=$dir/log.sarif
-if [[ $1 == --words ]]; then
-  format=()
-  sarif=-
-  shift
-fi
 shift  # --
 rm -rf "$dir"
 mkdir -p "$dir"
-"$@" "${format[@]}" --junit "$dir/junit.xml" >"$dir/log.sarif"
+"$@" --format sarif --junit "$dir/junit.xml" >"$dir/log.sarif"
 status=$?
 cat "$dir/log.sarif"
 if [[ $status -ne $code ]]; then
   echo "ci_outputs.sh: exit code $status, expected $code" >&2
   exit 1
 fi
-"$python" "$(dirname "$0")/ci_outputs_check.py" "$sarif" "$dir/junit.xml" "$expect"
+"$python" "$(dirname "$0")/ci_outputs_check.py" "$dir/log.sarif" "$dir/junit.xml" "$expect"

@@ -55,6 +55,7 @@ checker::VerifyOptions verify_options(const CaseBudget& budget) {
   checker::VerifyOptions options;
   options.limits.seconds_max = std::max(budget.checker_seconds, 0.001);
   options.limits.states_max = budget.states_max;
+  options.limits.bytes_max = budget.bytes_max;
   // The critical transition helps a person read one witness; a campaign reports the witness and
   // leaves that to `ordo verify`.
   options.critical_transition = false;

@@ -26,6 +26,8 @@ using Decider =
 struct CaseBudget {
   double checker_seconds = 10.0;  // the checker's share, witness shortening included
   std::uint64_t states_max = 5'000'000;
+  // Growth of resident memory the checker's search may take (ExploreLimits::bytes_max).
+  std::uint64_t bytes_max = std::uint64_t{4} << 30;
   std::uint32_t schedules = 100;
   // No schedule starts after this; the case's figures say how many ran.
   std::chrono::steady_clock::time_point schedules_until =

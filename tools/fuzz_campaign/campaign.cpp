@@ -6,6 +6,7 @@
 
 #include "checker/report/trace_io.hpp"
 #include "checker/report/verify_sarif.hpp"
+#include "checker/search/memory.hpp"
 #include "checker/verify.hpp"
 #include "tools/fuzz_campaign/case_files.hpp"
 #include "tools/fuzz_campaign/mutants.hpp"
@@ -105,6 +106,13 @@ class Campaign {
     CaseBudget budget;
     budget.states_max = options_.states_max;
     budget.schedules = options_.schedules;
+    if (options_.memory_max != 0) {
+      // As in `ordo verify`: the search stops itself a little short of the bound, with its
+      // figures, before the command's guard has to.
+      const std::uint64_t now = checker::resident_bytes();
+      const std::uint64_t soft = options_.memory_max / 10 * 9;
+      budget.bytes_max = soft > now ? soft - now : 1;
+    }
     return budget;
   }
 

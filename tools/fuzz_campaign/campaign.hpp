@@ -25,6 +25,9 @@ struct CampaignOptions {
   std::uint32_t schedules = 100;  // per case: half random walks, half PCT runs
   double timeout = 120.0;         // seconds for the whole campaign
   std::uint64_t states_max = 5'000'000;
+  // Resident memory of the whole process the checker may bring it to, per case; 0: the search's
+  // own default growth bound.
+  std::uint64_t memory_max = 0;
   bool mutate = true;
   std::string out_dir = ".";  // where each record's files go
   Decider decide;             // empty: checker::verify

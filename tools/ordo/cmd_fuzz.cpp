@@ -5,6 +5,7 @@
 // words or SARIF, the JUnit file, and exit codes.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <iostream>
@@ -20,6 +21,7 @@
 #include "tools/fuzz_campaign/report_junit.hpp"
 #include "tools/fuzz_campaign/report_sarif.hpp"
 #include "tools/fuzz_campaign/report_text.hpp"
+#include "tools/ordo/command_guard.hpp"
 #include "tools/ordo/commands.hpp"
 #include "tools/ordo/job_input.hpp"
 #include "tools/ordo/output.hpp"
@@ -37,6 +39,7 @@ struct FuzzCli {
   std::uint32_t schedules = 100;
   double timeout = 120.0;
   std::uint64_t states_max = 5'000'000;
+  std::uint64_t memory_max = 0;  // 0: default_memory_max()
   std::string out_dir = "ordo-fuzz";
   bool no_mutate = false;
   std::string format = "text";
@@ -137,21 +140,34 @@ int run_fuzz(const FuzzCli& o) {
   if (std::optional<std::string> problem = prepare_out_dir(o)) {
     return refuse(o, name, *problem);
   }
-  // A file from an earlier run must not pass for this run's answer should this one be ended from
-  // outside; a device or a pipe would receive both.
+  // Before the work, the answer the file gives should the guard end the process: "not decided",
+  // never an earlier run's file. A device or a pipe (/dev/stdout) would receive this and the
+  // answer both.
   std::error_code error;
-  if (!o.junit_path.empty() && std::filesystem::is_regular_file(o.junit_path, error) &&
+  const auto status = std::filesystem::symlink_status(o.junit_path, error);
+  if (!o.junit_path.empty() &&
+      (!std::filesystem::exists(status) || std::filesystem::is_regular_file(status)) &&
       !write_output(o.junit_path, report::junit_xml(fuzz_campaign::campaign_junit_unfinished(name)),
                     "fuzz")) {
     return exit_bad_input;
   }
+  const CommandClock& clock = command_clock();
+  const std::uint64_t memory_max = o.memory_max != 0 ? o.memory_max : default_memory_max();
+  CommandGuard guard(clock, {o.timeout, memory_max},
+                     {"ordo fuzz", name, "auto",
+                      o.format == "sarif" ? GuardFormat::sarif : GuardFormat::text});
+  guard.stage("reading the input");
   dag::Job job;
   try {
     job = o.input.load();
+  } catch (const std::bad_alloc&) {
+    return guard.out_of_memory();
   } catch (const std::exception& e) {
     // A file that is no job, a design option the design refuses, a network the builder refuses.
+    guard.stand_down();
     return refuse(o, name, e.what());
   }
+  guard.ranks(o.ranks != 0 ? o.ranks : job.ranks.value_or(2));
   if (o.ranks == 0 && !job.ranks) {
     std::cerr << "ordo fuzz: note: the job fixes no rank count; fuzzing at 2 ranks (give --ranks N "
                  "for another count)\n";
@@ -162,8 +178,11 @@ int run_fuzz(const FuzzCli& o) {
   options.seed = o.seed;
   options.cases = o.cases;
   options.schedules = o.schedules;
-  options.timeout = o.timeout;
+  // The campaign stops itself between schedules at what is left of --timeout; the guard ends
+  // the command, a little later, should one step (a Z3 call, a model of many ranks) not return.
+  options.timeout = std::max(o.timeout - clock.elapsed(), 0.001);
   options.states_max = o.states_max;
+  options.memory_max = memory_max;
   options.mutate = !o.no_mutate;
   options.out_dir = o.out_dir;
   ProgressLine line;
@@ -173,14 +192,23 @@ int run_fuzz(const FuzzCli& o) {
   };
   hooks.progress = [&line](const fuzz_campaign::Progress& p) { line.draw(p); };
   fuzz_campaign::CampaignSummary summary;
+  guard.stage("running the campaign");
   try {
     summary = fuzz_campaign::run_campaign(job, name, options, hooks);
+  } catch (const std::bad_alloc&) {
+    line.clear();
+    return guard.out_of_memory();
   } catch (const dag::DumpError& e) {
     // Validation at the rank count: name the input, as the reader does.
+    guard.stand_down();
+    line.clear();
     return refuse(o, name, name + ": " + e.what());
   } catch (const std::invalid_argument& e) {
+    guard.stand_down();
+    line.clear();
     return refuse(o, name, name + ": " + e.what());
   }
+  guard.stand_down();
   line.clear();
   int code = outcome_code(summary.outcome);
   const std::string text = fuzz_campaign::text_report(summary);
@@ -240,13 +268,20 @@ Command add_fuzz(CLI::App& app) {
                   "runtime schedules per case, half random walks, half PCT runs of depths 1-3")
       ->check(CLI::Range(1u, 10000000u))
       ->capture_default_str();
-  sub->add_option("--timeout", o->timeout, "seconds the whole campaign may take")
+  sub->add_option("--timeout", o->timeout,
+                  "seconds the whole command may take; the campaign stops between schedules, and "
+                  "a step that cannot stop is ended soon after, with the answer unknown")
       ->check(campaign_seconds)
       ->capture_default_str();
   sub->add_option("--states-max", o->states_max,
                   "states the checker's explicit search may keep, per case")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
+  sub->add_option("--memory-max", o->memory_max,
+                  "resident memory the whole command may take before the answer is unknown, in "
+                  "bytes or with a unit (512M, 4G; default: 3/4 of the machine's, at most 8G)")
+      ->transform(CLI::AsSizeValue(false))
+      ->check(CLI::PositiveNumber);
   sub->add_option("--out", o->out_dir,
                   "directory for each finding's dump and trace (made if missing)")
       ->capture_default_str();

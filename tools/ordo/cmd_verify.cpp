@@ -47,17 +47,6 @@ struct VerifyCli {
   std::string backend = "mpi";
 };
 
-// Three quarters of the machine's memory, at most 8 GiB: enough for any job the default time
-// limit can decide, and short of the point where the kernel kills the process without a word.
-std::uint64_t default_memory_max() {
-  constexpr std::uint64_t cap = std::uint64_t{8} << 30;
-  const long pages = ::sysconf(_SC_PHYS_PAGES);
-  const long page = ::sysconf(_SC_PAGESIZE);
-  if (pages <= 0 || page <= 0) return cap;
-  return std::min(cap,
-                  static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page) / 4 * 3);
-}
-
 checker::Method parse_method(const std::string& name) {
   if (name == "auto") return checker::Method::automatic;
   if (name == "explicit") return checker::Method::explicit_search;
@@ -218,7 +207,10 @@ int run_verify(const VerifyCli& o, Format format, CiOutputs& ci) {
   const std::string name = o.input.name();
   if (!ci.junit_until_answered(o.ranks)) return exit_bad_input;
   const std::uint64_t memory_max = o.memory_max != 0 ? o.memory_max : default_memory_max();
-  CommandGuard guard(clock, {o.timeout, memory_max}, {name, o.method, format == Format::json});
+  const GuardFormat guard_format = format == Format::json    ? GuardFormat::json
+                                   : format == Format::sarif ? GuardFormat::sarif
+                                                             : GuardFormat::text;
+  CommandGuard guard(clock, {o.timeout, memory_max}, {"ordo verify", name, o.method, guard_format});
 
   std::optional<checker::Model> built;
   std::optional<checker::Verification> answer;

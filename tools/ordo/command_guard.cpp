@@ -7,6 +7,8 @@
 #include <iostream>
 #include <string>
 
+#include "checker/report/sarif.hpp"
+#include "checker/report/verify_sarif.hpp"
 #include "checker/search/memory.hpp"
 #include "tools/ordo/commands.hpp"
 
@@ -46,6 +48,15 @@ std::string json_escaped(std::string_view text) {
 }
 
 }  // namespace
+
+std::uint64_t default_memory_max() {
+  constexpr std::uint64_t cap = std::uint64_t{8} << 30;
+  const long pages = ::sysconf(_SC_PHYS_PAGES);
+  const long page = ::sysconf(_SC_PAGESIZE);
+  if (pages <= 0 || page <= 0) return cap;
+  return std::min(cap,
+                  static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page) / 4 * 3);
+}
 
 const CommandClock& command_clock() {
   static const CommandClock clock;
@@ -94,7 +105,15 @@ std::string CommandGuard::answer_text(bool time, const std::string& why, double 
   const std::string bound = time ? "seconds_max" : "bytes_max";
   const std::uint64_t value = time ? static_cast<std::uint64_t>(bounds_.seconds) : bounds_.bytes;
   const std::string option = time ? "--timeout" : "--memory-max";
-  if (report_.json) {
+  if (report_.format == GuardFormat::sarif) {
+    const std::string words =
+        reached ? why + "; raise " + option
+                : why + "; lower " + option + " so that ordo stops first";
+    report::SarifRun run = checker::verify_sarif_unknown(words, ranks_);
+    run.exit_code = exit_unknown;
+    return report::sarif_log(run);
+  }
+  if (report_.format == GuardFormat::json) {
     char figures[64];
     std::snprintf(figures, sizeof figures, "%.3f", seconds);
     return "{\n \"format\": \"ordo-verify\",\n \"version\": 2,\n \"verdict\": \"unknown\",\n"
@@ -127,7 +146,7 @@ void CommandGuard::answer(bool time, double seconds) {
   const std::string why = std::string(time ? "the time limit" : "the memory limit") + " (" +
                           (time ? "--timeout" : "--memory-max") + ") ran out while " + stage_;
   write_all(STDOUT_FILENO, answer_text(time, why, seconds));
-  write_all(STDERR_FILENO, "ordo verify: " + why + "\n");
+  write_all(STDERR_FILENO, report_.command + ": " + why + "\n");
   // No destructor runs: the main thread is inside a stage that cannot stop, and no output file
   // is open (stand_down comes first).
   ::_exit(exit_unknown);
@@ -138,14 +157,14 @@ int CommandGuard::out_of_memory() {
   const std::string why =
       std::string("the machine's memory ran out (std::bad_alloc) while ") + stage_;
   std::cout << answer_text(false, why, clock_.elapsed(), false);
-  std::cerr << "ordo verify: unknown: " << why << ", below --memory-max " << bounds_.bytes << '\n';
+  std::cerr << report_.command << ": unknown: " << why << ", below --memory-max " << bounds_.bytes << '\n';
   return exit_unknown;
 }
 
 int CommandGuard::refuse_memory(const std::string& why) {
   stand_down();
   std::cout << answer_text(false, why, clock_.elapsed());
-  std::cerr << "ordo verify: " << why << '\n';
+  std::cerr << report_.command << ": " << why << '\n';
   return exit_unknown;
 }
 

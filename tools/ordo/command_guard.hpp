@@ -1,4 +1,4 @@
-// The bounds of one `ordo verify` as a whole: wall-clock time from the start (--timeout) and the
+// The bounds of one `ordo verify` or `ordo fuzz` as a whole: wall-clock time from the start (--timeout) and the
 // process's resident memory (--memory-max), over reading the input, building the program and the
 // model, the symbolic stage and the search alike. The stages that can stop by themselves (the
 // searches) are given what is left and answer `unknown` with their figures. For the ones that
@@ -23,12 +23,20 @@ struct GuardBounds {
   std::uint64_t bytes = 0;
 };
 
-// How the guard's answer is written: the report's first line names the input, and --json asks
-// for the same object `ordo verify --json` prints (docs/checker.md).
+// Three quarters of the machine's memory, at most 8 GiB: enough for any job the default time
+// limit can decide, and short of the point where the kernel kills the process without a word.
+std::uint64_t default_memory_max();
+
+// How the guard's answer is written, in the form the command was asked for: words whose first
+// line names the input, the object `ordo verify --json` prints (docs/checker.md), or a SARIF log
+// whose run says `unknown` and why.
+enum class GuardFormat : std::uint8_t { text, json, sarif };
+
 struct GuardReport {
+  std::string command;  // "ordo verify", for the line on standard error
   std::string input;
   std::string method;
-  bool json = false;
+  GuardFormat format = GuardFormat::text;
 };
 
 class CommandGuard {

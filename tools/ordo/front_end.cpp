@@ -1,11 +1,14 @@
 #include "tools/ordo/front_end.hpp"
 
+#include <cstring>
 #include <exception>
 #include <iostream>
 #include <map>
 #include <new>
 #include <string>
 
+#include "checker/report/sarif.hpp"
+#include "checker/report/verify_sarif.hpp"
 #include "tools/ordo/command_clock.hpp"
 #include "tools/ordo/output.hpp"
 
@@ -17,6 +20,20 @@ namespace {
 // on a full disk is no answer.
 int finish(int code, const std::string& command) {
   return flush_standard_output(command) ? code : exit_bad_input;
+}
+
+// Whether the command line asks for a SARIF log, read from the words themselves: when the options
+// do not parse, CLI11 has not set the format, and a CI step that saves standard output as its log
+// must still get a log that says the run failed, not an empty file.
+bool sarif_asked(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--format=sarif") == 0) return true;
+    if (std::strcmp(argv[i], "--format") == 0 && i + 1 < argc &&
+        std::strcmp(argv[i + 1], "sarif") == 0) {
+      return true;
+    }
+  }
+  return false;
 }
 
 }  // namespace
@@ -36,7 +53,14 @@ int run_front_end(int argc, char** argv, const std::vector<CommandEntry>& entrie
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     const int code = app.exit(e);
-    return code == 0 ? exit_ok : exit_bad_input;
+    if (code == 0) return exit_ok;  // --help
+    if (sarif_asked(argc, argv)) {
+      report::SarifRun run = checker::verify_sarif_failed(e.what());
+      run.exit_code = exit_bad_input;
+      std::cout << report::sarif_log(run);
+      return finish(exit_bad_input, argc > 1 ? argv[1] : "");
+    }
+    return exit_bad_input;
   }
 
   std::string name = fallback == nullptr ? "" : fallback;
