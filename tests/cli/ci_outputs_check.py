@@ -2,7 +2,9 @@
 """ci_outputs_check.py SARIF JUNIT EXPECT: exits 0 when the SARIF log and the JUnit file that
 `ordo verify --format sarif --junit JUNIT` wrote say EXPECT: safe, unknown, bad (input), or
 unsafe:P3 (unsafe:P1|P2 when either may be found first). JUNIT "-" checks the SARIF log alone:
-options that do not parse leave no path known to write a JUnit file to.
+options that do not parse leave no path known to write a JUnit file to. EXPECT "fuzz:unsafe:P1|P2"
+checks the log of `ordo fuzz`: the agreement rule beside P1-P4, and every result placed in the
+dump it names.
 
 The SARIF log is checked against the properties and types that SARIF 2.1.0 (OASIS) requires of
 the objects ordo writes, stated below as a JSON schema of this test's own, not against the
@@ -138,10 +140,41 @@ def check_location(location, where):
         check(value.get("name") == name, f"{where}: the region holds {value}, not op {name!r}")
 
 
+def check_result(result, rules, allowed, levels):
+    check(result["ruleId"] in allowed, f"ruleId {result['ruleId']}, expected {allowed}")
+    check(result["ruleIndex"] == rules.index(result["ruleId"]), "ruleIndex")
+    check(result["level"] in levels, f"level {result['level']}")
+    check(len(result["locations"]) == 1, "one location")
+    check_location(result["locations"][0], "result")
+    for i, related in enumerate(result.get("relatedLocations", [])):
+        check_location(related, f"related {i}")
+    steps = result["codeFlows"][0]["threadFlows"][0]["locations"]
+    for i, step in enumerate(steps):
+        check(step["location"]["message"]["text"].startswith("rank "), f"step {i} message")
+        check_location(step["location"], f"step {i}")
+
+
+def check_fuzz_sarif(log, expect):
+    """ordo fuzz: one result per finding (error) or note on a mutant (note), each a witness."""
+    run = log["runs"][0]
+    rules = [r["id"] for r in run["tool"]["driver"]["rules"]]
+    check(rules == ["P1", "P2", "P3", "P4", "ordo-fuzz-disagreement"], f"rules {rules}")
+    check(run["invocations"][0]["executionSuccessful"] is True, "executionSuccessful")
+    _, verdict, allowed = expect.split(":")
+    check(run["properties"]["verdict"] == verdict, f"verdict {run['properties']['verdict']}")
+    results = run["results"]
+    check(len(results) >= 1, "no result")
+    for result in results:
+        check_result(result, rules, allowed.split("|"), ["error", "note"])
+
+
 def check_sarif(path, expect):
     with open(path, encoding="utf-8") as f:
         log = json.load(f)
     jsonschema.Draft7Validator(SARIF_2_1_0).validate(log)
+    if expect.startswith("fuzz:"):
+        check_fuzz_sarif(log, expect)
+        return
     run = log["runs"][0]
     driver = run["tool"]["driver"]
     check(driver["name"] == "ordo", "driver name")
@@ -165,19 +198,7 @@ def check_sarif(path, expect):
             check(any(n.get("level") == "warning" for n in notes), "unknown: no notification")
         return
     check(len(results) == 1, f"{len(results)} results")
-    result = results[0]
-    allowed = expect.split(":")[1].split("|")
-    check(result["ruleId"] in allowed, f"ruleId {result['ruleId']}, expected {allowed}")
-    check(result["ruleIndex"] == rules.index(result["ruleId"]), "ruleIndex")
-    check(result["level"] == "error", "level")
-    check(len(result["locations"]) == 1, "one location")
-    check_location(result["locations"][0], "result")
-    for i, related in enumerate(result.get("relatedLocations", [])):
-        check_location(related, f"related {i}")
-    steps = result["codeFlows"][0]["threadFlows"][0]["locations"]
-    for i, step in enumerate(steps):
-        check(step["location"]["message"]["text"].startswith("rank "), f"step {i} message")
-        check_location(step["location"], f"step {i}")
+    check_result(results[0], rules, expect.split(":")[1].split("|"), ["error"])
 
 
 def counts(element):
@@ -200,9 +221,20 @@ def check_junit(path, expect):
         float(suite.get("time"))
         for case, kind in zip(mine, kinds):
             float(case.get("time"))
-            check(case.get("classname", "").startswith("ordo.verify."), "classname")
+            command = "fuzz" if expect.startswith("fuzz:") else "verify"
+            check(case.get("classname", "").startswith(f"ordo.{command}."), "classname")
             cases.append((case.get("name"), kind, case))
     check(counts(root) == total, f"testsuites {counts(root)} != {total}")
+    if expect.startswith("fuzz:"):
+        # A case per job checked; as many failures as the log has errors.
+        failures = [case for _, k, case in cases if k == "failure"]
+        check(failures, "fuzz: no failed case")
+        allowed = expect.split(":")[2].split("|")
+        for case in failures:
+            check(case.find("failure").get("type") in allowed, "fuzz: failure type")
+            check("reproduce with: ordo verify" in (case.find("failure").text or ""),
+                  "fuzz: the failure does not say how to reproduce it")
+        return
     if expect == "bad":
         check([k for _, k, _ in cases] == ["error"], f"bad input: {cases}")
         return

@@ -2,8 +2,8 @@
 # fuzz_check.sh ORDO DIR CODE -- ARGS...: runs `ordo fuzz ARGS --out DIR` in a fresh DIR and fails
 # unless it exits with CODE and leaves what that code promises. For 1 (the job is unsafe): the
 # job's dump and trace, and the commands the report says reproduce them do: `ordo verify` on the
-# dump exits 1 and `ordo replay` of the trace reproduces its property (exit 0). For 0: no file of
-# the job. Always: no progress line, since standard error is not a terminal here.
+# dump exits 1 and `ordo replay` of the trace reproduces its property (exit 0); with --generate,
+# the same for the first generated job found unsafe. For 0: no file of any job. Always: no progress line, since standard error is not a terminal here.
 set -uo pipefail
 ordo=$1
 dir=$2
@@ -25,13 +25,16 @@ grep -q $'\r' "$dir.err" && fail "a progress line on standard error, which is no
 
 case $code in
   0)
-    [[ ! -e $dir/job.dump.json && ! -e $dir/job.trace.json ]] || fail "files written for a safe job"
+    written=$(find "$dir" -name '*.json' | head -n 1)
+    [[ -z $written ]] || fail "files written for a safe job: $written"
     ;;
   1)
-    [[ -s $dir/job.dump.json ]] || fail "no $dir/job.dump.json"
-    [[ -s $dir/job.trace.json ]] || fail "no $dir/job.trace.json"
-    # The commands under the job's finding, as the report gives them.
-    commands=$(awk '/^FINDING in job/ {on = 1; next} on && /^$/ {exit} on && /^    ordo (verify|replay) / {sub(/^    /, ""); print}' "$dir.out")
+    first=$(grep -m 1 -oE '^FINDING in (job|gen-[0-9]+)' "$dir.out" | cut -d' ' -f3)
+    [[ -n $first ]] || fail "no finding reported"
+    [[ -s $dir/$first.dump.json ]] || fail "no $dir/$first.dump.json"
+    [[ -s $dir/$first.trace.json ]] || fail "no $dir/$first.trace.json"
+    # The commands under the first finding, as the report gives them.
+    commands=$(awk -v first="FINDING in $first" 'index($0, first) == 1 {on = 1; next} on && /^$/ {exit} on && /^    ordo (verify|replay) / {sub(/^    /, ""); print}' "$dir.out")
     [[ $(grep -c . <<<"$commands") -eq 2 ]] || fail "the report does not give the two commands"
     while IFS= read -r command; do
       echo "+ $command"

@@ -101,6 +101,57 @@ class Campaign {
     return std::move(summary_);
   }
 
+  CampaignSummary run_generated(const std::vector<FuzzCase>& jobs, const std::string& name) {
+    summary_.job_name = name;
+    summary_.backend = options_.backend;
+    summary_.generated = true;
+    progress_.cases_total = static_cast<std::uint32_t>(jobs.size());
+    for (std::size_t i = 0; i < jobs.size(); ++i) {
+      const FuzzCase& c = jobs[i];
+      const double left = std::chrono::duration<double>(deadline_ - Clock::now()).count();
+      if (left <= 0.0) {
+        ++summary_.generated_left_out;
+        CaseLine line;
+        line.name = c.name;
+        line.change = c.change;
+        line.checked = false;
+        summary_.cases.push_back(std::move(line));
+        continue;
+      }
+      const double share = left / static_cast<double>(jobs.size() - i);
+      const auto model = std::make_unique<const checker::Model>(c.job, c.ranks, options_.backend);
+      CaseBudget budget = base_budget();
+      budget.checker_seconds = share / 2.0;
+      budget.schedules_until = std::min(after(Clock::now(), share), deadline_);
+      const CaseOutcome o = check(c, *model, budget, i + 1);
+      add_line(c, o);
+      switch (o.verdict) {
+        case CaseVerdict::safe:
+          ++summary_.generated_safe;
+          break;
+        case CaseVerdict::unknown:
+          ++summary_.generated_unknown;
+          break;
+        case CaseVerdict::unsafe:
+          ++summary_.generated_unsafe;
+          add_record(RecordKind::finding, c, *model, o);
+          break;
+        case CaseVerdict::disagreement:
+          ++summary_.generated_disagree;
+          add_record(RecordKind::disagreement, c, *model, o);
+          break;
+      }
+    }
+    summary_.outcome = summary_.generated_disagree > 0 ? CampaignOutcome::disagreement
+                       : summary_.generated_unsafe > 0 ? CampaignOutcome::unsafe
+                       : summary_.generated_unknown + summary_.generated_left_out > 0
+                           ? CampaignOutcome::unknown
+                           : CampaignOutcome::clean;
+    if (!written_) summary_.outcome = CampaignOutcome::not_written;
+    summary_.seconds = since(begin_);
+    return std::move(summary_);
+  }
+
  private:
   CaseBudget base_budget() const {
     CaseBudget budget;
@@ -186,9 +237,13 @@ class Campaign {
     r.case_name = c.name;
     r.change = c.change;
     r.property = short_property(o);
-    r.message = kind == RecordKind::note
-                    ? "the job becomes unsafe when " + c.change + "\n" + o.message
-                    : o.message;
+    if (kind == RecordKind::note) {
+      r.message = "the job becomes unsafe when " + c.change + "\n" + o.message;
+    } else if (summary_.generated) {
+      r.message = c.change + ":\n" + o.message;  // which point of the settings' space
+    } else {
+      r.message = o.message;
+    }
     r.dump_path = files.dump_path;
     r.trace_path = files.trace_path;
     r.reproduce = files.reproduce;
@@ -227,6 +282,11 @@ class Campaign {
 CampaignSummary run_campaign(const dag::Job& job, const std::string& job_name,
                              const CampaignOptions& options, const CampaignHooks& hooks) {
   return Campaign(options, hooks).run(job, job_name);
+}
+
+CampaignSummary run_generated(const std::vector<FuzzCase>& jobs, const std::string& name,
+                              const CampaignOptions& options, const CampaignHooks& hooks) {
+  return Campaign(options, hooks).run_generated(jobs, name);
 }
 
 }  // namespace ordo::fuzz_campaign

@@ -84,6 +84,14 @@ struct CampaignSummary {
   std::uint32_t mutants_disagree = 0;
   std::uint32_t mutants_invalid = 0;   // candidates skipped as invalid jobs
   std::uint32_t mutants_left_out = 0;  // made, but the time ran out before they were checked
+  // --generate: random jobs, each checked as a user's job would be (no mutants); `job` and the
+  // mutants' counts are then unused and `ranks` is 0 (each job has its own).
+  bool generated = false;
+  std::uint32_t generated_safe = 0;
+  std::uint32_t generated_unsafe = 0;
+  std::uint32_t generated_unknown = 0;
+  std::uint32_t generated_disagree = 0;
+  std::uint32_t generated_left_out = 0;
   double seconds = 0.0;
 };
 
@@ -91,5 +99,11 @@ struct CampaignSummary {
 // std::invalid_argument, before any work, when the job is not valid at the rank count.
 CampaignSummary run_campaign(const dag::Job& job, const std::string& job_name,
                              const CampaignOptions& options, const CampaignHooks& hooks);
+
+// Checks each of `jobs` (generated_jobs.hpp) as a user's job, each with an equal share of what is
+// left of the time: an unsafe one is a finding, and the outcome is the worst found (a
+// disagreement, then unsafe, then unknown). `name` names the set in the report.
+CampaignSummary run_generated(const std::vector<FuzzCase>& jobs, const std::string& name,
+                              const CampaignOptions& options, const CampaignHooks& hooks);
 
 }  // namespace ordo::fuzz_campaign

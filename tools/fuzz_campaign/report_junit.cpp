@@ -28,11 +28,16 @@ std::string details(const CaseLine& line, const Record* r) {
 
 report::JunitCase case_of(const CampaignSummary& s, const CaseLine& line, bool job) {
   report::JunitCase c;
-  c.suite = "ordo fuzz " + s.job_name + " at " + std::to_string(s.ranks) + " rank(s) (" +
+  c.suite = "ordo fuzz " + s.job_name +
+            (s.ranks != 0 ? " at " + std::to_string(s.ranks) + " rank(s)" : std::string()) + " (" +
             std::string(comm::to_string(s.backend)) + ")";
   c.classname = campaign_classname(s.job_name, s.ranks, comm::to_string(s.backend));
-  c.name = job ? "job: P1-P4 hold and the checker and the runtime agree"
-               : line.name + ": the checker and the runtime agree (" + line.change + ")";
+  if (s.generated) {
+    c.name = line.name + ": P1-P4 hold and the checker and the runtime agree (" + line.change + ")";
+  } else {
+    c.name = job ? "job: P1-P4 hold and the checker and the runtime agree"
+                 : line.name + ": the checker and the runtime agree (" + line.change + ")";
+  }
   c.seconds = line.seconds;
   const Record* r = record_of(s, line.name);
   if (!line.checked) {
@@ -81,7 +86,10 @@ std::string campaign_classname(const std::string& job_name, std::uint32_t ranks,
 
 std::vector<report::JunitCase> campaign_junit(const CampaignSummary& s) {
   std::vector<report::JunitCase> cases;
-  for (std::size_t i = 0; i < s.cases.size(); ++i) cases.push_back(case_of(s, s.cases[i], i == 0));
+  // A generated job is a job of its own: its case fails when it is unsafe.
+  for (std::size_t i = 0; i < s.cases.size(); ++i) {
+    cases.push_back(case_of(s, s.cases[i], s.generated || i == 0));
+  }
   return cases;
 }
 

@@ -25,6 +25,23 @@ std::string verdict_word(CaseVerdict verdict) {
   return "?";
 }
 
+// A set of generated jobs as one word: the worst that was found.
+std::string outcome_word(CampaignOutcome outcome) {
+  switch (outcome) {
+    case CampaignOutcome::clean:
+      return "safe";
+    case CampaignOutcome::unsafe:
+      return "unsafe";
+    case CampaignOutcome::unknown:
+      return "unknown";
+    case CampaignOutcome::disagreement:
+      return "disagreement";
+    case CampaignOutcome::not_written:
+      return "not written";
+  }
+  return "?";
+}
+
 report::SarifResult result_of(const Record& r) {
   report::SarifResult result;
   if (r.placed) result = *r.placed;
@@ -63,6 +80,20 @@ report::SarifRun campaign_sarif(const CampaignSummary& s) {
                        "is a bug in ordo, or a job whose model is not what the runtime runs.",
                        "error"});
   for (const Record& r : s.records) run.results.push_back(result_of(r));
+  if (s.generated) {
+    run.properties = {
+        {"verdict", outcome_word(s.outcome)},
+        {"backend", std::string(comm::to_string(s.backend))},
+        {"schedules", static_cast<std::int64_t>(s.schedules)},
+        {"generated_safe", std::int64_t{s.generated_safe}},
+        {"generated_unsafe", std::int64_t{s.generated_unsafe}},
+        {"generated_unknown", std::int64_t{s.generated_unknown}},
+        {"generated_disagree", std::int64_t{s.generated_disagree}},
+        {"generated_left_out", std::int64_t{s.generated_left_out}},
+        {"seconds", s.seconds},
+    };
+    return run;
+  }
   run.properties = {
       {"verdict", verdict_word(s.job.verdict)},
       {"ranks", std::int64_t{s.ranks}},

@@ -114,12 +114,33 @@ std::string mutant_words(const CampaignSummary& s) {
   return words;
 }
 
+std::string generated_words(const CampaignSummary& s) {
+  const std::uint32_t checked =
+      s.generated_safe + s.generated_unsafe + s.generated_unknown + s.generated_disagree;
+  std::string words = plural(checked, "job", "jobs") + " checked (" +
+                      std::to_string(s.generated_safe) + " safe, " +
+                      std::to_string(s.generated_unsafe) + " UNSAFE, " +
+                      std::to_string(s.generated_unknown) + " undecided";
+  if (s.generated_disagree > 0) words += ", " + std::to_string(s.generated_disagree) + " DISAGREE";
+  words += ")";
+  if (s.generated_left_out > 0) {
+    words += "; " + plural(s.generated_left_out, "job", "jobs") +
+             " left unchecked when the time ran out (raise --timeout)";
+  }
+  return words;
+}
+
 }  // namespace
 
 std::string text_report(const CampaignSummary& s) {
   std::string out;
   for (const Record& r : s.records) {
     out += record_text(r, r.kind != RecordKind::note) + "\n";
+  }
+  if (s.generated) {
+    return out + s.job_name + " under " + std::string(comm::to_string(s.backend)) + ": " +
+           generated_words(s) + "; " + plural(s.schedules, "schedule", "schedules") +
+           " in all, " + seconds(s.seconds) + ".\n";
   }
   out += s.job_name + " at " + std::to_string(s.ranks) + " rank(s) under " +
          std::string(comm::to_string(s.backend)) + ": " + job_words(s) + "; " + mutant_words(s) +

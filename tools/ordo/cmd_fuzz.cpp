@@ -18,6 +18,7 @@
 #include "checker/report/verify_sarif.hpp"
 #include "runtime/dag/dump_error.hpp"
 #include "tools/fuzz_campaign/campaign.hpp"
+#include "tools/fuzz_campaign/generated_jobs.hpp"
 #include "tools/fuzz_campaign/report_junit.hpp"
 #include "tools/fuzz_campaign/report_sarif.hpp"
 #include "tools/fuzz_campaign/report_text.hpp"
@@ -44,7 +45,34 @@ struct FuzzCli {
   bool no_mutate = false;
   std::string format = "text";
   std::string junit_path;
+  // --generate: random jobs from these settings instead of the user's one.
+  std::uint32_t generate = 0;
+  std::vector<std::string> gen_designs;
+  std::string gen_order_guard = "on";
+  fuzz_campaign::GeneratorSettings gen;
 };
+
+bool generating(const FuzzCli& o) { return o.generate > 0; }
+
+// The settings as given, the designs by name; throws std::invalid_argument for an unknown one, or
+// for a job given beside --generate.
+fuzz_campaign::GeneratorSettings generator_settings(const FuzzCli& o) {
+  const JobInput& in = o.input;
+  if (!in.path.empty() || !in.design.empty() || !in.network.empty() || !in.model.empty()) {
+    throw std::invalid_argument(
+        "--generate draws its own jobs; expected no dump, --design, --network or --model beside "
+        "it (the --gen-* options set what it draws)");
+  }
+  fuzz_campaign::GeneratorSettings settings = o.gen;
+  for (const std::string& name : o.gen_designs) {
+    settings.designs.push_back(designs::parse_design(name));
+  }
+  settings.order_guard = o.gen_order_guard == "off"    ? fuzz_campaign::GuardChoice::off
+                         : o.gen_order_guard == "both" ? fuzz_campaign::GuardChoice::both
+                                                       : fuzz_campaign::GuardChoice::on;
+  fuzz_campaign::check_settings(settings);
+  return settings;
+}
 
 // The directory the findings go to, made if it is missing, and checked before any work so that a
 // campaign does not end in "cannot write".
@@ -124,9 +152,11 @@ int refuse(const FuzzCli& o, const std::string& job_name, const std::string& mes
 
 std::string name_of(const FuzzCli& o) {
   try {
+    if (generating(o)) return fuzz_campaign::describe(generator_settings(o));
     return o.input.name();
   } catch (const std::exception&) {
     // A design that does not parse still needs a name for its error.
+    if (generating(o)) return "random jobs";
     return o.input.design.empty() ? o.input.path : "design '" + o.input.design + "'";
   }
 }
@@ -156,10 +186,15 @@ int run_fuzz(const FuzzCli& o) {
   CommandGuard guard(clock, {o.timeout, memory_max},
                      {"ordo fuzz", name, "auto",
                       o.format == "sarif" ? GuardFormat::sarif : GuardFormat::text});
-  guard.stage("reading the input");
+  guard.stage(generating(o) ? "drawing the jobs" : "reading the input");
   dag::Job job;
+  std::vector<fuzz_campaign::FuzzCase> generated;
   try {
-    job = o.input.load();
+    if (generating(o)) {
+      generated = fuzz_campaign::generated_jobs(generator_settings(o), o.seed, o.generate);
+    } else {
+      job = o.input.load();
+    }
   } catch (const std::bad_alloc&) {
     return guard.out_of_memory();
   } catch (const std::exception& e) {
@@ -167,8 +202,8 @@ int run_fuzz(const FuzzCli& o) {
     guard.stand_down();
     return refuse(o, name, e.what());
   }
-  guard.ranks(o.ranks != 0 ? o.ranks : job.ranks.value_or(2));
-  if (o.ranks == 0 && !job.ranks) {
+  if (!generating(o)) guard.ranks(o.ranks != 0 ? o.ranks : job.ranks.value_or(2));
+  if (!generating(o) && o.ranks == 0 && !job.ranks) {
     std::cerr << "ordo fuzz: note: the job fixes no rank count; fuzzing at 2 ranks (give --ranks N "
                  "for another count)\n";
   }
@@ -194,7 +229,8 @@ int run_fuzz(const FuzzCli& o) {
   fuzz_campaign::CampaignSummary summary;
   guard.stage("running the campaign");
   try {
-    summary = fuzz_campaign::run_campaign(job, name, options, hooks);
+    summary = generating(o) ? fuzz_campaign::run_generated(generated, name, options, hooks)
+                            : fuzz_campaign::run_campaign(job, name, options, hooks);
   } catch (const std::bad_alloc&) {
     line.clear();
     return guard.out_of_memory();
@@ -293,6 +329,57 @@ Command add_fuzz(CLI::App& app) {
       ->capture_default_str();
   sub->add_option("--junit", o->junit_path,
                   "write each case checked as a JUnit test case here (the job, each mutant)");
+  CLI::Option* generate = sub->add_option("--generate", o->generate,
+                  "check this many random jobs drawn from the --gen-* settings instead of one job "
+                  "(each checked as a job of its own, without mutants)")
+      ->check(CLI::Range(1u, 100000u));
+  sub->add_option("--gen-designs", o->gen_designs,
+                  "with --generate: the designs to draw from, comma-separated (default: every "
+                  "design but naive)")
+      ->delimiter(',');
+  sub->add_option("--gen-ranks", o->gen.ranks,
+                  "with --generate: the rank counts to draw from, comma-separated")
+      ->delimiter(',')
+      ->check(CLI::Range(1u, 1024u))
+      ->capture_default_str();
+  sub->add_option("--gen-layers", o->gen.layers_max, "with --generate: layers, 1 to this")
+      ->check(CLI::Range(1u, 64u))
+      ->capture_default_str();
+  sub->add_option("--gen-keys", o->gen.keys_max, "with --generate: keys, 1 to this")
+      ->check(CLI::Range(1u, 256u))
+      ->capture_default_str();
+  sub->add_option("--gen-count", o->gen.count_max,
+                  "with --generate: elements of a key, 1 to this")
+      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 30))
+      ->capture_default_str();
+  sub->add_option("--gen-threads", o->gen.threads_max,
+                  "with --generate: compute and comm pool threads, 1 to this")
+      ->check(CLI::Range(1u, 64u))
+      ->capture_default_str();
+  sub->add_option("--gen-ncomm", o->gen.ncomm_max,
+                  "with --generate: concom's communicators, 1 to this")
+      ->check(CLI::Range(1u, 64u))
+      ->capture_default_str();
+  sub->add_option("--gen-outstanding", o->gen.outstanding_max,
+                  "with --generate: concom's keys between barriers, 1 to this")
+      ->check(CLI::Range(1u, 64u))
+      ->capture_default_str();
+  sub->add_option("--gen-order-guard", o->gen_order_guard,
+                  "with --generate: the order guard of the designs that have one kept (on), left "
+                  "out (off), or either (both)")
+      ->check(CLI::IsMember({"on", "off", "both"}))
+      ->capture_default_str();
+  sub->add_flag("--gen-init", o->gen.init,
+                "with --generate: draw the init broadcasts before the step too");
+  for (const char* name : {"--gen-designs", "--gen-ranks", "--gen-layers", "--gen-keys",
+                           "--gen-count", "--gen-threads", "--gen-ncomm", "--gen-outstanding",
+                           "--gen-order-guard", "--gen-init"}) {
+    sub->get_option(name)->needs(generate);
+  }
+  // Each generated job has its own rank count and no mutants.
+  generate->excludes(sub->get_option("--ranks"))
+      ->excludes(sub->get_option("--cases"))
+      ->excludes(sub->get_option("--no-mutate"));
   return [o] { return run_fuzz(*o); };
 }
 
