@@ -84,6 +84,9 @@ TEST(GeneratedJobs, BadSettingsAreRefusedByName) {
   s.ranks = {2, 0};
   EXPECT_THROW(check_settings(s), std::invalid_argument);
   s = GeneratorSettings{};
+  s.count_max = count_max_limit + 1;
+  EXPECT_THROW(check_settings(s), std::invalid_argument);
+  s = GeneratorSettings{};
   s.keys_max = 0;
   try {
     check_settings(s);
@@ -111,8 +114,8 @@ TEST(GeneratedCampaign, AnUnsafeJobIsAFindingWithItsFiles) {
     files[path] = text;
     return true;
   };
-  const CampaignSummary summary =
-      run_generated(generated_jobs(s, 1, 3), describe(s), quick(), hooks);
+  JobDrawer drawer(s, 1);
+  const CampaignSummary summary = run_generated(drawer, 3, describe(s), quick(), hooks);
   EXPECT_TRUE(summary.generated);
   EXPECT_EQ(summary.outcome, CampaignOutcome::unsafe);
   EXPECT_GE(summary.generated_unsafe, 1u);
@@ -129,11 +132,25 @@ TEST(GeneratedCampaign, AnUnsafeJobIsAFindingWithItsFiles) {
 TEST(GeneratedCampaign, SafeJobsAreClean) {
   GeneratorSettings s;
   s.designs = {DesignKind::funnel, DesignKind::depcha};
-  const CampaignSummary summary =
-      run_generated(generated_jobs(s, 5, 5), describe(s), quick(), CampaignHooks{});
+  JobDrawer drawer(s, 5);
+  const CampaignSummary summary = run_generated(drawer, 5, describe(s), quick(), CampaignHooks{});
   EXPECT_EQ(summary.outcome, CampaignOutcome::clean);
   EXPECT_EQ(summary.generated_safe, 5u);
   EXPECT_TRUE(summary.records.empty());
+}
+
+TEST(GeneratedCampaign, JobsTheTimeLeavesNoRoomForAreNotDrawn) {
+  GeneratorSettings s;
+  s.designs = {DesignKind::funnel};
+  JobDrawer drawer(s, 9);
+  CampaignOptions o = quick();
+  o.timeout = 1e-9;
+  const CampaignSummary summary = run_generated(drawer, 100000, describe(s), o, CampaignHooks{});
+  EXPECT_EQ(summary.generated_left_out, 100000u);
+  ASSERT_EQ(summary.cases.size(), 1u);  // one line for them all, none drawn
+  EXPECT_FALSE(summary.cases.front().checked);
+  EXPECT_EQ(summary.outcome, CampaignOutcome::unknown);
+  EXPECT_EQ(drawer.next().name, "gen-001");  // the drawer was never asked
 }
 
 }  // namespace

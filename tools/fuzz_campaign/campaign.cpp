@@ -75,13 +75,14 @@ class Campaign {
     budget.schedules_until = deadline_;
     summary_.job = check(user, *model, budget, 1);
     summary_.outcome = job_outcome(summary_.job);
+    // The line first: a front end answering from the records so far lists the job's case too.
+    add_line(user, summary_.job);
     if (summary_.job.verdict == CaseVerdict::unsafe) {
       add_record(RecordKind::finding, user, *model, summary_.job);
     } else if (summary_.job.verdict == CaseVerdict::disagreement) {
       add_record(RecordKind::disagreement, user, *model, summary_.job);
     }
 
-    add_line(user, summary_.job);
     for (std::size_t i = 0; i < mutants.cases.size(); ++i) {
       const double left = std::chrono::duration<double>(deadline_ - Clock::now()).count();
       if (left <= 0.0) {
@@ -101,24 +102,25 @@ class Campaign {
     return std::move(summary_);
   }
 
-  CampaignSummary run_generated(const std::vector<FuzzCase>& jobs, const std::string& name) {
+  CampaignSummary run_generated(JobDrawer& drawer, std::uint32_t count, const std::string& name) {
     summary_.job_name = name;
     summary_.backend = options_.backend;
     summary_.generated = true;
-    progress_.cases_total = static_cast<std::uint32_t>(jobs.size());
-    for (std::size_t i = 0; i < jobs.size(); ++i) {
-      const FuzzCase& c = jobs[i];
+    progress_.cases_total = count;
+    for (std::uint32_t i = 0; i < count; ++i) {
       const double left = std::chrono::duration<double>(deadline_ - Clock::now()).count();
       if (left <= 0.0) {
-        ++summary_.generated_left_out;
+        // One line for the rest: they are never drawn.
+        summary_.generated_left_out = count - i;
         CaseLine line;
-        line.name = c.name;
-        line.change = c.change;
+        line.name = "gen-" + std::to_string(i + 1) + " to gen-" + std::to_string(count);
+        line.change = std::to_string(count - i) + " job(s) not drawn";
         line.checked = false;
         summary_.cases.push_back(std::move(line));
-        continue;
+        break;
       }
-      const double share = left / static_cast<double>(jobs.size() - i);
+      const FuzzCase c = drawer.next();
+      const double share = left / static_cast<double>(count - i);
       const auto model = std::make_unique<const checker::Model>(c.job, c.ranks, options_.backend);
       CaseBudget budget = base_budget();
       budget.checker_seconds = share / 2.0;
@@ -255,6 +257,7 @@ class Campaign {
     if (o.failing) r.schedule = o.failing->choice.name();
     summary_.records.push_back(std::move(r));
     progress_.findings = static_cast<std::uint32_t>(summary_.records.size());
+    if (hooks_.recorded) hooks_.recorded(summary_);
   }
 
   void schedule_done() {
@@ -284,9 +287,9 @@ CampaignSummary run_campaign(const dag::Job& job, const std::string& job_name,
   return Campaign(options, hooks).run(job, job_name);
 }
 
-CampaignSummary run_generated(const std::vector<FuzzCase>& jobs, const std::string& name,
+CampaignSummary run_generated(JobDrawer& drawer, std::uint32_t count, const std::string& name,
                               const CampaignOptions& options, const CampaignHooks& hooks) {
-  return Campaign(options, hooks).run_generated(jobs, name);
+  return Campaign(options, hooks).run_generated(drawer, count, name);
 }
 
 }  // namespace ordo::fuzz_campaign

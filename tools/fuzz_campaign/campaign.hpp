@@ -13,6 +13,7 @@
 #include "runtime/comm/rules/backend.hpp"
 #include "runtime/dag/program.hpp"
 #include "tools/fuzz_campaign/agreement.hpp"
+#include "tools/fuzz_campaign/generated_jobs.hpp"
 #include "tools/fuzz_campaign/record.hpp"
 
 namespace ordo::fuzz_campaign {
@@ -41,10 +42,15 @@ struct Progress {
   double seconds = 0.0;
 };
 
+struct CampaignSummary;
+
 struct CampaignHooks {
   // Writes `text` to `path`; false when it could not (the hook says why). Empty: nothing written.
   std::function<bool(const std::string& path, const std::string& text)> write;
   std::function<void(const Progress&)> progress;  // after every schedule
+  // After every record, with the summary as it stands (its records, cases and counts so far),
+  // for a front end that must answer with what was found should a bound end the command.
+  std::function<void(const CampaignSummary&)> recorded;
 };
 
 // How the campaign ends, in the order in which one outcome overrides another.
@@ -70,6 +76,9 @@ struct CaseLine {
 
 struct CampaignSummary {
   std::string job_name;
+  // The JUnit class name's part for the job when not job_name: a dump's file name without its
+  // extension, so that the name does not change with the directory a CI checks out into.
+  std::string junit_job;
   std::uint32_t ranks = 0;
   comm::Backend backend = comm::Backend::mpi;
   CaseOutcome job;  // the user's job
@@ -100,10 +109,11 @@ struct CampaignSummary {
 CampaignSummary run_campaign(const dag::Job& job, const std::string& job_name,
                              const CampaignOptions& options, const CampaignHooks& hooks);
 
-// Checks each of `jobs` (generated_jobs.hpp) as a user's job, each with an equal share of what is
-// left of the time: an unsafe one is a finding, and the outcome is the worst found (a
-// disagreement, then unsafe, then unknown). `name` names the set in the report.
-CampaignSummary run_generated(const std::vector<FuzzCase>& jobs, const std::string& name,
+// Checks `count` jobs from `drawer` (generated_jobs.hpp) as a user's job, each drawn when its
+// turn comes and given an equal share of what is left of the time: an unsafe one is a finding,
+// and the outcome is the worst found (a disagreement, then unsafe, then unknown). Jobs the time
+// leaves no room for are not drawn, and are counted. `name` names the set in the report.
+CampaignSummary run_generated(JobDrawer& drawer, std::uint32_t count, const std::string& name,
                               const CampaignOptions& options, const CampaignHooks& hooks);
 
 }  // namespace ordo::fuzz_campaign

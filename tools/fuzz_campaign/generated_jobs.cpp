@@ -116,31 +116,42 @@ void check_settings(const GeneratorSettings& s) {
   positive(s.threads_max, "--gen-threads");
   positive(s.ncomm_max, "--gen-ncomm");
   positive(s.outstanding_max, "--gen-outstanding");
+  if (s.count_max > count_max_limit) {
+    throw std::invalid_argument("--gen-count " + std::to_string(s.count_max) +
+                                " is above the limit; expected at most " +
+                                std::to_string(count_max_limit) + " elements");
+  }
   if (s.ranks.empty()) throw std::invalid_argument("--gen-ranks is empty; expected rank counts");
   for (const std::uint32_t r : s.ranks) positive(r, "a rank count of --gen-ranks");
 }
 
+JobDrawer::JobDrawer(GeneratorSettings settings, std::uint64_t seed)
+    : settings_(std::move(settings)), rng_(seed) {
+  check_settings(settings_);
+}
+
+FuzzCase JobDrawer::next() {
+  const std::uint32_t ranks = pick(rng_, settings_.ranks);
+  const networks::Network network = random_network(rng_, settings_);
+  const designs::DesignConfig config = random_config(rng_, settings_, ranks);
+  designs::StepOptions step;
+  step.include_init = settings_.init && rng_.below(2) == 0;
+  FuzzCase c;
+  c.name = "gen-" + three_digits(++drawn_);
+  c.change = designs::describe(config) + (step.include_init ? " with init" : "") + " on " +
+             std::to_string(network.layers.size()) + " layer(s), " +
+             std::to_string(networks::param_count(network)) + " key(s), at " +
+             std::to_string(ranks) + " rank(s)";
+  c.job = designs::build_step_job(network, config, step);
+  c.ranks = ranks;
+  return c;
+}
+
 std::vector<FuzzCase> generated_jobs(const GeneratorSettings& settings, std::uint64_t seed,
                                      std::uint32_t count) {
-  check_settings(settings);
-  random::SplitMix64 rng(seed);
+  JobDrawer drawer(settings, seed);
   std::vector<FuzzCase> cases;
-  for (std::uint32_t i = 1; i <= count; ++i) {
-    const std::uint32_t ranks = pick(rng, settings.ranks);
-    const networks::Network network = random_network(rng, settings);
-    const designs::DesignConfig config = random_config(rng, settings, ranks);
-    designs::StepOptions step;
-    step.include_init = settings.init && rng.below(2) == 0;
-    FuzzCase c;
-    c.name = "gen-" + three_digits(i);
-    c.change = designs::describe(config) + (step.include_init ? " with init" : "") + " on " +
-               std::to_string(network.layers.size()) + " layer(s), " +
-               std::to_string(networks::param_count(network)) + " key(s), at " +
-               std::to_string(ranks) + " rank(s)";
-    c.job = designs::build_step_job(network, config, step);
-    c.ranks = ranks;
-    cases.push_back(std::move(c));
-  }
+  for (std::uint32_t i = 0; i < count; ++i) cases.push_back(drawer.next());
   return cases;
 }
 

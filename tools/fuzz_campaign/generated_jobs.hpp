@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "runtime/designs/design_config.hpp"
+#include "runtime/random/split_mix64.hpp"
 #include "tools/fuzz_campaign/fuzz_case.hpp"
 
 namespace ordo::fuzz_campaign {
@@ -23,7 +24,7 @@ struct GeneratorSettings {
   std::vector<designs::DesignKind> designs;
   std::uint32_t layers_max = 3;   // layers of a network, 1 to this
   std::uint32_t keys_max = 3;     // keys of a network (parameters), 1 to this
-  std::uint64_t count_max = 16;   // elements of a key, 1 to this
+  std::uint64_t count_max = 16;   // elements of a key, 1 to this (at most count_max_limit)
   std::vector<std::uint32_t> ranks = {2};  // a job's rank count, one of these
   std::uint32_t threads_max = 3;  // compute and comm pool threads, 1 to this
   std::uint32_t ncomm_max = 3;    // concom's communicators, 1 to this
@@ -34,12 +35,29 @@ struct GeneratorSettings {
   bool init = false;  // also draw the init broadcasts (the safe init) before the step
 };
 
+// Ordering faults show on keys of a few elements; the bound keeps a draw's buffers, which the
+// runtime's schedules really allocate and reduce, small.
+inline constexpr std::uint64_t count_max_limit = std::uint64_t{1} << 16;
+
 // Throws std::invalid_argument, naming the setting, for a bound of 0, an empty rank list or a
 // rank count of 0.
 void check_settings(const GeneratorSettings& settings);
 
-// `count` jobs drawn from `seed`, named "gen-001", ..., each with its design, network and rank
-// count in words as its change.
+// Draws one job at a time, so that a long run holds one job, not all of them: the i-th job
+// drawn is named "gen-00i", with its design, network and rank count in words as its change.
+class JobDrawer {
+ public:
+  // Throws std::invalid_argument for bad settings (check_settings).
+  JobDrawer(GeneratorSettings settings, std::uint64_t seed);
+  FuzzCase next();
+
+ private:
+  GeneratorSettings settings_;
+  random::SplitMix64 rng_;
+  std::uint32_t drawn_ = 0;
+};
+
+// The first `count` jobs a JobDrawer draws from `seed`.
 std::vector<FuzzCase> generated_jobs(const GeneratorSettings& settings, std::uint64_t seed,
                                      std::uint32_t count);
 

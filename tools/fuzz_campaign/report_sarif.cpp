@@ -92,6 +92,12 @@ report::SarifRun campaign_sarif(const CampaignSummary& s) {
         {"generated_left_out", std::int64_t{s.generated_left_out}},
         {"seconds", s.seconds},
     };
+    if (s.generated_unknown + s.generated_left_out > 0) {
+      run.notifications.push_back(
+          {"warning", std::to_string(s.generated_unknown) + " job(s) undecided and " +
+                          std::to_string(s.generated_left_out) +
+                          " not drawn when the time ran out (raise --timeout)"});
+    }
     return run;
   }
   run.properties = {

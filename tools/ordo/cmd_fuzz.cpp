@@ -10,6 +10,8 @@
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <string>
 #include <system_error>
 
@@ -62,6 +64,15 @@ fuzz_campaign::GeneratorSettings generator_settings(const FuzzCli& o) {
     throw std::invalid_argument(
         "--generate draws its own jobs; expected no dump, --design, --network or --model beside "
         "it (the --gen-* options set what it draws)");
+  }
+  // The knobs are drawn too: a design option beside --generate would be ignored silently.
+  if (!(in.config == designs::DesignConfig{}) || in.step.include_init || in.step.steps != 1 ||
+      in.step.overlap || in.init != "safe" || in.layers != 4 || !in.data_shape.empty()) {
+    throw std::invalid_argument(
+        "--generate draws the designs and their knobs from the --gen-* options; expected no "
+        "design option (--comm-threads, --ncomm, --outstanding, --bucket-size, --slice-size, "
+        "--credit-size, --shards, --nodes, --node-ranks, --no-order-guard, --prefetch, "
+        "--with-init, --init, --steps, --overlap, --layers, --data-shape) beside it");
   }
   fuzz_campaign::GeneratorSettings settings = o.gen;
   for (const std::string& name : o.gen_designs) {
@@ -132,6 +143,13 @@ int outcome_code(fuzz_campaign::CampaignOutcome outcome) {
   return exit_bad_input;
 }
 
+// How the JUnit class names call the job: a dump by its file name without the extension, as
+// `ordo verify` does; a design or a set of generated jobs by its name.
+std::string junit_job(const FuzzCli& o, const std::string& name) {
+  if (o.generate > 0 || !o.input.design.empty() || o.input.path.empty()) return name;
+  return std::filesystem::path(o.input.path).stem().string();
+}
+
 // Bad input, said on standard error as every command says it, and in the SARIF log and the JUnit
 // file when they are asked for. `junit` false: the output paths themselves are in question.
 int refuse(const FuzzCli& o, const std::string& job_name, const std::string& message,
@@ -144,11 +162,89 @@ int refuse(const FuzzCli& o, const std::string& job_name, const std::string& mes
   }
   if (junit && !o.junit_path.empty()) {
     write_output(o.junit_path,
-                 report::junit_xml(fuzz_campaign::campaign_junit_failed(job_name, message)),
+                 report::junit_xml(fuzz_campaign::campaign_junit_failed(junit_job(o, job_name), message)),
                  "fuzz");
   }
   return exit_bad_input;
 }
+
+// The findings so far, kept as the campaign records them, so that a bound that ends the command
+// in a step that cannot stop (a Z3 call, a model of many ranks) answers with them: exit 1 (or 4)
+// with every finding's files and reproduce commands, the JUnit file with their cases, never a bare
+// `unknown` that hides what was written.
+class FoundSoFar {
+ public:
+  // Called after every record: the new records and case lines are appended, the counts copied,
+  // so that a campaign of many findings is not copied whole each time.
+  void keep(const fuzz_campaign::CampaignSummary& s) {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    fuzz_campaign::CampaignSummary& k = kept_;
+    for (std::size_t i = k.records.size(); i < s.records.size(); ++i) k.records.push_back(s.records[i]);
+    for (std::size_t i = k.cases.size(); i < s.cases.size(); ++i) k.cases.push_back(s.cases[i]);
+    k.job_name = s.job_name;
+    k.ranks = s.ranks;
+    k.backend = s.backend;
+    k.job = s.job;
+    k.schedules = s.schedules;
+    k.mutants_checked = s.mutants_checked;
+    k.mutants_unsafe = s.mutants_unsafe;
+    k.mutants_safe = s.mutants_safe;
+    k.mutants_unknown = s.mutants_unknown;
+    k.mutants_disagree = s.mutants_disagree;
+    k.mutants_invalid = s.mutants_invalid;
+    k.mutants_left_out = s.mutants_left_out;
+    k.generated = s.generated;
+    k.generated_safe = s.generated_safe;
+    k.generated_unsafe = s.generated_unsafe;
+    k.generated_unknown = s.generated_unknown;
+    k.generated_disagree = s.generated_disagree;
+    k.generated_left_out = s.generated_left_out;
+    any_ = true;
+  }
+
+  std::optional<GuardPartial> answer(const FuzzCli& o, const std::string& why, double seconds) {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    if (!any_) return std::nullopt;
+    fuzz_campaign::CampaignSummary s = kept_;
+    s.junit_job = junit_job(o, s.job_name);
+    bool finding = false;
+    bool disagreement = false;
+    for (const fuzz_campaign::Record& r : s.records) {
+      finding = finding || r.kind == fuzz_campaign::RecordKind::finding;
+      disagreement = disagreement || r.kind == fuzz_campaign::RecordKind::disagreement;
+    }
+    // Notes on mutants of a safe job alone leave the job's answer where it was: unknown.
+    if (!finding && !disagreement) return std::nullopt;
+    s.outcome = disagreement ? fuzz_campaign::CampaignOutcome::disagreement
+                             : fuzz_campaign::CampaignOutcome::unsafe;
+    s.seconds = seconds;
+    const std::string stopped = "stopped early: " + why + "; the rest was not checked";
+    fuzz_campaign::CaseLine rest;
+    rest.name = "the rest";
+    rest.change = "not checked: " + why;
+    rest.checked = false;
+    s.cases.push_back(std::move(rest));
+    GuardPartial partial;
+    partial.code = outcome_code(s.outcome);
+    if (o.format == "sarif") {
+      report::SarifRun run = fuzz_campaign::campaign_sarif(s);
+      run.exit_code = partial.code;
+      run.notifications.push_back({"warning", stopped});
+      partial.text = report::sarif_log(run);
+    } else {
+      partial.text = fuzz_campaign::text_report(s) + stopped + "\n";
+    }
+    if (!o.junit_path.empty()) {
+      write_output(o.junit_path, report::junit_xml(fuzz_campaign::campaign_junit(s)), "fuzz");
+    }
+    return partial;
+  }
+
+ private:
+  std::mutex mutex_;
+  fuzz_campaign::CampaignSummary kept_;
+  bool any_ = false;
+};
 
 std::string name_of(const FuzzCli& o) {
   try {
@@ -177,7 +273,7 @@ int run_fuzz(const FuzzCli& o) {
   const auto status = std::filesystem::symlink_status(o.junit_path, error);
   if (!o.junit_path.empty() &&
       (!std::filesystem::exists(status) || std::filesystem::is_regular_file(status)) &&
-      !write_output(o.junit_path, report::junit_xml(fuzz_campaign::campaign_junit_unfinished(name)),
+      !write_output(o.junit_path, report::junit_xml(fuzz_campaign::campaign_junit_unfinished(junit_job(o, name))),
                     "fuzz")) {
     return exit_bad_input;
   }
@@ -188,10 +284,10 @@ int run_fuzz(const FuzzCli& o) {
                       o.format == "sarif" ? GuardFormat::sarif : GuardFormat::text});
   guard.stage(generating(o) ? "drawing the jobs" : "reading the input");
   dag::Job job;
-  std::vector<fuzz_campaign::FuzzCase> generated;
+  std::optional<fuzz_campaign::JobDrawer> drawer;
   try {
     if (generating(o)) {
-      generated = fuzz_campaign::generated_jobs(generator_settings(o), o.seed, o.generate);
+      drawer.emplace(generator_settings(o), o.seed);
     } else {
       job = o.input.load();
     }
@@ -226,13 +322,25 @@ int run_fuzz(const FuzzCli& o) {
     return write_output(path, text, "fuzz");
   };
   hooks.progress = [&line](const fuzz_campaign::Progress& p) { line.draw(p); };
+  FoundSoFar found;
+  hooks.recorded = [&found](const fuzz_campaign::CampaignSummary& s) { found.keep(s); };
+  guard.found_so_far([&found, &o](const std::string& why, double seconds) {
+    return found.answer(o, why, seconds);
+  });
   fuzz_campaign::CampaignSummary summary;
   guard.stage("running the campaign");
   try {
-    summary = generating(o) ? fuzz_campaign::run_generated(generated, name, options, hooks)
+    summary = generating(o) ? fuzz_campaign::run_generated(*drawer, o.generate, name, options, hooks)
                             : fuzz_campaign::run_campaign(job, name, options, hooks);
   } catch (const std::bad_alloc&) {
+    guard.stand_down();
     line.clear();
+    const std::string why = "the machine's memory ran out (std::bad_alloc) while running the campaign";
+    if (std::optional<GuardPartial> partial = found.answer(o, why, clock.elapsed())) {
+      std::cout << partial->text;
+      std::cerr << "ordo fuzz: " << why << "; what was found before is above\n";
+      return partial->code;
+    }
     return guard.out_of_memory();
   } catch (const dag::DumpError& e) {
     // Validation at the rank count: name the input, as the reader does.
@@ -246,6 +354,7 @@ int run_fuzz(const FuzzCli& o) {
   }
   guard.stand_down();
   line.clear();
+  summary.junit_job = junit_job(o, name);
   int code = outcome_code(summary.outcome);
   const std::string text = fuzz_campaign::text_report(summary);
   if (o.format == "sarif") {
@@ -350,7 +459,7 @@ Command add_fuzz(CLI::App& app) {
       ->capture_default_str();
   sub->add_option("--gen-count", o->gen.count_max,
                   "with --generate: elements of a key, 1 to this")
-      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 30))
+      ->check(CLI::Range(std::uint64_t{1}, fuzz_campaign::count_max_limit))
       ->capture_default_str();
   sub->add_option("--gen-threads", o->gen.threads_max,
                   "with --generate: compute and comm pool threads, 1 to this")

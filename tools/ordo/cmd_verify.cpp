@@ -318,7 +318,14 @@ int run_verify(const VerifyCli& o, Format format, CiOutputs& ci) {
 // cannot import) is reported in the SARIF log and the JUnit file too, with the same words on
 // standard error and the same exit code. Running out of memory stays the front end's: unknown.
 int run_verify(const VerifyCli& o) {
-  const Format format = format_of(o);
+  Format format = Format::text;
+  try {
+    format = format_of(o);
+  } catch (const std::invalid_argument& e) {
+    // Two formats asked for: when SARIF is one of them, a CI that saves the log still gets one.
+    CiOutputs ci(o, o.format == "sarif" ? Format::sarif : Format::text);
+    return ci.bad_input(e.what());
+  }
   CiOutputs ci(o, format);
   try {
     return run_verify(o, format, ci);

@@ -80,6 +80,11 @@ void CommandGuard::ranks(std::uint32_t count) {
   ranks_ = count;
 }
 
+void CommandGuard::found_so_far(GuardFound found) {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  found_ = std::move(found);
+}
+
 void CommandGuard::stand_down() {
   {
     const std::lock_guard<std::mutex> lock(mutex_);
@@ -145,6 +150,13 @@ std::string CommandGuard::answer_text(bool time, const std::string& why, double 
 void CommandGuard::answer(bool time, double seconds) {
   const std::string why = std::string(time ? "the time limit" : "the memory limit") + " (" +
                           (time ? "--timeout" : "--memory-max") + ") ran out while " + stage_;
+  if (found_) {
+    if (std::optional<GuardPartial> partial = found_(why, seconds)) {
+      write_all(STDOUT_FILENO, partial->text);
+      write_all(STDERR_FILENO, report_.command + ": " + why + "; what was found before is above\n");
+      ::_exit(partial->code);
+    }
+  }
   write_all(STDOUT_FILENO, answer_text(time, why, seconds));
   write_all(STDERR_FILENO, report_.command + ": " + why + "\n");
   // No destructor runs: the main thread is inside a stage that cannot stop, and no output file

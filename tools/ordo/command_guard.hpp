@@ -9,6 +9,8 @@
 
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <mutex>
 #include <string>
 #include <string_view>
@@ -39,6 +41,15 @@ struct GuardReport {
   GuardFormat format = GuardFormat::text;
 };
 
+// What a command has found before a bound ended it, answered instead of plain `unknown`: a
+// finding made is not lost because a later step could not stop.
+struct GuardPartial {
+  std::string text;  // standard output, in the command's format
+  int code = 0;      // the exit code
+};
+// Given why the guard stops and the seconds so far; nullopt: nothing found, answer unknown.
+using GuardFound = std::function<std::optional<GuardPartial>(const std::string& why, double)>;
+
 class CommandGuard {
  public:
   CommandGuard(const CommandClock& clock, GuardBounds bounds, GuardReport report);
@@ -51,6 +62,9 @@ class CommandGuard {
   void stage(const char* what);
   // The rank count, once known, for the answer.
   void ranks(std::uint32_t count);
+  // What the guard asks for before it answers (on its own thread, its lock held): the findings
+  // so far. Set before the work.
+  void found_so_far(GuardFound found);
   // From here on the command only writes what it found: the guard stops (waiting if it is
   // answering already), so that it never cuts an output file short.
   void stand_down();
@@ -80,6 +94,7 @@ class CommandGuard {
   bool standing_down_ = false;
   const char* stage_ = "starting";
   std::uint32_t ranks_ = 0;
+  GuardFound found_;
   std::thread thread_;
 };
 

@@ -2,11 +2,14 @@
 
 #include <cstring>
 #include <exception>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <map>
 #include <new>
 #include <string>
 
+#include "checker/report/junit.hpp"
 #include "checker/report/sarif.hpp"
 #include "checker/report/verify_sarif.hpp"
 #include "tools/ordo/command_clock.hpp"
@@ -36,6 +39,40 @@ bool sarif_asked(int argc, char** argv) {
   return false;
 }
 
+// The path after --junit on the command line, if any.
+std::string junit_asked(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    if (std::strncmp(argv[i], "--junit=", 8) == 0) return argv[i] + 8;
+    if (std::strcmp(argv[i], "--junit") == 0 && i + 1 < argc) return argv[i + 1];
+  }
+  return {};
+}
+
+// Options that do not parse leave the paths unchecked, so the JUnit file is written only where it
+// cannot be an input: a path that does not exist yet, or a JUnit file (an earlier run's, which
+// must not pass for this run's answer).
+void junit_for_option_error(int argc, char** argv, const std::string& message) {
+  const std::string path = junit_asked(argc, argv);
+  if (path.empty()) return;
+  std::error_code error;
+  const auto status = std::filesystem::symlink_status(path, error);
+  if (std::filesystem::exists(status)) {
+    if (!std::filesystem::is_regular_file(status)) return;
+    std::ifstream in(path);
+    std::string head(512, '\0');
+    in.read(head.data(), static_cast<std::streamsize>(head.size()));
+    head.resize(static_cast<std::size_t>(in.gcount()));
+    if (head.find("<testsuites") == std::string::npos) return;
+  }
+  const std::string command = argc > 1 ? argv[1] : "";
+  report::JunitCase c;
+  c.suite = "ordo " + command;
+  c.classname = "ordo." + command + ".options";
+  c.name = "options";
+  c.error = report::JunitOutcome{message, "bad input", message};
+  write_output(path, report::junit_xml({c}), command);
+}
+
 }  // namespace
 
 int run_front_end(int argc, char** argv, const std::vector<CommandEntry>& entries,
@@ -54,6 +91,7 @@ int run_front_end(int argc, char** argv, const std::vector<CommandEntry>& entrie
   } catch (const CLI::ParseError& e) {
     const int code = app.exit(e);
     if (code == 0) return exit_ok;  // --help
+    junit_for_option_error(argc, argv, e.what());
     if (sarif_asked(argc, argv)) {
       report::SarifRun run = checker::verify_sarif_failed(e.what());
       run.exit_code = exit_bad_input;
