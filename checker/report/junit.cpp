@@ -109,4 +109,23 @@ std::string junit_xml(const std::vector<JunitCase>& cases, std::string_view name
          all.attributes() + ">\n" + body + "</testsuites>\n";
 }
 
+std::string junit_classname(std::string_view command, std::string_view job, std::uint32_t ranks,
+                            std::string_view backend) {
+  std::string part;
+  for (const char c : job) {
+    const auto byte = static_cast<unsigned char>(c);
+    const bool keep = byte >= 0x80 || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
+                      (c >= '0' && c <= '9') || c == '-' || c == '_';
+    const char out = keep ? c : '_';
+    if (out == '_' && !part.empty() && part.back() == '_') continue;
+    part += out;
+  }
+  while (!part.empty() && part.back() == '_') part.pop_back();
+  if (part.empty()) part = "job";
+  std::string name = "ordo." + std::string(command) + "." + part;
+  if (ranks != 0) name += ".ranks" + std::to_string(ranks);
+  if (!backend.empty()) name += "." + std::string(backend);
+  return name;
+}
+
 }  // namespace ordo::report

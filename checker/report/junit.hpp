@@ -5,6 +5,7 @@
 // bytes: they are escaped (xml_text.hpp).
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -34,5 +35,11 @@ struct JunitCase {
 // The whole document: an XML declaration, one <testsuites name=...> with the totals (tests,
 // failures, errors, skipped, time), one <testsuite> per suite with its own, and the cases.
 std::string junit_xml(const std::vector<JunitCase>& cases, std::string_view name = "ordo");
+
+// "ordo.<command>.<job>.ranks<N>.<backend>": every character of `job` other than a letter, a
+// digit, `-` and `_` turned into `_` (a dot would split the class name), runs of `_` made one;
+// ranks 0 and an empty backend leave their parts out.
+std::string junit_classname(std::string_view command, std::string_view job, std::uint32_t ranks,
+                            std::string_view backend);
 
 }  // namespace ordo::report

@@ -1,6 +1,7 @@
 #include "checker/report/sarif.hpp"
 
 #include <nlohmann/json.hpp>
+#include <utility>
 
 #include "checker/report/tool_version.hpp"
 
@@ -167,6 +168,14 @@ std::string sarif_log(const std::vector<SarifResult>& results, bool execution_su
   run.execution_successful = execution_successful;
   run.notifications = notifications;
   return sarif_log(run);
+}
+
+SarifLocation whole_file(std::string path, std::string name) {
+  SarifLocation whole;
+  whole.path = std::move(path);
+  whole.logical_name = std::move(name);
+  whole.logical_kind = "module";
+  return whole;
 }
 
 }  // namespace ordo::report

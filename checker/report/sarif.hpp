@@ -35,6 +35,10 @@ struct SarifLocation {
   std::string message;            // what is or happens there
 };
 
+// A file as a whole, for a result with no place in it to point at: named `name`, of kind
+// "module".
+SarifLocation whole_file(std::string path, std::string name);
+
 // One event of a code flow (SARIF's threadFlowLocation). `importance` is "essential",
 // "important" or "unimportant"; empty leaves SARIF's default, important.
 struct SarifStep {

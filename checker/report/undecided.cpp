@@ -2,8 +2,6 @@
 
 namespace ordo::checker {
 
-namespace {
-
 std::string_view option_of(Bound bound) {
   switch (bound) {
     case Bound::states_max:
@@ -15,8 +13,6 @@ std::string_view option_of(Bound bound) {
   }
   return "the bound";
 }
-
-}  // namespace
 
 std::string undecided_words(const Verification& v) {
   std::string words = "not decided at " + std::to_string(v.result.ranks) + " rank(s)";

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "checker/verify.hpp"
 
@@ -12,5 +13,8 @@ namespace ordo::checker {
 // "not decided at 2 rank(s): bound states_max reached before the search ended; raise
 // --states-max"
 std::string undecided_words(const Verification& verification);
+
+// The `ordo verify` option that sets each bound: "--states-max", "--timeout", "--memory-max".
+std::string_view option_of(Bound bound);
 
 }  // namespace ordo::checker

@@ -49,21 +49,7 @@ std::string junit_classname(const JobSource& source, std::uint32_t ranks,
   if (!source.dump_path.empty()) {
     job = std::filesystem::path(source.dump_path).stem().string();
   }
-  std::string part;
-  for (const char c : job) {
-    const auto byte = static_cast<unsigned char>(c);
-    const bool keep = byte >= 0x80 || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
-                      (c >= '0' && c <= '9') || c == '-' || c == '_';
-    const char out = keep ? c : '_';
-    if (out == '_' && !part.empty() && part.back() == '_') continue;
-    part += out;
-  }
-  while (!part.empty() && part.back() == '_') part.pop_back();
-  if (part.empty()) part = "job";
-  std::string name = "ordo.verify." + part;
-  if (ranks != 0) name += ".ranks" + std::to_string(ranks);
-  if (!backend.empty()) name += "." + std::string(backend);
-  return name;
+  return report::junit_classname("verify", job, ranks, backend);
 }
 
 std::vector<report::JunitCase> verify_junit(const Model& model, const Verification& v,

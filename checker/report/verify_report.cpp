@@ -1,6 +1,7 @@
 // The human form of a Verification (`ordo verify` without --json).
 #include <cstdio>
 
+#include "checker/report/undecided.hpp"
 #include "checker/verify.hpp"
 
 namespace ordo::checker {
@@ -16,19 +17,6 @@ std::string upper(std::string_view word) {
 std::string method_words(Method method) {
   return method == Method::symbolic ? "symbolic: the happens-before order, with Z3"
                                     : "explicit search";
-}
-
-// The `ordo verify` option that sets each bound.
-std::string_view option_of(Bound bound) {
-  switch (bound) {
-    case Bound::states_max:
-      return "--states-max";
-    case Bound::seconds_max:
-      return "--timeout";
-    case Bound::bytes_max:
-      return "--memory-max";
-  }
-  return "the bound";
 }
 
 std::string figures(const Stats& s) {

@@ -92,13 +92,7 @@ report::SarifResult violation_result(const Model& model, const Verification& v,
   if (!result.location && !parts.empty()) {
     result.location = places.location(parts.back(), "the last transition before the violation");
   }
-  if (!result.location) {
-    report::SarifLocation whole;
-    whole.path = source.dump_path;
-    whole.logical_name = source.name;
-    whole.logical_kind = "module";
-    result.location = std::move(whole);
-  }
+  if (!result.location) result.location = report::whole_file(source.dump_path, source.name);
   for (std::size_t i = 0; i < r.witness.size(); ++i) {
     report::SarifStep step;
     step.location = places.location(parts[i], describe(model, r.witness[i], parts[i].action));

@@ -74,7 +74,8 @@ struct CaseLine {
   bool checked = true;  // false: the time ran out before it was checked
 };
 
-struct CampaignSummary {
+// A campaign's figures: everything it says but the lists of records and cases, which only grow.
+struct CampaignFigures {
   std::string job_name;
   // The JUnit class name's part for the job when not job_name: a dump's file name without its
   // extension, so that the name does not change with the directory a CI checks out into.
@@ -82,8 +83,6 @@ struct CampaignSummary {
   std::uint32_t ranks = 0;
   comm::Backend backend = comm::Backend::mpi;
   CaseOutcome job;  // the user's job
-  std::vector<Record> records;
-  std::vector<CaseLine> cases;  // the job first, then every mutant made
   CampaignOutcome outcome = CampaignOutcome::clean;
   std::uint64_t schedules = 0;  // over every case
   std::uint32_t mutants_checked = 0;
@@ -102,6 +101,11 @@ struct CampaignSummary {
   std::uint32_t generated_disagree = 0;
   std::uint32_t generated_left_out = 0;
   double seconds = 0.0;
+};
+
+struct CampaignSummary : CampaignFigures {
+  std::vector<Record> records;
+  std::vector<CaseLine> cases;  // the job first, then every mutant made
 };
 
 // Runs the campaign on `job`, named `job_name` in the report. Throws dag::DumpError or

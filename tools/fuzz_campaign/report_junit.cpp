@@ -31,7 +31,7 @@ report::JunitCase case_of(const CampaignSummary& s, const CaseLine& line, bool j
   c.suite = "ordo fuzz " + s.job_name +
             (s.ranks != 0 ? " at " + std::to_string(s.ranks) + " rank(s)" : std::string()) + " (" +
             std::string(comm::to_string(s.backend)) + ")";
-  c.classname = campaign_classname(s.junit_job.empty() ? s.job_name : s.junit_job, s.ranks,
+  c.classname = report::junit_classname("fuzz", s.junit_job.empty() ? s.job_name : s.junit_job, s.ranks,
                                    comm::to_string(s.backend));
   if (s.generated) {
     c.name = line.name + ": P1-P4 hold and the checker and the runtime agree (" + line.change + ")";
@@ -66,25 +66,6 @@ report::JunitCase case_of(const CampaignSummary& s, const CaseLine& line, bool j
 
 }  // namespace
 
-std::string campaign_classname(const std::string& job_name, std::uint32_t ranks,
-                               std::string_view backend) {
-  std::string part;
-  for (const char ch : job_name) {
-    const auto byte = static_cast<unsigned char>(ch);
-    const bool keep = byte >= 0x80 || (ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') ||
-                      (ch >= '0' && ch <= '9') || ch == '-' || ch == '_';
-    const char out = keep ? ch : '_';
-    if (out == '_' && !part.empty() && part.back() == '_') continue;
-    part += out;
-  }
-  while (!part.empty() && part.back() == '_') part.pop_back();
-  if (part.empty()) part = "job";
-  std::string name = "ordo.fuzz." + part;
-  if (ranks != 0) name += ".ranks" + std::to_string(ranks);
-  if (!backend.empty()) name += "." + std::string(backend);
-  return name;
-}
-
 std::vector<report::JunitCase> campaign_junit(const CampaignSummary& s) {
   std::vector<report::JunitCase> cases;
   // A generated job is a job of its own: its case fails when it is unsafe.
@@ -97,7 +78,7 @@ std::vector<report::JunitCase> campaign_junit(const CampaignSummary& s) {
 std::vector<report::JunitCase> campaign_junit_unfinished(const std::string& job_name) {
   report::JunitCase c;
   c.suite = "ordo fuzz " + job_name;
-  c.classname = campaign_classname(job_name, 0, "");
+  c.classname = report::junit_classname("fuzz", job_name, 0, "");
   c.name = "job";
   c.skipped = report::JunitOutcome{"not finished: ordo fuzz ended before it answered", "", ""};
   return {c};
@@ -107,7 +88,7 @@ std::vector<report::JunitCase> campaign_junit_failed(const std::string& job_name
                                                      const std::string& error) {
   report::JunitCase c;
   c.suite = "ordo fuzz " + job_name;
-  c.classname = campaign_classname(job_name, 0, "");
+  c.classname = report::junit_classname("fuzz", job_name, 0, "");
   c.name = "input";
   c.error = report::JunitOutcome{error, "bad input", error};
   return {c};

@@ -14,11 +14,6 @@ namespace ordo::fuzz_campaign {
 
 std::vector<report::JunitCase> campaign_junit(const CampaignSummary& summary);
 
-// "ordo.fuzz.<job>.ranks<N>.<backend>", the job's name with what would split it into more class
-// name parts turned into '_'.
-std::string campaign_classname(const std::string& job_name, std::uint32_t ranks,
-                               std::string_view backend);
-
 // One skipped case for the job, written before the work: a campaign ended from outside (a CI
 // system's own time limit) leaves "not finished" there, never an earlier run's answer.
 std::vector<report::JunitCase> campaign_junit_unfinished(const std::string& job_name);

@@ -57,11 +57,7 @@ report::SarifResult result_of(const Record& r) {
   if (!result.location) {
     // No witness to place (the checker failed, or a run ended in what no property names): the
     // case's dump as a whole.
-    report::SarifLocation whole;
-    whole.path = r.dump_path;
-    whole.logical_name = r.case_name;
-    whole.logical_kind = "module";
-    result.location = std::move(whole);
+    result.location = report::whole_file(r.dump_path, r.case_name);
   }
   return result;
 }

@@ -6,7 +6,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cmath>
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -24,6 +23,7 @@
 #include "tools/fuzz_campaign/report_junit.hpp"
 #include "tools/fuzz_campaign/report_sarif.hpp"
 #include "tools/fuzz_campaign/report_text.hpp"
+#include "tools/ordo/bound_options.hpp"
 #include "tools/ordo/command_guard.hpp"
 #include "tools/ordo/commands.hpp"
 #include "tools/ordo/job_input.hpp"
@@ -174,37 +174,22 @@ int refuse(const FuzzCli& o, const std::string& job_name, const std::string& mes
 // `unknown` that hides what was written.
 class FoundSoFar {
  public:
-  // Called after every record: the new records and case lines are appended, the counts copied,
-  // so that a campaign of many findings is not copied whole each time.
+  // Called after every record: the figures are copied and the new records and case lines
+  // appended, so that a campaign of many findings is not copied whole each time.
   void keep(const fuzz_campaign::CampaignSummary& s) {
     const std::lock_guard<std::mutex> lock(mutex_);
-    fuzz_campaign::CampaignSummary& k = kept_;
-    for (std::size_t i = k.records.size(); i < s.records.size(); ++i) k.records.push_back(s.records[i]);
-    for (std::size_t i = k.cases.size(); i < s.cases.size(); ++i) k.cases.push_back(s.cases[i]);
-    k.job_name = s.job_name;
-    k.ranks = s.ranks;
-    k.backend = s.backend;
-    k.job = s.job;
-    k.schedules = s.schedules;
-    k.mutants_checked = s.mutants_checked;
-    k.mutants_unsafe = s.mutants_unsafe;
-    k.mutants_safe = s.mutants_safe;
-    k.mutants_unknown = s.mutants_unknown;
-    k.mutants_disagree = s.mutants_disagree;
-    k.mutants_invalid = s.mutants_invalid;
-    k.mutants_left_out = s.mutants_left_out;
-    k.generated = s.generated;
-    k.generated_safe = s.generated_safe;
-    k.generated_unsafe = s.generated_unsafe;
-    k.generated_unknown = s.generated_unknown;
-    k.generated_disagree = s.generated_disagree;
-    k.generated_left_out = s.generated_left_out;
-    any_ = true;
+    static_cast<fuzz_campaign::CampaignFigures&>(kept_) = s;
+    kept_.records.insert(kept_.records.end(),
+                         s.records.begin() + static_cast<std::ptrdiff_t>(kept_.records.size()),
+                         s.records.end());
+    kept_.cases.insert(kept_.cases.end(),
+                       s.cases.begin() + static_cast<std::ptrdiff_t>(kept_.cases.size()),
+                       s.cases.end());
   }
 
   std::optional<GuardPartial> answer(const FuzzCli& o, const std::string& why, double seconds) {
     const std::lock_guard<std::mutex> lock(mutex_);
-    if (!any_) return std::nullopt;
+    if (kept_.records.empty()) return std::nullopt;
     fuzz_campaign::CampaignSummary s = kept_;
     s.junit_job = junit_job(o, s.job_name);
     bool finding = false;
@@ -243,7 +228,6 @@ class FoundSoFar {
  private:
   std::mutex mutex_;
   fuzz_campaign::CampaignSummary kept_;
-  bool any_ = false;
 };
 
 std::string name_of(const FuzzCli& o) {
@@ -374,23 +358,6 @@ int run_fuzz(const FuzzCli& o) {
   return code;
 }
 
-// A finite number of seconds above 0: "nan" and "inf" would turn the bound off.
-const CLI::Validator campaign_seconds(
-    [](std::string& text) -> std::string {
-      std::size_t used = 0;
-      double value = 0.0;
-      try {
-        value = std::stod(text, &used);
-      } catch (const std::exception&) {
-        used = 0;
-      }
-      if (used != text.size() || used == 0 || !std::isfinite(value) || value <= 0.0) {
-        return "'" + text + "' is not a time limit; expected a finite number of seconds above 0";
-      }
-      return {};
-    },
-    "SECONDS");
-
 }  // namespace
 
 Command add_fuzz(CLI::App& app) {
@@ -416,17 +383,13 @@ Command add_fuzz(CLI::App& app) {
   sub->add_option("--timeout", o->timeout,
                   "seconds the whole command may take; the campaign stops between schedules, and "
                   "a step that cannot stop is ended soon after, with the answer unknown")
-      ->check(campaign_seconds)
+      ->check(seconds_bound())
       ->capture_default_str();
   sub->add_option("--states-max", o->states_max,
                   "states the checker's explicit search may keep, per case")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
-  sub->add_option("--memory-max", o->memory_max,
-                  "resident memory the whole command may take before the answer is unknown, in "
-                  "bytes or with a unit (512M, 4G; default: 3/4 of the machine's, at most 8G)")
-      ->transform(CLI::AsSizeValue(false))
-      ->check(CLI::PositiveNumber);
+  add_memory_max(sub, o->memory_max);
   sub->add_option("--out", o->out_dir,
                   "directory for each finding's dump and trace (made if missing)")
       ->capture_default_str();

@@ -5,7 +5,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cmath>
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -23,6 +22,7 @@
 #include "checker/verify.hpp"
 #include "runtime/dag/dump_error.hpp"
 #include "runtime/dag/json_file.hpp"
+#include "tools/ordo/bound_options.hpp"
 #include "tools/ordo/command_guard.hpp"
 #include "tools/ordo/commands.hpp"
 #include "tools/ordo/job_input.hpp"
@@ -336,24 +336,6 @@ int run_verify(const VerifyCli& o) {
   }
 }
 
-// Seconds as a number above zero that is finite: "nan" compares false with everything, and
-// "inf" never runs out, so either would turn the bound off.
-const CLI::Validator seconds_bound(
-    [](std::string& text) -> std::string {
-      std::size_t used = 0;
-      double value = 0.0;
-      try {
-        value = std::stod(text, &used);
-      } catch (const std::exception&) {
-        used = 0;
-      }
-      if (used != text.size() || used == 0 || !std::isfinite(value) || value <= 0.0) {
-        return "'" + text + "' is not a time limit; expected a finite number of seconds above 0";
-      }
-      return {};
-    },
-    "SECONDS");
-
 }  // namespace
 
 Command add_verify(CLI::App& app) {
@@ -376,16 +358,12 @@ Command add_verify(CLI::App& app) {
   sub->add_option("--timeout", o->timeout,
                   "seconds the whole command may take (reading and building included) before "
                   "the answer is unknown")
-      ->check(seconds_bound)
+      ->check(seconds_bound())
       ->capture_default_str();
   sub->add_option("--states-max", o->states_max, "states the explicit search may keep")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
-  sub->add_option("--memory-max", o->memory_max,
-                  "resident memory the whole command may take before the answer is unknown, in "
-                  "bytes or with a unit (512M, 4G; default: 3/4 of the machine's, at most 8G)")
-      ->transform(CLI::AsSizeValue(false))
-      ->check(CLI::PositiveNumber);
+  add_memory_max(sub, o->memory_max);
   sub->add_option("--method", o->method, "auto, explicit or symbolic")->capture_default_str();
   sub->add_option("--backend", o->backend,
                   "the semantics to verify under: mpi (completion at the match) or nccl (every "
