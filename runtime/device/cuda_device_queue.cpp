@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "runtime/device/cuda_error.hpp"
+#include "runtime/device/devices.hpp"
 
 namespace ordo::device {
 namespace {
@@ -15,24 +16,12 @@ int current_device() {
   return device;
 }
 
-// Makes `device` current on this thread for a scope: a pool thread may have another current
-// device, and an event must be made on its stream's.
-class DeviceScope {
- public:
-  explicit DeviceScope(int device) : previous_(current_device()) {
-    if (previous_ != device) check_cuda(cudaSetDevice(device), "cudaSetDevice");
-  }
-  DeviceScope(const DeviceScope&) = delete;
-  DeviceScope& operator=(const DeviceScope&) = delete;
-  ~DeviceScope() { (void)cudaSetDevice(previous_); }
-
- private:
-  int previous_;
-};
-
 }  // namespace
 
 CudaDeviceQueue::CudaDeviceQueue() : device_(current_device()), thread_([this] { progress(); }) {}
+
+CudaDeviceQueue::CudaDeviceQueue(Stream::LegacyDefault legacy)
+    : device_(current_device()), stream_(legacy), thread_([this] { progress(); }) {}
 
 CudaDeviceQueue::~CudaDeviceQueue() {
   {
@@ -60,6 +49,8 @@ cudaEvent_t CudaDeviceQueue::take_event() {
 
 void CudaDeviceQueue::mark(Reached reached) {
   const std::lock_guard<std::mutex> lock(mutex_);
+  // The legacy default stream is the current device's: record on this queue's.
+  const DeviceScope scope(device_);
   const cudaEvent_t event = take_event();
   const cudaError_t recorded = cudaEventRecord(event, stream_.handle());
   if (recorded != cudaSuccess) {

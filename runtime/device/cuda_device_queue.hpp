@@ -39,6 +39,9 @@ class CudaDeviceQueue final : public engine::DeviceQueue {
   // A new non-blocking stream on the calling thread's current device, and the progress thread.
   // Throws CudaError where the stream cannot be made (no GPU).
   CudaDeviceQueue();
+  // The queue on the current device's legacy default stream, where libtorch launches its kernels
+  // unless a stream of its own is made current: the trainer's compute pool marks behind them.
+  explicit CudaDeviceQueue(Stream::LegacyDefault legacy);
   // Waits until every marker recorded has been reached and reported, then joins the thread: work
   // that never ends would hang it, as it hangs cudaStreamDestroy's callers.
   ~CudaDeviceQueue() override;

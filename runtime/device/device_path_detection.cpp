@@ -54,6 +54,11 @@ DevicePathReport detect_device_path(const comm::MpiRuntime& runtime) {
   comm::check_mpi(MPI_Allreduce(&mine, &agreed, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD),
                   "MPI_Allreduce");
   report.agreed = static_cast<comm::DevicePath>(agreed);
+  const comm::JobDevicePaths own = comm::job_paths_of(report.inputs);
+  int offers[3] = {own.gpu ? 1 : 0, own.cuda_aware ? 1 : 0, own.nccl ? 1 : 0};
+  comm::check_mpi(MPI_Allreduce(MPI_IN_PLACE, offers, 3, MPI_INT, MPI_MIN, MPI_COMM_WORLD),
+                  "MPI_Allreduce");
+  report.job = {offers[0] != 0, offers[1] != 0, offers[2] != 0};
   return report;
 }
 

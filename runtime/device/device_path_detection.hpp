@@ -15,6 +15,7 @@ struct DevicePathReport {
   comm::CudaAwareSupport cuda_aware;
   comm::DevicePath chosen = comm::DevicePath::host;  // from this rank's inputs alone
   comm::DevicePath agreed = comm::DevicePath::host;  // the job's, the same on every rank
+  comm::JobDevicePaths job;  // what every rank offers, the same on every rank
 };
 
 // Collective over MPI_COMM_WORLD (every rank calls it at the same point): the GPUs this rank

@@ -11,22 +11,6 @@
 namespace ordo::device {
 namespace {
 
-// Makes `device` current on this thread for a scope, so that an allocation lands on the
-// placement's GPU whichever one the calling thread had current.
-class DeviceScope {
- public:
-  explicit DeviceScope(int device) {
-    check_cuda(cudaGetDevice(&previous_), "cudaGetDevice");
-    if (previous_ != device) check_cuda(cudaSetDevice(device), "cudaSetDevice");
-  }
-  DeviceScope(const DeviceScope&) = delete;
-  DeviceScope& operator=(const DeviceScope&) = delete;
-  ~DeviceScope() { (void)cudaSetDevice(previous_); }
-
- private:
-  int previous_ = 0;
-};
-
 class DeviceVarBlock final : public exec::VarBlock {
  public:
   explicit DeviceVarBlock(std::uint64_t bytes) : buffer_(bytes) {}
@@ -47,6 +31,7 @@ DeviceVarMemory::DeviceVarMemory(int device) : device_(device) {
   }
   const DeviceScope scope(device_);
   zeroing_ = std::make_unique<Stream>();
+  copying_ = std::make_unique<Stream>();
 }
 
 std::unique_ptr<exec::VarBlock> DeviceVarMemory::allocate(std::uint64_t bytes) {
@@ -56,6 +41,28 @@ std::unique_ptr<exec::VarBlock> DeviceVarMemory::allocate(std::uint64_t bytes) {
   check_cuda(cudaMemsetAsync(block->data(), 0, bytes, zeroing_->handle()), "cudaMemsetAsync");
   zeroing_->synchronize();
   return block;
+}
+
+void DeviceVarMemory::copy(std::span<const exec::ByteCopy> copies) {
+  Event done(Event::Wait::sleep);
+  {
+    const std::lock_guard lock(copy_mutex_);
+    const DeviceScope scope(device_);
+    try {
+      for (const exec::ByteCopy& c : copies) {
+        if (c.bytes == 0) continue;
+        check_cuda(cudaMemcpyAsync(c.to, c.from, c.bytes, cudaMemcpyDeviceToDevice,
+                                   copying_->handle()),
+                   "cudaMemcpyAsync (device to device)");
+      }
+      done.record(*copying_);
+    } catch (...) {
+      // The copies enqueued before the failure land before the op's failure is seen.
+      (void)cudaStreamSynchronize(copying_->handle());
+      throw;
+    }
+  }
+  done.wait();
 }
 
 std::string DeviceVarMemory::describe() const {

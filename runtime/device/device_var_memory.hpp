@@ -1,6 +1,7 @@
 // An executor's vars in device memory (exec::VarMemory): gradients that NCCL, staged MPI or
-// CUDA-aware MPI reduce where they are, with no copy to the host. The host never touches them:
-// copy ops, compute hooks and Buffers::as/fill refuse such vars (runtime/exec/var_memory.hpp).
+// CUDA-aware MPI reduce where they are, with no copy to the host. Copy ops copy device to device
+// on the GPU. The host never touches them: compute hooks that compute on the host and
+// Buffers::as/fill refuse such vars (runtime/exec/var_memory.hpp).
 #pragma once
 
 #include <cstdint>
@@ -25,12 +26,18 @@ class DeviceVarMemory final : public exec::VarMemory {
   std::unique_ptr<exec::VarBlock> allocate(std::uint64_t bytes) override;
   bool host_visible() const override { return false; }
   std::string describe() const override;  // "device memory of GPU 0"
+  // cudaMemcpyAsync device to device on a stream of its own, then a sleeping wait on an event
+  // behind the last: the copy op's pool thread sleeps, no core spins. Several threads copy at
+  // once; their copies share the stream and so run one after another on the device.
+  void copy(std::span<const exec::ByteCopy> copies) override;
   int device() const { return device_; }
 
  private:
   int device_;
   std::mutex mutex_;  // the stream is used by one allocation at a time
   std::unique_ptr<Stream> zeroing_;
+  std::mutex copy_mutex_;  // held while a caller enqueues its copies and marks their end
+  std::unique_ptr<Stream> copying_;
 };
 
 }  // namespace ordo::device

@@ -28,4 +28,16 @@ std::string describe_device(std::uint32_t device) {
   return text;
 }
 
+DeviceScope::DeviceScope(int device) {
+  check_cuda(cudaGetDevice(&previous_), "cudaGetDevice");
+  if (previous_ != device) {
+    check_cuda(cudaSetDevice(device), "cudaSetDevice");
+    changed_ = true;
+  }
+}
+
+DeviceScope::~DeviceScope() {
+  if (changed_) (void)cudaSetDevice(previous_);
+}
+
 }  // namespace ordo::device

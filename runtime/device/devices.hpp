@@ -14,4 +14,19 @@ std::uint32_t visible_devices();
 // device that is not visible.
 std::string describe_device(std::uint32_t device);
 
+// Makes `device` current on this thread for a scope and then puts the previous one back: a pool
+// thread may have any device current, and a stream, event or allocation lands on the current one.
+// Throws CudaError when the device cannot be made current.
+class DeviceScope {
+ public:
+  explicit DeviceScope(int device);
+  DeviceScope(const DeviceScope&) = delete;
+  DeviceScope& operator=(const DeviceScope&) = delete;
+  ~DeviceScope();
+
+ private:
+  int previous_ = 0;
+  bool changed_ = false;
+};
+
 }  // namespace ordo::device

@@ -9,12 +9,18 @@ Stream::Stream() {
              "cudaStreamCreateWithFlags");
 }
 
-Stream::~Stream() { (void)cudaStreamDestroy(stream_); }
+Stream::Stream(LegacyDefault) : stream_(cudaStreamLegacy), owned_(false) {}
+
+Stream::~Stream() {
+  if (owned_) (void)cudaStreamDestroy(stream_);
+}
 
 void Stream::synchronize() { check_cuda(cudaStreamSynchronize(stream_), "cudaStreamSynchronize"); }
 
-Event::Event() {
-  check_cuda(cudaEventCreateWithFlags(&event_, cudaEventDisableTiming), "cudaEventCreateWithFlags");
+Event::Event(Wait wait) {
+  const unsigned flags =
+      cudaEventDisableTiming | (wait == Wait::sleep ? cudaEventBlockingSync : 0u);
+  check_cuda(cudaEventCreateWithFlags(&event_, flags), "cudaEventCreateWithFlags");
 }
 
 Event::~Event() { (void)cudaEventDestroy(event_); }
@@ -29,5 +35,7 @@ bool Event::done() const {
   check_cuda(e, "cudaEventQuery");
   return true;
 }
+
+void Event::wait() const { check_cuda(cudaEventSynchronize(event_), "cudaEventSynchronize"); }
 
 }  // namespace ordo::device

@@ -56,6 +56,13 @@ std::span<const std::byte> Buffers::bytes(dag::VarId id) const {
   return {e.data, e.var.bytes};
 }
 
+void Buffers::copy(std::span<const ByteCopy> copies) {
+  if (memory_ != nullptr) return memory_->copy(copies);
+  for (const ByteCopy& c : copies) {
+    if (c.bytes > 0) std::memcpy(c.to, c.from, c.bytes);
+  }
+}
+
 std::string Buffers::describe_memory() const {
   return memory_ == nullptr ? std::string("host memory") : memory_->describe();
 }

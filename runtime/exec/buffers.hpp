@@ -40,6 +40,9 @@ class Buffers {
   std::string describe_memory() const;
   // Throws std::invalid_argument, naming `who` and the var, unless host_visible().
   void require_host(dag::VarId id, std::string_view who) const;
+  // Copies between vars where they are: memcpy in host memory of the table's own, the
+  // VarMemory's copy otherwise (var_memory.hpp).
+  void copy(std::span<const ByteCopy> copies);
 
   // The var's memory as elements of T; the var's bytes must be a multiple of sizeof(T). Both
   // refuse vars the host may not touch.

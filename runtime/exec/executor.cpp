@@ -25,6 +25,13 @@ Executor::Executor(engine::Engine& engine, comm::World& world,
   }
 }
 
+void Executor::use_device_queue(dag::PoolId pool, engine::DeviceQueue& queue) {
+  if (!device_pools_.try_emplace(pool, std::make_unique<engine::DevicePool>(engine_, pool, queue))
+           .second) {
+    throw std::invalid_argument("pool " + std::to_string(pool) + " was given a device queue twice");
+  }
+}
+
 dag::VarId Executor::add_var(const dag::Var& var) {
   const dag::VarId id = buffers_.add(var);
   vars_.push_back(engine_.new_var(var));
@@ -34,14 +41,20 @@ dag::VarId Executor::add_var(const dag::Var& var) {
 
 void Executor::submit(const dag::Op& op) {
   const engine::OpDesc desc = engine::desc_of(op, [this](dag::VarId v) { return vars_.at(v); });
+  const auto device = device_pools_.find(op.pool);
   switch (op.kind) {
-    case dag::OpKind::compute:
-      last_submitted_ =
-          engine_.submit(desc, [this, op] { run_compute(world_.rank(), op, buffers_, options_); });
+    case dag::OpKind::compute: {
+      auto body = [this, op] { run_compute(world_.rank(), op, buffers_, options_); };
+      last_submitted_ = device == device_pools_.end() ? engine_.submit(desc, body)
+                                                      : device->second->submit(desc, body);
       return;
-    case dag::OpKind::copy:
-      last_submitted_ = engine_.submit(desc, [this, op] { run_copy(op, buffers_); });
+    }
+    case dag::OpKind::copy: {
+      auto body = [this, op] { run_copy(op, buffers_); };
+      last_submitted_ = device == device_pools_.end() ? engine_.submit(desc, body)
+                                                      : device->second->submit(desc, body);
       return;
+    }
     case dag::OpKind::collective:
     case dag::OpKind::async_collective: {
       if (!op.collective)

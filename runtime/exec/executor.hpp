@@ -5,6 +5,7 @@
 #pragma once
 
 #include <chrono>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -15,6 +16,8 @@
 #include "runtime/comm/sim/sim_world.hpp"
 #include "runtime/dag/program.hpp"
 #include "runtime/dag/program_sink.hpp"
+#include "runtime/engine/device_pool.hpp"
+#include "runtime/engine/device_queue.hpp"
 #include "runtime/engine/engine.hpp"
 #include "runtime/exec/buffers.hpp"
 #include "runtime/exec/op_bodies.hpp"
@@ -36,6 +39,14 @@ class Executor final : public dag::ProgramSink {
   // (var_memory.hpp): vars on a device take a world whose communicators take device pointers.
   Executor(engine::Engine& engine, comm::World& world, const std::vector<dag::Communicator>& comms,
            BodyOptions options, std::shared_ptr<VarMemory> memory = nullptr);
+
+  // The compute and copy ops of `pool` become device ops on `queue` (engine/device_pool.hpp):
+  // their bodies run on a pool thread, enqueue their work on the queue and return, and the op
+  // completes when the queue reaches the marker recorded behind it. The pool must be a FIFO pool
+  // whose ops all go to this queue (docs/engine.md, "Device pools", says why the checker's model
+  // then covers the run). Call before any op of the pool is submitted; `queue` must outlive
+  // every op submitted. Throws std::invalid_argument for a pool given a queue twice.
+  void use_device_queue(dag::PoolId pool, engine::DeviceQueue& queue);
 
   dag::VarId add_var(const dag::Var& var) override;
   const dag::Var& var(dag::VarId id) const override { return buffers_.var(id); }
@@ -69,6 +80,7 @@ class Executor final : public dag::ProgramSink {
   BodyOptions options_;
   Buffers buffers_;
   std::vector<engine::VarHandle> vars_;
+  std::map<dag::PoolId, std::unique_ptr<engine::DevicePool>> device_pools_;
   engine::OpHandle last_submitted_;
   mutable std::mutex main_mutex_;  // guards the fields below; never held across a call
   MainState main_state_ = MainState::running;

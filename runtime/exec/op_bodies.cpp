@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <thread>
 #include <utility>
+#include <vector>
 
 #include "runtime/comm/sim/issuer.hpp"
 
@@ -21,17 +22,6 @@ std::optional<dag::VarId> first_data_var(const std::vector<dag::VarId>& vars,
     if (buffers.var(v).kind != dag::VarKind::token) return v;
   }
   return std::nullopt;
-}
-
-// Why a copy op or a collective's copy cannot run on vars the host may not touch, and how a
-// KVStore user avoids every copy.
-[[noreturn]] void refuse_host_copy(const Buffers& buffers, const std::string& what) {
-  throw std::invalid_argument(
-      what + " copies bytes on the host, but this rank's vars are in " + buffers.describe_memory() +
-      ", which the host may not touch; a copy op needs host-visible memory. The KVStore's "
-      "in-place buffer mode (the default) has no copies while each key is pulled into the var "
-      "it was pushed from; buffers=copy, a pull into another var and fused's buckets of several "
-      "keys copy");
 }
 
 }  // namespace
@@ -66,11 +56,12 @@ std::span<std::byte> collective_slice(const dag::Collective& c, dag::VarId buffe
 
 void run_compute(dag::Rank rank, const dag::Op& op, Buffers& buffers, const BodyOptions& options) {
   assert(op.kind == dag::OpKind::compute);
-  if (options.compute && !buffers.host_visible()) {
+  if (options.compute && !options.compute_on_device && !buffers.host_visible()) {
     throw std::invalid_argument("compute op '" + op.name +
                                 "': the compute hook reads and writes vars on the host, but this "
                                 "rank's vars are in " + buffers.describe_memory() +
-                                "; expected host-visible memory, or no compute hook");
+                                "; expected host-visible memory, no compute hook, or a hook that "
+                                "computes on the device (BodyOptions::compute_on_device)");
   }
   if (options.compute) options.compute(rank, op, buffers);
   if (options.compute_time_scale > 0.0 && op.cost_us > 0.0) {
@@ -85,11 +76,11 @@ void run_copy(const dag::Op& op, Buffers& buffers) {
                                 "' must read one var and write one, pack several into one or "
                                 "unpack one into several");
   }
-  if (!buffers.host_visible()) refuse_host_copy(buffers, "copy op '" + op.name + "'");
   if (op.reads.size() == 1 && op.writes.size() == 1) {
     const std::span<const std::byte> from = std::as_const(buffers).bytes(op.reads[0]);
     const std::span<std::byte> to = buffers.bytes(op.writes[0]);
-    std::memcpy(to.data(), from.data(), std::min(from.size(), to.size()));
+    const ByteCopy one{to.data(), from.data(), std::min(from.size(), to.size())};
+    buffers.copy({&one, 1});
     return;
   }
   // Pack: the read vars end to end into the written one. Unpack: the read var cut into the
@@ -97,17 +88,19 @@ void run_copy(const dag::Op& op, Buffers& buffers) {
   // bounds here keep a program that skipped validation inside its vars.
   const bool pack = op.reads.size() > 1;
   const std::span<std::byte> whole = buffers.bytes(pack ? op.writes[0] : op.reads[0]);
+  std::vector<ByteCopy> copies;
   std::size_t offset = 0;
   for (dag::VarId part : pack ? op.reads : op.writes) {
     const std::span<std::byte> piece = buffers.bytes(part);
     const std::size_t n = std::min(piece.size(), whole.size() - offset);
     if (pack) {
-      std::memcpy(whole.data() + offset, piece.data(), n);
+      copies.push_back({whole.data() + offset, piece.data(), n});
     } else {
-      std::memcpy(piece.data(), whole.data() + offset, n);
+      copies.push_back({piece.data(), whole.data() + offset, n});
     }
     offset += n;
   }
+  buffers.copy(copies);
 }
 
 void jitter(std::uint32_t jitter_us) {
@@ -129,15 +122,13 @@ void issue_collective(const dag::Op& op, Buffers& buffers, comm::Communicator& c
     const std::span<std::byte> slice = collective_slice(*op.collective, *where.buffer, buffers, "collective op '" + op.name + "'");
     buffer = slice.data();
     if (where.source) {
-      if (!buffers.host_visible()) {
-        refuse_host_copy(buffers, "collective op '" + op.name +
-                                      "' (out of place: its read var into its buffer first)");
-      }
       // Only the slice the call moves: the rest of the buffer may belong to other calls.
       const std::span<const std::byte> from = std::as_const(buffers).bytes(*where.source);
       const std::uint64_t at = op.collective->offset * dag::dtype_bytes(call.dtype);
       if (at < from.size()) {
-        std::memcpy(slice.data(), from.data() + at, std::min<std::size_t>(from.size() - at, slice.size()));
+        const ByteCopy in{slice.data(), from.data() + at,
+                          std::min<std::size_t>(from.size() - at, slice.size())};
+        buffers.copy({&in, 1});
       }
     }
   }

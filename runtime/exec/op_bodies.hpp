@@ -8,10 +8,11 @@
 //   is not a token, or else the first read var that is not a token (the paper's Fig. 4 declares
 //   the broadcast weight as read); when a written buffer and a read var both exist, the read var
 //   is copied into the buffer first (an out-of-place allreduce, as naive's push).
-// Only the collective path takes vars the host may not touch (Buffers::host_visible): it computes
-// addresses and hands them to the communicator. A compute hook, a copy op and an out-of-place
-// collective's copy read and write bytes on the host, and refuse such vars with
-// std::invalid_argument.
+// Vars the host may not touch (Buffers::host_visible) are fine for the collective path, which
+// computes addresses and hands them to the communicator, and for copies, which go through the
+// vars' own memory (Buffers::copy: a device copy for device vars). A compute hook reads and
+// writes bytes on the host unless it says it computes on the device, and is refused such vars
+// with std::invalid_argument.
 #pragma once
 
 #include <functional>
@@ -33,6 +34,10 @@ using ComputeHook = std::function<void(dag::Rank rank, const dag::Op& op, Buffer
 struct BodyOptions {
   double compute_time_scale = 0.0;  // seconds of sleep per second of cost_us; 0: no sleep
   ComputeHook compute;
+  // The hook touches the vars only on the device their memory is on, at the addresses
+  // Buffers::bytes gives (the trainer's tensors on a GPU), so it may run on vars the host may
+  // not touch. The hook must return only once its writes have landed there.
+  bool compute_on_device = false;
   // A test's perturbation: a collective op's body sleeps a random 0 to this many microseconds
   // before it issues its call. The runtime has that window anyway (S3: the body runs outside the
   // engine lock); widening it makes the issue orders it allows show up in a few runs, not one in

@@ -2,15 +2,18 @@
 // a VarMemory, wherever it allocates, device memory included. The collective path only computes
 // addresses inside a var (runtime/exec/op_bodies.hpp), so a communicator that takes device
 // pointers (NCCL, staged MPI, CUDA-aware MPI) reduces device vars as the MPI backend reduces host
-// ones. What reads or writes a var's bytes on the host (copy ops, compute hooks, Buffers::as and
-// fill) asks host_visible() first and refuses memory the host may not touch, rather than crash on
-// it. The CUDA allocator lives in runtime/device (device_var_memory.hpp), so that this library
-// needs no CUDA.
+// ones. Copy ops (copy buffers, fused's buckets, a pull into another var, an out-of-place
+// collective) move bytes with the memory's own copy, so they run where the vars are: memcpy on
+// the host, a device-to-device copy on a GPU. What reads or writes a var's bytes on the host
+// (a compute hook that says it does, Buffers::as and fill) asks host_visible() first and refuses
+// memory the host may not touch, rather than crash on it. The CUDA allocator lives in
+// runtime/device (device_var_memory.hpp), so that this library needs no CUDA.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 
 namespace ordo::exec {
@@ -20,6 +23,13 @@ class VarBlock {
  public:
   virtual ~VarBlock() = default;
   virtual std::byte* data() const = 0;
+};
+
+// `bytes` bytes from `from` to `to`; both inside blocks of one memory, not overlapping.
+struct ByteCopy {
+  std::byte* to = nullptr;
+  const std::byte* from = nullptr;
+  std::size_t bytes = 0;
 };
 
 class VarMemory {
@@ -32,6 +42,10 @@ class VarMemory {
   virtual bool host_visible() const = 0;
   // What the memory is, for errors: "device memory of GPU 0".
   virtual std::string describe() const = 0;
+  // Every copy, in order, returning once the last has landed: a copy op's written vars hold
+  // their values when the op completes, as the engine's rules assume. Called from pool threads,
+  // several at once. Throws when a copy fails.
+  virtual void copy(std::span<const ByteCopy> copies) = 0;
 };
 
 }  // namespace ordo::exec

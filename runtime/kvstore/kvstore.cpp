@@ -18,15 +18,6 @@ std::unique_ptr<KVStore> KVStore::create(std::string_view name, exec::Executor& 
         "KVStore API takes naive, funnel, concom, depcha, fused or nonblocking (sharded runs in "
         "ordo train and in step programs)");
   }
-  if (config.buffers == designs::BufferMode::copy && !executor.buffers().host_visible()) {
-    // Refused here, alike on every rank, rather than by the first copy op mid-step.
-    throw std::invalid_argument(
-        "design " + designs::describe(config) +
-        " copies each gradient into a buffer of its own and back with copy ops on the host, but "
-        "the executor's vars are in " + executor.buffers().describe_memory() +
-        ", which the host may not touch; a copy op needs host-visible memory. Use buffers=in_place "
-        "(the default), which has no copies");
-  }
   return std::unique_ptr<KVStore>(new KVStore(executor, world, config));
 }
 

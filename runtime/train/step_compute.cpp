@@ -9,13 +9,15 @@
 #include <string_view>
 
 #include "runtime/designs/design_config.hpp"
+#include "runtime/train/training_device.hpp"
 
 namespace ordo::train {
 
 namespace {
 
-// The var's host memory as a tensor of `like`'s shape and type (`like` may be on a device).
-at::Tensor view_of(exec::Buffers& buffers, dag::VarId var, const at::Tensor& like) {
+// The var's memory as a tensor of `like`'s shape and type on `device`, where the var's bytes are.
+at::Tensor view_of(exec::Buffers& buffers, dag::VarId var, const at::Tensor& like,
+                   const c10::Device& device) {
   const std::span<std::byte> bytes = buffers.bytes(var);
   const auto need = static_cast<std::size_t>(like.numel() * like.element_size());
   if (bytes.size() != need) {
@@ -23,7 +25,7 @@ at::Tensor view_of(exec::Buffers& buffers, dag::VarId var, const at::Tensor& lik
                            std::to_string(bytes.size()) + " bytes for a tensor of " +
                            std::to_string(need));
   }
-  return at::from_blob(bytes.data(), like.sizes(), like.options().device(at::kCPU));
+  return at::from_blob(bytes.data(), like.sizes(), like.options().device(device));
 }
 
 // Elements [from, to) of a tensor seen flat.
@@ -46,10 +48,13 @@ std::size_t index_in(const std::map<std::string, std::size_t>& map, std::string_
 StepCompute::StepCompute(Model& model, const designs::StepEmitter& emitter, exec::Buffers& buffers,
                          SgdConfig sgd, Placement placement)
     : model_(model), placement_(placement), sgd_(sgd) {
-  if (!placement.device.is_cpu() && !placement.staged) {
+  if (!placement.device.is_cpu() && !placement.staged && buffers.host_visible()) {
     throw std::invalid_argument("parameters on " + placement.device.str() +
-                                " cannot be views of the KVStore's host buffers; stage them");
+                                " cannot be views of the KVStore's host buffers; stage them, or "
+                                "put the vars in that device's memory");
   }
+  // Staged, the views are of host memory; otherwise of the vars where they are.
+  const c10::Device views = placement.staged ? c10::Device(c10::DeviceType::CPU) : placement.device;
   const std::vector<Param*>& params = model.params();
   const std::vector<designs::KeyVars>& keys = emitter.keys();
   if (params.size() != keys.size()) {
@@ -62,21 +67,23 @@ StepCompute::StepCompute(Model& model, const designs::StepEmitter& emitter, exec
       throw std::logic_error("key " + std::to_string(i) + " is '" + keys[i].name +
                              "', the model's parameter is '" + p.name + "'");
     }
-    const at::Tensor weight = view_of(buffers, keys[i].weight, p.value);
+    const at::Tensor weight = view_of(buffers, keys[i].weight, p.value, views);
     weight.copy_(p.value);
     if (placement.staged) {
       weight_vars_.push_back(weight);
-      grad_vars_.push_back(view_of(buffers, keys[i].grad, p.grad));
+      grad_vars_.push_back(view_of(buffers, keys[i].grad, p.grad, views));
       // The initial broadcast writes every weight var before the first forward reads it.
       weight_var_newer_.push_back(1);
     } else {
       p.value = weight;
-      p.grad = view_of(buffers, keys[i].grad, p.grad);
+      p.grad = view_of(buffers, keys[i].grad, p.grad, views);
     }
     velocity_.push_back(at::zeros_like(p.value));
     param_of_[p.name] = i;
   }
   for (std::size_t l = 0; l < model.layers(); ++l) layer_of_[model.layer_name(l)] = l;
+  // The initial broadcast reads the weight vars on a stream of its own.
+  wait_for_device(placement.device);
 }
 
 void StepCompute::set_batch_source(BatchSource source, std::uint64_t first_step) {
@@ -193,7 +200,9 @@ void StepCompute::settle_parameters() {
 }
 
 void StepCompute::publish_parameters() {
-  if (!placement_.staged) return;
+  // Direct views: the parameters were written in place, on this thread's stream, which the
+  // initial broadcast does not wait for.
+  if (!placement_.staged) return wait_for_device(placement_.device);
   const std::vector<Param*>& params = model_.params();
   for (std::size_t i = 0; i < params.size(); ++i) weight_vars_[i].copy_(params[i]->value);
 }

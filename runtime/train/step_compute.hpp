@@ -5,9 +5,12 @@
 // reduces), and the model's tensors are views of them, so what the collectives sum is exactly
 // what backward wrote and what the update reads.
 //
-// On a GPU (Placement::staged) the parameters, their gradients and momenta live on the device
-// and the buffers stay the host memory the KVStore's collectives use: the staged path, at the
-// trainer's level. Each backward op copies its layer's gradients into their vars at its end;
+// On a GPU the parameters and gradients are views of vars in the device's memory when the
+// executor places its vars there (exec::VarMemory, docs/gpu.md "Training on device gradients"):
+// the collectives reduce them where they are, over NCCL, staged or CUDA-aware MPI. Otherwise
+// (Placement::staged) the parameters, their gradients and momenta live on the device and the
+// buffers stay the host memory the KVStore's collectives use: the staged path, at the trainer's
+// level. Each backward op copies its layer's gradients into their vars at its end;
 // each update op copies the reduced gradient in at its start. The weight vars are what the
 // collectives that write weights (the initial broadcast, sharded's allgather) deliver: a layer's
 // forward first copies in those its weights were last written by, and sharded's update copies its
@@ -45,7 +48,8 @@ struct StepInputs {
 struct Placement {
   c10::Device device = c10::Device(c10::DeviceType::CPU);  // where the model and batches are
   // The parameters apart from the buffers, with copies between them (above). Required off the
-  // CPU; on the CPU only to test that path where there is no GPU.
+  // CPU where the buffers are host memory; on the CPU only to test that path where there is no
+  // GPU. Without it the parameters are views of the vars, which must then be memory of `device`.
   bool staged = false;
 };
 
@@ -54,8 +58,8 @@ class StepCompute {
   // Binds every parameter of `model` to its key's weight and gradient vars in `buffers`, after
   // copying the model's current values into the weight vars. The keys must be the model's
   // parameters in order (one builder gives both); throws std::logic_error when they are not, and
-  // std::invalid_argument for a device placement that is not staged. The model must already be
-  // on `placement.device`.
+  // std::invalid_argument for a device placement that is neither staged nor over vars the host
+  // may not touch. The model must already be on `placement.device`.
   StepCompute(Model& model, const designs::StepEmitter& emitter, exec::Buffers& buffers,
               SgdConfig sgd, Placement placement = {});
 

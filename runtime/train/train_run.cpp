@@ -127,6 +127,27 @@ TrainResult train_rank(const networks::Network& network, const designs::DesignCo
   if (const std::optional<std::string> why = device_unusable(options.device.type())) {
     throw std::invalid_argument(*why);
   }
+  if (const std::optional<DeviceVars>& d = options.device_vars) {
+    if (d->memory == nullptr || d->world == nullptr || d->compute_queue == nullptr) {
+      throw std::invalid_argument("vars on a device need their memory, their world and the "
+                                  "compute queue; one is missing");
+    }
+    if (options.staged) {
+      throw std::invalid_argument("the staged parameters and vars on a device exclude each other");
+    }
+    if (d->world->rank() != world.rank() || d->world->size() != world.size()) {
+      throw std::invalid_argument("the device vars' world is not the run's: rank " +
+                                  std::to_string(d->world->rank()) + " of " +
+                                  std::to_string(d->world->size()) + " against rank " +
+                                  std::to_string(world.rank()) + " of " +
+                                  std::to_string(world.size()));
+    }
+    // The compute queue marks behind libtorch's kernels only on the stream they go to.
+    if (!on_default_stream(options.device)) {
+      throw std::invalid_argument("libtorch's current stream on " + options.device.str() +
+                                  " is not the default one, which the compute queue marks on");
+    }
+  }
   Model model(network, at::kFloat);
   init_params(model.library_layers(), options.seed);
   if (options.initial_values != nullptr) set_initial_values(model, *options.initial_values);
@@ -141,7 +162,12 @@ TrainResult train_rank(const networks::Network& network, const designs::DesignCo
   std::shared_ptr<StepCompute> compute;
   exec::BodyOptions body;
   body.compute = [&compute](dag::Rank, const dag::Op& op, exec::Buffers&) { compute->run(op); };
-  exec::Executor executor(engine, world, designs::step_comms(config), body);
+  const std::optional<DeviceVars>& device_vars = options.device_vars;
+  body.compute_on_device = device_vars.has_value();
+  exec::Executor executor(engine, device_vars ? *device_vars->world : world,
+                          designs::step_comms(config), body,
+                          device_vars ? device_vars->memory : nullptr);
+  if (device_vars) executor.use_device_queue(designs::compute_pool, *device_vars->compute_queue);
   const exec::ProbeScope probe(sim, world.rank(), executor);
   const diag::AttachedSource attached(
       options.recorder,
@@ -168,7 +194,8 @@ TrainResult run_steps(const networks::Network& network, const designs::DesignCon
   designs::StepEmitter emitter(network, config, executor, world.rank());
   SgdConfig sgd = options.sgd;
   sgd.rescale = 1.0 / static_cast<double>(world.size());
-  const Placement placement{options.device, options.staged || !options.device.is_cpu()};
+  const Placement placement{options.device,
+                            options.staged || (!options.device.is_cpu() && !options.device_vars)};
   compute = std::make_shared<StepCompute>(model, emitter, executor.buffers(), sgd, placement);
   compute->set_shard(world.rank(), world.size());
 

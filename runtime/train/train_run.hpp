@@ -18,6 +18,8 @@
 #include "runtime/dag/program.hpp"
 #include "runtime/data/labelled_images.hpp"
 #include "runtime/designs/design_config.hpp"
+#include "runtime/engine/device_queue.hpp"
+#include "runtime/exec/var_memory.hpp"
 #include "runtime/networks/initial_values.hpp"
 #include "runtime/networks/network.hpp"
 #include "runtime/train/dataset.hpp"
@@ -60,6 +62,19 @@ struct EpochReport {
   double seconds = 0.0;  // in this epoch's steps in this run
 };
 
+// The step program's vars in a device's memory (docs/gpu.md, "Training on device gradients"):
+// the parameters and gradients are views of them, the world given here carries the collectives
+// on them where they are (NCCL, staged or CUDA-aware MPI), and the compute pool's ops are device
+// ops on `compute_queue`, which libtorch's kernels are launched on. The world given to
+// train_rank still carries the host's own calls (the epoch's figures, checkpoint agreements).
+// Each must outlive the run; `world` must have the step program's communicators and the same
+// ranks.
+struct DeviceVars {
+  std::shared_ptr<exec::VarMemory> memory;
+  comm::World* world = nullptr;
+  engine::DeviceQueue* compute_queue = nullptr;
+};
+
 struct TrainOptions {
   std::uint32_t batch = 64;  // per rank
   std::uint32_t epochs = 1;
@@ -88,8 +103,10 @@ struct TrainOptions {
   // reach every rank by the initial broadcast).
   const networks::InitialValues* initial_values = nullptr;
   // Where the layers, the batches and the updates run (training_device.hpp). Off the CPU the
-  // gradients are staged through the KVStore's host buffers (step_compute.hpp, docs/train.md).
+  // vars are on the device (device_vars), or else the gradients are staged through the
+  // KVStore's host buffers (step_compute.hpp, docs/train.md).
   c10::Device device = c10::Device(c10::DeviceType::CPU);
+  std::optional<DeviceVars> device_vars;
   // The staged path on the CPU as well: for the tests that hold it to the direct one where
   // there is no GPU.
   bool staged = false;

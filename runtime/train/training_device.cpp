@@ -1,6 +1,7 @@
 #include "runtime/train/training_device.hpp"
 
 #include <ATen/Context.h>
+#include <c10/core/impl/VirtualGuardImpl.h>
 #include <torch/cuda.h>
 
 namespace ordo::train {
@@ -34,6 +35,18 @@ c10::Device training_device(c10::DeviceType type, std::uint32_t local_rank) {
   if (type != c10::DeviceType::CUDA) return c10::Device(type);
   const auto count = static_cast<std::uint32_t>(torch::cuda::device_count());
   return c10::Device(type, static_cast<c10::DeviceIndex>(count == 0 ? 0 : local_rank % count));
+}
+
+void wait_for_device(const c10::Device& device) {
+  if (device.is_cpu()) return;
+  const c10::impl::VirtualGuardImpl guard(device.type());
+  guard.getStream(device).synchronize();
+}
+
+bool on_default_stream(const c10::Device& device) {
+  if (device.is_cpu()) return true;
+  const c10::impl::VirtualGuardImpl guard(device.type());
+  return guard.getStream(device).id() == 0;
 }
 
 }  // namespace ordo::train

@@ -24,4 +24,12 @@ std::optional<std::string> device_unusable(c10::DeviceType type);
 // so that the ranks of a node spread over its GPUs. Call after device_unusable said yes.
 c10::Device training_device(c10::DeviceType type, std::uint32_t local_rank);
 
+// Blocks until the work this thread gave `device`'s current stream has run (nothing to wait for
+// on the CPU): what libtorch wrote is then there for work on another stream, a collective's.
+void wait_for_device(const c10::Device& device);
+// Whether this thread's current stream of `device` is the device's default stream (libtorch's
+// unless a program makes another current), the one the trainer's compute queue marks behind.
+// Always true on the CPU.
+bool on_default_stream(const c10::Device& device);
+
 }  // namespace ordo::train

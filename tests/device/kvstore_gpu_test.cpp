@@ -110,11 +110,11 @@ std::string first_difference(const std::vector<std::byte>& got, const std::vecto
   return "";
 }
 
-// Two steps of push (every key in one call) and pull into the pushed var, under `kind`, with
+// Two steps of push (every key in one call) and pull into the pushed var, under `config`, with
 // the vars on this rank's GPU and `world` carrying the collectives.
-void expect_design_sums(designs::DesignKind kind, World& world, const std::string& path) {
-  designs::DesignConfig config;
-  config.kind = kind;
+void expect_design_sums(const designs::DesignConfig& config, World& world,
+                        const std::string& path) {
+  const designs::DesignKind kind = config.kind;
   engine::EngineConfig engine_config;
   engine_config.pools = designs::step_pools(config);
   engine::Engine engine(std::move(engine_config), std::make_unique<engine::ThreadPoolScheduler>());
@@ -145,10 +145,28 @@ void expect_design_sums(designs::DesignKind kind, World& world, const std::strin
                                     got.size(), cudaMemcpyDeviceToHost),
                          "cudaMemcpy");
       EXPECT_EQ(first_difference(got, want, keys[i]), "")
-          << designs::to_string(kind) << " over " << path << ", step " << step;
+          << designs::describe(config) << " over " << path << ", step " << step;
     }
   }
   executor.main_done();
+}
+
+// The designs whose programs copy (the paper's copy buffers, fused's buckets packed and
+// unpacked) besides funnel and depcha in place: every copy op a device-to-device copy.
+std::vector<designs::DesignConfig> configs() {
+  std::vector<designs::DesignConfig> out;
+  for (const auto kind : {designs::DesignKind::funnel, designs::DesignKind::depcha}) {
+    for (const auto buffers : {designs::BufferMode::in_place, designs::BufferMode::copy}) {
+      designs::DesignConfig c;
+      c.kind = kind;
+      c.buffers = buffers;
+      out.push_back(c);
+    }
+  }
+  designs::DesignConfig fused;
+  fused.kind = designs::DesignKind::fused;
+  out.push_back(fused);
+  return out;
 }
 
 class KvstoreOnDevice : public ::testing::Test {
@@ -169,26 +187,64 @@ TEST_F(KvstoreOnDevice, TheHostRefusesDeviceVars) {
   EXPECT_EQ(attributes.device, current_device());
 }
 
-TEST_F(KvstoreOnDevice, FunnelAndDepchaOverTheStagedPath) {
+// Packing and unpacking as fused's bucket does, on the device: pieces end to end and back, a
+// piece of zero bytes among them.
+TEST_F(KvstoreOnDevice, DeviceVarsCopyOnTheDevice) {
+  auto memory = std::make_shared<device::DeviceVarMemory>(current_device());
+  exec::Buffers buffers(memory);
+  const std::vector<std::uint64_t> sizes = {4, 0, (std::uint64_t{1} << 20) + 12, 8};
+  std::vector<dag::VarId> parts;
+  std::uint64_t total = 0;
+  for (std::size_t i = 0; i < sizes.size(); ++i) {
+    if (sizes[i] == 0) continue;
+    parts.push_back(buffers.add({"p" + std::to_string(i), dag::VarKind::tensor, sizes[i],
+                                 DType::u8}));
+    total += sizes[i];
+  }
+  const dag::VarId whole = buffers.add({"whole", dag::VarKind::buffer, total, DType::u8});
+  const dag::VarId back = buffers.add({"back", dag::VarKind::buffer, total, DType::u8});
+  std::vector<std::byte> want(total);
+  for (std::uint64_t i = 0; i < total; ++i) want[i] = static_cast<std::byte>(i * 31 % 251);
+  std::uint64_t at = 0;
+  std::vector<exec::ByteCopy> pack;
+  for (const dag::VarId p : parts) {
+    const std::span<std::byte> b = buffers.bytes(p);
+    device::check_cuda(cudaMemcpy(b.data(), want.data() + at, b.size(), cudaMemcpyHostToDevice),
+                       "cudaMemcpy");
+    pack.push_back({buffers.bytes(whole).data() + at, b.data(), b.size()});
+    at += b.size();
+  }
+  pack.push_back({buffers.bytes(whole).data(), buffers.bytes(whole).data(), 0});
+  buffers.copy(pack);
+  const exec::ByteCopy whole_copy{buffers.bytes(back).data(), buffers.bytes(whole).data(), total};
+  buffers.copy({&whole_copy, 1});
+  std::vector<std::byte> got(total);
+  device::check_cuda(cudaMemcpy(got.data(), buffers.bytes(back).data(), total,
+                                cudaMemcpyDeviceToHost),
+                     "cudaMemcpy");
+  EXPECT_EQ(got, want);
+}
+
+TEST_F(KvstoreOnDevice, DesignsOverTheStagedPath) {
   // Chunks of 64 KiB, so that every key but the smallest goes in several.
   std::unique_ptr<World> staged = device::make_device_world(
       DevicePath::staged, runtime(), world(),
       device::DeviceWorldOptions{current_device(), StagedOptions{64u << 10}});
-  for (const auto kind : {designs::DesignKind::funnel, designs::DesignKind::depcha}) {
-    expect_design_sums(kind, *staged, "the staged path");
+  for (const designs::DesignConfig& config : configs()) {
+    expect_design_sums(config, *staged, "the staged path");
   }
 }
 
 #ifdef ORDO_NCCL_BUILT
-TEST_F(KvstoreOnDevice, FunnelAndDepchaOverNccl) {
+TEST_F(KvstoreOnDevice, DesignsOverNccl) {
   // NCCL refuses two members of one communicator on one GPU: every rank skips alike.
   if (world().size() > device::visible_devices()) {
     GTEST_SKIP() << world().size() << " ranks and " << device::visible_devices()
                  << " GPU(s): NCCL needs a GPU per rank";
   }
   NcclWorld nccl(world(), current_device());
-  for (const auto kind : {designs::DesignKind::funnel, designs::DesignKind::depcha}) {
-    expect_design_sums(kind, nccl, "NCCL");
+  for (const designs::DesignConfig& config : configs()) {
+    expect_design_sums(config, nccl, "NCCL");
   }
 }
 #endif

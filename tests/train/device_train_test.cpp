@@ -7,7 +7,6 @@
 #include <ATen/Context.h>
 #include <gtest/gtest.h>
 
-#include <cmath>
 #include <optional>
 #include <string>
 #include <vector>
@@ -30,15 +29,6 @@ networks::Network device_cnn() {
   const auto fc1 = b.add("fc1", {gap}, {op::dense(32), op::relu()});
   b.add("fc2", {fc1}, {op::dense(10)});
   return b.build(1.0);
-}
-
-// The first element where `got` is not within float tolerance of `want`, if any.
-std::optional<std::size_t> first_apart_on_device(const std::vector<float>& got,
-                                                 const std::vector<float>& want) {
-  for (std::size_t i = 0; i < got.size(); ++i) {
-    if (std::abs(got[i] - want[i]) > 1e-4f + 1e-3f * std::abs(want[i])) return i;
-  }
-  return std::nullopt;
 }
 
 TEST(DeviceTraining, StepsOnCudaMatchStepsOnTheCpu) {

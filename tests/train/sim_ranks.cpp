@@ -2,9 +2,12 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <cstring>
 #include <thread>
 
 #include "runtime/comm/sim/sim_world.hpp"
+#include "runtime/networks/network_builder.hpp"
 
 namespace ordo::train {
 
@@ -15,9 +18,31 @@ const data::LabelledImages& fashion(bool train) {
   return sets[train ? 1 : 0];
 }
 
+networks::Network small_cnn() {
+  namespace op = networks::op;
+  networks::NetworkBuilder b("small_cnn", {1, 28, 28});
+  const auto c1 = b.add("conv1", {}, {op::conv(4, 3, 2, 1), op::batch_norm(), op::relu()});
+  const auto c2 = b.add("conv2", {c1}, {op::conv(8, 3, 2, 1), op::batch_norm(), op::relu()});
+  const auto gap = b.add("pool", {c2}, {op::global_avg_pool()});
+  b.add("fc", {gap}, {op::dense(10)});
+  return b.build(1.0);
+}
+
+bool same_bits(const std::vector<float>& a, const std::vector<float>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
+}
+
+std::optional<std::size_t> first_apart_on_device(const std::vector<float>& got,
+                                                 const std::vector<float>& want) {
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    if (std::abs(got[i] - want[i]) > 1e-4f + 1e-3f * std::abs(want[i])) return i;
+  }
+  return std::nullopt;
+}
+
 RankRuns run_on_ranks(const networks::Network& net, const designs::DesignConfig& config,
                       const data::LabelledImages& train, const data::LabelledImages* test,
-                      const TrainOptions& options, std::uint32_t ranks) {
+                      const TrainOptions& options, std::uint32_t ranks, const RankSetup& setup) {
   comm::sim::SimWorld world(ranks, designs::step_comms(config));
   world.start_watchdog(std::chrono::milliseconds(50));
   RankRuns runs;
@@ -27,7 +52,9 @@ RankRuns run_on_ranks(const networks::Network& net, const designs::DesignConfig&
   for (dag::Rank r = 0; r < ranks; ++r) {
     threads.emplace_back([&, r] {
       try {
-        runs.results[r] = train_rank(net, config, world.rank(r), train, test, options, &world);
+        TrainOptions mine = options;
+        const std::shared_ptr<void> kept = setup ? setup(r, world.rank(r), mine) : nullptr;
+        runs.results[r] = train_rank(net, config, world.rank(r), train, test, mine, &world);
       } catch (const std::exception& e) {
         runs.errors[r] = e.what();
       }
@@ -41,8 +68,9 @@ std::vector<TrainResult> train_on_ranks(const networks::Network& net,
                                         const designs::DesignConfig& config,
                                         const data::LabelledImages& train,
                                         const data::LabelledImages* test,
-                                        const TrainOptions& options, std::uint32_t ranks) {
-  RankRuns runs = run_on_ranks(net, config, train, test, options, ranks);
+                                        const TrainOptions& options, std::uint32_t ranks,
+                                        const RankSetup& setup) {
+  RankRuns runs = run_on_ranks(net, config, train, test, options, ranks, setup);
   for (dag::Rank r = 0; r < ranks; ++r) EXPECT_EQ(runs.errors[r], "") << "rank " << r;
   return std::move(runs.results);
 }

@@ -2,8 +2,13 @@
 // thread, as each would be its own process under mpirun.
 #pragma once
 
+#include <functional>
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "runtime/comm/communicator.hpp"
 
 #include "runtime/data/labelled_images.hpp"
 #include "runtime/designs/design_config.hpp"
@@ -15,20 +20,37 @@ namespace ordo::train {
 // Debian's Fashion-MNIST, read once.
 const data::LabelledImages& fashion(bool train);
 
+// A small network for Fashion-MNIST that has every kind of state: convolutions with batch norm
+// (running statistics besides the parameters) and a dense classifier.
+networks::Network small_cnn();
+
+// Whether two runs' figures are the same bits.
+bool same_bits(const std::vector<float>& a, const std::vector<float>& b);
+// The first element where a GPU run's `got` is not within float tolerance of a CPU run's `want`
+// (summation orders differ between their kernels), if any.
+std::optional<std::size_t> first_apart_on_device(const std::vector<float>& got,
+                                                 const std::vector<float>& want);
+
 struct RankRuns {
   std::vector<TrainResult> results;
   std::vector<std::string> errors;  // per rank, empty when it finished
 };
 
+// Called on each rank's thread before it trains, to give that rank options of its own (vars in a
+// memory of its own, say). What it returns is kept until the rank has finished.
+using RankSetup = std::function<std::shared_ptr<void>(dag::Rank, comm::World&, TrainOptions&)>;
+
 RankRuns run_on_ranks(const networks::Network& net, const designs::DesignConfig& config,
                       const data::LabelledImages& train, const data::LabelledImages* test,
-                      const TrainOptions& options, std::uint32_t ranks);
+                      const TrainOptions& options, std::uint32_t ranks,
+                      const RankSetup& setup = nullptr);
 
 // run_on_ranks, expecting every rank to finish.
 std::vector<TrainResult> train_on_ranks(const networks::Network& net,
                                         const designs::DesignConfig& config,
                                         const data::LabelledImages& train,
                                         const data::LabelledImages* test,
-                                        const TrainOptions& options, std::uint32_t ranks);
+                                        const TrainOptions& options, std::uint32_t ranks,
+                                        const RankSetup& setup = nullptr);
 
 }  // namespace ordo::train

@@ -7,33 +7,16 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
-#include <cstring>
 #include <filesystem>
 #include <string>
 #include <vector>
 
-#include "runtime/networks/network_builder.hpp"
 #include "tests/train/sim_ranks.hpp"
 
 namespace ordo::train {
 namespace {
 
 namespace fs = std::filesystem;
-namespace op = networks::op;
-
-// Convolutions with batch norm (running statistics on the device too) and a dense classifier.
-networks::Network staged_cnn() {
-  networks::NetworkBuilder b("staged_cnn", {1, 28, 28});
-  const auto c1 = b.add("conv1", {}, {op::conv(4, 3, 2, 1), op::batch_norm(), op::relu()});
-  const auto c2 = b.add("conv2", {c1}, {op::conv(8, 3, 2, 1), op::batch_norm(), op::relu()});
-  const auto gap = b.add("pool", {c2}, {op::global_avg_pool()});
-  b.add("fc", {gap}, {op::dense(10)});
-  return b.build(1.0);
-}
-
-bool same_bits(const std::vector<float>& a, const std::vector<float>& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
-}
 
 struct StagedCase {
   const char* name;
@@ -62,10 +45,10 @@ TEST(StagedParameters, TrainTheBitsTheDirectPathTrains) {
     options.batch = 16;
     options.steps_max = 6;
     const std::vector<TrainResult> direct =
-        train_on_ranks(staged_cnn(), c.config, train, &test, options, 2);
+        train_on_ranks(small_cnn(), c.config, train, &test, options, 2);
     options.staged = true;
     const std::vector<TrainResult> staged =
-        train_on_ranks(staged_cnn(), c.config, train, &test, options, 2);
+        train_on_ranks(small_cnn(), c.config, train, &test, options, 2);
     ASSERT_EQ(staged.size(), 2u);
     for (std::size_t r = 0; r < 2; ++r) {
       EXPECT_EQ(staged[r].losses, direct[r].losses) << c.name << ", rank " << r;
@@ -89,15 +72,15 @@ TEST(StagedParameters, AResumedRunEndsWhereAnUnbrokenOneDoes) {
   options.evaluate = false;
   options.staged = true;
   const std::vector<TrainResult> whole =
-      train_on_ranks(staged_cnn(), config, train, nullptr, options, 2);
+      train_on_ranks(small_cnn(), config, train, nullptr, options, 2);
   TrainOptions first = options;
   first.steps_max = 10;
   first.checkpoint = {dir.string(), 5, false};
-  train_on_ranks(staged_cnn(), config, train, nullptr, first, 2);
+  train_on_ranks(small_cnn(), config, train, nullptr, first, 2);
   TrainOptions second = options;
   second.checkpoint = {dir.string(), 5, true};
   const std::vector<TrainResult> resumed =
-      train_on_ranks(staged_cnn(), config, train, nullptr, second, 2);
+      train_on_ranks(small_cnn(), config, train, nullptr, second, 2);
   fs::remove_all(dir);
   ASSERT_EQ(resumed.size(), 2u);
   ASSERT_EQ(resumed[0].first_step, 10u);

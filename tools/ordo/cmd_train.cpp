@@ -43,6 +43,7 @@
 #include "tools/ordo/output.hpp"
 #include "tools/ordo/train_data.hpp"
 #include "tools/ordo/train_model.hpp"
+#include "tools/ordo/train_device_gradients.hpp"
 #include "tools/ordo/train_progress.hpp"
 
 namespace ordo::tools {
@@ -68,6 +69,7 @@ struct TrainCli {
   bool network_given = false;
   std::string design = "depcha";
   std::string device = "cpu";  // --device: cpu or cuda
+  std::string comm_path = "auto";  // --comm-path (train_device_gradients.hpp)
   TrainDataOptions data;
   std::string metrics_path;
   std::string progress = "auto";
@@ -268,6 +270,37 @@ int run_train(const TrainCli& o) {
     if (root) std::cerr << "ordo train: error: " << e.what() << '\n';
     return exit_bad_input;
   }
+  // Set up collectively before any collective, as the MPI world is.
+  const c10::Device device = train::training_device(*device_type, local_rank());
+  DeviceGradients gradients;
+  try {
+    gradients = open_device_gradients(runtime, mpi_world, o.comm_path, device);
+  } catch (const std::invalid_argument& e) {  // alike on every rank
+    if (root) std::cerr << "ordo train: error: " << e.what() << '\n';
+    return exit_bad_input;
+  } catch (const std::exception& e) {  // this rank's own: the others may wait in a collective
+    std::cerr << "ordo train: rank " << runtime.world_rank() << ": error: " << e.what()
+              << "\nordo train: aborting every rank\n"
+              << std::flush;
+    runtime.abort(exit_bad_input);
+  }
+  if (gradients.world && (check_collectives || !o.timeline_path.empty())) {
+    // Both sit in front of the MPI world, which carries only the host's agreements here.
+    if (root) {
+      std::cerr << "ordo train: error: --check-collectives and --timeline see the MPI world's "
+                   "collectives, but on the "
+                << comm::to_string(gradients.path)
+                << " path the step's collectives go on the GPU; use --comm-path host for them\n";
+    }
+    return exit_bad_input;
+  }
+  if (root && !device.is_cpu()) {
+    std::cout << "gradients: "
+              << (gradients.world ? "in GPU memory, collectives on the " +
+                                        std::string(comm::to_string(gradients.path)) + " path"
+                                  : std::string("staged through host memory"))
+              << '\n';
+  }
   // Fingerprint mode sits under the recorder, so a call it refuses is recorded as failed.
   FingerprintWorld fingerprints(mpi_world, check_collectives);
   comm::World& base = fingerprints.world();
@@ -372,7 +405,8 @@ int run_train(const TrainCli& o) {
   if (any_rank_failed(world, failed != 0)) return exit_bad_input;
   train::TrainOptions options = o.options;
   options.initial_values = initial_values;
-  options.device = train::training_device(*device_type, local_rank());
+  options.device = device;
+  options.device_vars = gradients.vars();
   const bool bar = o.progress == "bar" || (o.progress == "auto" && output_is_terminal());
   TrainProgress progress(std::cout, bar, world.size(), options.epochs);
   if (root) {
@@ -518,9 +552,14 @@ Command add_train(CLI::App& app) {
                   "with --model: one example's shape, e.g. 1,28,28 (MXNet symbols carry none)");
   sub->add_option("--device", o->device,
                   "where the layers, batches and updates run: cpu, or cuda (a GPU through a CUDA "
-                  "build of libtorch; each rank takes the GPU of its local rank, and gradients "
-                  "reach the KVStore through host buffers, docs/train.md)")
+                  "build of libtorch; each rank takes the GPU of its local rank, docs/train.md)")
       ->check(CLI::IsMember({"cpu", "cuda"}))
+      ->capture_default_str();
+  sub->add_option("--comm-path", o->comm_path,
+                  "with --device cuda, what carries the gradients: auto (what the job finds, "
+                  "docs/gpu.md), nccl, cuda-aware or staged (gradients in GPU memory), or host "
+                  "(staged through host buffers by the trainer)")
+      ->check(CLI::IsMember({"auto", "nccl", "cuda-aware", "staged", "host"}))
       ->capture_default_str();
   add_design_options(sub, o->design, o->config, "");
   sub->add_option("--data", o->data.kind,

@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -17,6 +19,8 @@ enum class DevicePath : std::uint8_t {
 };
 
 std::string_view to_string(DevicePath path);  // "nccl", "cuda-aware", "staged", "host"
+// The words of to_string back; nullopt for anything else.
+std::optional<DevicePath> parse_device_path(std::string_view name);
 
 struct DevicePathInputs {
   bool nccl_built = false;          // ordo was built with NCCL
@@ -35,5 +39,19 @@ DevicePath choose_device_path(const DevicePathInputs& inputs);
 // another never matches): the one furthest down the list above among the ranks' choices.
 // `choices` must not be empty.
 DevicePath agree_device_path(const std::vector<DevicePath>& choices);
+
+// What every rank of the job offers, each the least over the ranks: a path named by the user is
+// taken only where every rank can take it.
+struct JobDevicePaths {
+  bool gpu = false;         // every rank sees a GPU
+  bool cuda_aware = false;  // every rank's MPI is CUDA-aware (DevicePathInputs::cuda_aware_mpi)
+  bool nccl = false;        // every rank chose nccl
+};
+JobDevicePaths job_paths_of(const DevicePathInputs& inputs);  // one rank's, before the least
+
+// Why the job cannot take `path` (what is missing, where to look), or nullopt when it can:
+// host always; staged with a GPU on every rank; cuda-aware besides with CUDA-aware MPI on every
+// rank; nccl where every rank's choice is nccl.
+std::optional<std::string> path_refusal(DevicePath path, const JobDevicePaths& job);
 
 }  // namespace ordo::comm

@@ -45,6 +45,37 @@ TEST(DevicePath, Names) {
   EXPECT_EQ(to_string(DevicePath::cuda_aware), "cuda-aware");
   EXPECT_EQ(to_string(DevicePath::staged), "staged");
   EXPECT_EQ(to_string(DevicePath::host), "host");
+  for (const DevicePath p :
+       {DevicePath::nccl, DevicePath::cuda_aware, DevicePath::staged, DevicePath::host}) {
+    EXPECT_EQ(parse_device_path(to_string(p)), p);
+  }
+  EXPECT_EQ(parse_device_path("cuda_aware"), std::nullopt);
+  EXPECT_EQ(parse_device_path(""), std::nullopt);
+}
+
+// A path the user names is taken only where every rank can take it.
+TEST(DevicePath, ANamedPathIsTakenOnlyWhereEveryRankCan) {
+  const JobDevicePaths none = job_paths_of(inputs(true, 0, 1, true));
+  EXPECT_EQ(path_refusal(DevicePath::host, none), std::nullopt);
+  for (const DevicePath p : {DevicePath::staged, DevicePath::cuda_aware, DevicePath::nccl}) {
+    ASSERT_TRUE(path_refusal(p, none).has_value()) << to_string(p);
+    EXPECT_NE(path_refusal(p, none)->find(to_string(p)), std::string::npos) << *path_refusal(p, none);
+  }
+  // Two ranks sharing one GPU, MPI not CUDA-aware: staged only.
+  const JobDevicePaths shared = job_paths_of(inputs(true, 1, 2, false));
+  EXPECT_EQ(path_refusal(DevicePath::staged, shared), std::nullopt);
+  EXPECT_NE(path_refusal(DevicePath::cuda_aware, shared)->find("CUDA support"), std::string::npos);
+  EXPECT_NE(path_refusal(DevicePath::nccl, shared)->find("NCCL refuses"), std::string::npos);
+  // A GPU a rank, NCCL built and CUDA-aware MPI: every path.
+  const JobDevicePaths all = job_paths_of(inputs(true, 4, 4, true));
+  for (const DevicePath p :
+       {DevicePath::nccl, DevicePath::cuda_aware, DevicePath::staged, DevicePath::host}) {
+    EXPECT_EQ(path_refusal(p, all), std::nullopt) << to_string(p);
+  }
+  // The job's offers are the least over the ranks: one rank without NCCL's conditions stops it.
+  JobDevicePaths job = all;
+  job.nccl = all.nccl && shared.nccl;
+  EXPECT_TRUE(path_refusal(DevicePath::nccl, job).has_value());
 }
 
 }  // namespace

@@ -1,0 +1,121 @@
+// The path `ordo train --device cuda` takes where a device path is there (docs/gpu.md, "Training
+// on device gradients"), run on the CPU: the step program's vars in a memory the host may not
+// touch, the parameters and gradients views of them, the collectives on them where they are,
+// copy ops through the memory's own copy, and the compute pool's ops device ops that complete at
+// a queue's marker. The fake memory's blocks are host memory and CPU tensors view them, and CPU
+// kernels give the same bits wherever their operands are, so it must train the very bits the
+// plain CPU trainer trains, under every kind of design: in place (depcha), the main thread's
+// calls (funnel), buckets copied in and out (fused), and the weights written by a collective
+// (sharded's allgather).
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "runtime/engine/host_device_queue.hpp"
+#include "tests/common/fake_device_memory.hpp"
+#include "tests/train/sim_ranks.hpp"
+
+namespace ordo::train {
+namespace {
+
+// The host stand-in for a stream, counting the markers recorded on it: the compute ops that ran
+// as device ops.
+class CountingQueue final : public engine::DeviceQueue {
+ public:
+  void mark(Reached reached) override {
+    ++marks;
+    inner_.mark(std::move(reached));
+  }
+  std::atomic<std::uint64_t> marks{0};
+
+ private:
+  engine::HostDeviceQueue inner_;
+};
+
+// One rank's device: its vars' memory and its compute queue.
+struct FakeDevice {
+  std::shared_ptr<test::FakeDeviceMemory> memory = std::make_shared<test::FakeDeviceMemory>();
+  CountingQueue queue;
+};
+
+struct Case {
+  const char* name;
+  designs::DesignConfig config;
+};
+
+std::vector<Case> cases() {
+  designs::DesignConfig depcha;
+  depcha.kind = designs::DesignKind::depcha;
+  designs::DesignConfig funnel;
+  funnel.kind = designs::DesignKind::funnel;
+  designs::DesignConfig fused;
+  fused.kind = designs::DesignKind::fused;
+  fused.buffers = designs::BufferMode::copy;
+  fused.bucket_bytes = 1 << 10;
+  designs::DesignConfig sharded;
+  sharded.kind = designs::DesignKind::sharded;
+  sharded.shards = 2;
+  return {{"depcha", depcha}, {"funnel", funnel}, {"fused", fused}, {"sharded", sharded}};
+}
+
+TEST(DeviceVars, TrainTheBitsThePlainTrainerTrains) {
+  const data::LabelledImages train = data::first_examples(fashion(true), 256);
+  const data::LabelledImages test = data::first_examples(fashion(false), 200);
+  for (Case c : cases()) {
+    c.config.prefetch = true;
+    TrainOptions options;
+    options.batch = 16;
+    options.steps_max = 6;
+    const std::vector<TrainResult> plain =
+        train_on_ranks(small_cnn(), c.config, train, &test, options, 2);
+    std::vector<std::shared_ptr<FakeDevice>> devices = {std::make_shared<FakeDevice>(),
+                                                        std::make_shared<FakeDevice>()};
+    const std::vector<TrainResult> placed = train_on_ranks(
+        small_cnn(), c.config, train, &test, options, 2,
+        [&](dag::Rank r, comm::World& world, TrainOptions& mine) -> std::shared_ptr<void> {
+          mine.device_vars = DeviceVars{devices[r]->memory, &world, &devices[r]->queue};
+          return devices[r];
+        });
+    ASSERT_EQ(placed.size(), 2u);
+    for (std::size_t r = 0; r < 2; ++r) {
+      EXPECT_EQ(placed[r].losses, plain[r].losses) << c.name << ", rank " << r;
+      EXPECT_TRUE(same_bits(placed[r].weights, plain[r].weights)) << c.name << ", rank " << r;
+      EXPECT_TRUE(same_bits(placed[r].buffers, plain[r].buffers)) << c.name << ", rank " << r;
+      EXPECT_EQ(placed[r].test_accuracy, plain[r].test_accuracy) << c.name << ", rank " << r;
+      EXPECT_GT(devices[r]->memory->allocations, 0u) << c.name;
+      // Every forward, backward and update of every step went through the queue.
+      EXPECT_GE(devices[r]->queue.marks, 6u * 3u) << c.name;
+    }
+    // Only fused's buckets copy.
+    const bool copies = c.config.kind == designs::DesignKind::fused;
+    EXPECT_EQ(devices[0]->memory->bytes_copied > 0, copies) << c.name;
+  }
+}
+
+TEST(DeviceVars, AreRefusedHalfGivenOrBesideStagedParameters) {
+  const data::LabelledImages train = data::first_examples(fashion(true), 64);
+  designs::DesignConfig config;
+  config.kind = designs::DesignKind::depcha;
+  TrainOptions options;
+  options.batch = 16;
+  options.steps_max = 1;
+  FakeDevice device;
+  options.device_vars = DeviceVars{device.memory, nullptr, &device.queue};
+  RankRuns half = run_on_ranks(small_cnn(), config, train, nullptr, options, 1);
+  EXPECT_NE(half.errors[0].find("one is missing"), std::string::npos) << half.errors[0];
+  options.staged = true;
+  RankRuns staged = run_on_ranks(
+      small_cnn(), config, train, nullptr, options, 1,
+      [&](dag::Rank, comm::World& world, TrainOptions& mine) -> std::shared_ptr<void> {
+        mine.device_vars->world = &world;
+        return nullptr;
+      });
+  EXPECT_NE(staged.errors[0].find("exclude each other"), std::string::npos) << staged.errors[0];
+}
+
+}  // namespace
+}  // namespace ordo::train

@@ -1,0 +1,67 @@
+#include "tools/ordo/train_device_gradients.hpp"
+
+#include <stdexcept>
+#include <string>
+
+#ifdef ORDO_DEVICE_PATHS
+#include "runtime/device/cuda_device_queue.hpp"
+#include "runtime/device/device_path_detection.hpp"
+#include "runtime/device/device_var_memory.hpp"
+#include "runtime/device/device_world.hpp"
+#include "runtime/device/devices.hpp"
+#endif
+
+namespace ordo::tools {
+
+std::optional<train::DeviceVars> DeviceGradients::vars() const {
+  if (world == nullptr) return std::nullopt;
+  return train::DeviceVars{memory, world.get(), compute_queue.get()};
+}
+
+DeviceGradients open_device_gradients(const comm::MpiRuntime& runtime, comm::MpiWorld& mpi,
+                                      std::string_view asked, const c10::Device& device) {
+  std::optional<comm::DevicePath> named;
+  if (asked != "auto") {
+    named = comm::parse_device_path(asked);
+    if (!named) {
+      throw std::invalid_argument("--comm-path '" + std::string(asked) +
+                                  "'; expected auto, nccl, cuda-aware, staged or host");
+    }
+  }
+  DeviceGradients out;
+  if (device.is_cpu() || named == comm::DevicePath::host) {
+    if (named && *named != comm::DevicePath::host) {
+      throw std::invalid_argument("--comm-path " + std::string(asked) +
+                                  " carries gradients in GPU memory; it needs --device cuda");
+    }
+    return out;
+  }
+#ifdef ORDO_DEVICE_PATHS
+  const device::DevicePathReport report = device::detect_device_path(runtime);
+  out.detection = device::describe(report);
+  out.path = named.value_or(report.agreed);
+  if (const std::optional<std::string> why = comm::path_refusal(out.path, report.job)) {
+    throw std::invalid_argument("--comm-path " + std::string(asked) + ": " + *why);
+  }
+  if (out.path == comm::DevicePath::host) return out;
+  const int gpu = device.index();
+  out.world = device::make_device_world(out.path, runtime, mpi,
+                                        device::DeviceWorldOptions{gpu, comm::StagedOptions{}});
+  out.memory = std::make_shared<device::DeviceVarMemory>(gpu);
+  const device::DeviceScope scope(gpu);
+  out.compute_queue = std::make_unique<device::CudaDeviceQueue>(device::Stream::LegacyDefault{});
+  return out;
+#else
+  (void)runtime;
+  (void)mpi;
+  if (named) {
+    throw std::invalid_argument("--comm-path " + std::string(asked) +
+                                ": this ordo was built without the CUDA runtime, so its "
+                                "gradients can only be staged through host memory (--comm-path "
+                                "host); configure with ORDO_CUDA=on where the toolkit is");
+  }
+  return out;
+#endif
+}
+
+}  // namespace ordo::tools
