@@ -1,6 +1,11 @@
 // The convenience forms of Communicator: each builds the one Call that MPI would match and hands
-// it to the backend, so a backend implements call/start only.
+// it to the backend, so a backend implements call/start only; and how a backend's own thread
+// completes a collective.
 #include "runtime/comm/communicator.hpp"
+
+#include <cstdio>
+#include <exception>
+#include <utility>
 
 namespace ordo::comm {
 
@@ -67,6 +72,19 @@ void Communicator::allgather(void* buffer, std::uint64_t count, dag::DType dtype
             .reduction = dag::Reduction::none,
             .root = std::nullopt},
        buffer);
+}
+
+void complete_or_terminate(const Communicator::Done& done, std::exception_ptr error,
+                           const char* what) {
+  try {
+    done(std::move(error));
+  } catch (const std::exception& thrown) {
+    std::fprintf(stderr, "ordo::comm: %s's completion threw: %s\n", what, thrown.what());
+    std::terminate();
+  } catch (...) {
+    std::fprintf(stderr, "ordo::comm: %s's completion threw\n", what);
+    std::terminate();
+  }
 }
 
 }  // namespace ordo::comm

@@ -80,6 +80,12 @@ class Communicator {
   void allgather(void* buffer, std::uint64_t count, dag::DType dtype, std::int64_t key = 0);
 };
 
+// Runs a collective's `done` on a thread of the backend's own (a progress or completion thread),
+// where nobody is left to hear what it throws and the collective's owner would wait forever: a
+// throw ends the process, after naming `what` completed ("an NCCL collective").
+void complete_or_terminate(const Communicator::Done& done, std::exception_ptr error,
+                           const char* what);
+
 // One rank's view of the job: its rank, the world size, and the job's communicators, all created
 // before any collective runs (creating communicators concurrently can deadlock in MPI).
 class World {

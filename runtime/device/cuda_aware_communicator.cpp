@@ -76,13 +76,9 @@ void CudaAwareCommunicator::call_then(const comm::Call& call, void* buffer, Done
 }
 
 void CudaAwareCommunicator::start_then(const comm::Call& call, void* buffer, Done done) {
-  try {
-    comm::check_call(call, buffer, name(), size());
-  } catch (...) {
-    done(std::current_exception());
-    return;
-  }
-  worker_.then(call, buffer, true, std::move(done));
+  // Blocking underneath as well (Open MPI's CUDA support has no non-blocking collectives): the
+  // two callback forms are one.
+  call_then(call, buffer, std::move(done));
 }
 
 }  // namespace ordo::device

@@ -32,17 +32,13 @@ namespace {
 using comm::test::runtime;
 using comm::test::world;
 
+// The trainer tests' designs, sharded over this job's ranks.
 std::vector<designs::DesignConfig> configs() {
-  std::vector<designs::DesignConfig> out(4);
-  out[0].kind = designs::DesignKind::depcha;
-  out[1].kind = designs::DesignKind::funnel;
-  out[2].kind = designs::DesignKind::fused;
-  out[2].buffers = designs::BufferMode::copy;
-  out[2].bucket_bytes = 1 << 12;
-  out[3].kind = designs::DesignKind::sharded;
-  for (designs::DesignConfig& c : out) {
-    c.shards = world().size();
-    c.prefetch = true;
+  std::vector<designs::DesignConfig> out;
+  for (DesignCase c : design_cases()) {
+    c.config.shards = world().size();
+    c.config.prefetch = true;
+    out.push_back(c.config);
   }
   return out;
 }

@@ -42,30 +42,10 @@ struct FakeDevice {
   CountingQueue queue;
 };
 
-struct Case {
-  const char* name;
-  designs::DesignConfig config;
-};
-
-std::vector<Case> cases() {
-  designs::DesignConfig depcha;
-  depcha.kind = designs::DesignKind::depcha;
-  designs::DesignConfig funnel;
-  funnel.kind = designs::DesignKind::funnel;
-  designs::DesignConfig fused;
-  fused.kind = designs::DesignKind::fused;
-  fused.buffers = designs::BufferMode::copy;
-  fused.bucket_bytes = 1 << 10;
-  designs::DesignConfig sharded;
-  sharded.kind = designs::DesignKind::sharded;
-  sharded.shards = 2;
-  return {{"depcha", depcha}, {"funnel", funnel}, {"fused", fused}, {"sharded", sharded}};
-}
-
 TEST(DeviceVars, TrainTheBitsThePlainTrainerTrains) {
   const data::LabelledImages train = data::first_examples(fashion(true), 256);
   const data::LabelledImages test = data::first_examples(fashion(false), 200);
-  for (Case c : cases()) {
+  for (DesignCase c : design_cases()) {
     c.config.prefetch = true;
     TrainOptions options;
     options.batch = 16;
@@ -80,12 +60,8 @@ TEST(DeviceVars, TrainTheBitsThePlainTrainerTrains) {
           mine.device_vars = DeviceVars{devices[r]->memory, &world, &devices[r]->queue};
           return devices[r];
         });
-    ASSERT_EQ(placed.size(), 2u);
+    expect_same_training(placed, plain, c.name);
     for (std::size_t r = 0; r < 2; ++r) {
-      EXPECT_EQ(placed[r].losses, plain[r].losses) << c.name << ", rank " << r;
-      EXPECT_TRUE(same_bits(placed[r].weights, plain[r].weights)) << c.name << ", rank " << r;
-      EXPECT_TRUE(same_bits(placed[r].buffers, plain[r].buffers)) << c.name << ", rank " << r;
-      EXPECT_EQ(placed[r].test_accuracy, plain[r].test_accuracy) << c.name << ", rank " << r;
       EXPECT_GT(devices[r]->memory->allocations, 0u) << c.name;
       // Every forward, backward and update of every step went through the queue.
       EXPECT_GE(devices[r]->queue.marks, 6u * 3u) << c.name;

@@ -6,7 +6,6 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
-#include <cstring>
 #include <filesystem>
 #include <fstream>
 
@@ -20,21 +19,6 @@ namespace ordo::train {
 namespace {
 
 namespace fs = std::filesystem;
-namespace op = networks::op;
-
-// Small, with batch norm: its running statistics differ per rank and must come back too.
-networks::Network bn_cnn() {
-  networks::NetworkBuilder b("bn_cnn", {1, 28, 28});
-  const auto c1 = b.add("conv1", {}, {op::conv(4, 3, 2, 1), op::batch_norm(), op::relu()});
-  const auto c2 = b.add("conv2", {c1}, {op::conv(8, 3, 2, 1), op::batch_norm(), op::relu()});
-  const auto gap = b.add("pool", {c2}, {op::global_avg_pool()});
-  b.add("fc", {gap}, {op::dense(10)});
-  return b.build(1.0);
-}
-
-bool bit_equal(const std::vector<float>& a, const std::vector<float>& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
-}
 
 class Resume : public ::testing::Test {
  protected:
@@ -61,7 +45,7 @@ class Resume : public ::testing::Test {
 };
 
 TEST_F(Resume, AResumedRunEndsBitForBitWhereAnUnbrokenOneDoes) {
-  const networks::Network net = bn_cnn();
+  const networks::Network net = small_cnn();
   const std::vector<TrainResult> whole = train_on_ranks(net, config_, train_, nullptr, options_, 2);
   ASSERT_EQ(whole[0].losses.size(), 32u);
 
@@ -81,15 +65,15 @@ TEST_F(Resume, AResumedRunEndsBitForBitWhereAnUnbrokenOneDoes) {
   ASSERT_EQ(resumed[0].first_step, 21u);
   ASSERT_EQ(resumed[0].losses.size(), 11u);
   for (std::size_t r = 0; r < 2; ++r) {
-    EXPECT_TRUE(bit_equal(resumed[r].weights, whole[r].weights)) << "rank " << r;
-    EXPECT_TRUE(bit_equal(resumed[r].buffers, whole[r].buffers)) << "rank " << r;
+    EXPECT_TRUE(same_bits(resumed[r].weights, whole[r].weights)) << "rank " << r;
+    EXPECT_TRUE(same_bits(resumed[r].buffers, whole[r].buffers)) << "rank " << r;
     EXPECT_EQ(resumed[r].losses,
               std::vector<double>(whole[r].losses.begin() + 21, whole[r].losses.end()));
   }
   // The stopped run's weights were not yet the final ones: the comparison above means something.
-  EXPECT_FALSE(bit_equal(broken[0].weights, whole[0].weights));
-  EXPECT_FALSE(bit_equal(broken[0].buffers, whole[0].buffers));
-  EXPECT_FALSE(bit_equal(whole[0].buffers, whole[1].buffers));  // per rank, as MXNet keeps them
+  EXPECT_FALSE(same_bits(broken[0].weights, whole[0].weights));
+  EXPECT_FALSE(same_bits(broken[0].buffers, whole[0].buffers));
+  EXPECT_FALSE(same_bits(whole[0].buffers, whole[1].buffers));  // per rank, as MXNet keeps them
   EXPECT_EQ(checkpoint::latest(dir_.string()), 32u);
 }
 
@@ -97,7 +81,7 @@ TEST_F(Resume, AResumedRunEndsBitForBitWhereAnUnbrokenOneDoes) {
 // what training starts from: a run resumed from it, as a checkpoint of step 0, takes the same
 // steps as a fresh run, bit for bit.
 TEST_F(Resume, TheExportedInitialStateIsWhereAFreshRunStarts) {
-  const networks::Network net = bn_cnn();
+  const networks::Network net = small_cnn();
   const std::vector<TrainResult> fresh = train_on_ranks(net, config_, train_, nullptr, options_, 2);
 
   checkpoint::Checkpoint init =
@@ -120,13 +104,13 @@ TEST_F(Resume, TheExportedInitialStateIsWhereAFreshRunStarts) {
   ASSERT_EQ(resumed[0].first_step, 0u);
   for (std::size_t r = 0; r < 2; ++r) {
     EXPECT_EQ(resumed[r].losses, fresh[r].losses) << "rank " << r;
-    EXPECT_TRUE(bit_equal(resumed[r].weights, fresh[r].weights)) << "rank " << r;
-    EXPECT_TRUE(bit_equal(resumed[r].buffers, fresh[r].buffers)) << "rank " << r;
+    EXPECT_TRUE(same_bits(resumed[r].weights, fresh[r].weights)) << "rank " << r;
+    EXPECT_TRUE(same_bits(resumed[r].buffers, fresh[r].buffers)) << "rank " << r;
   }
 }
 
 TEST_F(Resume, ATornCheckpointIsRefusedOnEveryRank) {
-  const networks::Network net = bn_cnn();
+  const networks::Network net = small_cnn();
   TrainOptions first = options_;
   first.steps_max = 8;
   first.checkpoint = {dir_.string(), 4, false};
@@ -148,33 +132,33 @@ TEST_F(Resume, ACheckpointOfAnotherRunIsRefused) {
   TrainOptions first = options_;
   first.steps_max = 4;
   first.checkpoint = {dir_.string(), 4, false};
-  train_on_ranks(bn_cnn(), config_, train_, nullptr, first, 2);
+  train_on_ranks(small_cnn(), config_, train_, nullptr, first, 2);
 
   TrainOptions second = options_;
   second.checkpoint = {dir_.string(), 0, true};
   RankRuns runs = run_on_ranks(networks::lenet(10, 1.0), config_, train_, nullptr, second, 2);
   for (std::size_t r = 0; r < 2; ++r) {
-    EXPECT_NE(runs.errors[r].find("network bn_cnn; expected network lenet"), std::string::npos)
+    EXPECT_NE(runs.errors[r].find("network small_cnn; expected network lenet"), std::string::npos)
         << runs.errors[r];
   }
   second.batch = 8;
-  runs = run_on_ranks(bn_cnn(), config_, train_, nullptr, second, 2);
+  runs = run_on_ranks(small_cnn(), config_, train_, nullptr, second, 2);
   EXPECT_NE(runs.errors[0].find("batch 16; expected batch 8"), std::string::npos) << runs.errors[0];
   second.batch = 16;
   second.seed = 2;
-  runs = run_on_ranks(bn_cnn(), config_, train_, nullptr, second, 2);
+  runs = run_on_ranks(small_cnn(), config_, train_, nullptr, second, 2);
   EXPECT_NE(runs.errors[0].find("seed"), std::string::npos) << runs.errors[0];
-  runs = run_on_ranks(bn_cnn(), config_, train_, nullptr, options_, 1);  // one rank: no resume
+  runs = run_on_ranks(small_cnn(), config_, train_, nullptr, options_, 1);  // one rank: no resume
   EXPECT_EQ(runs.errors[0], "");
   second.seed = 1;
-  runs = run_on_ranks(bn_cnn(), config_, train_, nullptr, second, 1);
+  runs = run_on_ranks(small_cnn(), config_, train_, nullptr, second, 1);
   EXPECT_NE(runs.errors[0].find("rank-0.ckpt"), std::string::npos) << runs.errors[0];
 }
 
 TEST_F(Resume, NoCheckpointToResumeIsAClearError) {
   TrainOptions o = options_;
   o.checkpoint = {dir_.string(), 0, true};
-  const RankRuns runs = run_on_ranks(bn_cnn(), config_, train_, nullptr, o, 2);
+  const RankRuns runs = run_on_ranks(small_cnn(), config_, train_, nullptr, o, 2);
   EXPECT_NE(runs.errors[0].find("no committed checkpoint"), std::string::npos) << runs.errors[0];
 }
 

@@ -28,8 +28,31 @@ networks::Network small_cnn() {
   return b.build(1.0);
 }
 
+std::vector<DesignCase> design_cases() {
+  std::vector<DesignCase> out = {{"depcha", {}}, {"funnel", {}}, {"fused", {}}, {"sharded", {}}};
+  out[0].config.kind = designs::DesignKind::depcha;
+  out[1].config.kind = designs::DesignKind::funnel;
+  out[2].config.kind = designs::DesignKind::fused;
+  out[2].config.buffers = designs::BufferMode::copy;
+  out[2].config.bucket_bytes = 1 << 10;
+  out[3].config.kind = designs::DesignKind::sharded;
+  out[3].config.shards = 2;
+  return out;
+}
+
 bool same_bits(const std::vector<float>& a, const std::vector<float>& b) {
   return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
+}
+
+void expect_same_training(const std::vector<TrainResult>& got,
+                          const std::vector<TrainResult>& want, const std::string& what) {
+  ASSERT_EQ(got.size(), want.size()) << what;
+  for (std::size_t r = 0; r < got.size(); ++r) {
+    EXPECT_EQ(got[r].losses, want[r].losses) << what << ", rank " << r;
+    EXPECT_TRUE(same_bits(got[r].weights, want[r].weights)) << what << ", rank " << r;
+    EXPECT_TRUE(same_bits(got[r].buffers, want[r].buffers)) << what << ", rank " << r;
+    EXPECT_EQ(got[r].test_accuracy, want[r].test_accuracy) << what << ", rank " << r;
+  }
 }
 
 std::optional<std::size_t> first_apart_on_device(const std::vector<float>& got,

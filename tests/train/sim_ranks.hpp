@@ -24,8 +24,22 @@ const data::LabelledImages& fashion(bool train);
 // (running statistics besides the parameters) and a dense classifier.
 networks::Network small_cnn();
 
+// One design under a name, for tests that run a path under every kind of design.
+struct DesignCase {
+  const char* name;
+  designs::DesignConfig config;
+};
+// A design that reduces in place (depcha), one whose main thread issues the calls (funnel), one
+// that copies into buckets (fused, with copy buffers and 1 KiB buckets) and one whose allgather
+// writes the weights (sharded, over 2 ranks).
+std::vector<DesignCase> design_cases();
+
 // Whether two runs' figures are the same bits.
 bool same_bits(const std::vector<float>& a, const std::vector<float>& b);
+// Two runs of the same ranks trained the same bits: losses, weights, batch norm statistics and
+// test accuracies, rank by rank (gtest expectations, naming `what`).
+void expect_same_training(const std::vector<TrainResult>& got,
+                          const std::vector<TrainResult>& want, const std::string& what);
 // The first element where a GPU run's `got` is not within float tolerance of a CPU run's `want`
 // (summation orders differ between their kernels), if any.
 std::optional<std::size_t> first_apart_on_device(const std::vector<float>& got,

@@ -1,9 +1,9 @@
-// The staged path that `--device cuda` takes (parameters apart from the KVStore's buffers, the
-// gradients copied out after backward and the sums in before the update), run on the CPU so that
-// it is tested where there is no GPU: copies between host tensors are exact, so it must train the
-// very bits the direct path trains, under a design that reduces in place, one that copies into
-// buckets, and sharded, whose allgather writes the weights; and a staged run resumed from a
-// checkpoint must end where an unbroken one does.
+// The host path that `--device cuda --comm-path host` takes (parameters apart from the KVStore's
+// buffers, the gradients copied out after backward and the sums in before the update), run on
+// the CPU so that it is tested where there is no GPU: copies between host tensors are exact, so
+// it must train the very bits the direct path trains, under every kind of design
+// (design_cases()); and a staged run resumed from a checkpoint must end where an unbroken one
+// does.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -18,28 +18,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct StagedCase {
-  const char* name;
-  designs::DesignConfig config;
-};
-
-std::vector<StagedCase> staged_cases() {
-  designs::DesignConfig depcha;
-  depcha.kind = designs::DesignKind::depcha;
-  designs::DesignConfig fused;
-  fused.kind = designs::DesignKind::fused;
-  fused.buffers = designs::BufferMode::copy;
-  fused.bucket_bytes = 1 << 10;
-  designs::DesignConfig sharded;
-  sharded.kind = designs::DesignKind::sharded;
-  sharded.shards = 2;
-  return {{"depcha", depcha}, {"fused", fused}, {"sharded", sharded}};
-}
-
 TEST(StagedParameters, TrainTheBitsTheDirectPathTrains) {
   const data::LabelledImages train = data::first_examples(fashion(true), 256);
   const data::LabelledImages test = data::first_examples(fashion(false), 200);
-  for (StagedCase c : staged_cases()) {
+  for (DesignCase c : design_cases()) {
     c.config.prefetch = true;
     TrainOptions options;
     options.batch = 16;
@@ -49,13 +31,7 @@ TEST(StagedParameters, TrainTheBitsTheDirectPathTrains) {
     options.staged = true;
     const std::vector<TrainResult> staged =
         train_on_ranks(small_cnn(), c.config, train, &test, options, 2);
-    ASSERT_EQ(staged.size(), 2u);
-    for (std::size_t r = 0; r < 2; ++r) {
-      EXPECT_EQ(staged[r].losses, direct[r].losses) << c.name << ", rank " << r;
-      EXPECT_TRUE(same_bits(staged[r].weights, direct[r].weights)) << c.name << ", rank " << r;
-      EXPECT_TRUE(same_bits(staged[r].buffers, direct[r].buffers)) << c.name << ", rank " << r;
-      EXPECT_EQ(staged[r].test_accuracy, direct[r].test_accuracy) << c.name << ", rank " << r;
-    }
+    expect_same_training(staged, direct, c.name);
   }
 }
 
@@ -63,8 +39,7 @@ TEST(StagedParameters, AResumedRunEndsWhereAnUnbrokenOneDoes) {
   const fs::path dir = fs::temp_directory_path() / ("ordo_staged_" + std::to_string(::getpid()));
   fs::remove_all(dir);
   const data::LabelledImages train = data::first_examples(fashion(true), 256);
-  designs::DesignConfig config =
-      staged_cases()[2].config;  // sharded: the allgather writes the weights
+  designs::DesignConfig config = design_cases()[3].config;  // sharded: the allgather writes weights
   config.prefetch = true;
   TrainOptions options;
   options.batch = 16;

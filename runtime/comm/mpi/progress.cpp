@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cassert>
-#include <cstdio>
 #include <exception>
 #include <utility>
 
@@ -74,14 +73,7 @@ std::size_t MpiProgress::sweep(std::unique_lock<std::mutex>& lock) {
   }
   // Ended requests' callbacks run with no lock held: they may start new collectives.
   for (auto& [done, error] : ended) {
-    try {
-      done(error);
-    } catch (const std::exception& thrown) {
-      // Nobody is left to hear it, and the collective's owner would wait forever.
-      std::fprintf(stderr, "ordo::comm: a non-blocking collective's completion threw: %s\n",
-                   thrown.what());
-      std::terminate();
-    }
+    complete_or_terminate(done, error, "a non-blocking collective");
   }
   lock.lock();
   for (Watched& w : watched_) still.push_back(std::move(w));

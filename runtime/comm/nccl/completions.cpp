@@ -3,7 +3,6 @@
 #include <cuda_runtime_api.h>
 
 #include <cassert>
-#include <cstdio>
 #include <exception>
 #include <utility>
 
@@ -57,15 +56,8 @@ void NcclCompletions::loop() {
     watched_.pop_front();
     lock.unlock();
     ended.request.reset();
-    try {
-      // No lock held: `done` may launch further collectives.
-      ended.done(error);
-    } catch (const std::exception& thrown) {
-      // Nobody is left to hear it, and the collective's owner would wait forever.
-      std::fprintf(stderr, "ordo::comm: an NCCL collective's completion threw: %s\n",
-                   thrown.what());
-      std::terminate();
-    }
+    // No lock held: `done` may launch further collectives.
+    complete_or_terminate(ended.done, error, "an NCCL collective");
     lock.lock();
   }
 }

@@ -160,14 +160,7 @@ void OrderedWorker::loop() {
     lock.lock();
     busy_ = false;
     lock.unlock();
-    try {
-      job.done(error);
-    } catch (const std::exception& thrown) {
-      // Nobody is left to hear it, and the collective's owner would wait forever.
-      std::fprintf(stderr, "ordo::comm: a staged collective's completion threw: %s\n",
-                   thrown.what());
-      std::terminate();
-    }
+    complete_or_terminate(job.done, error, "a staged collective");
     lock.lock();
   }
 }
