@@ -19,6 +19,7 @@
 #include "runtime/comm/mpi/node_layout.hpp"
 #include "runtime/comm/mpi/runtime.hpp"
 #include "runtime/comm/mpi/world.hpp"
+#include "runtime/comm/rules/backend.hpp"
 #include "runtime/comm/sim/issuer.hpp"
 #include "runtime/dag/dump_writer.hpp"
 #include "runtime/data/data_error.hpp"
@@ -99,7 +100,8 @@ constexpr double hang_timeout_default = 600.0;
 
 // Rank 0's part of verify_first: the dump, the checker, the report.
 int decide(const TrainCli& o, const designs::DesignConfig& config, const networks::Network& net,
-           dag::Job job, const std::string& dump, std::uint32_t ranks, MetricsFile* metrics) {
+           dag::Job job, const std::string& dump, std::uint32_t ranks, comm::Backend backend,
+           MetricsFile* metrics) {
   if (!o.dump_step_path.empty() && !write_output(o.dump_step_path, dump, "train")) {
     return exit_bad_input;
   }
@@ -108,7 +110,7 @@ int decide(const TrainCli& o, const designs::DesignConfig& config, const network
     if (metrics) metrics->write({{"event", "verify"}, {"verdict", "skipped"}});
     return exit_ok;
   }
-  const checker::Model model(std::move(job), ranks);
+  const checker::Model model(std::move(job), ranks, backend);
   checker::VerifyOptions options;
   options.limits.seconds_max = o.verify_seconds;
   const checker::Verification v = checker::verify(model, options);
@@ -116,12 +118,15 @@ int decide(const TrainCli& o, const designs::DesignConfig& config, const network
     metrics->write({{"event", "verify"},
                     {"verdict", checker::to_string(v.result.verdict)},
                     {"ranks", ranks},
+                    {"backend", std::string(comm::to_string(backend))},
                     {"design", designs::describe(config)},
                     {"network", net.name},
                     {"seconds", v.seconds}});
   }
   std::cout << "verify: " << checker::to_string(v.result.verdict) << " at " << ranks << " ranks ("
-            << designs::describe(config) << ", " << net.name << ") in " << v.seconds << " s\n";
+            << designs::describe(config) << ", " << net.name
+            << (backend == comm::Backend::mpi ? "" : ", under NCCL's semantics") << ") in "
+            << v.seconds << " s\n";
   if (v.result.verdict == checker::Verdict::unsafe) {
     std::cout << checker::human_report(model, v);
     return exit_unsafe;
@@ -139,10 +144,11 @@ int decide(const TrainCli& o, const designs::DesignConfig& config, const network
 // under a time limit two ranks deciding alike could still part (one `safe`, one out of time),
 // and a rank that stops while the others train leaves them waiting in a collective for ever.
 // The calls here are the main thread's, before any op is submitted. `step_dump` gets the
-// program as a DAG dump, which a hang dump is written beside.
+// program as a DAG dump, which a hang dump is written beside. `backend` is the semantics the
+// step's collectives run under: NCCL's where they go over NCCL (docs/semantics.md, §3a).
 int verify_first(const TrainCli& o, const designs::DesignConfig& config,
-                 const networks::Network& net, comm::World& world, MetricsFile* metrics,
-                 std::string& step_dump) {
+                 const networks::Network& net, comm::World& world, comm::Backend backend,
+                 MetricsFile* metrics, std::string& step_dump) {
   const bool root = world.rank() == 0;
   // The broadcast and two steps: the step, and the boundary into the next. Every design emits
   // the same program at every step (tests/designs/steps_repeat_test.cpp), so a run of any length
@@ -162,7 +168,7 @@ int verify_first(const TrainCli& o, const designs::DesignConfig& config,
     return exit_bad_input;
   }
   std::int32_t code = exit_ok;
-  if (root) code = decide(o, config, net, std::move(job), dump, world.size(), metrics);
+  if (root) code = decide(o, config, net, std::move(job), dump, world.size(), backend, metrics);
   world.comm(0).bcast(&code, 1, dag::DType::i32, 0, agree_key);
   return code;
 }
@@ -380,7 +386,9 @@ int run_train(const TrainCli& o) {
     if (any_rank_failed(world, problem.has_value())) return exit_bad_input;
   }
   std::string step_dump;
-  if (const int code = verify_first(o, config, *net, world, metrics.get(), step_dump);
+  const comm::Backend backend =
+      gradients.path == comm::DevicePath::nccl ? comm::Backend::nccl : comm::Backend::mpi;
+  if (const int code = verify_first(o, config, *net, world, backend, metrics.get(), step_dump);
       code != exit_ok)
     return code;
   if (!o.export_init_path.empty()) {
