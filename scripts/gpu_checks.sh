@@ -36,6 +36,12 @@ if [[ -x "$designs_tests" && "$gpus" -gt 1 ]]; then
   echo "gpu_checks: the designs on device gradients at $gpus ranks, one per GPU"
   mpirun -np "$gpus" "${mpi_flags[@]}" "$designs_tests"
 fi
+# Training with the vars in GPU memory, over NCCL at one rank per GPU (ctest ran 1 and 2 ranks).
+train_tests=build/release/tests/device/ordo_train_gpu_mpi_tests
+if [[ -x "$train_tests" && "$gpus" -gt 1 ]]; then
+  echo "gpu_checks: training on device gradients at $gpus ranks, one per GPU"
+  mpirun -np "$gpus" "${mpi_flags[@]}" "$train_tests"
+fi
 sanitizer=$(command -v compute-sanitizer || true)
 [[ -z "$sanitizer" && -x /usr/local/cuda/bin/compute-sanitizer ]] && sanitizer=/usr/local/cuda/bin/compute-sanitizer
 if [[ -n "$sanitizer" ]]; then

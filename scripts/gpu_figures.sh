@@ -4,9 +4,12 @@
 # against raw NCCL at 1 rank (and at one rank per GPU where there are several), the staged path
 # against its copies and host MPI at 2 and 4 ranks sharing the GPU(s), and the KVStore designs on
 # device gradients against the communicator alone: over NCCL at the NCCL runs' rank counts, over
-# the staged path at 2 and 4 ranks. Each table is printed and written to
-# build/release/gpu-figures/, whose path it prints last. Exits non-zero if no GPU is visible, NCCL
-# is not found, the build fails or a run fails. What the columns mean: docs/gpu.md.
+# the staged path at 2 and 4 ranks; and, where the trainer is built against a CUDA libtorch,
+# ResNet-50's images/s through ordo's trainer against a plain libtorch loop, with the vars in GPU
+# memory (--comm-path auto) and with the gradients staged through the host (--comm-path host).
+# Each table is printed and written to build/release/gpu-figures/, whose path it prints last.
+# Exits non-zero if no GPU is visible, NCCL is not found, the build fails or a run fails. What the
+# columns mean: docs/gpu.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if ! command -v nvidia-smi >/dev/null || ! nvidia-smi -L 2>/dev/null | grep -q '^GPU '; then
@@ -47,5 +50,18 @@ for ranks in 2 4; do
   mpirun -np "$ranks" "${mpi_flags[@]}" "$bench/ordo_designs_gpu_bench" --path=staged |
     tee "$out/designs_staged_np$ranks.md"
 done
+# The trainer's throughput needs a CUDA build of libtorch on CMAKE_PREFIX_PATH; built against a
+# CPU-only one the bench refuses and says so, and the figures above stand.
+trainer_bench=build/release/bench/resnet50_throughput/ordo_resnet50_throughput_bench
+if cmake --build --preset release -j "$(nproc)" --target ordo_resnet50_throughput_bench; then
+  for path in auto host; do
+    echo "== ResNet-50 through ordo's trainer against a plain loop, --comm-path $path =="
+    "$trainer_bench" --device cuda --batch 64 --steps 30 --rounds 3 --comm-path "$path" |
+      tee "$out/resnet50_throughput_$path.md" ||
+      echo "gpu_figures: the trainer's throughput was not measured (see above)" >&2
+  done
+else
+  echo "gpu_figures: the trainer is not built here (no libtorch); no throughput figure" >&2
+fi
 echo "gpu_figures: the tables are in $out/ (nccl_np*.md, staged_np*.md, designs_*_np*.md," \
-  "devices.txt)"
+  "resnet50_throughput_*.md, devices.txt)"

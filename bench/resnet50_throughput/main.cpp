@@ -1,6 +1,7 @@
 // ResNet-50 training throughput on synthetic images at one rank: images/s through ordo's trainer
 // (train_rank: the step program on the engine, depcha on a world of one, the data pool, and on a
-// GPU the gradients staged through the KVStore's host buffers) against the same model's layers
+// GPU the vars in GPU memory and the compute ops device ops, as ordo train runs them; or with
+// --comm-path host the gradients staged through host buffers) against the same model's layers
 // in a plain loop, and the ratio. The two alternate within each round, so that a busier spell of
 // a shared machine falls on both; the median of the rounds' ratios is the figure. On the CPU use
 // a small batch and image; on a GPU, --device cuda (docs/gpu.md).
@@ -11,6 +12,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <exception>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -47,6 +49,10 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1, 100))
       ->capture_default_str();
   app.add_option("--threads", threads, "CPU tensor-math threads (0: libtorch's choice)");
+  app.add_option("--comm-path", run.comm_path,
+                 "on a GPU, the trainer's --comm-path: auto (vars in GPU memory) or host")
+      ->check(CLI::IsMember({"auto", "nccl", "cuda-aware", "staged", "host"}))
+      ->capture_default_str();
   CLI11_PARSE(app, argc, argv);
 
   const c10::DeviceType type = *train::parse_device_type(device_name);
@@ -56,6 +62,18 @@ int main(int argc, char** argv) {
   }
   if (threads != 0) train::set_compute_threads(threads);
   run.device = train::training_device(type, 0);
+  // MPI at one rank (no mpirun needed) carries the device path's world, as in ordo train.
+  std::unique_ptr<comm::MpiRuntime> mpi;
+  if (!run.device.is_cpu()) {
+    try {
+      mpi = std::make_unique<comm::MpiRuntime>(&argc, &argv);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "ordo_resnet50_throughput_bench: error: cannot start MPI: %s\n",
+                   e.what());
+      return 1;
+    }
+    run.mpi = mpi.get();
+  }
   const std::optional<networks::Network> net =
       networks::builtin_network("resnet50", 4, {3, image_size, image_size}, run.classes);
   if (!net) {
@@ -64,8 +82,10 @@ int main(int argc, char** argv) {
     return 2;
   }
   run.network = &*net;
-  std::printf("ResNet-50, %u images of 3x%ux%u per step on %s, %u warm-up and %u timed steps\n",
-              run.batch, image_size, image_size, run.device.str().c_str(), run.warmup, run.steps);
+  std::printf("ResNet-50, %u images of 3x%ux%u per step on %s%s, %u warm-up and %u timed steps\n",
+              run.batch, image_size, image_size, run.device.str().c_str(),
+              run.device.is_cpu() ? "" : (", --comm-path " + run.comm_path).c_str(), run.warmup,
+              run.steps);
   std::vector<double> ratios;
   try {
     for (std::uint32_t round = 0; round < rounds; ++round) {

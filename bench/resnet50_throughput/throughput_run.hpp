@@ -4,7 +4,9 @@
 #include <c10/core/Device.h>
 
 #include <cstdint>
+#include <string>
 
+#include "runtime/comm/mpi/runtime.hpp"
 #include "runtime/networks/network.hpp"
 
 namespace ordo::bench {
@@ -17,6 +19,10 @@ struct ThroughputRun {
   std::uint32_t warmup = 2;  // steps run first and not timed (allocation, cuDNN's choices)
   std::uint32_t steps = 10;  // steps timed
   std::uint64_t seed = 1;
+  // On a GPU, the trainer's --comm-path (runtime/train/device_gradients.hpp), over `mpi` (a world
+  // of one): "auto" puts its vars in GPU memory, as ordo train does; "host" stages its gradients.
+  std::string comm_path = "auto";
+  const comm::MpiRuntime* mpi = nullptr;  // set on a GPU only
 };
 
 // Images per second over the timed steps, from the end of the last warm-up step to the end of

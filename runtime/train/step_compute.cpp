@@ -83,7 +83,7 @@ StepCompute::StepCompute(Model& model, const designs::StepEmitter& emitter, exec
   }
   for (std::size_t l = 0; l < model.layers(); ++l) layer_of_[model.layer_name(l)] = l;
   // The initial broadcast reads the weight vars on a stream of its own.
-  wait_for_device(placement.device);
+  wait_for_stream(placement.device);
 }
 
 void StepCompute::set_batch_source(BatchSource source, std::uint64_t first_step) {
@@ -202,7 +202,7 @@ void StepCompute::settle_parameters() {
 void StepCompute::publish_parameters() {
   // Direct views: the parameters were written in place, on this thread's stream, which the
   // initial broadcast does not wait for.
-  if (!placement_.staged) return wait_for_device(placement_.device);
+  if (!placement_.staged) return wait_for_stream(placement_.device);
   const std::vector<Param*>& params = model_.params();
   for (std::size_t i = 0; i < params.size(); ++i) weight_vars_[i].copy_(params[i]->value);
 }

@@ -37,7 +37,7 @@ c10::Device training_device(c10::DeviceType type, std::uint32_t local_rank) {
   return c10::Device(type, static_cast<c10::DeviceIndex>(count == 0 ? 0 : local_rank % count));
 }
 
-void wait_for_device(const c10::Device& device) {
+void wait_for_stream(const c10::Device& device) {
   if (device.is_cpu()) return;
   const c10::impl::VirtualGuardImpl guard(device.type());
   guard.getStream(device).synchronize();

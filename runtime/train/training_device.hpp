@@ -26,7 +26,7 @@ c10::Device training_device(c10::DeviceType type, std::uint32_t local_rank);
 
 // Blocks until the work this thread gave `device`'s current stream has run (nothing to wait for
 // on the CPU): what libtorch wrote is then there for work on another stream, a collective's.
-void wait_for_device(const c10::Device& device);
+void wait_for_stream(const c10::Device& device);
 // Whether this thread's current stream of `device` is the device's default stream (libtorch's
 // unless a program makes another current), the one the trainer's compute queue marks behind.
 // Always true on the CPU.

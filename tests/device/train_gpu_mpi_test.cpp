@@ -2,29 +2,25 @@
 // there. The step program's vars are in the rank's GPU memory (DeviceVarMemory), the parameters
 // and gradients views of them; the collectives run on them over NCCL (one rank per GPU) or the
 // staged path (ranks may share a GPU); copy ops are device-to-device copies; the compute pool's
-// ops are device ops marked on libtorch's stream (CudaDeviceQueue on the legacy default stream).
+// ops are device ops marked on libtorch's stream (CudaDeviceQueue on the legacy default stream):
+// all of it set up by open_device_gradients, as ordo train sets it up.
 // A few steps must match the same steps on the CPU over the MPI world, to float tolerance, under
 // a design that reduces in place, one whose main thread issues the calls, one that copies into
 // buckets and sharded, whose allgather writes the weights. TF32 is off and cuDNN deterministic.
 #include <ATen/Context.h>
+#include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
-#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "runtime/comm/staged/device_path.hpp"
-#include "runtime/device/cuda_device_queue.hpp"
-#include "runtime/device/device_var_memory.hpp"
-#include "runtime/device/device_world.hpp"
 #include "runtime/device/devices.hpp"
+#include "runtime/train/device_gradients.hpp"
 #include "runtime/train/training_device.hpp"
 #include "tests/comm/mpi_env.hpp"
 #include "tests/train/sim_ranks.hpp"
-#ifdef ORDO_NCCL_BUILT
-#include "runtime/comm/nccl/world.hpp"
-#endif
 
 namespace ordo::train {
 namespace {
@@ -43,9 +39,10 @@ std::vector<designs::DesignConfig> configs() {
   return out;
 }
 
-// Every design's steps on the GPU with its vars there and `gradients` carrying the collectives,
-// against the same steps on the CPU over the MPI world.
-void expect_cpu_steps(comm::World& gradients, const std::string& path) {
+// Every design's steps on the GPU with its vars there and `path` carrying the collectives, set up
+// as ordo train sets it up (device_gradients.hpp), against the same steps on the CPU over the
+// MPI world.
+void expect_cpu_steps(const std::string& path) {
   ASSERT_FALSE(device_unusable(c10::DeviceType::CUDA).has_value())
       << *device_unusable(c10::DeviceType::CUDA);
   at::globalContext().setAllowTF32CuDNN(false);
@@ -54,6 +51,10 @@ void expect_cpu_steps(comm::World& gradients, const std::string& path) {
   at::globalContext().setBenchmarkCuDNN(false);
   int gpu = 0;
   ASSERT_EQ(cudaGetDevice(&gpu), cudaSuccess);
+  const c10::Device device(c10::DeviceType::CUDA, static_cast<c10::DeviceIndex>(gpu));
+  const DeviceGradients gradients = open_device_gradients(runtime(), world(), path, device);
+  ASSERT_EQ(comm::to_string(gradients.path), path);
+  ASSERT_TRUE(gradients.vars().has_value());
   const data::LabelledImages train = data::first_examples(fashion(true), 512);
   const data::LabelledImages test = data::first_examples(fashion(false), 500);
   for (const designs::DesignConfig& config : configs()) {
@@ -62,10 +63,8 @@ void expect_cpu_steps(comm::World& gradients, const std::string& path) {
     options.batch = 32;
     options.steps_max = 6;
     const TrainResult cpu = train_rank(small_cnn(), config, world(), train, &test, options);
-    auto memory = std::make_shared<device::DeviceVarMemory>(gpu);
-    device::CudaDeviceQueue queue{device::Stream::LegacyDefault{}};
-    options.device = c10::Device(c10::DeviceType::CUDA, static_cast<c10::DeviceIndex>(gpu));
-    options.device_vars = DeviceVars{memory, &gradients, &queue};
+    options.device = device;
+    options.device_vars = gradients.vars();
     const TrainResult gpu_run = train_rank(small_cnn(), config, world(), train, &test, options);
     ASSERT_EQ(gpu_run.losses.size(), cpu.losses.size()) << name;
     for (std::size_t s = 0; s < cpu.losses.size(); ++s) {
@@ -91,12 +90,7 @@ class TrainOnDeviceVars : public ::testing::Test {
 };
 
 TEST_F(TrainOnDeviceVars, OverTheStagedPathTheStepsAreTheCpusSteps) {
-  int gpu = 0;
-  ASSERT_EQ(cudaGetDevice(&gpu), cudaSuccess);
-  std::unique_ptr<comm::World> staged = device::make_device_world(
-      comm::DevicePath::staged, runtime(), world(),
-      device::DeviceWorldOptions{gpu, comm::StagedOptions{64u << 10}});
-  expect_cpu_steps(*staged, "the staged path");
+  expect_cpu_steps("staged");
 }
 
 #ifdef ORDO_NCCL_BUILT
@@ -106,10 +100,7 @@ TEST_F(TrainOnDeviceVars, OverNcclTheStepsAreTheCpusSteps) {
     GTEST_SKIP() << world().size() << " ranks and " << device::visible_devices()
                  << " GPU(s): NCCL needs a GPU per rank";
   }
-  int gpu = 0;
-  ASSERT_EQ(cudaGetDevice(&gpu), cudaSuccess);
-  comm::NcclWorld nccl(world(), gpu);
-  expect_cpu_steps(nccl, "NCCL");
+  expect_cpu_steps("nccl");
 }
 #endif
 

@@ -34,6 +34,7 @@
 #include "runtime/diag/watchdog.hpp"
 #include "runtime/networks/catalog.hpp"
 #include "runtime/train/compute_threads.hpp"
+#include "runtime/train/device_gradients.hpp"
 #include "runtime/train/initial_state.hpp"
 #include "runtime/train/train_run.hpp"
 #include "runtime/train/training_device.hpp"
@@ -44,7 +45,6 @@
 #include "tools/ordo/output.hpp"
 #include "tools/ordo/train_data.hpp"
 #include "tools/ordo/train_model.hpp"
-#include "tools/ordo/train_device_gradients.hpp"
 #include "tools/ordo/train_progress.hpp"
 
 namespace ordo::tools {
@@ -70,7 +70,7 @@ struct TrainCli {
   bool network_given = false;
   std::string design = "depcha";
   std::string device = "cpu";  // --device: cpu or cuda
-  std::string comm_path = "auto";  // --comm-path (train_device_gradients.hpp)
+  std::string comm_path = "auto";  // --comm-path (runtime/train/device_gradients.hpp)
   TrainDataOptions data;
   std::string metrics_path;
   std::string progress = "auto";
@@ -278,9 +278,9 @@ int run_train(const TrainCli& o) {
   }
   // Set up collectively before any collective, as the MPI world is.
   const c10::Device device = train::training_device(*device_type, local_rank());
-  DeviceGradients gradients;
+  train::DeviceGradients gradients;
   try {
-    gradients = open_device_gradients(runtime, mpi_world, o.comm_path, device);
+    gradients = train::open_device_gradients(runtime, mpi_world, o.comm_path, device);
   } catch (const std::invalid_argument& e) {  // alike on every rank
     if (root) std::cerr << "ordo train: error: " << e.what() << '\n';
     return exit_bad_input;

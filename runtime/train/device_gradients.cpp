@@ -1,4 +1,4 @@
-#include "tools/ordo/train_device_gradients.hpp"
+#include "runtime/train/device_gradients.hpp"
 
 #include <stdexcept>
 #include <string>
@@ -11,11 +11,11 @@
 #include "runtime/device/devices.hpp"
 #endif
 
-namespace ordo::tools {
+namespace ordo::train {
 
-std::optional<train::DeviceVars> DeviceGradients::vars() const {
+std::optional<DeviceVars> DeviceGradients::vars() const {
   if (world == nullptr) return std::nullopt;
-  return train::DeviceVars{memory, world.get(), compute_queue.get()};
+  return DeviceVars{memory, world.get(), compute_queue.get()};
 }
 
 DeviceGradients open_device_gradients(const comm::MpiRuntime& runtime, comm::MpiWorld& mpi,
@@ -64,4 +64,4 @@ DeviceGradients open_device_gradients(const comm::MpiRuntime& runtime, comm::Mpi
 #endif
 }
 
-}  // namespace ordo::tools
+}  // namespace ordo::train

@@ -21,7 +21,7 @@
 #include "runtime/exec/var_memory.hpp"
 #include "runtime/train/train_run.hpp"
 
-namespace ordo::tools {
+namespace ordo::train {
 
 struct DeviceGradients {
   comm::DevicePath path = comm::DevicePath::host;
@@ -32,7 +32,7 @@ struct DeviceGradients {
   std::unique_ptr<engine::DeviceQueue> compute_queue;
 
   // What train_rank takes; nullopt on the host path.
-  std::optional<train::DeviceVars> vars() const;
+  std::optional<DeviceVars> vars() const;
 };
 
 // "auto" takes the path the job detects (docs/gpu.md, "Which path"); "host", "staged",
@@ -45,4 +45,4 @@ struct DeviceGradients {
 DeviceGradients open_device_gradients(const comm::MpiRuntime& runtime, comm::MpiWorld& mpi,
                                       std::string_view asked, const c10::Device& device);
 
-}  // namespace ordo::tools
+}  // namespace ordo::train
