@@ -12,6 +12,7 @@
 #include "runtime/comm/mpi/error.hpp"
 #include "runtime/comm/rules/call.hpp"
 #include "runtime/device/cuda_error.hpp"
+#include "runtime/device/devices.hpp"
 
 namespace ordo::device {
 
@@ -25,6 +26,13 @@ CudaAwareCommunicator::CudaAwareCommunicator(comm::MpiCommunicator& mpi,
       }) {}
 
 void CudaAwareCommunicator::run(const comm::Call& call, void* buffer) {
+  // Open MPI's CUDA support and the block move below work on the buffer's GPU, which the thread
+  // running the call (a worker, a pool thread) may not have current.
+  if (buffer != nullptr) {
+    cudaPointerAttributes where{};
+    check_cuda(cudaPointerGetAttributes(&where, buffer), "cudaPointerGetAttributes");
+    if (where.type == cudaMemoryTypeDevice) make_current(where.device);
+  }
   if (call.kind == dag::CollectiveKind::reduce_scatter) {
     reduce_scatter(call, buffer);
   } else {
@@ -53,6 +61,9 @@ void CudaAwareCommunicator::reduce_scatter(const comm::Call& call, void* buffer)
   // The blocks do not overlap: block i starts i * block_bytes in, and rank() >= 1.
   check_cuda(cudaMemcpy(front + rank() * block_bytes, front, block_bytes, cudaMemcpyDefault),
              "cudaMemcpy");
+  // A device-to-device cudaMemcpy returns before it has run; the call completes once the block
+  // is in place, for whatever stream reads it next.
+  check_cuda(cudaStreamSynchronize(cudaStreamLegacy), "cudaStreamSynchronize");
 }
 
 void CudaAwareCommunicator::call(const comm::Call& call, void* buffer) {

@@ -40,7 +40,7 @@ cudaEvent_t CudaDeviceQueue::take_event() {
     spare_.pop_back();
     return event;
   }
-  const DeviceScope scope(device_);
+  make_current(device_);
   cudaEvent_t event = nullptr;
   check_cuda(cudaEventCreateWithFlags(&event, cudaEventBlockingSync | cudaEventDisableTiming),
              "cudaEventCreateWithFlags");
@@ -50,7 +50,7 @@ cudaEvent_t CudaDeviceQueue::take_event() {
 void CudaDeviceQueue::mark(Reached reached) {
   const std::lock_guard<std::mutex> lock(mutex_);
   // The legacy default stream is the current device's: record on this queue's.
-  const DeviceScope scope(device_);
+  make_current(device_);
   const cudaEvent_t event = take_event();
   const cudaError_t recorded = cudaEventRecord(event, stream_.handle());
   if (recorded != cudaSuccess) {

@@ -29,14 +29,14 @@ DeviceVarMemory::DeviceVarMemory(int device) : device_(device) {
                                 ": that GPU is not visible (" + std::to_string(visible) +
                                 " visible); expected a GPU from 0 to the count visible - 1");
   }
-  const DeviceScope scope(device_);
+  make_current(device_);
   zeroing_ = std::make_unique<Stream>();
   copying_ = std::make_unique<Stream>();
 }
 
 std::unique_ptr<exec::VarBlock> DeviceVarMemory::allocate(std::uint64_t bytes) {
   const std::lock_guard lock(mutex_);
-  const DeviceScope scope(device_);
+  make_current(device_);
   auto block = std::make_unique<DeviceVarBlock>(bytes);
   check_cuda(cudaMemsetAsync(block->data(), 0, bytes, zeroing_->handle()), "cudaMemsetAsync");
   zeroing_->synchronize();
@@ -44,10 +44,12 @@ std::unique_ptr<exec::VarBlock> DeviceVarMemory::allocate(std::uint64_t bytes) {
 }
 
 void DeviceVarMemory::copy(std::span<const exec::ByteCopy> copies) {
+  // The event is made on the memory's GPU, where the stream it is recorded on lives: a pool
+  // thread may have any device current.
+  make_current(device_);
   Event done(Event::Wait::sleep);
   {
     const std::lock_guard lock(copy_mutex_);
-    const DeviceScope scope(device_);
     try {
       for (const exec::ByteCopy& c : copies) {
         if (c.bytes == 0) continue;

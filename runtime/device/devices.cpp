@@ -28,16 +28,10 @@ std::string describe_device(std::uint32_t device) {
   return text;
 }
 
-DeviceScope::DeviceScope(int device) {
-  check_cuda(cudaGetDevice(&previous_), "cudaGetDevice");
-  if (previous_ != device) {
-    check_cuda(cudaSetDevice(device), "cudaSetDevice");
-    changed_ = true;
-  }
-}
-
-DeviceScope::~DeviceScope() {
-  if (changed_) (void)cudaSetDevice(previous_);
+void make_current(int device) {
+  int current = 0;
+  check_cuda(cudaGetDevice(&current), "cudaGetDevice");
+  if (current != device) check_cuda(cudaSetDevice(device), "cudaSetDevice");
 }
 
 }  // namespace ordo::device

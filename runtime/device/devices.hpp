@@ -14,19 +14,12 @@ std::uint32_t visible_devices();
 // device that is not visible.
 std::string describe_device(std::uint32_t device);
 
-// Makes `device` current on this thread for a scope and then puts the previous one back: a pool
-// thread may have any device current, and a stream, event or allocation lands on the current one.
-// Throws CudaError when the device cannot be made current.
-class DeviceScope {
- public:
-  explicit DeviceScope(int device);
-  DeviceScope(const DeviceScope&) = delete;
-  DeviceScope& operator=(const DeviceScope&) = delete;
-  ~DeviceScope();
-
- private:
-  int previous_ = 0;
-  bool changed_ = false;
-};
+// Makes `device` current on this thread if it is not already (cudaGetDevice, then cudaSetDevice
+// only on a change), since a stream, event or allocation lands on the current device. The
+// previous device is not put back: each of ordo's threads works for one GPU, its rank's, and
+// making a device current that the thread never used creates a context there (cudaSetDevice does
+// since CUDA 12): hundreds of MiB on GPU 0 for every rank of a node. Throws CudaError when the
+// device cannot be made current.
+void make_current(int device);
 
 }  // namespace ordo::device

@@ -36,7 +36,9 @@ struct BodyOptions {
   ComputeHook compute;
   // The hook touches the vars only on the device their memory is on, at the addresses
   // Buffers::bytes gives (the trainer's tensors on a GPU), so it may run on vars the host may
-  // not touch. The hook must return only once its writes have landed there.
+  // not touch. Its writes must have landed by the time the op completes: the hook waits for
+  // them, or its ops run on a device pool (Executor::use_device_queue) whose queue's marker
+  // follows them.
   bool compute_on_device = false;
   // A test's perturbation: a collective op's body sleeps a random 0 to this many microseconds
   // before it issues its call. The runtime has that window anyway (S3: the body runs outside the

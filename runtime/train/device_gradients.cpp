@@ -48,7 +48,7 @@ DeviceGradients open_device_gradients(const comm::MpiRuntime& runtime, comm::Mpi
   out.world = device::make_device_world(out.path, runtime, mpi,
                                         device::DeviceWorldOptions{gpu, comm::StagedOptions{}});
   out.memory = std::make_shared<device::DeviceVarMemory>(gpu);
-  const device::DeviceScope scope(gpu);
+  device::make_current(gpu);
   out.compute_queue = std::make_unique<device::CudaDeviceQueue>(device::Stream::LegacyDefault{});
   return out;
 #else

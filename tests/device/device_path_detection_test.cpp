@@ -30,17 +30,25 @@ TEST(DevicePathDetection, AnswersTheSamePathOnEveryRank) {
   if (report.inputs.visible_gpus == 0) {
     EXPECT_EQ(report.chosen, comm::DevicePath::host);
   }
-  // Every rank's own choice, and the path it agreed on: the same everywhere, the least capable.
-  const int mine[2] = {static_cast<int>(report.chosen), static_cast<int>(report.agreed)};
-  std::vector<int> everyone(2 * world().size());
-  ASSERT_EQ(MPI_Allgather(mine, 2, MPI_INT, everyone.data(), 2, MPI_INT, MPI_COMM_WORLD),
+  // Every rank's offers, and the path it agreed on: the same everywhere, the most capable that
+  // every rank can take.
+  const comm::JobDevicePaths own = comm::job_paths_of(report.inputs);
+  const int mine[4] = {own.gpu ? 1 : 0, own.cuda_aware ? 1 : 0, own.nccl ? 1 : 0,
+                       static_cast<int>(report.agreed)};
+  std::vector<int> everyone(4 * world().size());
+  ASSERT_EQ(MPI_Allgather(mine, 4, MPI_INT, everyone.data(), 4, MPI_INT, MPI_COMM_WORLD),
             MPI_SUCCESS);
-  std::vector<comm::DevicePath> choices;
+  comm::JobDevicePaths job{true, true, true};
   for (std::size_t r = 0; r < world().size(); ++r) {
-    choices.push_back(static_cast<comm::DevicePath>(everyone[2 * r]));
-    EXPECT_EQ(everyone[2 * r + 1], mine[1]) << "rank " << r << " agreed on another path";
+    job.gpu = job.gpu && everyone[4 * r] != 0;
+    job.cuda_aware = job.cuda_aware && everyone[4 * r + 1] != 0;
+    job.nccl = job.nccl && everyone[4 * r + 2] != 0;
+    EXPECT_EQ(everyone[4 * r + 3], mine[3]) << "rank " << r << " agreed on another path";
   }
-  EXPECT_EQ(report.agreed, comm::agree_device_path(choices));
+  EXPECT_EQ(report.job.gpu, job.gpu);
+  EXPECT_EQ(report.job.cuda_aware, job.cuda_aware);
+  EXPECT_EQ(report.job.nccl, job.nccl);
+  EXPECT_EQ(report.agreed, comm::job_device_path(job));
 }
 
 TEST(DevicePathDetection, CudaAwareAnswersAreStable) {

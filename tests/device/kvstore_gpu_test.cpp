@@ -135,6 +135,9 @@ void expect_design_sums(const designs::DesignConfig& config, World& world,
                          "cudaMemcpy");
       pushes.emplace_back(keys[i].key, vars[i]);
     }
+    // A cudaMemcpy from pageable memory may return before its DMA has landed, and the
+    // collectives' streams do not wait for the legacy stream.
+    device::check_cuda(cudaStreamSynchronize(cudaStreamLegacy), "cudaStreamSynchronize");
     store->push(pushes);
     for (std::size_t i = 0; i < keys.size(); ++i) store->pull(keys[i].key, vars[i]);
     executor.wait_for_all();
@@ -214,6 +217,7 @@ TEST_F(KvstoreOnDevice, DeviceVarsCopyOnTheDevice) {
     pack.push_back({buffers.bytes(whole).data() + at, b.data(), b.size()});
     at += b.size();
   }
+  device::check_cuda(cudaStreamSynchronize(cudaStreamLegacy), "cudaStreamSynchronize");
   pack.push_back({buffers.bytes(whole).data(), buffers.bytes(whole).data(), 0});
   buffers.copy(pack);
   const exec::ByteCopy whole_copy{buffers.bytes(back).data(), buffers.bytes(whole).data(), total};

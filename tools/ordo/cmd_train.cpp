@@ -198,13 +198,6 @@ std::uint32_t local_ranks() {
   return n > 0 ? static_cast<std::uint32_t>(n) : 1u;
 }
 
-// This rank's place among the ranks of its machine (0 outside mpirun): which GPU it takes.
-std::uint32_t local_rank() {
-  const char* v = std::getenv("OMPI_COMM_WORLD_LOCAL_RANK");
-  const long n = v == nullptr ? 0 : std::strtol(v, nullptr, 10);
-  return n > 0 ? static_cast<std::uint32_t>(n) : 0u;
-}
-
 // sharded and hierarchical are written for the world they run on: its size, and the node layout
 // MPI reports. A layout given on the command line must be the world's.
 int fit_to_world(const comm::MpiRuntime& runtime, designs::DesignConfig& config) {
@@ -277,7 +270,12 @@ int run_train(const TrainCli& o) {
     return exit_bad_input;
   }
   // Set up collectively before any collective, as the MPI world is.
-  const c10::Device device = train::training_device(*device_type, local_rank());
+  // The node's ranks in world order spread over its GPUs: the rule the device path's detection
+  // counts ranks per GPU by, whatever the launcher.
+  const c10::Device device =
+      train::training_device(*device_type, device_type == c10::DeviceType::CPU
+                                               ? 0
+                                               : comm::node_place(runtime).rank);
   train::DeviceGradients gradients;
   try {
     gradients = train::open_device_gradients(runtime, mpi_world, o.comm_path, device);

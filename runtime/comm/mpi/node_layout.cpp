@@ -10,7 +10,7 @@
 
 namespace ordo::comm {
 
-NodeLayout node_layout(const MpiRuntime& runtime) {
+NodePlace node_place(const MpiRuntime& runtime) {
   MPI_Comm node = MPI_COMM_NULL;
   check_mpi(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED,
                                 static_cast<int>(runtime.world_rank()), MPI_INFO_NULL, &node),
@@ -22,8 +22,13 @@ NodeLayout node_layout(const MpiRuntime& runtime) {
   MPI_Comm_free(&node);
   check_mpi(rank_code, "MPI_Comm_rank");
   check_mpi(size_code, "MPI_Comm_size");
+  return NodePlace{static_cast<std::uint32_t>(local_rank), static_cast<std::uint32_t>(local_size)};
+}
+
+NodeLayout node_layout(const MpiRuntime& runtime) {
+  const NodePlace place = node_place(runtime);
   // Every rank learns every rank's (local rank, local size), so all of them reach one answer.
-  const int mine[2] = {local_rank, local_size};
+  const int mine[2] = {static_cast<int>(place.rank), static_cast<int>(place.ranks)};
   std::vector<int> all(2 * static_cast<std::size_t>(runtime.world_size()));
   check_mpi(MPI_Allgather(mine, 2, MPI_INT, all.data(), 2, MPI_INT, MPI_COMM_WORLD),
             "MPI_Allgather");

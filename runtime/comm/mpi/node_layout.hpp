@@ -10,6 +10,14 @@
 
 namespace ordo::comm {
 
+// This rank's place among the ranks of its node, wherever the ranks are placed.
+struct NodePlace {
+  std::uint32_t rank = 0;   // among the node's ranks, in world-rank order
+  std::uint32_t ranks = 1;  // on the node
+};
+// Collective over MPI_COMM_WORLD: which GPU of its node a rank takes, and how many share it.
+NodePlace node_place(const MpiRuntime& runtime);
+
 struct NodeLayout {
   std::uint32_t nodes = 1;
   std::uint32_t node_ranks = 1;  // ranks per node

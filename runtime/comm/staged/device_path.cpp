@@ -34,12 +34,6 @@ DevicePath choose_device_path(const DevicePathInputs& inputs) {
   return DevicePath::staged;
 }
 
-DevicePath agree_device_path(const std::vector<DevicePath>& choices) {
-  assert(!choices.empty());
-  // The enumerators are listed from the most capable path to the least.
-  return *std::max_element(choices.begin(), choices.end());
-}
-
 JobDevicePaths job_paths_of(const DevicePathInputs& inputs) {
   return {inputs.visible_gpus > 0, inputs.visible_gpus > 0 && inputs.cuda_aware_mpi,
           choose_device_path(inputs) == DevicePath::nccl};
@@ -65,6 +59,13 @@ std::optional<std::string> path_refusal(DevicePath path, const JobDevicePaths& j
              "one";
   }
   return "unknown device path";
+}
+
+DevicePath job_device_path(const JobDevicePaths& job) {
+  for (const DevicePath p : {DevicePath::nccl, DevicePath::cuda_aware, DevicePath::staged}) {
+    if (!path_refusal(p, job)) return p;
+  }
+  return DevicePath::host;
 }
 
 }  // namespace ordo::comm

@@ -7,7 +7,6 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <vector>
 
 namespace ordo::comm {
 
@@ -35,10 +34,6 @@ struct DevicePathInputs {
 // GPU, so with several ranks per node this answers cuda_aware or staged, never wrongly nccl.
 DevicePath choose_device_path(const DevicePathInputs& inputs);
 
-// Every rank must take the same path (a collective carried by NCCL on one rank and by MPI on
-// another never matches): the one furthest down the list above among the ranks' choices.
-// `choices` must not be empty.
-DevicePath agree_device_path(const std::vector<DevicePath>& choices);
 
 // What every rank of the job offers, each the least over the ranks: a path named by the user is
 // taken only where every rank can take it.
@@ -53,5 +48,12 @@ JobDevicePaths job_paths_of(const DevicePathInputs& inputs);  // one rank's, bef
 // host always; staged with a GPU on every rank; cuda-aware besides with CUDA-aware MPI on every
 // rank; nccl where every rank's choice is nccl.
 std::optional<std::string> path_refusal(DevicePath path, const JobDevicePaths& job);
+
+// The job's path: the most capable one every rank can take (path_refusal says none of it), the
+// same on every rank since `job` is. Every rank must take the same path: a collective carried by
+// NCCL on one rank and by MPI on another never matches. The least capable of the ranks' own
+// choices is not enough: a rank choosing cuda-aware and one choosing nccl without CUDA-aware MPI
+// can both take only staged.
+DevicePath job_device_path(const JobDevicePaths& job);
 
 }  // namespace ordo::comm

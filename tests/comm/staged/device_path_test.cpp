@@ -32,12 +32,26 @@ TEST(DevicePath, CudaAwareMpiBeforeStaging) {
   EXPECT_EQ(choose_device_path(inputs(false, 1, 1, false)), DevicePath::staged);
 }
 
-TEST(DevicePath, TheJobTakesTheLeastCapableChoiceOfAnyRank) {
-  EXPECT_EQ(agree_device_path({DevicePath::nccl}), DevicePath::nccl);
-  EXPECT_EQ(agree_device_path({DevicePath::nccl, DevicePath::staged, DevicePath::cuda_aware}),
-            DevicePath::staged);
-  EXPECT_EQ(agree_device_path({DevicePath::cuda_aware, DevicePath::nccl}), DevicePath::cuda_aware);
-  EXPECT_EQ(agree_device_path({DevicePath::nccl, DevicePath::host}), DevicePath::host);
+// The job takes the most capable path every rank can take, which is not always the least
+// capable of the ranks' own choices.
+TEST(DevicePath, TheJobTakesTheBestPathEveryRankCanTake) {
+  EXPECT_EQ(job_device_path(job_paths_of(inputs(true, 1, 1, false))), DevicePath::nccl);
+  EXPECT_EQ(job_device_path(job_paths_of(inputs(true, 1, 2, true))), DevicePath::cuda_aware);
+  EXPECT_EQ(job_device_path(job_paths_of(inputs(true, 1, 2, false))), DevicePath::staged);
+  EXPECT_EQ(job_device_path(job_paths_of(inputs(true, 0, 1, true))), DevicePath::host);
+  // Rank A chooses cuda-aware; rank B, NCCL built and a GPU to itself but MPI not CUDA-aware,
+  // chooses nccl. The least capable choice, cuda-aware, is one B cannot take: staged it is.
+  const JobDevicePaths a = job_paths_of(inputs(false, 1, 1, true));
+  const JobDevicePaths b = job_paths_of(inputs(true, 1, 1, false));
+  ASSERT_EQ(choose_device_path(inputs(false, 1, 1, true)), DevicePath::cuda_aware);
+  ASSERT_EQ(choose_device_path(inputs(true, 1, 1, false)), DevicePath::nccl);
+  const JobDevicePaths both{a.gpu && b.gpu, a.cuda_aware && b.cuda_aware, a.nccl && b.nccl};
+  EXPECT_EQ(job_device_path(both), DevicePath::staged);
+  // One rank without a GPU: host for all.
+  const JobDevicePaths none = job_paths_of(inputs(true, 0, 1, true));
+  const JobDevicePaths mixed{b.gpu && none.gpu, b.cuda_aware && none.cuda_aware,
+                             b.nccl && none.nccl};
+  EXPECT_EQ(job_device_path(mixed), DevicePath::host);
 }
 
 TEST(DevicePath, Names) {
