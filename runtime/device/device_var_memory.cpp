@@ -4,6 +4,7 @@
 
 #include <stdexcept>
 
+#include "runtime/device/cuda_device_queue.hpp"
 #include "runtime/device/cuda_error.hpp"
 #include "runtime/device/device_buffer.hpp"
 #include "runtime/device/devices.hpp"
@@ -65,6 +66,23 @@ void DeviceVarMemory::copy(std::span<const exec::ByteCopy> copies) {
     }
   }
   done.wait();
+}
+
+void DeviceVarMemory::enqueue_copy(std::span<const exec::ByteCopy> copies,
+                                   engine::DeviceQueue& queue) {
+  auto* const stream = dynamic_cast<CudaDeviceQueue*>(&queue);
+  if (stream == nullptr || stream->device() != device_) {
+    throw std::invalid_argument("copies between vars in " + describe() +
+                                " go on a CUDA stream of that GPU (a CudaDeviceQueue); the "
+                                "copy pool was given another queue");
+  }
+  make_current(device_);
+  for (const exec::ByteCopy& c : copies) {
+    if (c.bytes == 0) continue;
+    check_cuda(cudaMemcpyAsync(c.to, c.from, c.bytes, cudaMemcpyDeviceToDevice,
+                               stream->stream().handle()),
+               "cudaMemcpyAsync (device to device)");
+  }
 }
 
 std::string DeviceVarMemory::describe() const {

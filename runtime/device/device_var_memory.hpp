@@ -1,6 +1,6 @@
 // An executor's vars in device memory (exec::VarMemory): gradients that NCCL, staged MPI or
 // CUDA-aware MPI reduce where they are, with no copy to the host. Copy ops copy device to device
-// on the GPU. The host never touches them: compute hooks that compute on the host and
+// on the GPU, waited for or enqueued on a copy stream. The host never touches them: compute hooks that compute on the host and
 // Buffers::as/fill refuse such vars (runtime/exec/var_memory.hpp).
 #pragma once
 
@@ -30,6 +30,9 @@ class DeviceVarMemory final : public exec::VarMemory {
   // behind the last: the copy op's pool thread sleeps, no core spins. Several threads copy at
   // once; their copies share the stream and so run one after another on the device.
   void copy(std::span<const exec::ByteCopy> copies) override;
+  // cudaMemcpyAsync device to device on the queue's stream, which must be a CudaDeviceQueue of
+  // this memory's GPU (std::invalid_argument otherwise): the copy pool's device ops.
+  void enqueue_copy(std::span<const exec::ByteCopy> copies, engine::DeviceQueue& queue) override;
   int device() const { return device_; }
 
  private:

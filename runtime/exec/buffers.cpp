@@ -56,7 +56,8 @@ std::span<const std::byte> Buffers::bytes(dag::VarId id) const {
   return {e.data, e.var.bytes};
 }
 
-void Buffers::copy(std::span<const ByteCopy> copies) {
+void Buffers::copy(std::span<const ByteCopy> copies, engine::DeviceQueue* queue) {
+  if (memory_ != nullptr && queue != nullptr) return memory_->enqueue_copy(copies, *queue);
   if (memory_ != nullptr) return memory_->copy(copies);
   for (const ByteCopy& c : copies) {
     if (c.bytes > 0) std::memcpy(c.to, c.from, c.bytes);

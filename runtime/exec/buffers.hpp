@@ -41,8 +41,10 @@ class Buffers {
   // Throws std::invalid_argument, naming `who` and the var, unless host_visible().
   void require_host(dag::VarId id, std::string_view who) const;
   // Copies between vars where they are: memcpy in host memory of the table's own, the
-  // VarMemory's copy otherwise (var_memory.hpp).
-  void copy(std::span<const ByteCopy> copies);
+  // VarMemory's copy otherwise (var_memory.hpp). With `queue` (a device pool's copy op) placed
+  // memory enqueues them there and returns at once; host memory copies them at once, which the
+  // queue's marker then follows all the same.
+  void copy(std::span<const ByteCopy> copies, engine::DeviceQueue* queue = nullptr);
 
   // The var's memory as elements of T; the var's bytes must be a multiple of sizeof(T). Both
   // refuse vars the host may not touch.

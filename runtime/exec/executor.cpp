@@ -50,9 +50,13 @@ void Executor::submit(const dag::Op& op) {
       return;
     }
     case dag::OpKind::copy: {
-      auto body = [this, op] { run_copy(op, buffers_); };
-      last_submitted_ = device == device_pools_.end() ? engine_.submit(desc, body)
-                                                      : device->second->submit(desc, body);
+      if (device == device_pools_.end()) {
+        last_submitted_ = engine_.submit(desc, [this, op] { run_copy(op, buffers_); });
+      } else {
+        engine::DeviceQueue* queue = &device->second->queue();
+        last_submitted_ =
+            device->second->submit(desc, [this, op, queue] { run_copy(op, buffers_, queue); });
+      }
       return;
     }
     case dag::OpKind::collective:

@@ -70,7 +70,7 @@ void run_compute(dag::Rank rank, const dag::Op& op, Buffers& buffers, const Body
   }
 }
 
-void run_copy(const dag::Op& op, Buffers& buffers) {
+void run_copy(const dag::Op& op, Buffers& buffers, engine::DeviceQueue* queue) {
   if (op.reads.empty() || op.writes.empty() || (op.reads.size() > 1 && op.writes.size() > 1)) {
     throw std::invalid_argument("copy op '" + op.name +
                                 "' must read one var and write one, pack several into one or "
@@ -80,7 +80,7 @@ void run_copy(const dag::Op& op, Buffers& buffers) {
     const std::span<const std::byte> from = std::as_const(buffers).bytes(op.reads[0]);
     const std::span<std::byte> to = buffers.bytes(op.writes[0]);
     const ByteCopy one{to.data(), from.data(), std::min(from.size(), to.size())};
-    buffers.copy({&one, 1});
+    buffers.copy({&one, 1}, queue);
     return;
   }
   // Pack: the read vars end to end into the written one. Unpack: the read var cut into the
@@ -100,7 +100,7 @@ void run_copy(const dag::Op& op, Buffers& buffers) {
     }
     offset += n;
   }
-  buffers.copy(copies);
+  buffers.copy(copies, queue);
 }
 
 void jitter(std::uint32_t jitter_us) {

@@ -59,7 +59,8 @@ std::span<std::byte> collective_slice(const dag::Collective& c, dag::VarId buffe
                                       Buffers& buffers, const std::string& who);
 
 void run_compute(dag::Rank rank, const dag::Op& op, Buffers& buffers, const BodyOptions& options);
-void run_copy(const dag::Op& op, Buffers& buffers);
+// With `queue`, the op is a device pool's: its copies are enqueued there (Buffers::copy).
+void run_copy(const dag::Op& op, Buffers& buffers, engine::DeviceQueue* queue = nullptr);
 // Issues the collective; `done` runs once when it completes. `blocking` selects call_then (the
 // issuing thread is held) or start_then.
 void issue_collective(const dag::Op& op, Buffers& buffers, comm::Communicator& comm, bool blocking,

@@ -16,6 +16,10 @@
 #include <span>
 #include <string>
 
+namespace ordo::engine {
+class DeviceQueue;
+}
+
 namespace ordo::exec {
 
 // One var's bytes, owned: freed when the block goes.
@@ -46,6 +50,11 @@ class VarMemory {
   // their values when the op completes, as the engine's rules assume. Called from pool threads,
   // several at once. Throws when a copy fails.
   virtual void copy(std::span<const ByteCopy> copies) = 0;
+  // The same copies put on `queue` behind the work already there, returning before they have
+  // run: for the copy ops of a device pool on that queue (Executor::use_device_queue), which
+  // complete at the marker recorded behind them. Throws std::invalid_argument for a queue this
+  // memory cannot put copies on.
+  virtual void enqueue_copy(std::span<const ByteCopy> copies, engine::DeviceQueue& queue) = 0;
 };
 
 }  // namespace ordo::exec

@@ -15,7 +15,7 @@ namespace ordo::train {
 
 std::optional<DeviceVars> DeviceGradients::vars() const {
   if (world == nullptr) return std::nullopt;
-  return DeviceVars{memory, world.get(), compute_queue.get()};
+  return DeviceVars{memory, world.get(), compute_queue.get(), copy_queue.get()};
 }
 
 DeviceGradients open_device_gradients(const comm::MpiRuntime& runtime, comm::MpiWorld& mpi,
@@ -50,6 +50,7 @@ DeviceGradients open_device_gradients(const comm::MpiRuntime& runtime, comm::Mpi
   out.memory = std::make_shared<device::DeviceVarMemory>(gpu);
   device::make_current(gpu);
   out.compute_queue = std::make_unique<device::CudaDeviceQueue>(device::Stream::LegacyDefault{});
+  out.copy_queue = std::make_unique<device::CudaDeviceQueue>();
   return out;
 #else
   (void)runtime;

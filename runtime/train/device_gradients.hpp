@@ -1,9 +1,9 @@
 // Where `ordo train --device cuda` keeps the step program's vars and which path carries the
 // collectives on them (docs/gpu.md, "Training on device gradients"). With a device path (nccl,
 // cuda-aware or staged) the vars are in the rank's GPU memory, the parameters and gradients are
-// views of them, and the compute pool's ops are device ops on libtorch's stream; with `host` the
-// trainer stages its gradients through the KVStore's host buffers itself, as on a build without
-// the CUDA runtime.
+// views of them, the compute pool's ops are device ops on libtorch's stream and the copy pool's
+// on a stream of their own, as in the paper; with `host` the trainer stages its gradients
+// through the KVStore's host buffers itself, as on a build without the CUDA runtime.
 #pragma once
 
 #include <c10/core/Device.h>
@@ -29,7 +29,8 @@ struct DeviceGradients {
   // Set on a device path only. Destroyed queue first, world last: the reverse of their making.
   std::unique_ptr<comm::World> world;
   std::shared_ptr<exec::VarMemory> memory;
-  std::unique_ptr<engine::DeviceQueue> compute_queue;
+  std::unique_ptr<engine::DeviceQueue> compute_queue;  // libtorch's stream
+  std::unique_ptr<engine::DeviceQueue> copy_queue;     // a stream of the copies' own
 
   // What train_rank takes; nullopt on the host path.
   std::optional<DeviceVars> vars() const;

@@ -168,6 +168,9 @@ TrainResult train_rank(const networks::Network& network, const designs::DesignCo
                           designs::step_comms(config), body,
                           device_vars ? device_vars->memory : nullptr);
   if (device_vars) executor.use_device_queue(designs::compute_pool, *device_vars->compute_queue);
+  if (device_vars && device_vars->copy_queue != nullptr) {
+    executor.use_device_queue(designs::copy_pool, *device_vars->copy_queue);
+  }
   const exec::ProbeScope probe(sim, world.rank(), executor);
   const diag::AttachedSource attached(
       options.recorder,

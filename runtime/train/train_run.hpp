@@ -74,6 +74,10 @@ struct DeviceVars {
   std::shared_ptr<exec::VarMemory> memory;
   comm::World* world = nullptr;
   engine::DeviceQueue* compute_queue = nullptr;
+  // Optional: where the copy pool's ops (copy buffers, fused's buckets) put their copies, as
+  // device ops of their own stream (VarMemory::enqueue_copy). Without it each copy op waits for
+  // its copies on its pool thread.
+  engine::DeviceQueue* copy_queue = nullptr;
 };
 
 struct TrainOptions {

@@ -2,8 +2,9 @@
 // may not touch (host_visible() is false, so everything that reads vars on the host must refuse
 // it), whose blocks are host memory underneath, so that the simulated world can still reduce
 // through the pointers it is handed (as NCCL would on a GPU) and CPU tensors can view them (as
-// CUDA tensors view device memory). Its copy counts the bytes it moves, so a test can see that
-// copy ops went through the placement rather than the host's memcpy.
+// CUDA tensors view device memory). Its copies count the bytes they move, so a test can see that
+// copy ops went through the placement rather than the host's memcpy, and whether at once or on a
+// device pool's queue.
 #pragma once
 
 #include <atomic>
@@ -12,9 +13,11 @@
 #include <cstring>
 #include <memory>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "runtime/engine/host_device_queue.hpp"
 #include "runtime/exec/var_memory.hpp"
 
 namespace ordo::test {
@@ -33,9 +36,21 @@ class FakeDeviceMemory final : public exec::VarMemory {
       bytes_copied += c.bytes;
     }
   }
+  // On the host stand-in for a stream, as the CUDA memory puts them on its copy stream.
+  void enqueue_copy(std::span<const exec::ByteCopy> copies, engine::DeviceQueue& queue) override {
+    auto* const host = dynamic_cast<engine::HostDeviceQueue*>(&queue);
+    if (host == nullptr) throw std::invalid_argument("fake device copies need a HostDeviceQueue");
+    host->enqueue([this, pieces = std::vector<exec::ByteCopy>(copies.begin(), copies.end())] {
+      for (const exec::ByteCopy& c : pieces) {
+        std::memmove(c.to, c.from, c.bytes);
+        bytes_enqueued += c.bytes;
+      }
+    });
+  }
 
   std::atomic<std::uint32_t> allocations{0};
-  std::atomic<std::uint64_t> bytes_copied{0};
+  std::atomic<std::uint64_t> bytes_copied{0};    // by copy(), at once
+  std::atomic<std::uint64_t> bytes_enqueued{0};  // by enqueue_copy(), on the queue's thread
 
  private:
   class Block final : public exec::VarBlock {

@@ -9,6 +9,8 @@
 
 #include <cstdint>
 #include <cstring>
+#include <exception>
+#include <future>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -18,11 +20,13 @@
 #include "runtime/comm/staged/staged_communicator.hpp"
 #include "runtime/dag/names.hpp"
 #include "runtime/designs/design_config.hpp"
+#include "runtime/device/cuda_device_queue.hpp"
 #include "runtime/device/cuda_error.hpp"
 #include "runtime/device/device_var_memory.hpp"
 #include "runtime/device/device_world.hpp"
 #include "runtime/device/devices.hpp"
 #include "runtime/engine/engine.hpp"
+#include "runtime/engine/host_device_queue.hpp"
 #include "runtime/engine/thread_pool_scheduler.hpp"
 #include "runtime/exec/executor.hpp"
 #include "runtime/kvstore/kvstore.hpp"
@@ -115,11 +119,15 @@ std::string first_difference(const std::vector<std::byte>& got, const std::vecto
 void expect_design_sums(const designs::DesignConfig& config, World& world,
                         const std::string& path) {
   const designs::DesignKind kind = config.kind;
+  // The copy pool on a stream of its own, as ordo train runs it; made before the engine, so that
+  // it outlives every op.
+  device::CudaDeviceQueue copies;
   engine::EngineConfig engine_config;
   engine_config.pools = designs::step_pools(config);
   engine::Engine engine(std::move(engine_config), std::make_unique<engine::ThreadPoolScheduler>());
   exec::Executor executor(engine, world, designs::step_comms(config), {},
                           std::make_shared<device::DeviceVarMemory>(current_device()));
+  executor.use_device_queue(designs::copy_pool, copies);
   auto store = kvstore::KVStore::create(designs::to_string(kind), executor, world, config);
   std::vector<dag::VarId> vars;
   for (const Key& k : keys) {
@@ -227,6 +235,34 @@ TEST_F(KvstoreOnDevice, DeviceVarsCopyOnTheDevice) {
                                 cudaMemcpyDeviceToHost),
                      "cudaMemcpy");
   EXPECT_EQ(got, want);
+}
+
+// A device pool's copies go on its CUDA stream and are done at the marker behind them; a queue
+// that is not a stream of the memory's GPU is refused.
+TEST_F(KvstoreOnDevice, DeviceVarsEnqueueCopiesOnACopyStream) {
+  auto memory = std::make_shared<device::DeviceVarMemory>(current_device());
+  exec::Buffers buffers(memory);
+  const std::uint64_t n = (std::uint64_t{1} << 22) + 5;
+  const dag::VarId from = buffers.add({"from", dag::VarKind::buffer, n, DType::u8});
+  const dag::VarId to = buffers.add({"to", dag::VarKind::buffer, n, DType::u8});
+  std::vector<std::byte> want(n);
+  for (std::uint64_t i = 0; i < n; ++i) want[i] = static_cast<std::byte>(i * 7 % 253);
+  device::check_cuda(cudaMemcpy(buffers.bytes(from).data(), want.data(), n,
+                                cudaMemcpyHostToDevice),
+                     "cudaMemcpy");
+  device::check_cuda(cudaStreamSynchronize(cudaStreamLegacy), "cudaStreamSynchronize");
+  device::CudaDeviceQueue copies;
+  const exec::ByteCopy all{buffers.bytes(to).data(), buffers.bytes(from).data(), n};
+  buffers.copy({&all, 1}, &copies);
+  std::promise<std::exception_ptr> reached;
+  copies.mark([&reached](std::exception_ptr error) { reached.set_value(error); });
+  EXPECT_EQ(reached.get_future().get(), nullptr);
+  std::vector<std::byte> got(n);
+  device::check_cuda(cudaMemcpy(got.data(), buffers.bytes(to).data(), n, cudaMemcpyDeviceToHost),
+                     "cudaMemcpy");
+  EXPECT_EQ(got, want);
+  engine::HostDeviceQueue host;
+  EXPECT_THROW(buffers.copy({&all, 1}, &host), std::invalid_argument);
 }
 
 TEST_F(KvstoreOnDevice, DesignsOverTheStagedPath) {

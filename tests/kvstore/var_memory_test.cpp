@@ -17,6 +17,7 @@
 
 #include "runtime/comm/sim/sim_world.hpp"
 #include "runtime/engine/engine.hpp"
+#include "runtime/engine/host_device_queue.hpp"
 #include "runtime/engine/thread_pool_scheduler.hpp"
 #include "runtime/exec/executor.hpp"
 #include "runtime/exec/var_memory.hpp"
@@ -169,6 +170,37 @@ TEST(ExecutorPlacement, CopyBuffersAndBucketsCopyThroughThePlacement) {
   designs::DesignConfig fused;
   fused.kind = designs::DesignKind::fused;  // both keys in one bucket, packed and unpacked
   EXPECT_GT(expect_push_pull_sums(fused), 0u) << designs::describe(fused);
+}
+
+// The copy pool as a device pool: its copies go on the queue, through the placement, and the
+// sums still come out exact.
+TEST(ExecutorPlacement, ACopyPoolOnADeviceQueueEnqueuesItsCopies) {
+  for (const designs::DesignKind kind :
+       {designs::DesignKind::funnel, designs::DesignKind::depcha, designs::DesignKind::fused}) {
+    designs::DesignConfig config;
+    config.kind = kind;
+    config.buffers = designs::BufferMode::copy;
+    comm::sim::SimWorld world(1, designs::step_comms(config));
+    engine::Engine engine(engine_config(config), std::make_unique<engine::ThreadPoolScheduler>());
+    auto memory = std::make_shared<FakeDeviceMemory>();
+    engine::HostDeviceQueue copies;
+    exec::Executor executor(engine, world.rank(0), designs::step_comms(config), {}, memory);
+    executor.use_device_queue(designs::copy_pool, copies);
+    auto store = KVStore::create(to_string(kind), executor, world.rank(0), config);
+    const dag::VarId a = executor.add_var({"a", dag::VarKind::tensor, 16, dag::DType::f32});
+    const dag::VarId b = executor.add_var({"b", dag::VarKind::tensor, 8, dag::DType::f32});
+    poke(executor, a, {1, 2, 3, 4});
+    poke(executor, b, {5, 6});
+    store->push({{0, a}, {1, b}});
+    store->pull(0, a);
+    store->pull(1, b);
+    executor.wait_for_all();
+    EXPECT_EQ(peek(executor, a), (std::vector<float>{1, 2, 3, 4})) << designs::describe(config);
+    EXPECT_EQ(peek(executor, b), (std::vector<float>{5, 6})) << designs::describe(config);
+    EXPECT_GT(memory->bytes_enqueued, 0u) << designs::describe(config);
+    EXPECT_EQ(memory->bytes_copied, 0u) << designs::describe(config);
+    executor.main_done();
+  }
 }
 
 // In place, a pull into a var other than the pushed one is a copy op: it copies the sum there.

@@ -1,8 +1,8 @@
 // The path `ordo train --device cuda` takes where a device path is there (docs/gpu.md, "Training
 // on device gradients"), run on the CPU: the step program's vars in a memory the host may not
 // touch, the parameters and gradients views of them, the collectives on them where they are,
-// copy ops through the memory's own copy, and the compute pool's ops device ops that complete at
-// a queue's marker. The fake memory's blocks are host memory and CPU tensors view them, and CPU
+// and the compute and copy pools' ops device ops that complete at their queues' markers, the
+// copies put on the copy queue by the memory itself. The fake memory's blocks are host memory and CPU tensors view them, and CPU
 // kernels give the same bits wherever their operands are, so it must train the very bits the
 // plain CPU trainer trains, under every kind of design: in place (depcha), the main thread's
 // calls (funnel), buckets copied in and out (fused), and the weights written by a collective
@@ -36,10 +36,11 @@ class CountingQueue final : public engine::DeviceQueue {
   engine::HostDeviceQueue inner_;
 };
 
-// One rank's device: its vars' memory and its compute queue.
+// One rank's device: its vars' memory, its compute queue and its copy queue.
 struct FakeDevice {
   std::shared_ptr<test::FakeDeviceMemory> memory = std::make_shared<test::FakeDeviceMemory>();
   CountingQueue queue;
+  engine::HostDeviceQueue copies;
 };
 
 TEST(DeviceVars, TrainTheBitsThePlainTrainerTrains) {
@@ -57,7 +58,8 @@ TEST(DeviceVars, TrainTheBitsThePlainTrainerTrains) {
     const std::vector<TrainResult> placed = train_on_ranks(
         small_cnn(), c.config, train, &test, options, 2,
         [&](dag::Rank r, comm::World& world, TrainOptions& mine) -> std::shared_ptr<void> {
-          mine.device_vars = DeviceVars{devices[r]->memory, &world, &devices[r]->queue};
+          mine.device_vars =
+              DeviceVars{devices[r]->memory, &world, &devices[r]->queue, &devices[r]->copies};
           return devices[r];
         });
     expect_same_training(placed, plain, c.name);
@@ -66,9 +68,10 @@ TEST(DeviceVars, TrainTheBitsThePlainTrainerTrains) {
       // Every forward, backward and update of every step went through the queue.
       EXPECT_GE(devices[r]->queue.marks, 6u * 3u) << c.name;
     }
-    // Only fused's buckets copy.
+    // Only fused's buckets copy, and on the copy pool's queue.
     const bool copies = c.config.kind == designs::DesignKind::fused;
-    EXPECT_EQ(devices[0]->memory->bytes_copied > 0, copies) << c.name;
+    EXPECT_EQ(devices[0]->memory->bytes_enqueued > 0, copies) << c.name;
+    EXPECT_EQ(devices[0]->memory->bytes_copied, 0u) << c.name;
   }
 }
 
