@@ -44,19 +44,15 @@ struct FakeDevice {
 };
 
 TEST(DeviceVars, TrainTheBitsThePlainTrainerTrains) {
-  const data::LabelledImages train = data::first_examples(fashion(true), 256);
-  const data::LabelledImages test = data::first_examples(fashion(false), 200);
+  const ShortRun run = short_run();
   for (DesignCase c : design_cases()) {
     c.config.prefetch = true;
-    TrainOptions options;
-    options.batch = 16;
-    options.steps_max = 6;
     const std::vector<TrainResult> plain =
-        train_on_ranks(small_cnn(), c.config, train, &test, options, 2);
+        train_on_ranks(small_cnn(), c.config, run.train, &run.test, run.options, 2);
     std::vector<std::shared_ptr<FakeDevice>> devices = {std::make_shared<FakeDevice>(),
                                                         std::make_shared<FakeDevice>()};
     const std::vector<TrainResult> placed = train_on_ranks(
-        small_cnn(), c.config, train, &test, options, 2,
+        small_cnn(), c.config, run.train, &run.test, run.options, 2,
         [&](dag::Rank r, comm::World& world, TrainOptions& mine) -> std::shared_ptr<void> {
           mine.device_vars =
               DeviceVars{devices[r]->memory, &world, &devices[r]->queue, &devices[r]->copies};

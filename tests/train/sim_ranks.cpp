@@ -40,6 +40,14 @@ std::vector<DesignCase> design_cases() {
   return out;
 }
 
+ShortRun short_run() {
+  ShortRun run{data::first_examples(fashion(true), 256), data::first_examples(fashion(false), 200),
+               {}};
+  run.options.batch = 16;
+  run.options.steps_max = 6;
+  return run;
+}
+
 bool same_bits(const std::vector<float>& a, const std::vector<float>& b) {
   return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
 }

@@ -34,6 +34,15 @@ struct DesignCase {
 // writes the weights (sharded, over 2 ranks).
 std::vector<DesignCase> design_cases();
 
+// What the tests that hold one path to another train: six steps of 16 images a rank from the
+// first 256 training images, evaluated on the first 200 test images.
+struct ShortRun {
+  data::LabelledImages train;
+  data::LabelledImages test;
+  TrainOptions options;
+};
+ShortRun short_run();
+
 // Whether two runs' figures are the same bits.
 bool same_bits(const std::vector<float>& a, const std::vector<float>& b);
 // Two runs of the same ranks trained the same bits: losses, weights, batch norm statistics and

@@ -19,18 +19,15 @@ namespace {
 namespace fs = std::filesystem;
 
 TEST(StagedParameters, TrainTheBitsTheDirectPathTrains) {
-  const data::LabelledImages train = data::first_examples(fashion(true), 256);
-  const data::LabelledImages test = data::first_examples(fashion(false), 200);
+  const ShortRun run = short_run();
   for (DesignCase c : design_cases()) {
     c.config.prefetch = true;
-    TrainOptions options;
-    options.batch = 16;
-    options.steps_max = 6;
     const std::vector<TrainResult> direct =
-        train_on_ranks(small_cnn(), c.config, train, &test, options, 2);
+        train_on_ranks(small_cnn(), c.config, run.train, &run.test, run.options, 2);
+    TrainOptions options = run.options;
     options.staged = true;
     const std::vector<TrainResult> staged =
-        train_on_ranks(small_cnn(), c.config, train, &test, options, 2);
+        train_on_ranks(small_cnn(), c.config, run.train, &run.test, options, 2);
     expect_same_training(staged, direct, c.name);
   }
 }
