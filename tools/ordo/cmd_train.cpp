@@ -308,16 +308,20 @@ int run_train(const TrainCli& o) {
   // Fingerprint mode sits under the recorder, so a call it refuses is recorded as failed.
   FingerprintWorld fingerprints(mpi_world, check_collectives);
   comm::World& base = fingerprints.world();
-  // Every collective goes through the recorder, the main thread's agreements included, so that
-  // its sequence numbers are the communicators' own.
+  // Every collective of the step's communicators goes through the recorder, the main thread's
+  // agreements included, so that its sequence numbers are the communicators' own. On a device
+  // path the step's communicators are the device world's, and the agreements go on the MPI world
+  // apart, unrecorded.
+  comm::World& step_base = gradients.world ? *gradients.world : base;
   std::unique_ptr<diag::FlightRecorder> recorder;
   std::unique_ptr<diag::RecordedWorld> recorded;
   if (o.flight_recorder) {
-    recorder =
-        std::make_unique<diag::FlightRecorder>(base, designs::step_comms(config), o.flight_ring);
-    recorded = std::make_unique<diag::RecordedWorld>(base, recorder->rings());
+    recorder = std::make_unique<diag::FlightRecorder>(step_base, designs::step_comms(config),
+                                                      o.flight_ring);
+    recorded = std::make_unique<diag::RecordedWorld>(step_base, recorder->rings());
   }
-  comm::World& unlogged = recorded ? static_cast<comm::World&>(*recorded) : base;
+  comm::World& step_world = recorded ? static_cast<comm::World&>(*recorded) : step_base;
+  comm::World& unlogged = gradients.world ? base : step_world;
   // Over the recorder, so the two see the same calls in the same order.
   std::unique_ptr<diag::TimelineRun> timeline;
   if (!o.timeline_path.empty()) {
@@ -413,6 +417,7 @@ int run_train(const TrainCli& o) {
   options.initial_values = initial_values;
   options.device = device;
   options.device_vars = gradients.vars();
+  if (options.device_vars) options.device_vars->world = &step_world;
   const bool bar = o.progress == "bar" || (o.progress == "auto" && output_is_terminal());
   TrainProgress progress(std::cout, bar, world.size(), options.epochs);
   if (root) {
