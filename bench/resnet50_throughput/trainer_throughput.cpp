@@ -43,7 +43,8 @@ double trainer_images_per_s(const ThroughputRun& run) {
   if (run.mpi != nullptr) {
     comm::MpiWorld world(*run.mpi, designs::step_comms(config));
     const train::DeviceGradients gradients =
-        train::open_device_gradients(*run.mpi, world, run.comm_path, run.device);
+        train::open_device_gradients(*run.mpi, designs::step_comms(config), run.comm_path,
+                                     run.device);
     options.device_vars = gradients.vars();
     r = train::train_rank(*run.network, config, world, *data, nullptr, options);
   } else {

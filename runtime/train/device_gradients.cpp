@@ -18,7 +18,8 @@ std::optional<DeviceVars> DeviceGradients::vars() const {
   return DeviceVars{memory, world.get(), compute_queue.get(), copy_queue.get()};
 }
 
-DeviceGradients open_device_gradients(const comm::MpiRuntime& runtime, comm::MpiWorld& mpi,
+DeviceGradients open_device_gradients(const comm::MpiRuntime& runtime,
+                                      const std::vector<dag::Communicator>& comms,
                                       std::string_view asked, const c10::Device& device) {
   std::optional<comm::DevicePath> named;
   if (asked != "auto") {
@@ -45,7 +46,8 @@ DeviceGradients open_device_gradients(const comm::MpiRuntime& runtime, comm::Mpi
   }
   if (out.path == comm::DevicePath::host) return out;
   const int gpu = device.index();
-  out.world = device::make_device_world(out.path, runtime, mpi,
+  out.mpi = std::make_unique<comm::MpiWorld>(runtime, comms);
+  out.world = device::make_device_world(out.path, runtime, *out.mpi,
                                         device::DeviceWorldOptions{gpu, comm::StagedOptions{}});
   out.memory = std::make_shared<device::DeviceVarMemory>(gpu);
   device::make_current(gpu);
@@ -54,7 +56,7 @@ DeviceGradients open_device_gradients(const comm::MpiRuntime& runtime, comm::Mpi
   return out;
 #else
   (void)runtime;
-  (void)mpi;
+  (void)comms;
   if (named) {
     throw std::invalid_argument("--comm-path " + std::string(asked) +
                                 ": this ordo was built without the CUDA runtime, so its "

@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "runtime/comm/communicator.hpp"
 #include "runtime/comm/mpi/runtime.hpp"
@@ -26,7 +27,11 @@ namespace ordo::train {
 struct DeviceGradients {
   comm::DevicePath path = comm::DevicePath::host;
   std::string detection;  // what the job found, for the log (device_path_detection.hpp)
-  // Set on a device path only. Destroyed queue first, world last: the reverse of their making.
+  // Set on a device path only. Destroyed queue first, MPI world last: the reverse of their
+  // making. The device world is over MPI communicators of its own, never the ones the host's
+  // agreements use, so that each communicator's calls are one program's and the flight
+  // recorder's positions are MPI's.
+  std::unique_ptr<comm::MpiWorld> mpi;
   std::unique_ptr<comm::World> world;
   std::shared_ptr<exec::VarMemory> memory;
   std::unique_ptr<engine::DeviceQueue> compute_queue;  // libtorch's stream
@@ -37,13 +42,14 @@ struct DeviceGradients {
 };
 
 // "auto" takes the path the job detects (docs/gpu.md, "Which path"); "host", "staged",
-// "cuda-aware" or "nccl" that path, where every rank can take it. On a GPU (`device` cuda) it is
-// collective over MPI_COMM_WORLD and `mpi`: every rank calls it at the same point, before any
-// collective is issued. On the CPU only "auto" and "host" are taken, and nothing is collective.
-// Throws std::invalid_argument, alike on every rank, for a path the job cannot take or a build
-// without the CUDA runtime; CudaError or NcclError, on the rank that met it, when the path cannot
-// be set up.
-DeviceGradients open_device_gradients(const comm::MpiRuntime& runtime, comm::MpiWorld& mpi,
+// "cuda-aware" or "nccl" that path, where every rank can take it. `comms` is the step program's
+// communicator table. On a GPU (`device` cuda) it is collective over MPI_COMM_WORLD: every rank
+// calls it at the same point, before any collective is issued. On the CPU only "auto" and "host"
+// are taken, and nothing is collective. Throws std::invalid_argument, alike on every rank, for a
+// path the job cannot take or a build without the CUDA runtime; CudaError or NcclError, on the
+// rank that met it, when the path cannot be set up.
+DeviceGradients open_device_gradients(const comm::MpiRuntime& runtime,
+                                      const std::vector<dag::Communicator>& comms,
                                       std::string_view asked, const c10::Device& device);
 
 }  // namespace ordo::train

@@ -12,10 +12,12 @@
 #include <numeric>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "checker/verify.hpp"
 #include "runtime/checkpoint/checkpoint_error.hpp"
 #include "runtime/checkpoint/checkpoint_file.hpp"
+#include "runtime/comm/joined_world.hpp"
 #include "runtime/comm/mpi/node_layout.hpp"
 #include "runtime/comm/mpi/runtime.hpp"
 #include "runtime/comm/mpi/world.hpp"
@@ -278,7 +280,8 @@ int run_train(const TrainCli& o) {
                                                : comm::node_place(runtime).rank);
   train::DeviceGradients gradients;
   try {
-    gradients = train::open_device_gradients(runtime, mpi_world, o.comm_path, device);
+    gradients =
+        train::open_device_gradients(runtime, designs::step_comms(config), o.comm_path, device);
   } catch (const std::invalid_argument& e) {  // alike on every rank
     if (root) std::cerr << "ordo train: error: " << e.what() << '\n';
     return exit_bad_input;
@@ -308,20 +311,41 @@ int run_train(const TrainCli& o) {
   // Fingerprint mode sits under the recorder, so a call it refuses is recorded as failed.
   FingerprintWorld fingerprints(mpi_world, check_collectives);
   comm::World& base = fingerprints.world();
-  // Every collective of the step's communicators goes through the recorder, the main thread's
-  // agreements included, so that its sequence numbers are the communicators' own. On a device
-  // path the step's communicators are the device world's, and the agreements go on the MPI world
-  // apart, unrecorded.
-  comm::World& step_base = gradients.world ? *gradients.world : base;
-  std::unique_ptr<diag::FlightRecorder> recorder;
-  std::unique_ptr<diag::RecordedWorld> recorded;
-  if (o.flight_recorder) {
-    recorder = std::make_unique<diag::FlightRecorder>(step_base, designs::step_comms(config),
-                                                      o.flight_ring);
-    recorded = std::make_unique<diag::RecordedWorld>(step_base, recorder->rings());
+  // Every collective goes through the recorder, the main thread's agreements included, so that
+  // its sequence numbers are the communicators' own. On a device path the step's collectives go
+  // on the device world and the agreements on the MPI world, each over communicators of its own:
+  // the recorder watches both, the device world's communicators first, then the MPI world's
+  // under the names "host.<name>".
+  const std::vector<dag::Communicator> comms = designs::step_comms(config);
+  std::unique_ptr<comm::JoinedWorld> both;
+  std::vector<dag::Communicator> recorded_comms = comms;
+  if (gradients.world) {
+    both = std::make_unique<comm::JoinedWorld>(*gradients.world, base);
+    for (const dag::Communicator& c : comms) recorded_comms.push_back({"host." + c.name, c.members});
   }
-  comm::World& step_world = recorded ? static_cast<comm::World&>(*recorded) : step_base;
-  comm::World& unlogged = gradients.world ? base : step_world;
+  std::unique_ptr<diag::FlightRecorder> recorder;
+  std::unique_ptr<diag::RecordedWorld> recorded;       // the MPI world's calls
+  std::unique_ptr<diag::RecordedWorld> recorded_step;  // the device world's, on a device path
+  if (o.flight_recorder) {
+    recorder = std::make_unique<diag::FlightRecorder>(
+        both ? static_cast<comm::World&>(*both) : base, recorded_comms, o.flight_ring);
+    const std::vector<diag::FlightRing*> rings = recorder->rings();
+    const auto first = rings.begin() + static_cast<std::ptrdiff_t>(comms.size());
+    if (gradients.world) {
+      recorded_step = std::make_unique<diag::RecordedWorld>(
+          *gradients.world, std::vector<diag::FlightRing*>(rings.begin(), first));
+      recorded = std::make_unique<diag::RecordedWorld>(
+          base, std::vector<diag::FlightRing*>(first, rings.end()));
+    } else {
+      recorded = std::make_unique<diag::RecordedWorld>(base, rings);
+    }
+  }
+  comm::World& unlogged = recorded ? static_cast<comm::World&>(*recorded) : base;
+  comm::World* step_world = nullptr;  // on a device path
+  if (gradients.world) {
+    step_world = recorded_step ? static_cast<comm::World*>(recorded_step.get())
+                               : gradients.world.get();
+  }
   // Over the recorder, so the two see the same calls in the same order.
   std::unique_ptr<diag::TimelineRun> timeline;
   if (!o.timeline_path.empty()) {
@@ -417,7 +441,7 @@ int run_train(const TrainCli& o) {
   options.initial_values = initial_values;
   options.device = device;
   options.device_vars = gradients.vars();
-  if (options.device_vars) options.device_vars->world = &step_world;
+  if (options.device_vars) options.device_vars->world = step_world;
   const bool bar = o.progress == "bar" || (o.progress == "auto" && output_is_terminal());
   TrainProgress progress(std::cout, bar, world.size(), options.epochs);
   if (root) {
