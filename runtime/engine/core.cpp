@@ -155,6 +155,7 @@ std::exception_ptr EngineCore::execute(Claim& claim) {
 }
 
 void EngineCore::complete(OpHandle op, std::exception_ptr error) {
+  on_device_.erase(op.slot);
   const OpSlot* slot = rules_.find(op);
   const bool sync = slot != nullptr && !slot->async;
   const bool frees_thread = slot != nullptr && slot->blocking && slot->returned;
@@ -172,6 +173,11 @@ void EngineCore::complete(OpHandle op, std::exception_ptr error) {
 void EngineCore::thread_returned(OpHandle op) {
   assert(functions_running_ > 0);
   --functions_running_;
+  if (const OpSlot* slot = rules_.find(op);
+      slot != nullptr && slot->async && !slot->completed &&
+      (slot->desc->kind == dag::OpKind::compute || slot->desc->kind == dag::OpKind::copy)) {
+    on_device_.insert(op.slot);
+  }
   rules_.thread_returned(op);
   assert(rules_.last_ready().empty());
   // An async op that already completed retires only now, which is room a blocked submission awaits.

@@ -8,6 +8,7 @@
 #include <exception>
 #include <memory>
 #include <mutex>
+#include <unordered_set>
 #include <optional>
 #include <string>
 #include <vector>
@@ -83,6 +84,9 @@ class EngineCore {
   // Under the lock: claimed sync ops not finished and async ops whose function has not
   // returned; what deadlock detection must see at zero before it calls a rank stuck.
   std::uint32_t functions_running() const { return functions_running_; }
+  // Under the lock: device ops (async ops of kind compute or copy, which only a DevicePool
+  // submits) whose function returned before they completed; their queue completes them.
+  std::uint64_t ops_on_device() const { return on_device_.size(); }
   // Without the lock, from a completion handle.
   void async_signal(OpHandle op, std::exception_ptr error);
 
@@ -96,6 +100,7 @@ class EngineCore {
   std::shared_ptr<CompletionLink> link_;
   bool stopping_ = false;
   std::uint32_t functions_running_ = 0;  // claimed ops whose function has not returned
+  std::unordered_set<std::uint32_t> on_device_;  // slots of the device ops above
   OpTrace* trace_ = nullptr;
 };
 

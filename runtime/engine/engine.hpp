@@ -39,6 +39,9 @@ struct Activity {
   std::uint32_t functions_running = 0;  // op functions executing now
   std::uint32_t ops_startable = 0;      // pools with a ready op and a free thread
   std::uint64_t ops_incomplete = 0;     // submitted and not completed
+  // Device ops (engine/device_pool.hpp) whose function returned and whose queue has not reached
+  // their marker yet: work that completes by itself, so a rank with any is not stuck.
+  std::uint64_t ops_on_device = 0;
   friend bool operator==(const Activity&, const Activity&) = default;
 };
 

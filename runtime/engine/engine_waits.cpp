@@ -101,6 +101,7 @@ Activity Engine::activity() const {
     if (rules.peek_next(pool) && rules.lowest_free_thread(pool)) ++a.ops_startable;
   }
   a.ops_incomplete = rules.ops_incomplete();
+  a.ops_on_device = core_->ops_on_device();
   return a;
 }
 

@@ -234,7 +234,9 @@ comm::sim::RankActivity Executor::activity() const {
       a.finished = engine_now.ops_incomplete == 0;
       break;
   }
-  a.quiescent = main_blocked && engine_now.functions_running == 0 && engine_now.ops_startable == 0;
+  // A device op in flight completes by itself, when its queue gets there.
+  a.quiescent = main_blocked && engine_now.functions_running == 0 &&
+                engine_now.ops_startable == 0 && engine_now.ops_on_device == 0;
   return a;
 }
 

@@ -90,6 +90,29 @@ TEST(DevicePool, OpsCompleteInStreamOrderAtTheirMarkers) {
   EXPECT_EQ(ran, (std::vector<int>{0, 1, 2}));
 }
 
+// A rank's deadlock probe must not call it stuck while its queue has work: the engine counts the
+// device ops in flight, and no others.
+TEST(DevicePool, TheEngineCountsTheOpsOnTheDevice) {
+  HostDeviceQueue queue;
+  const auto engine = thread_pool_engine({dag::Pool{"device", 1}, dag::Pool{"cpu", 1}});
+  DevicePool pool(*engine, 0, queue);
+  const VarHandle a = engine->new_var(dag::Var{"a"});
+  const VarHandle b = engine->new_var(dag::Var{"b"});
+  Gate gate;
+  pool.submit(device_op("a", {}, {a}), [&] { queue.enqueue([&] { gate.wait(); }); });
+  pool.submit(device_op("b", {}, {b}), [&] { queue.enqueue([] {}); });
+  ASSERT_TRUE(only_the_queue_holds(*engine, 2));
+  EXPECT_EQ(engine->activity().ops_on_device, 2u);
+  gate.open();
+  engine->wait_for_all();
+  EXPECT_EQ(engine->activity().ops_on_device, 0u);
+  // A host op never counts, nor does one that completes inside its function.
+  engine->submit(OpDesc{"host", {}, {a}, 1}, [] {});
+  pool.submit(device_op("nothing enqueued", {}, {b}), [] {});
+  engine->wait_for_all();
+  EXPECT_EQ(engine->activity(), (Activity{}));
+}
+
 TEST(DevicePool, EachOpCompletesWhenTheQueueReachesItsMarker) {
   HostDeviceQueue queue;
   const auto engine = thread_pool_engine({dag::Pool{"device", 1}});
