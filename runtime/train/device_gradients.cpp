@@ -39,7 +39,6 @@ DeviceGradients open_device_gradients(const comm::MpiRuntime& runtime,
   }
 #ifdef ORDO_DEVICE_PATHS
   const device::DevicePathReport report = device::detect_device_path(runtime);
-  out.detection = device::describe(report);
   out.path = named.value_or(report.agreed);
   if (const std::optional<std::string> why = comm::path_refusal(out.path, report.job)) {
     throw std::invalid_argument("--comm-path " + std::string(asked) + ": " + *why);

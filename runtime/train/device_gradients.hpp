@@ -26,7 +26,6 @@ namespace ordo::train {
 
 struct DeviceGradients {
   comm::DevicePath path = comm::DevicePath::host;
-  std::string detection;  // what the job found, for the log (device_path_detection.hpp)
   // Set on a device path only. Destroyed queue first, MPI world last: the reverse of their
   // making. The device world is over MPI communicators of its own, never the ones the host's
   // agreements use, so that each communicator's calls are one program's and the flight
