@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(
-  cmake ninja-build g++ clang libclang-rt-14-dev pkg-config
+  cmake ninja-build g++ clang libclang-rt-14-dev lld pkg-config
   libgtest-dev libgmock-dev libbenchmark-dev librapidcheck-dev
   nlohmann-json3-dev libcli11-dev libz3-dev
   libopenmpi-dev openmpi-bin
