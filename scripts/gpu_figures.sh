@@ -26,30 +26,11 @@ cmake --build --preset release -j "$(nproc)" --target ordo_nccl_bench ordo_stage
   ordo_designs_gpu_bench
 
 out=build/release/gpu-figures
-mkdir -p "$out"
-nvidia-smi -L | tee "$out/devices.txt"
 # mpirun as the MPI tests run it (cmake/mpi_tests.cmake's flags, as configured).
-read -r -a mpi_flags < <(sed -nE 's/^ORDO_MPIEXEC_FLAGS:STRING=(.*)$/\1/p' build/release/CMakeCache.txt | tr ';' ' ')
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-bench=build/release/bench/gpu
-
-gpus=$(nvidia-smi -L | grep -c '^GPU ')
-nccl_ranks=(1)
-[[ "$gpus" -gt 1 ]] && nccl_ranks+=("$gpus")
-for ranks in "${nccl_ranks[@]}"; do
-  echo "== NCCL, $ranks rank(s) =="
-  mpirun -np "$ranks" "${mpi_flags[@]}" "$bench/ordo_nccl_bench" | tee "$out/nccl_np$ranks.md"
-  echo "== the designs on device gradients over NCCL, $ranks rank(s) =="
-  mpirun -np "$ranks" "${mpi_flags[@]}" "$bench/ordo_designs_gpu_bench" --path=nccl |
-    tee "$out/designs_nccl_np$ranks.md"
-done
-for ranks in 2 4; do
-  echo "== staged, $ranks ranks =="
-  mpirun -np "$ranks" "${mpi_flags[@]}" "$bench/ordo_staged_bench" | tee "$out/staged_np$ranks.md"
-  echo "== the designs on device gradients over the staged path, $ranks ranks =="
-  mpirun -np "$ranks" "${mpi_flags[@]}" "$bench/ordo_designs_gpu_bench" --path=staged |
-    tee "$out/designs_staged_np$ranks.md"
-done
+ORDO_MPIEXEC_FLAGS=$(sed -nE 's/^ORDO_MPIEXEC_FLAGS:STRING=(.*)$/\1/p' build/release/CMakeCache.txt | tr ';' ' ')
+export ORDO_MPIEXEC_FLAGS
+failed=0
+scripts/gpu/figures.sh build/release/bench/gpu "$out" || failed=1
 # The trainer's throughput needs a CUDA build of libtorch on CMAKE_PREFIX_PATH; built against a
 # CPU-only one the bench refuses and says so, and the figures above stand.
 trainer_bench=build/release/bench/resnet50_throughput/ordo_resnet50_throughput_bench
@@ -58,10 +39,11 @@ if cmake --build --preset release -j "$(nproc)" --target ordo_resnet50_throughpu
     echo "== ResNet-50 through ordo's trainer against a plain loop, --comm-path $path =="
     "$trainer_bench" --device cuda --batch 64 --steps 30 --rounds 3 --comm-path "$path" |
       tee "$out/resnet50_throughput_$path.md" ||
-      echo "gpu_figures: the trainer's throughput was not measured (see above)" >&2
+      { echo "gpu_figures: the trainer's throughput was not measured (see above)" >&2; failed=1; }
   done
 else
   echo "gpu_figures: the trainer is not built here (no libtorch); no throughput figure" >&2
 fi
 echo "gpu_figures: the tables are in $out/ (nccl_np*.md, staged_np*.md, designs_*_np*.md," \
   "resnet50_throughput_*.md, devices.txt)"
+exit $failed

@@ -1,6 +1,8 @@
 #include "runtime/device/cuda_stager.hpp"
 
 #include <cassert>
+#include <stdexcept>
+#include <string>
 
 #include "runtime/device/cuda_error.hpp"
 
@@ -76,7 +78,10 @@ comm::Stager::Copy CudaStager::enqueue(Stream& stream, void* to, const void* fro
 
 void CudaStager::wait(Copy copy) {
   const auto found = pending_.find(copy);
-  assert(found != pending_.end());
+  if (found == pending_.end()) {
+    throw std::logic_error("CudaStager::wait: copy " + std::to_string(copy) +
+                           " was never enqueued here, or was waited for already");
+  }
   const cudaEvent_t event = found->second;
   pending_.erase(found);
   spare_.push_back(event);
