@@ -28,8 +28,9 @@ if grep -qE '^ORDO_NCCL_(LIBRARY|INCLUDE_DIR):[A-Z]+=.*NOTFOUND' build/release/C
   echo "gpu_bundle: NCCL not found beside the CUDA toolkit or on the usual paths (nccl.h, libnccl)" >&2
   exit 1
 fi
-mapfile -t tests < <(ninja -C build/release -t targets all |
-  sed -nE 's/^(ordo_[a-z0-9_]*(gpu|device)[a-z0-9_]*_tests): phony$/\1/p' | sort -u)
+targets=$(ninja -C build/release -t targets all)
+mapfile -t tests < <(sed -nE 's/^(ordo_[a-z0-9_]*(gpu|device)[a-z0-9_]*_tests): phony$/\1/p' \
+  <<<"$targets" | sort -u)
 benches=(ordo_nccl_bench ordo_staged_bench ordo_designs_gpu_bench)
 cmake --build --preset release -j "$(nproc)" --target "${tests[@]}" "${benches[@]}"
 
@@ -66,12 +67,15 @@ for file in "$built"/tests/device/CTestTestfile.cmake "$built"/tests/device/*_in
     [[ "$name" == "$program["* ]] && skip=1
   done
   [[ $skip -eq 1 ]] && continue
-  # An MPI test is an add_test line and its set_tests_properties line, both naming the test.
+  # An MPI test is an add_test line and its set_tests_properties line, both naming the test; a
+  # discovered program's tests come through an include line naming the program.
   gone='^$'
   if [[ "$name" == CTestTestfile.cmake && ${#left_out[@]} -gt 0 ]]; then
-    mapfile -t names < <(grep -E "^add_test" "$file" |
-      grep -E "/($(IFS='|'; echo "${left_out[*]}"))\"" | sed -E 's/^add_test\(\[=\[([^]]*)\]=\].*/\1/')
-    [[ ${#names[@]} -gt 0 ]] && gone="\\[=\\[($(IFS='|'; echo "${names[*]}"))\\]=\\]"
+    programs_gone="$(IFS='|'; echo "${left_out[*]}")"
+    mapfile -t names < <(grep -E "^add_test" "$file" | grep -E "/($programs_gone)\"" |
+      sed -E 's/^add_test\(\[=\[([^]]*)\]=\].*/\1/')
+    gone="/($programs_gone)\\["
+    [[ ${#names[@]} -gt 0 ]] && gone="$gone|\\[=\\[($(IFS='|'; echo "${names[*]}"))\\]=\\]"
   fi
   grep -vE "$gone" "$file" |
     sed -e "s|$built/tests/device|@TESTS@|g" -e "s|\"$mpiexec\"|\"@MPIEXEC@\"|g" \
@@ -111,7 +115,7 @@ find "$dir/mpi" -type f \( -name '*.so*' -o -perm -u+x \) -print0 |
   done
 sed -nE 's/^ORDO_MPIEXEC_FLAGS:STRING=(.*)$/\1/p' "$built/CMakeCache.txt" | tr ';' ' ' \
   >"$dir/mpiexec-flags"
-cp scripts/gpu/checks.sh scripts/gpu/figures.sh "$dir/scripts/"
+cp scripts/gpu/checks.sh scripts/gpu/figures.sh scripts/gpu/visible_gpus.sh "$dir/scripts/"
 cp scripts/gpu/bundle_run.sh "$dir/run.sh"
 echo "gpu_bundle: $dir ($(du -sh "$dir" | cut -f1)); left out, on libtorch: ${left_out[*]:-none}"
 echo "gpu_bundle: on the GPU node: $dir/run.sh [OUT_DIR]"

@@ -8,7 +8,7 @@
 # (scripts/gpu_bundle.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-if ! command -v nvidia-smi >/dev/null || ! nvidia-smi -L 2>/dev/null | grep -q '^GPU '; then
+if [[ $(scripts/gpu/visible_gpus.sh) -eq 0 ]]; then
   echo "gpu_checks: no GPU visible (nvidia-smi -L lists none)" >&2
   exit 1
 fi

@@ -12,7 +12,7 @@
 # columns mean: docs/gpu.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-if ! command -v nvidia-smi >/dev/null || ! nvidia-smi -L 2>/dev/null | grep -q '^GPU '; then
+if [[ $(scripts/gpu/visible_gpus.sh) -eq 0 ]]; then
   echo "gpu_figures: no GPU visible (nvidia-smi -L lists none); the figures need a machine with one" >&2
   exit 1
 fi
@@ -34,15 +34,19 @@ scripts/gpu/figures.sh build/release/bench/gpu "$out" || failed=1
 # The trainer's throughput needs a CUDA build of libtorch on CMAKE_PREFIX_PATH; built against a
 # CPU-only one the bench refuses and says so, and the figures above stand.
 trainer_bench=build/release/bench/resnet50_throughput/ordo_resnet50_throughput_bench
-if cmake --build --preset release -j "$(nproc)" --target ordo_resnet50_throughput_bench; then
+targets=$(ninja -C build/release -t targets all)
+if ! grep -q '^ordo_resnet50_throughput_bench:' <<<"$targets"; then
+  echo "gpu_figures: the trainer is not built here (no libtorch); no throughput figure" >&2
+elif ! cmake --build --preset release -j "$(nproc)" --target ordo_resnet50_throughput_bench; then
+  echo "gpu_figures: the throughput bench failed to build (see above)" >&2
+  failed=1
+else
   for path in auto host; do
     echo "== ResNet-50 through ordo's trainer against a plain loop, --comm-path $path =="
     "$trainer_bench" --device cuda --batch 64 --steps 30 --rounds 3 --comm-path "$path" |
       tee "$out/resnet50_throughput_$path.md" ||
       { echo "gpu_figures: the trainer's throughput was not measured (see above)" >&2; failed=1; }
   done
-else
-  echo "gpu_figures: the trainer is not built here (no libtorch); no throughput figure" >&2
 fi
 echo "gpu_figures: the tables are in $out/ (nccl_np*.md, staged_np*.md, designs_*_np*.md," \
   "resnet50_throughput_*.md, devices.txt)"

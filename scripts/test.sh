@@ -47,10 +47,11 @@ run_preset() {
   echo "== $preset: $((SECONDS - began)) s (build and tests) =="
 }
 
-# GPU tests (ctest label gpu) run only where a GPU is visible; elsewhere they are left out and not
+# GPU tests (ctest label gpu) run only where a GPU is visible (nvidia-smi lists one that
+# CUDA_VISIBLE_DEVICES leaves); elsewhere they are left out and not
 # counted, never reported as passed.
 gpu_filter=(-LE gpu)
-if command -v nvidia-smi >/dev/null && nvidia-smi -L 2>/dev/null | grep -q '^GPU '; then
+if [[ $(scripts/gpu/visible_gpus.sh) -gt 0 ]]; then
   gpu_filter=()
 fi
 run_preset release "${gpu_filter[@]}"

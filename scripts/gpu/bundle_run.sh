@@ -27,32 +27,52 @@ if [[ -z "$nccl_dir" ]]; then
   exit 1
 fi
 
-# The libraries Open MPI needs beyond its own: the node's where it has them, the bundle's copies
-# (mpi/lib) only where it has not, so that nothing else here runs on a library the node does not
-# use.
+# The bundle's path goes into ctest files unquoted; refuse what they or sed would misread.
+if [[ "$here" =~ [^A-Za-z0-9_./+-] ]]; then
+  echo "gpu bundle: its path '$here' has characters other than letters, digits and _ . / + -;" \
+    "move it" >&2
+  exit 1
+fi
+
+# The libraries Open MPI needs beyond its own: the node's where it has them (in its library cache
+# or on its LD_LIBRARY_PATH), the bundle's copies (mpi/lib) only where it has not, and those last
+# on the path, so that nothing runs on a copy of a library the node has.
+node_libs=$(ldconfig -p 2>/dev/null | awk 'NR > 1 {print $1}')
+IFS=: read -r -a node_dirs <<<"${LD_LIBRARY_PATH:-}"
 lacks=$here/mpi/lib-node-lacks
-rm -rf "$lacks" && mkdir -p "$lacks"
+rm -rf "$lacks" && mkdir -p "$lacks" || exit 1
 for lib in "$here"/mpi/lib/*; do
   [[ -e "$lib" ]] || continue
   soname=$(basename "$lib")
-  ldconfig -p 2>/dev/null | awk '{print $1}' | grep -qxF "$soname" || ln -s "$lib" "$lacks/$soname"
+  grep -qxF "$soname" <<<"$node_libs" && continue
+  found=0
+  for node_dir in "${node_dirs[@]}"; do
+    [[ -n "$node_dir" && -e "$node_dir/$soname" ]] && found=1
+  done
+  [[ $found -eq 1 ]] || ln -s "$lib" "$lacks/$soname" || exit 1
 done
 
-# Open MPI and PMIx where the bundle holds them; their components that need libraries the node
-# lacks (InfiniBand, UCX, libfabric) stay unloaded, and the jobs use shared memory only.
+# Open MPI and PMIx where the bundle holds them. Debian builds Open MPI's settings folder and
+# PMIx's folders as fixed paths, which OPAL_PREFIX and PMIX_PREFIX do not move, so they are
+# named too. Components that need libraries the node lacks (InfiniBand, UCX, libfabric) stay
+# unloaded, and the bundled settings leave them out anyway; the jobs use shared memory only.
+mpi_lib=$here/mpi/usr/lib/x86_64-linux-gnu
 export OPAL_PREFIX=$here/mpi/usr
-export PMIX_PREFIX=$here/mpi/usr/lib/x86_64-linux-gnu/pmix2
+export OPAL_SYSCONFDIR=$here/mpi/etc/openmpi
+export PMIX_PREFIX=$mpi_lib/pmix2
+export PMIX_LIBDIR=$PMIX_PREFIX/lib PMIX_DATADIR=$PMIX_PREFIX/share
 export PATH=$here/mpi/usr/bin:$PATH
-export LD_LIBRARY_PATH=$here/lib:$here/mpi/usr/lib/x86_64-linux-gnu:$here/mpi/usr/lib/x86_64-linux-gnu/openmpi/lib:$PMIX_PREFIX/lib:$lacks:$nccl_dir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+export LD_LIBRARY_PATH=$here/lib:$mpi_lib:$mpi_lib/openmpi/lib:$PMIX_LIBDIR:$nccl_dir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}:$lacks
 export OMPI_MCA_mca_base_component_show_load_errors=0
 # The nodes run their jobs as root; Open MPI refuses that unless told.
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export ORDO_MPIEXEC=$here/mpi/usr/bin/mpirun
-ORDO_MPIEXEC_FLAGS=$(cat "$here/mpiexec-flags")
+ORDO_MPIEXEC_FLAGS=$(cat "$here/mpiexec-flags") || exit 1
 export ORDO_MPIEXEC_FLAGS
 
 for template in "$here"/tests/*.cmake.in; do
-  sed -e "s|@TESTS@|$here/tests|g" -e "s|@MPIEXEC@|$ORDO_MPIEXEC|g" "$template" >"${template%.in}"
+  sed -e "s|@TESTS@|$here/tests|g" -e "s|@MPIEXEC@|$ORDO_MPIEXEC|g" "$template" \
+    >"${template%.in}" || { echo "gpu bundle: cannot write ${template%.in}" >&2; exit 1; }
 done
 
 if [[ "${1:-}" == -- ]]; then
