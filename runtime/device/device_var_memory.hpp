@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 
 #include "runtime/device/stream.hpp"
@@ -26,6 +27,7 @@ class DeviceVarMemory final : public exec::VarMemory {
   std::unique_ptr<exec::VarBlock> allocate(std::uint64_t bytes) override;
   bool host_visible() const override { return false; }
   std::string describe() const override;  // "device memory of GPU 0"
+  std::optional<int> gpu() const override { return device_; }
   // cudaMemcpyAsync device to device on a stream of its own, then a sleeping wait on an event
   // behind the last: the copy op's pool thread sleeps, no core spins. Several threads copy at
   // once; their copies share the stream and so run one after another on the device.

@@ -10,7 +10,15 @@
 namespace ordo::engine {
 
 DevicePool::DevicePool(Engine& engine, dag::PoolId pool, DeviceQueue& queue)
-    : engine_(&engine), pool_(pool), queue_(&queue), order_(std::make_shared<std::mutex>()) {}
+    : engine_(&engine), pool_(pool), queue_(&queue), order_(std::make_shared<std::mutex>()) {
+  // The checker's model covers a device pool's runs only when its ops start in submission order
+  // (docs/engine.md, "Device pools"); a priority pool reorders them.
+  const dag::Pool& p = engine.pool(pool);
+  if (p.kind != dag::PoolKind::fifo) {
+    throw UsageError("pool '" + p.name + "' cannot be a device pool: it is a priority pool, and " +
+                     "a device pool must start its ops in the order they were submitted (fifo)");
+  }
+}
 
 OpHandle DevicePool::submit(const OpDesc& desc, std::function<void()> enqueue) {
   if (desc.pool != pool_) {

@@ -24,7 +24,8 @@ class DevicePool {
   // `pool` is a FIFO pool of `engine` that runs only this queue's device ops, so that its ops
   // complete in the order they were marked; docs/engine.md says why the checker's model of the
   // recorded program then covers every run. `engine` and `queue` must outlive the submissions; a
-  // queue destroyed first still reaches its markers.
+  // queue destroyed first still reaches its markers. Throws UsageError for a pool the engine does
+  // not have or one that is not FIFO.
   DevicePool(Engine& engine, dag::PoolId pool, DeviceQueue& queue);
 
   // Submits a device op: `desc.pool` is this pool and `desc.kind` compute or copy (the

@@ -3,6 +3,7 @@
 #include <cassert>
 #include <memory>
 #include <set>
+#include <string>
 #include <utility>
 
 #include "runtime/dag/limits.hpp"
@@ -43,6 +44,15 @@ Engine::Engine(EngineConfig config, std::unique_ptr<Scheduler> scheduler)
 }
 
 Engine::~Engine() { shutdown(); }
+
+const dag::Pool& Engine::pool(dag::PoolId id) const {
+  if (id >= core_->rules().pools()) {
+    throw UsageError("pool " + std::to_string(id) + " does not exist: the engine has " +
+                     std::to_string(core_->rules().pools()) + " pools");
+  }
+  // Read without the lock: the pools never change after construction.
+  return core_->rules().pool(id);
+}
 
 VarHandle Engine::new_var(dag::Var desc) {
   check_name(desc.name, "var");

@@ -105,6 +105,9 @@ class Engine {
   ShutdownReport shutdown();
 
   Scheduler& scheduler() { return *scheduler_; }
+  // The pool `id` as configured (pools never change after construction). Throws UsageError for
+  // an id past the pools.
+  const dag::Pool& pool(dag::PoolId id) const;
 
   // Every op started from now on and every blocking wait is told to `trace` (null: none). It
   // must outlive its use: set it to null before destroying it (ops already claimed keep it).

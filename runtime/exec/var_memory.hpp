@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 
@@ -46,6 +47,9 @@ class VarMemory {
   virtual bool host_visible() const = 0;
   // What the memory is, for errors: "device memory of GPU 0".
   virtual std::string describe() const = 0;
+  // The CUDA device the bytes are on, or none for memory that is not a GPU's: what a user of the
+  // vars checks against the device it computes on (train_rank against TrainOptions::device).
+  virtual std::optional<int> gpu() const = 0;
   // Every copy, in order, returning once the last has landed: a copy op's written vars hold
   // their values when the op completes, as the engine's rules assume. Called from pool threads,
   // several at once. Throws when a copy fails.

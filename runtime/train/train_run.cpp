@@ -135,6 +135,15 @@ TrainResult train_rank(const networks::Network& network, const designs::DesignCo
     if (options.staged) {
       throw std::invalid_argument("the staged parameters and vars on a device exclude each other");
     }
+    // The parameters and gradients are views of the vars made on options.device.
+    const std::optional<int> gpu = d->memory->gpu();
+    const bool on_a_gpu = options.device.is_cuda();
+    if (gpu.has_value() != on_a_gpu ||
+        (gpu && options.device.has_index() && *gpu != options.device.index())) {
+      throw std::invalid_argument("the device vars are in " + d->memory->describe() +
+                                  ", but the run computes on " + options.device.str() +
+                                  "; they must be memory of that device");
+    }
     if (d->world->rank() != world.rank() || d->world->size() != world.size()) {
       throw std::invalid_argument("the device vars' world is not the run's: rank " +
                                   std::to_string(d->world->rank()) + " of " +

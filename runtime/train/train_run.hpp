@@ -68,7 +68,8 @@ struct EpochReport {
 // ops on `compute_queue`, which libtorch's kernels are launched on. The world given to
 // train_rank still carries the host's own calls (the epoch's figures, checkpoint agreements).
 // Each must outlive the run; `world` must have the step program's communicators and the same
-// ranks; `memory` must be memory of TrainOptions::device, which the views are made on; and
+// ranks; `memory` must be memory of TrainOptions::device, which the views are made on (checked:
+// VarMemory::gpu against the device's index); and
 // `compute_queue` must mark on the stream libtorch launches on there (its default stream).
 struct DeviceVars {
   std::shared_ptr<exec::VarMemory> memory;

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -30,6 +31,9 @@ class FakeDeviceMemory final : public exec::VarMemory {
   }
   bool host_visible() const override { return false; }
   std::string describe() const override { return "fake device memory"; }
+  // No GPU's by default, as the CPU tests compute on the CPU; a test sets one to be refused.
+  std::optional<int> gpu() const override { return gpu_index; }
+  std::optional<int> gpu_index;
   void copy(std::span<const exec::ByteCopy> copies) override {
     for (const exec::ByteCopy& c : copies) {
       std::memmove(c.to, c.from, c.bytes);

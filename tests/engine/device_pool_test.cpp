@@ -325,5 +325,18 @@ TEST(DevicePool, RefusesOpsItCannotRun) {
             "device op 'z' submitted without a function");
 }
 
+// Only a FIFO pool the engine has can be a device pool: the checker's argument for device pools
+// needs their ops to start in submission order, which a priority pool does not keep.
+TEST(DevicePool, RefusesAPoolThatIsNotFifoOrNotThere) {
+  HostDeviceQueue queue;
+  ControlledRig rig({dag::Pool{"device", 1}, dag::Pool{"comm", 2, dag::PoolKind::priority}});
+  EXPECT_EQ(message_of<UsageError>([&] { DevicePool(rig.engine, 1, queue); }),
+            "pool 'comm' cannot be a device pool: it is a priority pool, and a device pool must "
+            "start its ops in the order they were submitted (fifo)");
+  EXPECT_EQ(message_of<UsageError>([&] { DevicePool(rig.engine, 2, queue); }),
+            "pool 2 does not exist: the engine has 2 pools");
+  EXPECT_NO_THROW(DevicePool(rig.engine, 0, queue));
+}
+
 }  // namespace
 }  // namespace ordo::engine::testing

@@ -92,5 +92,29 @@ TEST(DeviceVars, AreRefusedHalfGivenOrBesideStagedParameters) {
   EXPECT_NE(staged.errors[0].find("exclude each other"), std::string::npos) << staged.errors[0];
 }
 
+// Views made on the run's device of vars held by another: a GPU's memory while the run computes
+// on the CPU is refused before a step, saying which memory and which device.
+TEST(DeviceVars, InAnotherDevicesMemoryAreRefused) {
+  const data::LabelledImages train = data::first_examples(fashion(true), 64);
+  designs::DesignConfig config;
+  config.kind = designs::DesignKind::depcha;
+  TrainOptions options;
+  options.batch = 16;
+  options.steps_max = 1;
+  FakeDevice device;
+  device.memory->gpu_index = 0;
+  options.device_vars = DeviceVars{device.memory, nullptr, &device.queue};
+  RankRuns elsewhere = run_on_ranks(
+      small_cnn(), config, train, nullptr, options, 1,
+      [&](dag::Rank, comm::World& world, TrainOptions& mine) -> std::shared_ptr<void> {
+        mine.device_vars->world = &world;
+        return nullptr;
+      });
+  EXPECT_NE(elsewhere.errors[0].find("are in fake device memory, but the run computes on cpu"),
+            std::string::npos)
+      << elsewhere.errors[0];
+  EXPECT_EQ(device.memory->allocations, 0u);
+}
+
 }  // namespace
 }  // namespace ordo::train
