@@ -71,45 +71,40 @@ TEST(DeviceVars, TrainTheBitsThePlainTrainerTrains) {
   }
 }
 
-TEST(DeviceVars, AreRefusedHalfGivenOrBesideStagedParameters) {
+// One step of depcha at one rank with `device`'s vars, the world filled in by each rank where
+// `with_world`, else left out: for the refusals, which come before any step.
+RankRuns one_step_on(FakeDevice& device, bool with_world, bool staged = false) {
   const data::LabelledImages train = data::first_examples(fashion(true), 64);
   designs::DesignConfig config;
   config.kind = designs::DesignKind::depcha;
   TrainOptions options;
   options.batch = 16;
   options.steps_max = 1;
-  FakeDevice device;
+  options.staged = staged;
   options.device_vars = DeviceVars{device.memory, nullptr, &device.queue};
-  RankRuns half = run_on_ranks(small_cnn(), config, train, nullptr, options, 1);
-  EXPECT_NE(half.errors[0].find("one is missing"), std::string::npos) << half.errors[0];
-  options.staged = true;
-  RankRuns staged = run_on_ranks(
+  if (!with_world) return run_on_ranks(small_cnn(), config, train, nullptr, options, 1);
+  return run_on_ranks(
       small_cnn(), config, train, nullptr, options, 1,
       [&](dag::Rank, comm::World& world, TrainOptions& mine) -> std::shared_ptr<void> {
         mine.device_vars->world = &world;
         return nullptr;
       });
+}
+
+TEST(DeviceVars, AreRefusedHalfGivenOrBesideStagedParameters) {
+  FakeDevice device;
+  RankRuns half = one_step_on(device, false);
+  EXPECT_NE(half.errors[0].find("one is missing"), std::string::npos) << half.errors[0];
+  RankRuns staged = one_step_on(device, true, true);
   EXPECT_NE(staged.errors[0].find("exclude each other"), std::string::npos) << staged.errors[0];
 }
 
 // Views made on the run's device of vars held by another: a GPU's memory while the run computes
 // on the CPU is refused before a step, saying which memory and which device.
 TEST(DeviceVars, InAnotherDevicesMemoryAreRefused) {
-  const data::LabelledImages train = data::first_examples(fashion(true), 64);
-  designs::DesignConfig config;
-  config.kind = designs::DesignKind::depcha;
-  TrainOptions options;
-  options.batch = 16;
-  options.steps_max = 1;
   FakeDevice device;
   device.memory->gpu_index = 0;
-  options.device_vars = DeviceVars{device.memory, nullptr, &device.queue};
-  RankRuns elsewhere = run_on_ranks(
-      small_cnn(), config, train, nullptr, options, 1,
-      [&](dag::Rank, comm::World& world, TrainOptions& mine) -> std::shared_ptr<void> {
-        mine.device_vars->world = &world;
-        return nullptr;
-      });
+  RankRuns elsewhere = one_step_on(device, true);
   EXPECT_NE(elsewhere.errors[0].find("are in fake device memory, but the run computes on cpu"),
             std::string::npos)
       << elsewhere.errors[0];
