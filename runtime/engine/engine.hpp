@@ -42,6 +42,9 @@ struct Activity {
   // Device ops (engine/device_pool.hpp) whose function returned and whose queue has not reached
   // their marker yet: work that completes by itself, so a rank with any is not stuck.
   std::uint64_t ops_on_device = 0;
+  std::uint64_t ops_discarded = 0;  // never complete: ops a discarding shutdown dropped
+  // With a var asked about: every write submitted to it completed, so a wait to read it returns.
+  bool awaited_readable = true;
   friend bool operator==(const Activity&, const Activity&) = default;
 };
 
@@ -79,7 +82,9 @@ class Engine {
   // wait returns (or rethrows the poison) at once. Ops discarded at shutdown never complete.
   bool can_read(VarHandle var) const;
   bool all_done() const;
-  Activity activity() const;
+  // Under one lock, so a caller may read its own state before and after and know the engine's
+  // part of it belongs to one instant.
+  Activity activity(std::optional<VarHandle> awaited = std::nullopt) const;
 
   // Submit batches (submit_batch.hpp), nested per thread: begin/end are what SubmitBatch calls.
   // Ending the outermost batch of a thread hands the ops it deferred to the workers.

@@ -92,7 +92,7 @@ bool Engine::all_done() const {
   return rules.ops_incomplete() == 0 && rules.ops_discarded() == 0;
 }
 
-Activity Engine::activity() const {
+Activity Engine::activity(std::optional<VarHandle> awaited) const {
   const std::lock_guard<std::mutex> lock(core_->mutex());
   const EngineState& rules = core_->rules();
   Activity a;
@@ -102,6 +102,8 @@ Activity Engine::activity() const {
   }
   a.ops_incomplete = rules.ops_incomplete();
   a.ops_on_device = core_->ops_on_device();
+  a.ops_discarded = rules.ops_discarded();
+  if (awaited) a.awaited_readable = rules.writes_completed(*awaited) >= rules.writes_submitted(*awaited);
   return a;
 }
 

@@ -134,6 +134,7 @@ void Executor::collective(const dag::CollectiveAction& action) {
       std::lock_guard lock(main_mutex_);
       main_collective_done_ = true;
       main_state_ = MainState::running;
+      ++main_moves_;
       main_issuing_.reset();
       main_since_ = std::chrono::steady_clock::now();
     }
@@ -148,6 +149,7 @@ void Executor::collective(const dag::CollectiveAction& action) {
     std::lock_guard lock(main_mutex_);
     if (!main_collective_done_) {
       main_state_ = MainState::in_collective;
+      ++main_moves_;
       main_since_ = std::chrono::steady_clock::now();
       main_var_.reset();
       main_collective_ = action.collective;
@@ -168,6 +170,7 @@ void Executor::set_main(MainState state, std::optional<dag::VarId> var) {
   std::string name = var ? buffers_.var(*var).name : std::string();
   std::lock_guard lock(main_mutex_);
   main_state_ = state;
+  ++main_moves_;
   main_var_ = var;
   main_var_name_ = std::move(name);
   main_issuing_.reset();
@@ -208,29 +211,57 @@ MainPosition Executor::main_position() const {
 }
 
 comm::sim::RankActivity Executor::activity() const {
+  // The main thread changes its state without the engine's lock, so a probe that took the
+  // engine's snapshot first and the main thread's state after could pair an engine seen idle
+  // before a submit with a main thread seen waiting after it: a rank that is moving, called stuck.
+  // So the main thread's state is read, then the engine's snapshot, then the main thread's move
+  // count again. A main thread sets its waiting state before it blocks and leaves it before it
+  // does anything else, so one that made no move across the snapshot was blocked at its instant.
   comm::sim::RankActivity a;
-  const engine::Activity engine_now = engine_.activity();
-  std::lock_guard lock(main_mutex_);
-  bool main_blocked = false;
-  switch (main_state_) {
-    case MainState::running:
+  MainState state = MainState::running;
+  std::optional<engine::VarHandle> awaited;
+  std::uint64_t moves = 0;
+  {
+    std::lock_guard lock(main_mutex_);
+    state = main_state_;
+    moves = main_moves_;
+    switch (state) {
+      case MainState::running:
+      case MainState::finished:
+        break;
+      case MainState::waiting_var:
+        // Read under the main lock while the main thread waits, so the var table cannot grow.
+        awaited = vars_.at(*main_var_);
+        a.waits.push_back("main waits to read '" + main_var_name_ + "'");
+        break;
+      case MainState::waiting_all:
+        a.waits.push_back("main waits for all ops");
+        break;
+      case MainState::in_collective:
+        // Described here, not per call: the call path is the hot one, a report is rare.
+        a.waits.push_back("main in " + comm::describe(comm::call_of(*main_collective_),
+                                                      comm_names_.at(main_collective_->comm)));
+        break;
+    }
+  }
+  if (state == MainState::running) return a;
+  const engine::Activity engine_now = engine_.activity(awaited);
+  {
+    std::lock_guard lock(main_mutex_);
+    if (main_moves_ != moves) return a;  // the main thread moved meanwhile: the rank is running
+  }
+  bool main_blocked = true;
+  switch (state) {
+    case MainState::running:  // returned above
+    case MainState::in_collective:
       break;
     case MainState::waiting_var:
-      main_blocked = !engine_.can_read(vars_.at(*main_var_));
-      a.waits.push_back("main waits to read '" + buffers_.var(*main_var_).name + "'");
+      main_blocked = !engine_now.awaited_readable;
       break;
     case MainState::waiting_all:
-      main_blocked = !engine_.all_done();
-      a.waits.push_back("main waits for all ops");
-      break;
-    case MainState::in_collective:
-      main_blocked = true;
-      // Described here, not per call: the call path is the hot one, a report is rare.
-      a.waits.push_back("main in " + comm::describe(comm::call_of(*main_collective_),
-                                                    comm_names_.at(main_collective_->comm)));
+      main_blocked = engine_now.ops_incomplete > 0 || engine_now.ops_discarded > 0;
       break;
     case MainState::finished:
-      main_blocked = true;
       a.finished = engine_now.ops_incomplete == 0;
       break;
   }

@@ -84,6 +84,8 @@ class Executor final : public dag::ProgramSink {
   engine::OpHandle last_submitted_;
   mutable std::mutex main_mutex_;  // guards the fields below; never held across a call
   MainState main_state_ = MainState::running;
+  // Every change of main_state_ counts one: activity() tells by it that the main thread stayed put.
+  std::uint64_t main_moves_ = 0;
   std::chrono::steady_clock::time_point main_since_ = std::chrono::steady_clock::now();
   // The name of main_var_, copied by the main thread itself: the var table may grow under a
   // reader on another thread.

@@ -1,0 +1,65 @@
+// The simulated world's deadlock detector trusts each rank's probe (Executor::activity) to see the
+// rank at one instant. A main thread that submits and waits in a tight loop is never stuck, so a
+// probe called from another thread meanwhile must never call it quiescent.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <thread>
+
+#include "runtime/comm/sim/sim_world.hpp"
+#include "runtime/engine/engine.hpp"
+#include "runtime/engine/thread_pool_scheduler.hpp"
+#include "runtime/exec/executor.hpp"
+
+namespace ordo::exec {
+namespace {
+
+TEST(ExecutorActivity, AMainThreadThatKeepsMovingIsNeverCalledStuck) {
+  const std::vector<dag::Communicator> comms = {dag::Communicator{"world", std::nullopt}};
+  comm::sim::SimWorld world(1, comms);
+  engine::EngineConfig config;
+  config.pools = {dag::Pool{"compute", 1}};
+  engine::Engine engine(std::move(config), std::make_unique<engine::ThreadPoolScheduler>());
+  BodyOptions options;
+  options.compute = [](dag::Rank, const dag::Op&, Buffers&) {};
+  Executor executor(engine, world.rank(0), comms, options);
+  const dag::VarId v = executor.add_var({"v", dag::VarKind::tensor, 4, dag::DType::f32});
+  dag::Op op;
+  op.name = "work";
+  op.writes = {v};
+
+  std::atomic<bool> stop{false};
+  std::atomic<std::uint64_t> probes{0};
+  std::atomic<std::uint64_t> called_stuck{0};
+  std::thread prober([&] {
+    while (!stop.load()) {
+      const comm::sim::RankActivity a = executor.activity();
+      if (a.quiescent && !a.finished) ++called_stuck;
+      ++probes;
+    }
+  });
+  // Each round leaves the engine empty, then submits and waits: a probe that paired an engine
+  // seen empty with a main thread seen waiting would call the rank stuck.
+  const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(700);
+  std::uint64_t rounds = 0;
+  while (std::chrono::steady_clock::now() < until) {
+    executor.submit(op);
+    if (rounds % 2 == 0) {
+      executor.wait_for_all();
+    } else {
+      executor.wait_to_read(v);
+    }
+    ++rounds;
+  }
+  stop = true;
+  prober.join();
+  executor.main_done();
+  EXPECT_GT(rounds, 100u);
+  EXPECT_GT(probes.load(), 100u);
+  EXPECT_EQ(called_stuck.load(), 0u) << "of " << probes.load() << " probes in " << rounds
+                                     << " rounds";
+}
+
+}  // namespace
+}  // namespace ordo::exec
