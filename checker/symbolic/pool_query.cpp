@@ -54,21 +54,21 @@ std::optional<std::size_t> width(const std::vector<std::size_t>& members, const 
       if (a != b && ordered(members[a], members[b])) later[a].push_back(static_cast<std::uint32_t>(b));
     }
   }
-  constexpr std::uint32_t none = UINT32_MAX;
-  std::vector<std::uint32_t> matched_to(n, none);  // right vertex -> left vertex
-  std::vector<std::uint32_t> partner(n, none);     // left vertex -> right vertex
+  constexpr std::uint32_t unmatched = UINT32_MAX;
+  std::vector<std::uint32_t> matched_to(n, unmatched);  // right vertex -> left vertex
+  std::vector<std::uint32_t> partner(n, unmatched);     // left vertex -> right vertex
   std::vector<std::uint32_t> visited(n, 0);
   std::uint32_t round = 0;
   std::size_t matching = 0;
   // Iterative augmenting path search from one left vertex.
   std::vector<std::pair<std::uint32_t, std::size_t>> stack;
-  std::vector<std::uint32_t> via(n, none);  // right vertex -> the left vertex that reached it
+  std::vector<std::uint32_t> via(n, unmatched);  // right vertex -> the left vertex that reached it
   for (std::size_t start = 0; start < n; ++start) {
     if (Clock::now() >= deadline) return std::nullopt;
     ++round;
     stack.assign(1, {static_cast<std::uint32_t>(start), 0});
-    std::uint32_t free_right = none;
-    while (!stack.empty() && free_right == none) {
+    std::uint32_t free_right = unmatched;
+    while (!stack.empty() && free_right == unmatched) {
       auto& [u, next] = stack.back();
       if (next == later[u].size()) {
         stack.pop_back();
@@ -78,16 +78,16 @@ std::optional<std::size_t> width(const std::vector<std::size_t>& members, const 
       if (visited[v] == round) continue;
       visited[v] = round;
       via[v] = u;
-      if (matched_to[v] == none) {
+      if (matched_to[v] == unmatched) {
         free_right = v;
       } else {
         stack.push_back({matched_to[v], 0});
       }
     }
-    if (free_right == none) continue;
+    if (free_right == unmatched) continue;
     // Flip the path back to `start`: each right vertex takes the left one that reached it, whose
     // old partner (if any) was reached the same way.
-    for (std::uint32_t v = free_right; v != none;) {
+    for (std::uint32_t v = free_right; v != unmatched;) {
       const std::uint32_t u = via[v];
       const std::uint32_t previous = partner[u];
       matched_to[v] = u;

@@ -87,7 +87,7 @@ dag::Program program_for(const RacyRecipe& recipe, std::optional<dag::Rank> rank
   return p;
 }
 
-Instance to_instance(const RacyRecipe& recipe) {
+Instance racy_instance(const RacyRecipe& recipe) {
   Instance instance;
   instance.ranks = recipe.ranks;
   for (std::uint32_t c = 0; c < recipe.comms; ++c) {
@@ -131,7 +131,7 @@ rc::Gen<Instance> racy_jobs() {
       rc::gen::set(&RacyRecipe::ops,
                    rc::gen::resize(4, rc::gen::nonEmpty(rc::gen::container<std::vector<RacyOp>>(
                                           rc::gen::resize(rc::kNominalSize, ops))))));
-  return rc::gen::map(recipe, to_instance);
+  return rc::gen::map(recipe, racy_instance);
 }
 
 }  // namespace ordo::fuzz

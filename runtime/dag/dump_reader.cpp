@@ -28,8 +28,6 @@ constexpr std::array<std::string_view, 1> comm_required = {"name"};
 constexpr std::array<std::string_view, 1> comm_optional = {"members"};
 constexpr detail::ObjectSpec comm_spec = {"a communicator", comm_required, comm_optional};
 
-constexpr std::size_t path_display_bytes_max = 1024;
-
 std::vector<Communicator> read_comms(const Node& node, detail::NameTable& names) {
   const std::size_t count = detail::read_array(node, limits::comms_max, "communicators");
   names.reserve(count);
@@ -91,8 +89,9 @@ Job read_dump_file(const std::filesystem::path& path) {
   try {
     return read_dump(text);
   } catch (const DumpError& error) {
-    throw DumpError(detail::escaped(path.string(), path_display_bytes_max) + ": " + error.where(),
-                    error.problem(), error.expected());
+    throw DumpError(
+        detail::escaped(path.string(), detail::path_display_bytes_max) + ": " + error.where(),
+        error.problem(), error.expected());
   }
 }
 

@@ -13,12 +13,11 @@ namespace ordo::dag {
 namespace {
 
 constexpr std::size_t file_chunk_bytes = 1u << 20;
-constexpr std::size_t path_display_bytes_max = 1024;
 
 [[noreturn]] void fail_file(const std::filesystem::path& path, std::string problem,
                             std::string expected) {
-  throw DumpError(detail::escaped(path.string(), path_display_bytes_max), std::move(problem),
-                  std::move(expected));
+  throw DumpError(detail::escaped(path.string(), detail::path_display_bytes_max),
+                  std::move(problem), std::move(expected));
 }
 
 std::string size_limit(std::uint64_t bytes_max) {

@@ -1,5 +1,7 @@
 #include "runtime/data/labelled_images.hpp"
 
+#include <utility>
+
 #include "runtime/data/data_error.hpp"
 #include "runtime/data/idx.hpp"
 
@@ -54,12 +56,27 @@ LabelledImages read_labelled_images(const std::string& images_path, const std::s
   return set;
 }
 
-LabelledImages first_examples(LabelledImages set, std::uint32_t count) {
-  if (count == 0 || count >= set.count) return set;
+LabelledImages first_examples(LabelledImages&& set, std::uint32_t count) {
+  if (count == 0 || count >= set.count) return std::move(set);
   set.count = count;
   set.pixels.resize(std::size_t{count} * set.rows * set.cols);
+  set.pixels.shrink_to_fit();
   set.labels.resize(count);
-  return set;
+  set.labels.shrink_to_fit();
+  return std::move(set);
+}
+
+LabelledImages first_examples(const LabelledImages& set, std::uint32_t count) {
+  if (count == 0 || count >= set.count) return set;
+  LabelledImages first;
+  first.count = count;
+  first.rows = set.rows;
+  first.cols = set.cols;
+  first.classes = set.classes;
+  const std::size_t pixels = std::size_t{count} * set.rows * set.cols;
+  first.pixels.assign(set.pixels.begin(), set.pixels.begin() + static_cast<std::ptrdiff_t>(pixels));
+  first.labels.assign(set.labels.begin(), set.labels.begin() + count);
+  return first;
 }
 
 LabelledImages read_fashion_mnist(const std::string& dir, bool train) {

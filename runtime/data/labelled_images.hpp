@@ -24,8 +24,10 @@ struct LabelledImages {
 LabelledImages read_labelled_images(const std::string& images_path, const std::string& labels_path,
                                     std::uint32_t classes);
 
-// The first `count` examples of `set` (all of it when count is 0 or not below its size).
-LabelledImages first_examples(LabelledImages set, std::uint32_t count);
+// The first `count` examples of `set` (all of it when count is 0 or not below its size). From a
+// set kept elsewhere only those examples are copied; a set given up is cut down in place.
+LabelledImages first_examples(const LabelledImages& set, std::uint32_t count);
+LabelledImages first_examples(LabelledImages&& set, std::uint32_t count);
 
 // Where Debian's dataset-fashion-mnist installs its files.
 inline constexpr const char* fashion_mnist_dir_default = "/usr/share/datasets/fashion-mnist";

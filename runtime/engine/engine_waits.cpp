@@ -103,7 +103,9 @@ Activity Engine::activity(std::optional<VarHandle> awaited) const {
   a.ops_incomplete = rules.ops_incomplete();
   a.ops_on_device = core_->ops_on_device();
   a.ops_discarded = rules.ops_discarded();
-  if (awaited) a.awaited_readable = rules.writes_completed(*awaited) >= rules.writes_submitted(*awaited);
+  if (awaited) {
+    a.awaited_readable = rules.writes_completed(*awaited) >= rules.writes_submitted(*awaited);
+  }
   return a;
 }
 

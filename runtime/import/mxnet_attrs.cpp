@@ -6,12 +6,12 @@
 #include <stdexcept>
 #include <string_view>
 
+#include "runtime/import/refusal.hpp"
+
 namespace ordo::import::mx_detail {
 namespace {
 
 constexpr std::uint64_t dim_max = std::uint64_t{1} << 31;
-
-[[noreturn]] void bad(const std::string& why) { throw std::invalid_argument(why); }
 
 std::uint64_t parse_uint(std::string_view text, const std::string& key) {
   std::uint64_t v = 0;

@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "runtime/import/mxnet_attrs.hpp"
+#include "runtime/import/refusal.hpp"
 #include "runtime/import/window.hpp"
 
 namespace ordo::import {
@@ -14,7 +15,7 @@ namespace {
 // Far above any real layer, and low enough that products of a few of them cannot overflow.
 constexpr std::uint64_t elements_max = std::uint64_t{1} << 40;
 
-constexpr std::array<std::string_view, 15> known = {
+constexpr std::array<std::string_view, 15> mx_ops = {
     "Convolution", "FullyConnected", "BatchNorm",    "Activation",    "relu",
     "Pooling",     "Flatten",        "elemwise_add", "_Plus",         "_plus",
     "add_n",       "Concat",         "Dropout",      "SoftmaxOutput", "softmax"};
@@ -23,8 +24,6 @@ using mx_detail::attr_bool;
 using mx_detail::attr_string;
 using mx_detail::attr_uint;
 using mx_detail::window;
-
-[[noreturn]] void bad(const std::string& why) { throw std::invalid_argument(why); }
 
 std::uint64_t mul(std::uint64_t a, std::uint64_t b) {
   if (a != 0 && b > elements_max / a) bad("more than 2^40 elements");
@@ -176,7 +175,7 @@ std::string to_string(const Shape& shape) {
 
 std::string mx_known_ops() {
   std::string out;
-  for (const std::string_view op : known) {
+  for (const std::string_view op : mx_ops) {
     if (!out.empty()) out += ", ";
     out += op;
   }
@@ -184,7 +183,7 @@ std::string mx_known_ops() {
 }
 
 bool mx_known(const std::string& op) {
-  return std::find(known.begin(), known.end(), op) != known.end();
+  return std::find(mx_ops.begin(), mx_ops.end(), op) != mx_ops.end();
 }
 
 std::vector<InputRole> mx_input_roles(const MxNode& node) {

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "runtime/import/mxnet_attrs.hpp"
+#include "runtime/import/refusal.hpp"
 #include "runtime/import/window.hpp"
 
 namespace ordo::import {
@@ -15,8 +16,6 @@ using mx_detail::attr_double;
 using mx_detail::attr_string;
 using mx_detail::attr_uint;
 using mx_detail::window;
-
-[[noreturn]] void bad(const std::string& why) { throw std::invalid_argument(why); }
 
 // One size for both axes of a window attribute, as the trainer's square windows have it.
 std::uint32_t square(const std::array<std::uint64_t, 2>& v, const std::string& key) {

@@ -18,6 +18,7 @@
 #include "runtime/import/onnx_initial_values.hpp"
 #include "runtime/import/onnx_nodes.hpp"
 #include "runtime/import/onnx_train_ops.hpp"
+#include "runtime/import/refusal.hpp"
 #include "runtime/import/trainable.hpp"
 #include "runtime/import/window.hpp"
 #include "runtime/networks/catalog.hpp"
@@ -36,8 +37,6 @@ using onnx_detail::train_ops;
 
 constexpr std::uint64_t dim_max = std::uint64_t{1} << 31;
 constexpr std::size_t small_values_max = 64;  // int64 constants read for their values (shapes)
-
-[[noreturn]] void bad(const std::string& why) { throw std::invalid_argument(why); }
 
 Dims checked_dims(const google::protobuf::RepeatedField<std::int64_t>& dims) {
   Dims out;
@@ -327,7 +326,7 @@ Inferred infer(const onnx::NodeProto& node, const std::vector<const Tensor*>& in
   return r;
 }
 
-bool known(const std::string& op) {
+bool onnx_known(const std::string& op) {
   return in(op, same_shape_ops) || in(op, elementwise_ops) || in(op, other_ops);
 }
 
@@ -459,7 +458,7 @@ ImportedModel import_onnx_model(std::string_view bytes, const std::string& name)
       for (const std::string& out : node.output()) tensors[out] = c;
       continue;
     }
-    if (!known(op))
+    if (!onnx_known(op))
       fail(i, node, "an operator the importer does not know", "one of " + known_ops());
     networks::Layer layer;
     layer.name = node.name().empty() || layer_names.count(node.name()) != 0

@@ -4,12 +4,11 @@
 #include <stdexcept>
 #include <string>
 
+#include "runtime/import/refusal.hpp"
 #include "runtime/import/window.hpp"
 
 namespace ordo::import::onnx_detail {
 namespace {
-
-[[noreturn]] void bad(const std::string& why) { throw std::invalid_argument(why); }
 
 // ONNX's batch norm attributes where they are the trainer's, within rounding.
 void near(const onnx::NodeProto& node, const std::string& name, float fallback, float want) {

@@ -11,6 +11,7 @@
 #include "runtime/dag/json_file.hpp"
 #include "runtime/dag/limits.hpp"
 #include "runtime/dag/names.hpp"
+#include "runtime/networks/shapes.hpp"
 
 namespace ordo::networks {
 
@@ -44,7 +45,6 @@ constexpr std::array<std::string_view, 4> op_optional = {"units", "kernel", "str
 constexpr ObjectSpec op_spec = {"a layer op", op_required, op_optional};
 constexpr std::size_t ops_max = 64;
 constexpr std::size_t input_dims_max = 3;
-constexpr std::uint64_t size_max = std::uint64_t{1} << 24;
 constexpr ObjectSpec layer_spec = {"a layer", layer_required, layer_optional};
 constexpr std::array<std::string_view, 2> param_required = {"name", "count"};
 constexpr std::array<std::string_view, 1> param_optional = {"dtype"};

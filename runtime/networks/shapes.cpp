@@ -6,9 +6,6 @@ namespace ordo::networks {
 
 namespace {
 
-// Sizes are bounded so that products of a few of them stay far inside 64 bits.
-constexpr std::uint64_t size_max = std::uint64_t{1} << 24;
-
 struct OpContext {
   const std::string& layer;
   const LayerOp& op;

@@ -14,6 +14,10 @@ namespace ordo::networks {
 
 using Shape = std::vector<std::uint64_t>;
 
+// Every size an op or an input has (units, kernel, stride, padding, input dimensions) is at most
+// this, so that products of a few of them stay far inside 64 bits.
+inline constexpr std::uint64_t size_max = std::uint64_t{1} << 24;
+
 struct LayerShapes {
   std::vector<Shape> outputs;       // per layer
   std::vector<std::uint64_t> macs;  // per layer, one example's multiply-adds

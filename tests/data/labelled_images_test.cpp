@@ -8,6 +8,8 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "runtime/data/data_error.hpp"
 #include "runtime/data/idx.hpp"
@@ -65,6 +67,32 @@ TEST_F(Files, ShapesThatDoNotFitAreErrors) {
   EXPECT_THROW(read_labelled_images(write("i", labels({0})), write("l", labels({0})), 3),
                DataError);
   EXPECT_THROW(read_labelled_images(write("i", images(0)), write("l", labels({})), 3), DataError);
+}
+
+// Both forms give the same first examples, each image with its own label; a count of 0 or past
+// the end keeps the whole set.
+TEST(FirstExamples, KeepThePrefixFromAKeptSetAndFromOneGivenUp) {
+  LabelledImages set;
+  set.count = 4;
+  set.rows = 1;
+  set.cols = 2;
+  set.classes = 4;
+  set.pixels = {10, 11, 20, 21, 30, 31, 40, 41};
+  set.labels = {0, 1, 2, 3};
+  const LabelledImages kept = first_examples(set, 3);
+  LabelledImages copy = set;
+  const LabelledImages given_up = first_examples(std::move(copy), 3);
+  for (const LabelledImages* s : {&kept, &given_up}) {
+    EXPECT_EQ(s->count, 3u);
+    EXPECT_EQ(s->rows, 1u);
+    EXPECT_EQ(s->cols, 2u);
+    EXPECT_EQ(s->classes, 4u);
+    EXPECT_EQ(s->pixels, (std::vector<std::uint8_t>{10, 11, 20, 21, 30, 31}));
+    EXPECT_EQ(s->labels, (std::vector<std::uint8_t>{0, 1, 2}));
+  }
+  EXPECT_EQ(set.count, 4u);  // the kept set is left whole
+  EXPECT_EQ(first_examples(set, 0).pixels, set.pixels);
+  EXPECT_EQ(first_examples(set, 9).labels, set.labels);
 }
 
 TEST(FashionMnist, HasItsPublishedShapeAndBalance) {

@@ -57,8 +57,8 @@ TEST(ExecutorActivity, AMainThreadThatKeepsMovingIsNeverCalledStuck) {
   executor.main_done();
   EXPECT_GT(rounds, 100u);
   EXPECT_GT(probes.load(), 100u);
-  EXPECT_EQ(called_stuck.load(), 0u) << "of " << probes.load() << " probes in " << rounds
-                                     << " rounds";
+  EXPECT_EQ(called_stuck.load(), 0u)
+      << "of " << probes.load() << " probes in " << rounds << " rounds";
 }
 
 }  // namespace

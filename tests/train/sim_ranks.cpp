@@ -12,10 +12,15 @@
 namespace ordo::train {
 
 const data::LabelledImages& fashion(bool train) {
-  static const data::LabelledImages sets[2] = {
-      data::read_fashion_mnist(data::fashion_mnist_dir_default, false),
-      data::read_fashion_mnist(data::fashion_mnist_dir_default, true)};
-  return sets[train ? 1 : 0];
+  // Each half read once per process, and only when asked for: most tests want the training half.
+  if (train) {
+    static const data::LabelledImages set =
+        data::read_fashion_mnist(data::fashion_mnist_dir_default, true);
+    return set;
+  }
+  static const data::LabelledImages set =
+      data::read_fashion_mnist(data::fashion_mnist_dir_default, false);
+  return set;
 }
 
 networks::Network small_cnn() {

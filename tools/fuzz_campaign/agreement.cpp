@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <variant>
 
+#include "tools/fuzz_campaign/record.hpp"
 #include "tools/fuzz_campaign/runtime_witness.hpp"
 #include "tools/replay/replay.hpp"
 
@@ -32,13 +33,6 @@ std::string run_end(const exec::RunOutcome& outcome) {
       return "a run that did not end";
   }
   return "?";
-}
-
-// The report's first line, without the colon that introduces the lines it leaves out.
-std::string first_line(const std::string& text) {
-  std::string line = text.substr(0, text.find('\n'));
-  if (!line.empty() && line.back() == ':') line.pop_back();
-  return line;
 }
 
 std::string property_words(const checker::Result& result) {

@@ -14,4 +14,10 @@ std::string_view to_string(RecordKind kind) {
   return "?";
 }
 
+std::string first_line(const std::string& text) {
+  std::string line = text.substr(0, text.find('\n'));
+  if (!line.empty() && line.back() == ':') line.pop_back();
+  return line;
+}
+
 }  // namespace ordo::fuzz_campaign

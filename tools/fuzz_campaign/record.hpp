@@ -40,4 +40,8 @@ struct Record {
 
 std::string_view to_string(RecordKind kind);  // "finding", "note", "disagreement"
 
+// A report's or message's first line, without the colon that introduces the lines it leaves out:
+// what a one-line summary of it shows.
+std::string first_line(const std::string& text);
+
 }  // namespace ordo::fuzz_campaign

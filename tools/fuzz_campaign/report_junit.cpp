@@ -1,14 +1,10 @@
 #include "tools/fuzz_campaign/report_junit.hpp"
 
+#include "tools/fuzz_campaign/record.hpp"
+
 namespace ordo::fuzz_campaign {
 
 namespace {
-
-std::string first_line(const std::string& text) {
-  std::string line = text.substr(0, text.find('\n'));
-  if (!line.empty() && line.back() == ':') line.pop_back();
-  return line;
-}
 
 const Record* record_of(const CampaignSummary& s, const std::string& name) {
   for (const Record& r : s.records) {

@@ -9,6 +9,8 @@
 namespace ordo::dag::detail {
 
 inline constexpr std::size_t quoted_bytes_max = 64;
+// How much of a file's path an error message shows (escaped): plenty for any real path.
+inline constexpr std::size_t path_display_bytes_max = 1024;
 
 // `text` with control characters and invalid UTF-8 bytes escaped (\n, \xNN), cut after
 // `bytes_max` bytes of input with "...".
