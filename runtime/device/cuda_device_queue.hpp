@@ -26,6 +26,7 @@
 #include <condition_variable>
 #include <deque>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -52,6 +53,7 @@ class CudaDeviceQueue final : public engine::DeviceQueue {
 
   // Records an event behind the work on stream() (throws CudaError when that fails).
   void mark(Reached reached) override;
+  std::optional<int> gpu() const override { return device_; }
 
  private:
   struct Marker {

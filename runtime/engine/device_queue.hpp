@@ -11,6 +11,7 @@
 
 #include <exception>
 #include <functional>
+#include <optional>
 
 namespace ordo::engine {
 
@@ -31,6 +32,11 @@ class DeviceQueue {
   // were recorded. A queue being destroyed still reaches every marker recorded before.
   // Throws when the marker cannot be recorded; `reached` is then destroyed without being called.
   virtual void mark(Reached reached) = 0;
+
+  // The GPU whose work the queue orders (its CUDA device index), or none for a queue of host
+  // work: a marker orders only work on its own queue, so callers check the queue is on the device
+  // their memory is.
+  virtual std::optional<int> gpu() const = 0;
 };
 
 }  // namespace ordo::engine

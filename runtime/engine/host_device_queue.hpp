@@ -15,6 +15,7 @@
 #include <exception>
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include "runtime/engine/device_queue.hpp"
@@ -31,6 +32,7 @@ class HostDeviceQueue final : public DeviceQueue {
   // Appends `work`; it runs on the queue's thread after everything enqueued before it.
   void enqueue(std::function<void()> work);
   void mark(Reached reached) override;
+  std::optional<int> gpu() const override { return std::nullopt; }
 
   // Markers recorded and not yet reached (their callbacks not yet returned): for tests.
   std::uint64_t markers_pending() const;

@@ -9,6 +9,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "runtime/data/shard.hpp"
 #include "runtime/designs/step_builder.hpp"
@@ -143,6 +144,19 @@ TrainResult train_rank(const networks::Network& network, const designs::DesignCo
       throw std::invalid_argument("the device vars are in " + d->memory->describe() +
                                   ", but the run computes on " + options.device.str() +
                                   "; they must be memory of that device");
+    }
+    // A marker orders only the work of its own queue: the queues must be the memory's device's.
+    const std::pair<const engine::DeviceQueue*, const char*> queues[] = {
+        {d->compute_queue, "compute"}, {d->copy_queue, "copy"}};
+    for (const auto& [queue, role] : queues) {
+      if (queue == nullptr || queue->gpu() == gpu) continue;
+      const auto where = [](std::optional<int> g) {
+        return g ? "GPU " + std::to_string(*g) : std::string("the host");
+      };
+      throw std::invalid_argument("the device vars' " + std::string(role) +
+                                  " queue orders work on " + where(queue->gpu()) +
+                                  ", but their memory is " + d->memory->describe() + " (" +
+                                  where(gpu) + "); it must be a queue of that device");
     }
     if (d->world->rank() != world.rank() || d->world->size() != world.size()) {
       throw std::invalid_argument("the device vars' world is not the run's: rank " +

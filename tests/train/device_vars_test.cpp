@@ -11,6 +11,7 @@
 
 #include <atomic>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -30,7 +31,9 @@ class CountingQueue final : public engine::DeviceQueue {
     ++marks;
     inner_.mark(std::move(reached));
   }
+  std::optional<int> gpu() const override { return gpu_index; }
   std::atomic<std::uint64_t> marks{0};
+  std::optional<int> gpu_index;  // the GPU it says it orders work on
 
  private:
   engine::HostDeviceQueue inner_;
@@ -111,6 +114,20 @@ TEST(DeviceVars, InAnotherDevicesMemoryAreRefused) {
             std::string::npos)
       << elsewhere.errors[0];
   EXPECT_EQ(device.memory->allocations, 0u);
+}
+
+// A compute queue of another device than the vars' memory: its markers would not follow the
+// kernels on that memory, so the run is refused before a step, naming the queue and both devices.
+TEST(DeviceVars, WithAQueueOfAnotherDeviceAreRefused) {
+  FakeDevice device;
+  device.queue.gpu_index = 0;
+  RankRuns elsewhere = one_step_on(device, true);
+  EXPECT_NE(elsewhere.errors[0].find("the device vars' compute queue orders work on GPU 0, but "
+                                     "their memory is fake device memory"),
+            std::string::npos)
+      << elsewhere.errors[0];
+  EXPECT_EQ(device.memory->allocations, 0u);
+  EXPECT_EQ(device.queue.marks.load(), 0u);
 }
 
 }  // namespace
