@@ -1,7 +1,6 @@
 #include "runtime/data/idx.hpp"
 
 #include <cstdio>
-#include <cstring>
 #include <limits>
 
 #include "runtime/data/data_error.hpp"
@@ -77,10 +76,10 @@ IdxArray parse_idx(std::string_view bytes, std::string_view source) {
                     std::to_string(bytes.size() - header - count) + " bytes after the last value",
                     "the file to end after " + std::to_string(count) + " values");
   }
-  // One block copy: an element-wise assign from chars is a loop over every byte, which the
-  // sanitizers instrument byte by byte (seconds for Fashion-MNIST's 47 MB).
-  array.values.resize(count);
-  if (count > 0) std::memcpy(array.values.data(), bytes.data() + header, count);
+  // From bytes of the vector's own type: one block copy. An assign from chars converts byte by
+  // byte, which the sanitizers instrument byte by byte (seconds for Fashion-MNIST's 47 MB).
+  const auto* values = reinterpret_cast<const std::uint8_t*>(bytes.data() + header);
+  array.values.assign(values, values + count);
   return array;
 }
 

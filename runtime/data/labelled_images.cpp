@@ -56,16 +56,6 @@ LabelledImages read_labelled_images(const std::string& images_path, const std::s
   return set;
 }
 
-LabelledImages first_examples(LabelledImages&& set, std::uint32_t count) {
-  if (count == 0 || count >= set.count) return std::move(set);
-  set.count = count;
-  set.pixels.resize(std::size_t{count} * set.rows * set.cols);
-  set.pixels.shrink_to_fit();
-  set.labels.resize(count);
-  set.labels.shrink_to_fit();
-  return std::move(set);
-}
-
 LabelledImages first_examples(const LabelledImages& set, std::uint32_t count) {
   if (count == 0 || count >= set.count) return set;
   LabelledImages first;
@@ -77,6 +67,11 @@ LabelledImages first_examples(const LabelledImages& set, std::uint32_t count) {
   first.pixels.assign(set.pixels.begin(), set.pixels.begin() + static_cast<std::ptrdiff_t>(pixels));
   first.labels.assign(set.labels.begin(), set.labels.begin() + count);
   return first;
+}
+
+LabelledImages first_examples(LabelledImages&& set, std::uint32_t count) {
+  if (count == 0 || count >= set.count) return std::move(set);
+  return first_examples(std::as_const(set), count);
 }
 
 LabelledImages read_fashion_mnist(const std::string& dir, bool train) {

@@ -24,8 +24,8 @@ struct LabelledImages {
 LabelledImages read_labelled_images(const std::string& images_path, const std::string& labels_path,
                                     std::uint32_t classes);
 
-// The first `count` examples of `set` (all of it when count is 0 or not below its size). From a
-// set kept elsewhere only those examples are copied; a set given up is cut down in place.
+// The first `count` examples of `set` (all of it when count is 0 or not below its size). Only those
+// examples are copied; a whole set given up is moved.
 LabelledImages first_examples(const LabelledImages& set, std::uint32_t count);
 LabelledImages first_examples(LabelledImages&& set, std::uint32_t count);
 

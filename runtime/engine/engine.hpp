@@ -42,7 +42,7 @@ struct Activity {
   // Device ops (engine/device_pool.hpp) whose function returned and whose queue has not reached
   // their marker yet: work that completes by itself, so a rank with any is not stuck.
   std::uint64_t ops_on_device = 0;
-  std::uint64_t ops_discarded = 0;  // never complete: ops a discarding shutdown dropped
+  bool all_done = true;  // as all_done() says: every submitted op completed, none discarded
   // With a var asked about: every write submitted to it completed, so a wait to read it returns.
   bool awaited_readable = true;
   friend bool operator==(const Activity&, const Activity&) = default;

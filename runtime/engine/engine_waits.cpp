@@ -28,6 +28,16 @@ class TraceWait {
   std::int64_t token_;
 };
 
+// What the queries and the activity snapshot answer, written once: every write submitted to a var
+// completed (while nothing more is submitted, what ends wait_to_read); every op completed.
+bool readable(const EngineState& rules, VarHandle var) {
+  return rules.writes_completed(var) >= rules.writes_submitted(var);
+}
+// Discarded ops never complete, so after a discarding shutdown this is never true.
+bool every_op_done(const EngineState& rules) {
+  return rules.ops_incomplete() == 0 && rules.ops_discarded() == 0;
+}
+
 }  // namespace
 
 void Engine::wait_to_read(VarHandle var) {
@@ -61,8 +71,7 @@ void Engine::wait_for_all() {
   EngineCore::Lock lock(core_->mutex());
   EngineState& rules = core_->rules();
   if (recorder_) recorder_->check_room_for_action("wait_for_all");
-  // Discarded ops never complete, so after a discarding shutdown this wait cannot be satisfied.
-  const auto done = [&] { return rules.ops_incomplete() == 0 && rules.ops_discarded() == 0; };
+  const auto done = [&] { return every_op_done(rules); };
   if (!done()) {
     const std::string what = "wait_for_all(): " + std::to_string(rules.ops_incomplete()) +
                              " ops not complete, " + std::to_string(rules.ops_discarded()) +
@@ -82,14 +91,12 @@ void Engine::wait_for_all() {
 
 bool Engine::can_read(VarHandle var) const {
   const std::lock_guard<std::mutex> lock(core_->mutex());
-  const EngineState& rules = core_->rules();
-  return rules.writes_completed(var) >= rules.writes_submitted(var);
+  return readable(core_->rules(), var);
 }
 
 bool Engine::all_done() const {
   const std::lock_guard<std::mutex> lock(core_->mutex());
-  const EngineState& rules = core_->rules();
-  return rules.ops_incomplete() == 0 && rules.ops_discarded() == 0;
+  return every_op_done(core_->rules());
 }
 
 Activity Engine::activity(std::optional<VarHandle> awaited) const {
@@ -102,10 +109,8 @@ Activity Engine::activity(std::optional<VarHandle> awaited) const {
   }
   a.ops_incomplete = rules.ops_incomplete();
   a.ops_on_device = core_->ops_on_device();
-  a.ops_discarded = rules.ops_discarded();
-  if (awaited) {
-    a.awaited_readable = rules.writes_completed(*awaited) >= rules.writes_submitted(*awaited);
-  }
+  a.all_done = every_op_done(rules);
+  if (awaited) a.awaited_readable = readable(rules, *awaited);
   return a;
 }
 

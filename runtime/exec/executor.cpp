@@ -259,7 +259,7 @@ comm::sim::RankActivity Executor::activity() const {
       main_blocked = !engine_now.awaited_readable;
       break;
     case MainState::waiting_all:
-      main_blocked = engine_now.ops_incomplete > 0 || engine_now.ops_discarded > 0;
+      main_blocked = !engine_now.all_done;
       break;
     case MainState::finished:
       a.finished = engine_now.ops_incomplete == 0;

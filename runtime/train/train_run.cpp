@@ -148,11 +148,11 @@ TrainResult train_rank(const networks::Network& network, const designs::DesignCo
     // A marker orders only the work of its own queue: the queues must be the memory's device's.
     const std::pair<const engine::DeviceQueue*, const char*> queues[] = {
         {d->compute_queue, "compute"}, {d->copy_queue, "copy"}};
+    const auto where = [](std::optional<int> g) {
+      return g ? "GPU " + std::to_string(*g) : std::string("the host");
+    };
     for (const auto& [queue, role] : queues) {
       if (queue == nullptr || queue->gpu() == gpu) continue;
-      const auto where = [](std::optional<int> g) {
-        return g ? "GPU " + std::to_string(*g) : std::string("the host");
-      };
       throw std::invalid_argument("the device vars' " + std::string(role) +
                                   " queue orders work on " + where(queue->gpu()) +
                                   ", but their memory is " + d->memory->describe() + " (" +

@@ -8,22 +8,17 @@
 #include <thread>
 
 #include "runtime/comm/sim/sim_world.hpp"
-#include "runtime/engine/engine.hpp"
-#include "runtime/engine/thread_pool_scheduler.hpp"
 #include "runtime/exec/executor.hpp"
+#include "tests/exec/one_rank.hpp"
 
 namespace ordo::exec {
 namespace {
 
 TEST(ExecutorActivity, AMainThreadThatKeepsMovingIsNeverCalledStuck) {
-  const std::vector<dag::Communicator> comms = {dag::Communicator{"world", std::nullopt}};
-  comm::sim::SimWorld world(1, comms);
-  engine::EngineConfig config;
-  config.pools = {dag::Pool{"compute", 1}};
-  engine::Engine engine(std::move(config), std::make_unique<engine::ThreadPoolScheduler>());
+  test::OneRank rank;
   BodyOptions options;
   options.compute = [](dag::Rank, const dag::Op&, Buffers&) {};
-  Executor executor(engine, world.rank(0), comms, options);
+  Executor executor(rank.engine, rank.world.rank(0), rank.comms, options);
   const dag::VarId v = executor.add_var({"v", dag::VarKind::tensor, 4, dag::DType::f32});
   dag::Op op;
   op.name = "work";
