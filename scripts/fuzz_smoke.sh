@@ -31,11 +31,18 @@ for harness in $harnesses; do
   mkdir -p "$artifacts" "$scratch/$harness"
   dict=()
   [[ -f "fuzz/harness/$harness.dict" ]] && dict=(-dict="fuzz/harness/$harness.dict")
-  if ! ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} \
+  # libFuzzer's progress lines would bury the rest of a test log: a clean run shows its totals,
+  # a failed one the end of its report.
+  log="$scratch/$harness.log"
+  if ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} \
        UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1 halt_on_error=1} \
        "$build/fuzz/harness/ordo_fuzz_$harness" \
          -max_total_time="$seconds" -timeout=5 -rss_limit_mb=2048 -print_final_stats=1 \
-         "${dict[@]}" -artifact_prefix="$artifacts/" "$scratch/$harness" "fuzz/corpus/$harness"; then
+         "${dict[@]}" -artifact_prefix="$artifacts/" "$scratch/$harness" "fuzz/corpus/$harness" \
+         >"$log" 2>&1; then
+    grep -E '^(Done|stat::(new_units_added|peak_rss_mb))' "$log" || true
+  else
+    tail -n 80 "$log" >&2
     echo "fuzz smoke: $harness failed; its input is in $artifacts/" >&2
     failed=1
   fi

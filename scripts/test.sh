@@ -11,6 +11,8 @@ scripts/setup.sh || exit 1
 jobs=${ORDO_JOBS:-$(nproc)}
 passed=0
 failed=0
+# The names of failed tests, repeated at the end so that the last lines of a long log say which.
+failed_names=()
 
 # run_preset PRESET [ctest args...]: configure, build, test; counts into passed/failed. When
 # $targets is set, only those targets are built (the tests of other targets are then left out by
@@ -25,6 +27,7 @@ run_preset() {
      ! cmake --build --preset "$preset" -j "$jobs" "${build_args[@]}"; then
     echo "ordo tests: build of preset $preset failed" >&2
     failed=$((failed + 1))
+    failed_names+=("$preset: build")
     return
   fi
   local log
@@ -32,10 +35,16 @@ run_preset() {
   ctest --preset "$preset" -j "$jobs" "$@" 2>&1 | tee "$log"
   local summary
   summary=$(grep -E '^[0-9]+% tests passed, [0-9]+ tests failed out of [0-9]+' "$log" | tail -n 1)
+  local name
+  while read -r name; do
+    failed_names+=("$preset: $name")
+  done < <(sed -n '/^The following tests FAILED:/,$p' "$log" | grep -E '^[[:space:]]+[0-9]+ - ' |
+           sed -E 's/^[[:space:]]+[0-9]+ - //')
   rm -f "$log"
   if [[ -z "$summary" ]]; then
     echo "ordo tests: no ctest summary for preset $preset" >&2
     failed=$((failed + 1))
+    failed_names+=("$preset: no ctest summary")
     return
   fi
   local nfail ntotal
@@ -80,9 +89,13 @@ if ORDO_JOBS=$jobs ORDO_FUZZ_PRESET=asan scripts/fuzz_smoke.sh; then
 else
   echo "ordo tests: fuzz smoke failed" >&2
   failed=$((failed + 1))
+  failed_names+=("fuzz smoke")
 fi
 
 echo "== fuzz smoke: $((SECONDS - fuzz_began)) s (build and runs) =="
 echo "== all: $SECONDS s =="
+for name in "${failed_names[@]}"; do
+  echo "failed: $name"
+done
 echo "tests: $passed passed, $failed failed"
 [[ $failed -eq 0 ]]

@@ -1,6 +1,7 @@
 #include "runtime/diag/timeline_run.hpp"
 
 #include <exception>
+#include <stdexcept>
 #include <utility>
 
 #include "runtime/diag/flight_ring.hpp"
@@ -9,14 +10,24 @@
 namespace ordo::diag {
 
 TimelineRun::TimelineRun(std::string path, comm::World& inner, std::size_t capacity,
-                         std::int64_t key)
-    : path_(std::move(path)),
-      log_(inner.rank(), inner.size(), capacity),
-      world_(inner, log_),
-      key_(key) {}
+                         std::int64_t key, comm::World* step)
+    : path_(std::move(path)), log_(inner.rank(), inner.size(), capacity), key_(key) {
+  if (step == nullptr) {
+    world_ = std::make_unique<TracedWorld>(inner, log_);
+    return;
+  }
+  if (step->rank() != inner.rank() || step->size() != inner.size() ||
+      step->comm_count() != inner.comm_count()) {
+    throw std::invalid_argument(
+        "a timeline's step world must be the same rank's view of the same ranks and "
+        "communicators as its world");
+  }
+  step_world_ = std::make_unique<TracedWorld>(*step, log_);
+  world_ = std::make_unique<TracedWorld>(inner, log_, step->comm_count(), "host.");
+}
 
 void TimelineRun::start() {
-  world_.comm(0).barrier(key_);
+  world_->comm(0).barrier(key_);
   log_.set_origin(steady_ns());
 }
 
@@ -29,10 +40,10 @@ std::string TimelineRun::finish() {
   }
   // Also the barrier that lets rank 0 read every rank's file.
   std::int32_t failed = error.empty() ? 0 : 1;
-  world_.comm(0).allreduce(&failed, 1, dag::DType::i32, dag::Reduction::max, key_);
-  if (world_.rank() != 0 || world_.size() == 1 || failed != 0) return error;
+  world_->comm(0).allreduce(&failed, 1, dag::DType::i32, dag::Reduction::max, key_);
+  if (world_->rank() != 0 || world_->size() == 1 || failed != 0) return error;
   try {
-    merge_timeline_files(path_, world_.size());
+    merge_timeline_files(path_, world_->size());
   } catch (const std::exception& e) {
     error = "cannot merge the ranks' timelines into " + path_ + ": " + e.what();
   }

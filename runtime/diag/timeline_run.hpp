@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "runtime/comm/communicator.hpp"
@@ -15,10 +16,16 @@ namespace ordo::diag {
 class TimelineRun {
  public:
   // Logs the collectives of `inner`, which must outlive it: use world() from here on. `key` is
-  // the key of the run's own calls (the barriers of start and finish).
-  TimelineRun(std::string path, comm::World& inner, std::size_t capacity, std::int64_t key);
+  // the key of the run's own calls (the barriers of start and finish), made on `inner`.
+  // With `step` (a trainer's device world, whose communicators are `inner`'s; it must outlive
+  // this too), its collectives are logged as well, under the communicators' own names, and
+  // `inner`'s under "host.<name>", as the flight recorder names them: use step_world() for it.
+  TimelineRun(std::string path, comm::World& inner, std::size_t capacity, std::int64_t key,
+              comm::World* step = nullptr);
 
-  comm::World& world() { return world_; }
+  comm::World& world() { return *world_; }
+  // The logging view of `step`; null without one.
+  comm::World* step_world() { return step_world_.get(); }
   TimelineLog& log() { return log_; }
   const std::string& path() const { return path_; }
 
@@ -36,7 +43,8 @@ class TimelineRun {
  private:
   std::string path_;
   TimelineLog log_;
-  TracedWorld world_;
+  std::unique_ptr<TracedWorld> step_world_;  // communicator ids first, when there is one
+  std::unique_ptr<TracedWorld> world_;
   std::int64_t key_;
 };
 

@@ -1,6 +1,7 @@
 #include "runtime/diag/traced_world.hpp"
 
 #include <exception>
+#include <string>
 #include <utility>
 
 namespace ordo::diag {
@@ -50,10 +51,11 @@ void TracedCommunicator::start_then(const comm::Call& call, void* buffer, Done d
   inner_.start_then(call, buffer, ender(token, std::move(done)));
 }
 
-TracedWorld::TracedWorld(comm::World& inner, TimelineLog& log)
-    : WrappedWorld(inner, [&log](dag::CommId id, comm::Communicator& c) {
-        log.set_comm_name(id, c.name());
-        return std::make_unique<TracedCommunicator>(c, id, log);
+TracedWorld::TracedWorld(comm::World& inner, TimelineLog& log, dag::CommId first_id,
+                         std::string_view name_prefix)
+    : WrappedWorld(inner, [&log, first_id, name_prefix](dag::CommId id, comm::Communicator& c) {
+        log.set_comm_name(first_id + id, std::string(name_prefix) + c.name());
+        return std::make_unique<TracedCommunicator>(c, first_id + id, log);
       }) {}
 
 }  // namespace ordo::diag

@@ -5,6 +5,7 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "runtime/comm/communicator.hpp"
@@ -31,10 +32,13 @@ class TracedCommunicator final : public comm::WrappedCommunicator {
   TimelineLog& log_;
 };
 
-// Wraps `inner`, which must outlive it, and names its communicators in `log`.
+// Wraps `inner`, which must outlive it, and names its communicators in `log`. Two worlds may log
+// into one timeline (a trainer's device world and its MPI world): the second's communicators
+// then take the ids after the first's (`first_id`) and names of their own (`name_prefix`).
 class TracedWorld final : public comm::WrappedWorld {
  public:
-  TracedWorld(comm::World& inner, TimelineLog& log);
+  TracedWorld(comm::World& inner, TimelineLog& log, dag::CommId first_id = 0,
+              std::string_view name_prefix = {});
 };
 
 }  // namespace ordo::diag

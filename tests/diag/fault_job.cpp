@@ -13,7 +13,10 @@
 //   count: the rank's allreduce of key --key has 8 elements, not 4;
 //   nonblocking: the rank's allreduce of key --key is non-blocking (an async collective op),
 //          the others' blocking, which MPI never matches.
-// --check-collectives 1 runs the job in fingerprint mode.
+// --check-collectives 1 runs the job in fingerprint mode. --step-world 1 runs the steps on a world
+// of their own, as a trainer's device path does (another set of MPI communicators standing in for
+// NCCL's), with the main thread's barriers also on the first world: the diagnostics watch both
+// (diag::WatchedWorlds), the first world's communicators as "host.<name>".
 // Every rank that gets to the end prints "fault_job: rank K done".
 #include <signal.h>
 #include <unistd.h>
@@ -29,10 +32,9 @@
 #include "runtime/comm/mpi/shadow_channels.hpp"
 #include "runtime/comm/mpi/world.hpp"
 #include "runtime/comm/sim/issuer.hpp"
-#include "runtime/diag/checked_world.hpp"
 #include "runtime/diag/engine_source.hpp"
 #include "runtime/diag/flight_recorder.hpp"
-#include "runtime/diag/recorded_world.hpp"
+#include "runtime/diag/watched_worlds.hpp"
 #include "runtime/diag/watchdog.hpp"
 #include "runtime/engine/engine.hpp"
 #include "runtime/engine/thread_pool_scheduler.hpp"
@@ -52,6 +54,7 @@ struct Args {
   double hang_timeout = 1.0;
   std::string dump_dir = "dumps";
   bool check_collectives = false;
+  bool step_world = false;
 };
 
 Args parse(int argc, char** argv) {
@@ -77,6 +80,8 @@ Args parse(int argc, char** argv) {
       a.dump_dir = value;
     } else if (flag == "--check-collectives") {
       a.check_collectives = value == "1";
+    } else if (flag == "--step-world") {
+      a.step_world = value == "1";
     } else {
       throw std::invalid_argument("unknown flag " + flag);
     }
@@ -99,7 +104,17 @@ dag::Collective allreduce(dag::CommId id, std::int64_t key) {
                          std::nullopt};
 }
 
-void run_steps(const Args& a, exec::Executor& executor, dag::Rank rank) {
+dag::Collective barrier(dag::CommId id) {
+  dag::Collective c = allreduce(id, -1);
+  c.kind = dag::CollectiveKind::barrier;
+  c.count = 0;
+  c.reduction = dag::Reduction::none;
+  return c;
+}
+
+// `host`: the first world, where the main thread also meets the others after each step, when the
+// steps run on a world of their own.
+void run_steps(const Args& a, exec::Executor& executor, dag::Rank rank, comm::World* host) {
   const dag::VarId order = executor.add_var({"order", dag::VarKind::token, 0, dag::DType::f32});
   std::vector<dag::VarId> grads;
   for (std::uint32_t k = 0; k < a.keys; ++k) {
@@ -134,23 +149,33 @@ void run_steps(const Args& a, exec::Executor& executor, dag::Rank rank) {
       executor.submit(op);
     }
     executor.wait_for_all();
-    executor.collective({dag::Collective{dag::CollectiveKind::barrier, main_comm, -1, 0,
-                                         dag::DType::f32, dag::Reduction::none, std::nullopt},
-                         std::nullopt});
+    executor.collective({barrier(main_comm), std::nullopt});
+    if (host != nullptr) {
+      const comm::sim::IssuerScope issuer("main");
+      host->comm(main_comm).barrier(-1);
+    }
   }
 }
 
 int run(const Args& a, comm::MpiRuntime& runtime) {
   comm::MpiWorld mpi_world(runtime, comms);
+  std::unique_ptr<comm::MpiWorld> step_mpi;
+  if (a.step_world) step_mpi = std::make_unique<comm::MpiWorld>(runtime, comms);
+  diag::WatchOptions options;
+  options.flight_recorder = true;
   std::unique_ptr<comm::MpiShadowChannels> shadows;
-  std::unique_ptr<diag::CheckedWorld> checked;
+  std::unique_ptr<comm::MpiShadowChannels> step_shadows;
   if (a.check_collectives) {
     shadows = std::make_unique<comm::MpiShadowChannels>(mpi_world);
-    checked = std::make_unique<diag::CheckedWorld>(mpi_world, shadows->channels());
+    options.channels = shadows->channels();
+    if (step_mpi) {
+      step_shadows = std::make_unique<comm::MpiShadowChannels>(mpi_world);
+      options.step_channels = step_shadows->channels();
+    }
   }
-  comm::World& base = checked ? static_cast<comm::World&>(*checked) : mpi_world;
-  diag::FlightRecorder recorder(base, comms);
-  diag::RecordedWorld world(base, recorder.rings());
+  diag::WatchedWorlds watched(mpi_world, step_mpi.get(), comms, options);
+  diag::FlightRecorder& recorder = *watched.recorder();
+  comm::World& world = step_mpi ? *watched.step_world() : watched.world();
   const dag::Rank rank = world.rank();
 
   engine::EngineConfig config;
@@ -187,7 +212,7 @@ int run(const Args& a, comm::MpiRuntime& runtime) {
     world.comm(first).allreduce(value, 4, dag::DType::f32, dag::Reduction::sum, 7);
     world.comm(second).allreduce(value, 4, dag::DType::f32, dag::Reduction::sum, 8);
   } else {
-    run_steps(a, executor, rank);
+    run_steps(a, executor, rank, step_mpi ? &watched.world() : nullptr);
   }
   std::cout << "fault_job: rank " << rank << " done" << std::endl;
   return 0;

@@ -5,14 +5,16 @@
 # ranks listed in DUMPS (comma-separated, or "none") left a dump in DIR; the job's output matches
 # JOB_PATTERN (what the ranks and mpirun said); and `ordo analyze DIR`
 # exits 1 (a fault found) with output matching PATTERN (an extended regex).
+# ORDO_FAULT_JOB_FLAGS, when set, adds its words to the job's flags (--step-world 1).
 set -uo pipefail
+read -ra job_flags <<<"${ORDO_FAULT_JOB_FLAGS:-}"
 ranks=$1 mode=$2 dumps=$3 job_pattern=$4 pattern=$5 fault_job=$6 ordo=$7 dir=$8
 shift 9
 rm -rf "$dir"
 start=$(date +%s%N)
 # The outer timeout only guards the test itself: the watchdog is what must end the job.
 output=$(timeout 60 "$@" -np "$ranks" "$fault_job" --mode "$mode" --hang-timeout 1 \
-  --dump-dir "$dir" 2>&1)
+  --dump-dir "$dir" "${job_flags[@]}" 2>&1)
 status=$?
 elapsed_ms=$(( ($(date +%s%N) - start) / 1000000 ))
 printf '%s\n' "$output"

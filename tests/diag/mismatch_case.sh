@@ -5,14 +5,16 @@
 # and that no rank reports it finished. With CHECK 1 every rank K must have printed
 # "ordo: rank K of RANKS: " followed by PATTERN (an extended regex); with CHECK 0 the job's
 # output must match PATTERN.
+# ORDO_FAULT_JOB_FLAGS, when set, adds its words to the job's flags (--step-world 1).
 set -uo pipefail
+read -ra job_flags <<<"${ORDO_FAULT_JOB_FLAGS:-}"
 ranks=$1 mode=$2 check=$3 want_exit=$4 pattern=$5 fault_job=$6 dir=$7
 shift 8
 rm -rf "$dir"
 start=$(date +%s%N)
 # The outer timeout only guards the test itself: the job must end by itself.
 output=$(timeout 60 "$@" -np "$ranks" "$fault_job" --mode "$mode" --hang-timeout 2 \
-  --dump-dir "$dir" --check-collectives "$check" 2>&1)
+  --dump-dir "$dir" --check-collectives "$check" "${job_flags[@]}" 2>&1)
 status=$?
 elapsed_ms=$(( ($(date +%s%N) - start) / 1000000 ))
 printf '%s\n' "$output"

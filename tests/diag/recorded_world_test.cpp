@@ -9,49 +9,14 @@
 #include "runtime/comm/sim/issuer.hpp"
 #include "runtime/diag/flight_recorder.hpp"
 #include "tests/diag/dumps.hpp"
+#include "tests/diag/fake_world.hpp"
 
 namespace ordo::diag {
 namespace {
 
-// A backend whose calls end at once, or fail, or (start_then) end when the test says so.
-class FakeComm final : public comm::Communicator {
- public:
-  explicit FakeComm(std::string name) : name_(std::move(name)) {}
-  const std::string& name() const override { return name_; }
-  dag::Rank rank() const override { return 0; }
-  std::uint32_t size() const override { return 2; }
-  void call(const comm::Call& call, void*) override {
-    if (call.key == fail_key) throw std::runtime_error("backend failed");
-  }
-  std::unique_ptr<comm::Request> start(const comm::Call&, void*) override {
-    struct Ended final : comm::Request {
-      bool test() override { return true; }
-      void wait() override {}
-    };
-    return std::make_unique<Ended>();
-  }
-  void start_then(const comm::Call&, void*, Done done) override { held = std::move(done); }
+using testing::FakeWorld;
 
-  std::int64_t fail_key = -100;
-  Done held;
-
- private:
-  std::string name_;
-};
-
-class FakeWorld final : public comm::World {
- public:
-  FakeWorld() : a("a"), b("b") {}
-  dag::Rank rank() const override { return 0; }
-  std::uint32_t size() const override { return 2; }
-  std::uint32_t comm_count() const override { return 2; }
-  comm::Communicator& comm(dag::CommId id) override { return id == 0 ? a : b; }
-  bool is_member(dag::CommId) const override { return true; }
-  FakeComm a;
-  FakeComm b;
-};
-
-const std::vector<dag::Communicator> comms = {{"a", {}}, {"b", {}}};
+const std::vector<dag::Communicator>& comms = testing::fake_comms;
 
 TEST(RecordedWorld, EveryPathRecordsItsCallAndItsEnd) {
   FakeWorld inner;

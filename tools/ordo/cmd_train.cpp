@@ -17,9 +17,9 @@
 #include "checker/verify.hpp"
 #include "runtime/checkpoint/checkpoint_error.hpp"
 #include "runtime/checkpoint/checkpoint_file.hpp"
-#include "runtime/comm/joined_world.hpp"
 #include "runtime/comm/mpi/node_layout.hpp"
 #include "runtime/comm/mpi/runtime.hpp"
+#include "runtime/comm/mpi/shadow_channels.hpp"
 #include "runtime/comm/mpi/world.hpp"
 #include "runtime/comm/rules/backend.hpp"
 #include "runtime/comm/sim/issuer.hpp"
@@ -30,9 +30,9 @@
 #include "runtime/diag/checked_world.hpp"
 #include "runtime/diag/debug_mode.hpp"
 #include "runtime/diag/flight_recorder.hpp"
-#include "runtime/diag/recorded_world.hpp"
 #include "runtime/diag/timeline_run.hpp"
 #include "runtime/diag/timeline_writer.hpp"
+#include "runtime/diag/watched_worlds.hpp"
 #include "runtime/diag/watchdog.hpp"
 #include "runtime/networks/catalog.hpp"
 #include "runtime/train/compute_threads.hpp"
@@ -42,7 +42,6 @@
 #include "runtime/train/training_device.hpp"
 #include "tools/ordo/commands.hpp"
 #include "tools/ordo/design_options.hpp"
-#include "tools/ordo/fingerprint_world.hpp"
 #include "tools/ordo/front_end.hpp"
 #include "tools/ordo/output.hpp"
 #include "tools/ordo/train_data.hpp"
@@ -291,16 +290,6 @@ int run_train(const TrainCli& o) {
               << std::flush;
     runtime.abort(exit_bad_input);
   }
-  if (gradients.world && (check_collectives || !o.timeline_path.empty())) {
-    // Both sit in front of the MPI world, which carries only the host's agreements here.
-    if (root) {
-      std::cerr << "ordo train: error: --check-collectives and --timeline see the MPI world's "
-                   "collectives, but on the "
-                << comm::to_string(gradients.path)
-                << " path the step's collectives go on the GPU; use --comm-path host for them\n";
-    }
-    return exit_bad_input;
-  }
   if (root && !device.is_cpu()) {
     std::cout << "gradients: "
               << (gradients.world ? "in GPU memory, collectives on the " +
@@ -308,51 +297,32 @@ int run_train(const TrainCli& o) {
                                   : std::string("staged through host memory"))
               << '\n';
   }
-  // Fingerprint mode sits under the recorder, so a call it refuses is recorded as failed.
-  FingerprintWorld fingerprints(mpi_world, check_collectives);
-  comm::World& base = fingerprints.world();
-  // Every collective goes through the recorder, the main thread's agreements included, so that
-  // its sequence numbers are the communicators' own. On a device path the step's collectives go
-  // on the device world and the agreements on the MPI world, each over communicators of its own:
-  // the recorder watches both, the device world's communicators first, then the MPI world's
-  // under the names "host.<name>".
-  const std::vector<dag::Communicator> comms = designs::step_comms(config);
-  std::unique_ptr<comm::JoinedWorld> both;
-  std::vector<dag::Communicator> recorded_comms = comms;
-  if (gradients.world) {
-    both = std::make_unique<comm::JoinedWorld>(*gradients.world, base);
-    for (const dag::Communicator& c : comms) recorded_comms.push_back({"host." + c.name, c.members});
-  }
-  std::unique_ptr<diag::FlightRecorder> recorder;
-  std::unique_ptr<diag::RecordedWorld> recorded;       // the MPI world's calls
-  std::unique_ptr<diag::RecordedWorld> recorded_step;  // the device world's, on a device path
-  if (o.flight_recorder) {
-    recorder = std::make_unique<diag::FlightRecorder>(
-        both ? static_cast<comm::World&>(*both) : base, recorded_comms, o.flight_ring);
-    const std::vector<diag::FlightRing*> rings = recorder->rings();
-    const auto first = rings.begin() + static_cast<std::ptrdiff_t>(comms.size());
+  // Fingerprint mode compares each world's calls on duplicates of the MPI world's communicators
+  // of their own: made here, collectively, before any collective.
+  diag::WatchOptions watch_options;
+  std::unique_ptr<comm::MpiShadowChannels> shadows;       // the MPI world's calls
+  std::unique_ptr<comm::MpiShadowChannels> step_shadows;  // the device world's, on a device path
+  if (check_collectives) {
+    shadows = std::make_unique<comm::MpiShadowChannels>(mpi_world);
+    watch_options.channels = shadows->channels();
     if (gradients.world) {
-      recorded_step = std::make_unique<diag::RecordedWorld>(
-          *gradients.world, std::vector<diag::FlightRing*>(rings.begin(), first));
-      recorded = std::make_unique<diag::RecordedWorld>(
-          base, std::vector<diag::FlightRing*>(first, rings.end()));
-    } else {
-      recorded = std::make_unique<diag::RecordedWorld>(base, rings);
+      step_shadows = std::make_unique<comm::MpiShadowChannels>(mpi_world);
+      watch_options.step_channels = step_shadows->channels();
     }
   }
-  comm::World& unlogged = recorded ? static_cast<comm::World&>(*recorded) : base;
-  comm::World* step_world = nullptr;  // on a device path
-  if (gradients.world) {
-    step_world = recorded_step ? static_cast<comm::World*>(recorded_step.get())
-                               : gradients.world.get();
-  }
-  // Over the recorder, so the two see the same calls in the same order.
-  std::unique_ptr<diag::TimelineRun> timeline;
-  if (!o.timeline_path.empty()) {
-    timeline = std::make_unique<diag::TimelineRun>(o.timeline_path, unlogged, o.timeline_events,
-                                                   agree_key);
-  }
-  comm::World& world = timeline ? timeline->world() : unlogged;
+  // Every collective is watched, the main thread's agreements included, so that the recorder's
+  // sequence numbers are the communicators' own.
+  watch_options.flight_recorder = o.flight_recorder;
+  watch_options.flight_ring = o.flight_ring;
+  watch_options.timeline_path = o.timeline_path;
+  watch_options.timeline_events = o.timeline_events;
+  watch_options.timeline_key = agree_key;
+  diag::WatchedWorlds watched(mpi_world, gradients.world.get(), designs::step_comms(config),
+                              watch_options);
+  diag::FlightRecorder* const recorder = watched.recorder();
+  diag::TimelineRun* const timeline = watched.timeline();
+  comm::World* const step_world = watched.step_world();  // on a device path
+  comm::World& world = watched.world();
   // This thread's own calls (the agreements, the verdict) are the main thread's in the recorder.
   const comm::sim::IssuerScope main_issuer("main");
   DataShape shape;
@@ -458,7 +428,7 @@ int run_train(const TrainCli& o) {
   // the others wait for its verdict, and loading the data may take long.
   std::unique_ptr<diag::Watchdog> watchdog;
   if (recorder) {
-    options.recorder = recorder.get();
+    options.recorder = recorder;
     diag::WatchdogOptions watch;
     watch.timeout_s = hang_timeout;
     watch.dir = o.dump_dir;
