@@ -112,8 +112,13 @@ class CheckedRequest final : public comm::Request {
 }  // namespace
 
 CheckedCommunicator::CheckedCommunicator(comm::Communicator& inner, comm::CheckChannel& channel,
-                                         MismatchReport report)
-    : WrappedCommunicator(inner), channel_(channel), report_(std::move(report)) {
+                                         MismatchReport report, comm::Backend backend,
+                                         std::string shown_name)
+    : WrappedCommunicator(inner),
+      channel_(channel),
+      report_(std::move(report)),
+      backend_(backend),
+      name_(shown_name.empty() ? inner.name() : std::move(shown_name)) {
   if (channel_.size() != inner_.size()) {
     throw std::invalid_argument("the check channel of '" + inner_.name() + "' has " +
                                 std::to_string(channel_.size()) + " members, the communicator " +
@@ -125,7 +130,7 @@ std::shared_ptr<CheckedCommunicator::Exchange> CheckedCommunicator::exchange_for
     const comm::Call& call, bool blocks) {
   auto exchange = std::make_shared<Exchange>();
   exchange->seq = next_seq_.fetch_add(1, std::memory_order_relaxed);
-  exchange->mine = comm::encode(comm::Fingerprint{call, blocks});
+  exchange->mine = comm::encode(comm::Fingerprint{call, comm::call_blocks(backend_, blocks)});
   exchange->all.resize(comm::fingerprint_bytes * channel_.size());
   return exchange;
 }
@@ -139,14 +144,14 @@ void CheckedCommunicator::judge(const Exchange& exchange) {
     try {
       prints.push_back(comm::decode(record));
     } catch (const std::invalid_argument& e) {
-      throw std::runtime_error("fingerprint exchange on '" + inner_.name() + "' at call " +
+      throw std::runtime_error("fingerprint exchange on '" + name_ + "' at call " +
                                std::to_string(exchange.seq) + ": rank " + std::to_string(r) +
                                "'s " + e.what());
     }
   }
   std::vector<comm::FingerprintGroup> groups = comm::group_by_call(prints);
   if (groups.size() == 1) return;
-  CollectiveMismatch mismatch(inner_.name(), exchange.seq, std::move(groups));
+  CollectiveMismatch mismatch(name_, exchange.seq, std::move(groups));
   // Every member finds this position divergent (they all hold the same records): each reports,
   // then waits a moment for the others, once, so that none ends the job before the others have
   // reported.
@@ -220,7 +225,8 @@ namespace {
 
 comm::WrappedWorld::Wrap checking(const comm::World& inner,
                                   const std::vector<comm::CheckChannel*>& channels,
-                                  MismatchReport report) {
+                                  MismatchReport report, comm::Backend backend,
+                                  const std::string& name_prefix) {
   if (channels.size() != inner.comm_count()) {
     throw std::invalid_argument(
         "a checked world needs one channel per communicator: " + std::to_string(channels.size()) +
@@ -234,20 +240,22 @@ comm::WrappedWorld::Wrap checking(const comm::World& inner,
       std::cerr << line << std::flush;
     };
   }
-  return [channels, report](dag::CommId id,
-                            comm::Communicator& c) -> std::unique_ptr<comm::Communicator> {
+  return [channels, report, backend, name_prefix](
+             dag::CommId id, comm::Communicator& c) -> std::unique_ptr<comm::Communicator> {
     if (channels[id] == nullptr) {
       throw std::invalid_argument("a checked world needs a channel for communicator " +
                                   std::to_string(id) + ", which this rank is a member of");
     }
-    return std::make_unique<CheckedCommunicator>(c, *channels[id], report);
+    return std::make_unique<CheckedCommunicator>(c, *channels[id], report, backend,
+                                                 name_prefix.empty() ? "" : name_prefix + c.name());
   };
 }
 
 }  // namespace
 
 CheckedWorld::CheckedWorld(comm::World& inner, const std::vector<comm::CheckChannel*>& channels,
-                           MismatchReport report)
-    : WrappedWorld(inner, checking(inner, channels, std::move(report))) {}
+                           MismatchReport report, comm::Backend backend,
+                           const std::string& name_prefix)
+    : WrappedWorld(inner, checking(inner, channels, std::move(report), backend, name_prefix)) {}
 
 }  // namespace ordo::diag

@@ -22,6 +22,7 @@
 
 #include "runtime/comm/check_channel.hpp"
 #include "runtime/comm/communicator.hpp"
+#include "runtime/comm/rules/backend.hpp"
 #include "runtime/comm/rules/fingerprint.hpp"
 #include "runtime/comm/wrapped_world.hpp"
 
@@ -57,8 +58,11 @@ using MismatchReport = std::function<void(const CollectiveMismatch&)>;
 
 class CheckedCommunicator final : public comm::WrappedCommunicator {
  public:
-  CheckedCommunicator(comm::Communicator& inner, comm::CheckChannel& channel,
-                      MismatchReport report);
+  // `backend` is what carries `inner`'s calls: under NCCL a call is a launch whichever form it
+  // has, so the form is not compared (comm::call_blocks). `shown_name` names the communicator
+  // in a mismatch; empty: its own name.
+  CheckedCommunicator(comm::Communicator& inner, comm::CheckChannel& channel, MismatchReport report,
+                      comm::Backend backend = comm::Backend::mpi, std::string shown_name = {});
 
   void call(const comm::Call& call, void* buffer) override;
   std::unique_ptr<comm::Request> start(const comm::Call& call, void* buffer) override;
@@ -77,16 +81,21 @@ class CheckedCommunicator final : public comm::WrappedCommunicator {
 
   comm::CheckChannel& channel_;
   MismatchReport report_;
+  comm::Backend backend_;
+  std::string name_;
   std::atomic<std::uint64_t> next_seq_{0};
   std::atomic<bool> settled_{false};
 };
 
 // Wraps `inner`, which must outlive it, with one channel per communicator of `channels` (null
-// where this rank is not a member), by communicator id.
+// where this rank is not a member), by communicator id. `backend` carries `inner`'s calls;
+// `name_prefix` goes before each communicator's name in a mismatch ("host." for a trainer's MPI
+// world beside its device world, as the flight recorder names them).
 class CheckedWorld final : public comm::WrappedWorld {
  public:
   CheckedWorld(comm::World& inner, const std::vector<comm::CheckChannel*>& channels,
-               MismatchReport report = {});
+               MismatchReport report = {}, comm::Backend backend = comm::Backend::mpi,
+               const std::string& name_prefix = {});
 };
 
 }  // namespace ordo::diag

@@ -26,10 +26,12 @@ WatchedWorlds::WatchedWorlds(comm::World& world, comm::World* step,
   comm::World* base = &world;
   comm::World* step_base = step;
   if (check) {
-    checked_ = std::make_unique<CheckedWorld>(world, options.channels);
+    checked_ = std::make_unique<CheckedWorld>(world, options.channels, MismatchReport{},
+                                              comm::Backend::mpi, step != nullptr ? "host." : "");
     base = checked_.get();
     if (step != nullptr) {
-      step_checked_ = std::make_unique<CheckedWorld>(*step, options.step_channels);
+      step_checked_ = std::make_unique<CheckedWorld>(*step, options.step_channels, MismatchReport{},
+                                                     options.step_backend);
       step_base = step_checked_.get();
     }
   }

@@ -5,9 +5,10 @@
 // Fingerprint mode sits next to the world, so that a call it refuses is recorded as failed; the
 // timeline sits over the recorder, so that the two see the same calls in the same order. On a
 // device path each world is checked on channels of its own (a device communicator and its MPI
-// namesake are matched apart, so their calls are compared apart), and the recorder and the
-// timeline watch both: the device world's communicators under their own names and ids, then the
-// MPI world's as "host.<name>".
+// namesake are matched apart, so their calls are compared apart), and the recorder, the timeline
+// and fingerprint mode's reports all name the device world's communicators as they are and the
+// MPI world's as "host.<name>" (the recorder and the timeline also number the device world's
+// first).
 #pragma once
 
 #include <cstddef>
@@ -19,6 +20,7 @@
 #include "runtime/comm/check_channel.hpp"
 #include "runtime/comm/communicator.hpp"
 #include "runtime/comm/joined_world.hpp"
+#include "runtime/comm/rules/backend.hpp"
 #include "runtime/dag/program.hpp"
 #include "runtime/diag/checked_world.hpp"
 #include "runtime/diag/flight_recorder.hpp"
@@ -34,6 +36,9 @@ struct WatchOptions {
   // off.
   std::vector<comm::CheckChannel*> channels;
   std::vector<comm::CheckChannel*> step_channels;
+  // What carries the step world's calls: under NCCL every call is a launch, so fingerprint mode
+  // does not compare their blocking forms there (comm::call_blocks).
+  comm::Backend step_backend = comm::Backend::mpi;
   bool flight_recorder = false;
   std::size_t flight_ring = ring_capacity_default;
   std::string timeline_path;  // empty: no timeline

@@ -24,16 +24,17 @@ using testing::fake_comms;
 using testing::FakeWorld;
 
 // The other member of a two-member channel issued `theirs` at every position: the key of an
-// allreduce of 4 x f32, as testing::allreduce makes it.
+// allreduce of 4 x f32, as testing::allreduce makes it, blocking or not as `blocks` says.
 class FixedChannel final : public comm::CheckChannel {
  public:
-  explicit FixedChannel(std::int64_t theirs) : theirs_(theirs) {}
+  explicit FixedChannel(std::int64_t theirs, bool blocks = true)
+      : theirs_(theirs), blocks_(blocks) {}
   std::uint32_t size() const override { return 2; }
   void gather(const std::byte* mine, std::byte* all, std::size_t bytes) override {
     ++exchanges;
     std::memcpy(all, mine, bytes);
     const comm::FingerprintRecord other =
-        comm::encode(comm::Fingerprint{testing::allreduce(theirs_), true});
+        comm::encode(comm::Fingerprint{testing::allreduce(theirs_), blocks_});
     std::memcpy(all + bytes, other.data(), bytes);
   }
   void gather_then(const std::byte* mine, std::byte* all, std::size_t bytes,
@@ -46,6 +47,7 @@ class FixedChannel final : public comm::CheckChannel {
 
  private:
   std::int64_t theirs_;
+  bool blocks_;
 };
 
 std::vector<std::string> names(const RankDump& dump) {
@@ -149,6 +151,55 @@ TEST(WatchedWorlds, FingerprintModeChecksEachWorldOnItsOwnChannels) {
   EXPECT_EQ(dump.comms[1].calls[0].state, "failed");
   ASSERT_EQ(dump.comms[2].calls.size(), 1u);
   EXPECT_EQ(dump.comms[2].calls[0].state, "completed");
+}
+
+// A mismatch names the communicator as the recorder does: the MPI world's as "host.<name>".
+TEST(WatchedWorlds, AMismatchOnTheMpiWorldNamesItsHostCommunicator) {
+  FakeWorld host;
+  FakeWorld step;
+  FixedChannel host_a(4), host_b(4), step_a(0), step_b(0);
+  WatchOptions options;
+  options.channels = {&host_a, &host_b};
+  options.step_channels = {&step_a, &step_b};
+  WatchedWorlds watched(host, &step, fake_comms, options);
+  float buffer[4] = {};
+  try {
+    watched.world().comm(1).call(testing::allreduce(-1), buffer);
+    FAIL() << "the mismatch was not found";
+  } catch (const CollectiveMismatch& e) {
+    EXPECT_EQ(e.comm_name(), "host.b");
+    EXPECT_NE(std::string(e.what()).find("collective mismatch on 'host.b' at call 0"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(host.b.calls, 0);
+}
+
+// Under NCCL a call is a launch whether the program's op blocks or not (comm::call_blocks), so
+// a blocking call here matches the other rank's non-blocking one at the same position on a step
+// world over NCCL; over MPI the two forms never match and the pair is refused.
+TEST(WatchedWorlds, OnNcclTheBlockingFormIsNotCompared) {
+  for (const comm::Backend backend : {comm::Backend::nccl, comm::Backend::mpi}) {
+    FakeWorld host;
+    FakeWorld step;
+    FixedChannel host_a(0), host_b(0);
+    FixedChannel step_a(5, comm::call_blocks(backend, false));
+    FixedChannel step_b(5, comm::call_blocks(backend, false));
+    WatchOptions options;
+    options.channels = {&host_a, &host_b};
+    options.step_channels = {&step_a, &step_b};
+    options.step_backend = backend;
+    WatchedWorlds watched(host, &step, fake_comms, options);
+    float buffer[4] = {};
+    if (backend == comm::Backend::nccl) {
+      watched.step_world()->comm(0).call(testing::allreduce(5), buffer);
+      EXPECT_EQ(step.a.calls, 1);
+    } else {
+      EXPECT_THROW(watched.step_world()->comm(0).call(testing::allreduce(5), buffer),
+                   CollectiveMismatch);
+      EXPECT_EQ(step.a.calls, 0);
+    }
+  }
 }
 
 TEST(WatchedWorlds, RefusesAStepWorldOrChannelsThatDoNotFit) {

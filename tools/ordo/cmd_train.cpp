@@ -308,6 +308,8 @@ int run_train(const TrainCli& o) {
     if (gradients.world) {
       step_shadows = std::make_unique<comm::MpiShadowChannels>(mpi_world);
       watch_options.step_channels = step_shadows->channels();
+      watch_options.step_backend =
+          gradients.path == comm::DevicePath::nccl ? comm::Backend::nccl : comm::Backend::mpi;
     }
   }
   // Every collective is watched, the main thread's agreements included, so that the recorder's
