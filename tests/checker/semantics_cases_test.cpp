@@ -47,7 +47,7 @@ TEST_P(SemanticsCase, GetsTheAnswerDerivedFromTheStandard) {
   }
   ASSERT_NE(c.expect, "bad_input") << "accepted at " << ranks << " ranks";
   VerifyOptions options;
-  options.limits.seconds_max = 20.0;
+  options.limits.seconds_max = ordo::testing::case_seconds_max;
   const Verification v = verify(*model, options);
   ASSERT_EQ(to_string(v.result.verdict), c.expect) << human_report(*model, v);
   if (c.expect != "unsafe") return;

@@ -17,6 +17,12 @@
 
 namespace ordo::testing {
 
+// The wall-clock bound a hand-derived case is verified under. A case's answer must not depend on
+// how loaded the machine is: the states bound, which is deterministic, is what may end a search
+// early. So the time bound sits far above the slowest case under a sanitizer on a loaded machine
+// (some 20 s, a search of 33,000 states under ASan) and below the tests' ctest timeout (300 s).
+inline constexpr double case_seconds_max = 200.0;
+
 struct ManifestCase {
   std::string file;
   std::string theme;  // empty where the manifest has none

@@ -75,7 +75,7 @@ TEST_P(AdversarialCase, HandDerivedVerdictHoldsOnTheRuntime) {
   const std::uint32_t ranks = c.ranks.value_or(job.ranks.value_or(2));
   const checker::Model model(job, ranks);
   checker::VerifyOptions options;
-  options.limits.seconds_max = 20.0;
+  options.limits.seconds_max = ordo::testing::case_seconds_max;
   const checker::Verification v = checker::verify(model, options);
   const std::string report = checker::human_report(model, v);
   ASSERT_EQ(checker::to_string(v.result.verdict), c.expect) << report;
