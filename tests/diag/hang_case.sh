@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # hang_case.sh RANKS MODE DUMPS JOB_PATTERN PATTERN FAULT_JOB ORDO DIR -- MPIEXEC [FLAGS...]
 # Runs the fault job (fault_job.cpp) under mpirun with a 1 s hang timeout and checks what a user
-# would: the job ends on its own, non-zero, well within 10 s; no rank reports it finished; the
-# ranks listed in DUMPS (comma-separated, or "none") left a dump in DIR; the job's output matches
+# would: the job ends on its own, non-zero, within 30 s (its 1 s timeout, the watchdog's grace,
+# and mpirun's start and end on a loaded machine; it takes 1 to 4 s); no rank reports it
+# finished; the ranks listed in DUMPS (comma-separated, or "none") left a dump in DIR; the job's output matches
 # JOB_PATTERN (what the ranks and mpirun said); and `ordo analyze DIR`
 # exits 1 (a fault found) with output matching PATTERN (an extended regex).
 # ORDO_FAULT_JOB_FLAGS, when set, adds its words to the job's flags (--step-world 1).
@@ -21,7 +22,7 @@ printf '%s\n' "$output"
 fail() { echo "hang_case.sh: $*" >&2; exit 1; }
 [[ $status -ne 0 ]] || fail "the job exited 0"
 [[ $status -ne 124 ]] || fail "the job did not end by itself within 60 s"
-(( elapsed_ms < 10000 )) || fail "the job took ${elapsed_ms} ms; expected under 10 s"
+(( elapsed_ms < 30000 )) || fail "the job took ${elapsed_ms} ms; expected under 30 s"
 if grep -q "fault_job: rank [0-9]* done" <<<"$output"; then fail "a rank finished"; fi
 grep -Eq -- "$job_pattern" <<<"$output" || fail "the job's output does not match /$job_pattern/"
 if [[ $dumps != none ]]; then

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # mismatch_case.sh RANKS MODE CHECK EXIT PATTERN FAULT_JOB DIR -- MPIEXEC [FLAGS...]
 # Runs the fault job (fault_job.cpp) with a diverging rank, in fingerprint mode when CHECK is 1,
-# and checks that the job ends on its own within 10 s with exit EXIT ("nonzero" for any failure)
+# and checks that the job ends on its own within 30 s with exit EXIT ("nonzero" for any failure)
 # and that no rank reports it finished. With CHECK 1 every rank K must have printed
 # "ordo: rank K of RANKS: " followed by PATTERN (an extended regex); with CHECK 0 the job's
 # output must match PATTERN.
@@ -25,7 +25,7 @@ if [[ $want_exit == nonzero ]]; then
 else
   [[ $status -eq $want_exit ]] || fail "the job exited $status; expected $want_exit"
 fi
-(( elapsed_ms < 10000 )) || fail "the job took ${elapsed_ms} ms; expected under 10 s"
+(( elapsed_ms < 30000 )) || fail "the job took ${elapsed_ms} ms; expected under 30 s"
 if grep -q "fault_job: rank [0-9]* done" <<<"$output"; then fail "a rank finished"; fi
 if [[ $check == 1 ]]; then
   for (( r = 0; r < ranks; ++r )); do

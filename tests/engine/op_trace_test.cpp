@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <mutex>
@@ -12,6 +13,7 @@
 #include <thread>
 #include <vector>
 
+#include "tests/common/eventually.hpp"
 #include "tests/engine/thread_pool_rig.hpp"
 
 namespace ordo::engine {
@@ -60,8 +62,13 @@ TEST(OpTrace, OpsAndBlockingWaitsAreToldInOrder) {
   engine->submit({"slow", {}, {v}, 0}, [&] {
     while (!go.load()) std::this_thread::yield();
   });
+  // The op ends only once the wait has been told, however late the main thread gets there: a
+  // wait that finds its var ready does not block and is not told.
   std::thread release([&] {
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    ordo::testing::eventually([&] {
+      const std::vector<std::string> told = trace.entries();
+      return std::find(told.begin(), told.end(), "wait_to_read v") != told.end();
+    });
     go = true;
   });
   engine->wait_to_read(v);

@@ -35,10 +35,17 @@ TEST(ExecutorActivity, AMainThreadThatKeepsMovingIsNeverCalledStuck) {
     }
   });
   // Each round leaves the engine empty, then submits and waits: a probe that paired an engine
-  // seen empty with a main thread seen waiting would call the rank stuck.
-  const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(700);
+  // seen empty with a main thread seen waiting would call the rank stuck. At least 700 ms and at
+  // least 100 rounds and probes, however slow the machine (within a minute).
+  const auto start = std::chrono::steady_clock::now();
+  const auto until = start + std::chrono::milliseconds(700);
+  const auto cap = start + std::chrono::seconds(60);
   std::uint64_t rounds = 0;
-  while (std::chrono::steady_clock::now() < until) {
+  const auto more = [&] {
+    const auto now = std::chrono::steady_clock::now();
+    return now < cap && (now < until || rounds <= 100 || probes.load() <= 100);
+  };
+  while (more()) {
     executor.submit(op);
     if (rounds % 2 == 0) {
       executor.wait_for_all();
