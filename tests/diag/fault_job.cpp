@@ -29,7 +29,6 @@
 #include <vector>
 
 #include "runtime/comm/mpi/runtime.hpp"
-#include "runtime/comm/mpi/shadow_channels.hpp"
 #include "runtime/comm/mpi/world.hpp"
 #include "runtime/comm/sim/issuer.hpp"
 #include "runtime/diag/engine_source.hpp"
@@ -39,6 +38,7 @@
 #include "runtime/engine/engine.hpp"
 #include "runtime/engine/thread_pool_scheduler.hpp"
 #include "runtime/exec/executor.hpp"
+#include "tools/ordo/fingerprint_channels.hpp"
 
 namespace {
 
@@ -161,18 +161,11 @@ int run(const Args& a, comm::MpiRuntime& runtime) {
   comm::MpiWorld mpi_world(runtime, comms);
   std::unique_ptr<comm::MpiWorld> step_mpi;
   if (a.step_world) step_mpi = std::make_unique<comm::MpiWorld>(runtime, comms);
+  // As ordo train makes them.
+  const tools::FingerprintChannels fingerprints(mpi_world, a.check_collectives, a.step_world);
   diag::WatchOptions options;
+  fingerprints.give(options);
   options.flight_recorder = true;
-  std::unique_ptr<comm::MpiShadowChannels> shadows;
-  std::unique_ptr<comm::MpiShadowChannels> step_shadows;
-  if (a.check_collectives) {
-    shadows = std::make_unique<comm::MpiShadowChannels>(mpi_world);
-    options.channels = shadows->channels();
-    if (step_mpi) {
-      step_shadows = std::make_unique<comm::MpiShadowChannels>(mpi_world);
-      options.step_channels = step_shadows->channels();
-    }
-  }
   diag::WatchedWorlds watched(mpi_world, step_mpi.get(), comms, options);
   diag::FlightRecorder& recorder = *watched.recorder();
   comm::World& world = step_mpi ? *watched.step_world() : watched.world();

@@ -50,6 +50,25 @@ class FixedChannel final : public comm::CheckChannel {
   bool blocks_;
 };
 
+// Both worlds in fingerprint mode. At every position the other rank issued key `host_key` on the
+// MPI world's communicators, and `step_a_key` on the step world's "a" and `step_b_key` on its
+// "b", blocking as `step_blocks` says.
+struct CheckedWorlds {
+  CheckedWorlds(std::int64_t host_key, std::int64_t step_a_key, std::int64_t step_b_key,
+                bool step_blocks = true)
+      : host_a(host_key),
+        host_b(host_key),
+        step_a(step_a_key, step_blocks),
+        step_b(step_b_key, step_blocks) {
+    options.channels = {&host_a, &host_b};
+    options.step_channels = {&step_a, &step_b};
+  }
+  FakeWorld host;
+  FakeWorld step;
+  FixedChannel host_a, host_b, step_a, step_b;
+  WatchOptions options;
+};
+
 std::vector<std::string> names(const RankDump& dump) {
   std::vector<std::string> out;
   for (const DumpComm& c : dump.comms) out.push_back(c.name);
@@ -124,27 +143,21 @@ TEST(WatchedWorlds, NothingAskedForLeavesTheWorldsBare) {
 // divergence is found on its channel and recorded as a failed call, never issued to its backend,
 // while the MPI world's calls, which agree on theirs, go through.
 TEST(WatchedWorlds, FingerprintModeChecksEachWorldOnItsOwnChannels) {
-  FakeWorld host;
-  FakeWorld step;
-  FixedChannel host_a(-1), host_b(-1);
-  FixedChannel step_a(5), step_b(6);  // the other rank's step calls: keys 5 on a, 6 on b
-  WatchOptions options;
-  options.channels = {&host_a, &host_b};
-  options.step_channels = {&step_a, &step_b};
-  options.flight_recorder = true;
-  WatchedWorlds watched(host, &step, fake_comms, options);
+  CheckedWorlds w(-1, 5, 6);
+  w.options.flight_recorder = true;
+  WatchedWorlds watched(w.host, &w.step, fake_comms, w.options);
   float buffer[4] = {};
   watched.step_world()->comm(0).call(testing::allreduce(5), buffer);
-  EXPECT_EQ(step.a.calls, 1);
+  EXPECT_EQ(w.step.a.calls, 1);
   EXPECT_THROW(watched.step_world()->comm(1).call(testing::allreduce(7), buffer),
                CollectiveMismatch);
-  EXPECT_EQ(step.b.calls, 0);
+  EXPECT_EQ(w.step.b.calls, 0);
   watched.world().comm(0).call(testing::allreduce(-1), buffer);
-  EXPECT_EQ(host.a.calls, 1);
-  EXPECT_EQ(step_a.exchanges, 1);
-  EXPECT_EQ(step_b.exchanges, 1);
-  EXPECT_EQ(host_a.exchanges, 1);
-  EXPECT_EQ(host_b.exchanges, 0);
+  EXPECT_EQ(w.host.a.calls, 1);
+  EXPECT_EQ(w.step_a.exchanges, 1);
+  EXPECT_EQ(w.step_b.exchanges, 1);
+  EXPECT_EQ(w.host_a.exchanges, 1);
+  EXPECT_EQ(w.host_b.exchanges, 0);
 
   const RankDump dump = watched.recorder()->dump("request", "test", 1.0);
   ASSERT_EQ(dump.comms[1].calls.size(), 1u);
@@ -155,13 +168,8 @@ TEST(WatchedWorlds, FingerprintModeChecksEachWorldOnItsOwnChannels) {
 
 // A mismatch names the communicator as the recorder does: the MPI world's as "host.<name>".
 TEST(WatchedWorlds, AMismatchOnTheMpiWorldNamesItsHostCommunicator) {
-  FakeWorld host;
-  FakeWorld step;
-  FixedChannel host_a(4), host_b(4), step_a(0), step_b(0);
-  WatchOptions options;
-  options.channels = {&host_a, &host_b};
-  options.step_channels = {&step_a, &step_b};
-  WatchedWorlds watched(host, &step, fake_comms, options);
+  CheckedWorlds w(4, 0, 0);
+  WatchedWorlds watched(w.host, &w.step, fake_comms, w.options);
   float buffer[4] = {};
   try {
     watched.world().comm(1).call(testing::allreduce(-1), buffer);
@@ -172,7 +180,7 @@ TEST(WatchedWorlds, AMismatchOnTheMpiWorldNamesItsHostCommunicator) {
               std::string::npos)
         << e.what();
   }
-  EXPECT_EQ(host.b.calls, 0);
+  EXPECT_EQ(w.host.b.calls, 0);
 }
 
 // Under NCCL a call is a launch whether the program's op blocks or not (comm::call_blocks), so
@@ -180,24 +188,17 @@ TEST(WatchedWorlds, AMismatchOnTheMpiWorldNamesItsHostCommunicator) {
 // world over NCCL; over MPI the two forms never match and the pair is refused.
 TEST(WatchedWorlds, OnNcclTheBlockingFormIsNotCompared) {
   for (const comm::Backend backend : {comm::Backend::nccl, comm::Backend::mpi}) {
-    FakeWorld host;
-    FakeWorld step;
-    FixedChannel host_a(0), host_b(0);
-    FixedChannel step_a(5, comm::call_blocks(backend, false));
-    FixedChannel step_b(5, comm::call_blocks(backend, false));
-    WatchOptions options;
-    options.channels = {&host_a, &host_b};
-    options.step_channels = {&step_a, &step_b};
-    options.step_backend = backend;
-    WatchedWorlds watched(host, &step, fake_comms, options);
+    CheckedWorlds w(0, 5, 5, comm::call_blocks(backend, false));
+    w.options.step_backend = backend;
+    WatchedWorlds watched(w.host, &w.step, fake_comms, w.options);
     float buffer[4] = {};
     if (backend == comm::Backend::nccl) {
       watched.step_world()->comm(0).call(testing::allreduce(5), buffer);
-      EXPECT_EQ(step.a.calls, 1);
+      EXPECT_EQ(w.step.a.calls, 1);
     } else {
       EXPECT_THROW(watched.step_world()->comm(0).call(testing::allreduce(5), buffer),
                    CollectiveMismatch);
-      EXPECT_EQ(step.a.calls, 0);
+      EXPECT_EQ(w.step.a.calls, 0);
     }
   }
 }

@@ -11,11 +11,10 @@
 #include "runtime/demo/designs_demo.hpp"
 #include "runtime/demo/engine_demo.hpp"
 #include "runtime/diag/debug_mode.hpp"
-#include "runtime/diag/flight_recorder.hpp"
-#include "runtime/diag/recorded_world.hpp"
 #include "runtime/diag/watchdog.hpp"
+#include "runtime/diag/watched_worlds.hpp"
 #include "tools/ordo/commands.hpp"
-#include "tools/ordo/fingerprint_world.hpp"
+#include "tools/ordo/fingerprint_channels.hpp"
 #include "tools/ordo/output.hpp"
 
 namespace ordo::tools {
@@ -60,17 +59,19 @@ int run_mpi(const DemoCliOptions& o) {
     // corrupts or hangs instead of being reported, so it only runs on simulated ranks.
     if (config.kind == designs::DesignKind::naive) continue;
     comm::MpiWorld mpi_world(runtime, designs::step_comms(config));
-    FingerprintWorld fingerprints(mpi_world, check_collectives);
-    comm::World& base = fingerprints.world();
+    const FingerprintChannels fingerprints(mpi_world, check_collectives, false);
     // Each design's collectives are recorded and watched (docs/diagnostics.md); the rings only,
     // since the design's engine is the demo's own.
-    diag::FlightRecorder recorder(base, designs::step_comms(config));
-    diag::RecordedWorld world(base, recorder.rings());
+    diag::WatchOptions watch_options;
+    fingerprints.give(watch_options);
+    watch_options.flight_recorder = true;
+    diag::WatchedWorlds watched(mpi_world, nullptr, designs::step_comms(config), watch_options);
+    comm::World& world = watched.world();
     diag::WatchdogOptions watch;
     watch.timeout_s = hang_timeout;
     watch.dir = o.dump_dir;
     watch.abort = [&runtime](int code) { runtime.abort(code); };
-    const diag::Watchdog watchdog(recorder, watch);
+    const diag::Watchdog watchdog(*watched.recorder(), watch);
     ranks = world.size();
     rows.push_back(demo::run_design_on(world, config, o.designs));
     if (world.rank() != 0) rows.pop_back();

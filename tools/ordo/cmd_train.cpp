@@ -19,7 +19,6 @@
 #include "runtime/checkpoint/checkpoint_file.hpp"
 #include "runtime/comm/mpi/node_layout.hpp"
 #include "runtime/comm/mpi/runtime.hpp"
-#include "runtime/comm/mpi/shadow_channels.hpp"
 #include "runtime/comm/mpi/world.hpp"
 #include "runtime/comm/rules/backend.hpp"
 #include "runtime/comm/sim/issuer.hpp"
@@ -42,6 +41,7 @@
 #include "runtime/train/training_device.hpp"
 #include "tools/ordo/commands.hpp"
 #include "tools/ordo/design_options.hpp"
+#include "tools/ordo/fingerprint_channels.hpp"
 #include "tools/ordo/front_end.hpp"
 #include "tools/ordo/output.hpp"
 #include "tools/ordo/train_data.hpp"
@@ -297,21 +297,14 @@ int run_train(const TrainCli& o) {
                                   : std::string("staged through host memory"))
               << '\n';
   }
-  // Fingerprint mode compares each world's calls on duplicates of the MPI world's communicators
-  // of their own: made here, collectively, before any collective.
+  // What carries the step's collectives, for the checker and for fingerprint mode.
+  const comm::Backend backend =
+      gradients.path == comm::DevicePath::nccl ? comm::Backend::nccl : comm::Backend::mpi;
+  // Made here, collectively, before any collective.
+  const FingerprintChannels fingerprints(mpi_world, check_collectives, gradients.world != nullptr);
   diag::WatchOptions watch_options;
-  std::unique_ptr<comm::MpiShadowChannels> shadows;       // the MPI world's calls
-  std::unique_ptr<comm::MpiShadowChannels> step_shadows;  // the device world's, on a device path
-  if (check_collectives) {
-    shadows = std::make_unique<comm::MpiShadowChannels>(mpi_world);
-    watch_options.channels = shadows->channels();
-    if (gradients.world) {
-      step_shadows = std::make_unique<comm::MpiShadowChannels>(mpi_world);
-      watch_options.step_channels = step_shadows->channels();
-      watch_options.step_backend =
-          gradients.path == comm::DevicePath::nccl ? comm::Backend::nccl : comm::Backend::mpi;
-    }
-  }
+  fingerprints.give(watch_options);
+  watch_options.step_backend = backend;
   // Every collective is watched, the main thread's agreements included, so that the recorder's
   // sequence numbers are the communicators' own.
   watch_options.flight_recorder = o.flight_recorder;
@@ -384,8 +377,6 @@ int run_train(const TrainCli& o) {
     if (any_rank_failed(world, problem.has_value())) return exit_bad_input;
   }
   std::string step_dump;
-  const comm::Backend backend =
-      gradients.path == comm::DevicePath::nccl ? comm::Backend::nccl : comm::Backend::mpi;
   if (const int code = verify_first(o, config, *net, world, backend, metrics.get(), step_dump);
       code != exit_ok)
     return code;
