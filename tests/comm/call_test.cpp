@@ -65,36 +65,36 @@ TEST(CheckCall, AllreduceNeedsAReductionAndNoRoot) {
   Call call = allreduce_call();
   call.reduction = Reduction::none;
   EXPECT_EQ(rejection(call, buffer),
-            "allreduce of 4 x f32 (none) on 'grads', key 7: allreduce needs a reduction (sum, "
-            "prod, min or max), not none");
+            "allreduce of 4 x f32 (none) on 'grads', key 7: allreduce has reduction none; "
+            "expected one of: sum, prod, min, max");
   call = allreduce_call();
   call.root = 0;
-  EXPECT_NE(rejection(call, buffer).find("allreduce takes no root"), std::string::npos);
+  EXPECT_NE(rejection(call, buffer).find("allreduce has a root; expected a root on bcast and reduce only"), std::string::npos);
 }
 
 TEST(CheckCall, BcastNeedsARootInRangeAndNoReduction) {
   double buffer[4] = {};
   EXPECT_EQ(rejection(bcast_call(4), buffer),
-            "bcast of 4 x i64 from root 4 on 'grads', key 7: root 4 is out of range for a "
-            "communicator of 4 ranks");
+            "bcast of 4 x i64 from root 4 on 'grads', key 7: root 4 is not a rank of the "
+            "communicator; expected a root from 0 to 3 (the communicator has 4 ranks)");
   Call call = bcast_call(0);
   call.root.reset();
-  EXPECT_NE(rejection(call, buffer).find("bcast needs a root"), std::string::npos);
+  EXPECT_NE(rejection(call, buffer).find("bcast has no root; expected a 'root' rank of the communicator"), std::string::npos);
   call = bcast_call(0);
   call.reduction = Reduction::max;
-  EXPECT_NE(rejection(call, buffer).find("bcast takes no reduction"), std::string::npos);
+  EXPECT_NE(rejection(call, buffer).find("bcast has reduction max; expected reduction none"), std::string::npos);
 }
 
 TEST(CheckCall, BarrierCarriesNothing) {
   Call call = barrier_call();
   call.count = 1;
-  EXPECT_NE(rejection(call, nullptr).find("its count must be 0"), std::string::npos);
+  EXPECT_NE(rejection(call, nullptr).find("barrier has count 1; expected count 0"), std::string::npos);
   call = barrier_call();
   call.root = 0;
-  EXPECT_NE(rejection(call, nullptr).find("barrier takes no root"), std::string::npos);
+  EXPECT_NE(rejection(call, nullptr).find("barrier has a root"), std::string::npos);
   call = barrier_call();
   call.reduction = Reduction::sum;
-  EXPECT_NE(rejection(call, nullptr).find("barrier takes no reduction"), std::string::npos);
+  EXPECT_NE(rejection(call, nullptr).find("barrier has reduction sum"), std::string::npos);
 }
 
 Call call_of_kind(CollectiveKind kind, std::uint64_t count, Reduction reduction,
@@ -111,13 +111,13 @@ TEST(CheckCall, ReduceNeedsAReductionAndARootInRange) {
   float buffer[4] = {};
   EXPECT_EQ(rejection(call_of_kind(CollectiveKind::reduce, 4, Reduction::sum, 3), buffer), "");
   EXPECT_EQ(rejection(call_of_kind(CollectiveKind::reduce, 4, Reduction::sum, 4), buffer),
-            "reduce of 4 x f32 (sum) from root 4 on 'grads', key 7: root 4 is out of range for a "
-            "communicator of 4 ranks");
+            "reduce of 4 x f32 (sum) from root 4 on 'grads', key 7: root 4 is not a rank of the "
+            "communicator; expected a root from 0 to 3 (the communicator has 4 ranks)");
   EXPECT_NE(rejection(call_of_kind(CollectiveKind::reduce, 4, Reduction::sum, {}), buffer)
-                .find("reduce needs a root"),
+                .find("reduce has no root"),
             std::string::npos);
   EXPECT_NE(rejection(call_of_kind(CollectiveKind::reduce, 4, Reduction::none, 0), buffer)
-                .find("reduce needs a reduction (sum, prod, min or max), not none"),
+                .find("reduce has reduction none; expected one of: sum, prod, min, max"),
             std::string::npos);
   EXPECT_NE(rejection(call_of_kind(CollectiveKind::reduce, 4, Reduction::sum, 0), nullptr)
                 .find("the buffer is null but the count is 4"),
@@ -129,16 +129,17 @@ TEST(CheckCall, ReduceScatterNeedsAReductionNoRootAndACountThatSplits) {
   EXPECT_EQ(rejection(call_of_kind(CollectiveKind::reduce_scatter, 8, Reduction::max, {}), buffer),
             "");
   EXPECT_EQ(rejection(call_of_kind(CollectiveKind::reduce_scatter, 6, Reduction::sum, {}), buffer),
-            "reduce_scatter of 6 x f32 (sum) on 'grads', key 7: count 6 is not a multiple of the "
-            "communicator's 4 ranks (each member's block is count / size)");
+            "reduce_scatter of 6 x f32 (sum) on 'grads', key 7: reduce_scatter of 6 elements does "
+            "not split into blocks for the communicator's 4 ranks; expected a count that is a "
+            "multiple of 4 (each rank's block is count / 4)");
   EXPECT_EQ(
       rejection(call_of_kind(CollectiveKind::reduce_scatter, 6, Reduction::sum, {}), buffer, 3),
       "");
   EXPECT_NE(rejection(call_of_kind(CollectiveKind::reduce_scatter, 8, Reduction::none, {}), buffer)
-                .find("reduce_scatter needs a reduction"),
+                .find("reduce_scatter has reduction none"),
             std::string::npos);
   EXPECT_NE(rejection(call_of_kind(CollectiveKind::reduce_scatter, 8, Reduction::sum, 0), buffer)
-                .find("reduce_scatter takes no root"),
+                .find("reduce_scatter has a root"),
             std::string::npos);
 }
 
@@ -148,13 +149,13 @@ TEST(CheckCall, AllgatherTakesNoReductionNoRootAndACountThatSplits) {
   EXPECT_EQ(rejection(call_of_kind(CollectiveKind::allgather, 0, Reduction::none, {}), nullptr),
             "");
   EXPECT_NE(rejection(call_of_kind(CollectiveKind::allgather, 8, Reduction::sum, {}), buffer)
-                .find("allgather takes no reduction"),
+                .find("allgather has reduction sum"),
             std::string::npos);
   EXPECT_NE(rejection(call_of_kind(CollectiveKind::allgather, 8, Reduction::none, 1), buffer)
-                .find("allgather takes no root"),
+                .find("allgather has a root"),
             std::string::npos);
   EXPECT_NE(rejection(call_of_kind(CollectiveKind::allgather, 8, Reduction::none, {}), buffer, 3)
-                .find("count 8 is not a multiple of the communicator's 3 ranks"),
+                .find("allgather of 8 elements does not split into blocks for the communicator's 3 ranks"),
             std::string::npos);
 }
 

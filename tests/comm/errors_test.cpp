@@ -29,7 +29,7 @@ TEST(Errors, AllreduceWithoutAReductionIsRejected) {
     ADD_FAILURE() << "allreduce with reduction none was accepted";
   } catch (const std::invalid_argument& error) {
     EXPECT_TRUE(contains(error.what(), "on 'world', key 9")) << error.what();
-    EXPECT_TRUE(contains(error.what(), "allreduce needs a reduction")) << error.what();
+    EXPECT_TRUE(contains(error.what(), "allreduce has reduction none")) << error.what();
   }
   const Call call{.kind = dag::CollectiveKind::allreduce,
                   .key = 9,

@@ -2,7 +2,9 @@
 
 #include <cassert>
 #include <stdexcept>
+#include <vector>
 
+#include "runtime/dag/collective_shape.hpp"
 #include "runtime/dag/names.hpp"
 
 namespace ordo::comm {
@@ -46,30 +48,10 @@ bool matches(const Call& a, bool a_blocks, const Call& b, bool b_blocks) {
 void check_call_shape(const Call& call, std::string_view comm_name, std::uint32_t comm_size) {
   assert(comm_size > 0 && "a communicator has at least one rank");
   check_enums(call, comm_name);
-  const std::string kind(dag::to_string(call.kind));
-  if (call.kind == dag::CollectiveKind::barrier && call.count != 0) {
-    reject(call, comm_name, "barrier carries no data; its count must be 0");
-  }
-  if (dag::takes_reduction(call.kind) && call.reduction == dag::Reduction::none) {
-    reject(call, comm_name, kind + " needs a reduction (sum, prod, min or max), not none");
-  }
-  if (!dag::takes_reduction(call.kind) && call.reduction != dag::Reduction::none) {
-    reject(call, comm_name, kind + " takes no reduction");
-  }
-  if (dag::takes_root(call.kind)) {
-    if (!call.root) reject(call, comm_name, kind + " needs a root");
-    if (*call.root >= comm_size) {
-      reject(call, comm_name,
-             "root " + std::to_string(*call.root) + " is out of range for a communicator of " +
-                 std::to_string(comm_size) + " ranks");
-    }
-  } else if (call.root) {
-    reject(call, comm_name, kind + " takes no root");
-  }
-  if (dag::splits_into_blocks(call.kind) && call.count % comm_size != 0) {
-    reject(call, comm_name,
-           "count " + std::to_string(call.count) + " is not a multiple of the communicator's " +
-               std::to_string(comm_size) + " ranks (each member's block is count / size)");
+  const std::vector<dag::ShapeProblem> problems =
+      dag::shape_problems(call.kind, call.count, call.reduction, call.root, comm_size);
+  if (!problems.empty()) {
+    reject(call, comm_name, problems.front().found + "; expected " + problems.front().expected);
   }
 }
 

@@ -37,7 +37,8 @@ bool agree(const Call& a, const Call& b);
 bool matches(const Call& a, bool a_blocks, const Call& b, bool b_blocks);
 
 // Throws std::invalid_argument, naming the communicator and the call, unless `call` is a well
-// formed collective for a communicator of `comm_size` ranks:
+// formed collective for a communicator of `comm_size` ranks (the rules and their words are
+// dag::shape_problems', shared with the dump's validator):
 //   allreduce:      a reduction other than none, no root;
 //   bcast:          a root below comm_size, reduction none;
 //   barrier:        count 0, reduction none, no root (the buffer is ignored);

@@ -1,12 +1,13 @@
 // Rules for one collective spec, wherever it appears (an op's or a main-thread action's): the
-// agreement between kind, reduction, root and count that MPI needs, the communicator it names,
-// and the buffer it fills. Every kind keeps its whole `count` elements in one buffer var (for
+// agreement between kind, reduction, root and count that MPI needs (dag::shape_problems, shared
+// with every backend), the communicator it names, and the buffer it fills. Every kind keeps its whole `count` elements in one buffer var (for
 // reduce_scatter and allgather all the members' blocks), so one size check serves them all.
 #include <algorithm>
 #include <cassert>
 #include <limits>
 #include <numeric>
 
+#include "runtime/dag/collective_shape.hpp"
 #include "runtime/dag/detail/check_parts.hpp"
 #include "runtime/dag/detail/json_pointer.hpp"
 #include "runtime/dag/detail/quote.hpp"
@@ -16,60 +17,6 @@ namespace {
 
 std::string kind_name(const Collective& collective) {
   return std::string(to_string(collective.kind));
-}
-
-void check_reduction(const Collective& collective, const std::string& where, Findings& findings) {
-  const bool reduces = takes_reduction(collective.kind);
-  if (reduces && collective.reduction == Reduction::none) {
-    findings.push_back({pointer_child(where, "reduction"),
-                        kind_name(collective) + " has reduction none",
-                        "one of: sum, prod, min, max"});
-  }
-  if (!reduces && collective.reduction != Reduction::none) {
-    findings.push_back(
-        {pointer_child(where, "reduction"),
-         kind_name(collective) + " has reduction " + std::string(to_string(collective.reduction)),
-         "reduction none (only allreduce, reduce and reduce_scatter reduce)"});
-  }
-}
-
-void check_root(const Collective& collective, const std::string& where,
-                const std::optional<std::uint64_t>& comm_size, Findings& findings) {
-  const bool needs_root = takes_root(collective.kind);
-  if (needs_root && !collective.root.has_value()) {
-    findings.push_back(
-        {where, kind_name(collective) + " has no root", "a 'root' rank of the communicator"});
-  }
-  if (!needs_root && collective.root.has_value()) {
-    findings.push_back({pointer_child(where, "root"), kind_name(collective) + " has a root",
-                        "a root on bcast and reduce only"});
-  }
-  // An empty communicator is reported with its members; it has no root to name.
-  if (needs_root && collective.root.has_value() && comm_size.has_value() && *comm_size > 0 &&
-      *collective.root >= *comm_size) {
-    findings.push_back(
-        {pointer_child(where, "root"),
-         "root " + std::to_string(*collective.root) + " is not a rank of the communicator",
-         "a root from 0 to " + std::to_string(*comm_size - 1) + " (the communicator has " +
-             std::to_string(*comm_size) + " ranks)"});
-  }
-}
-
-// Like a root, divisibility depends on the communicator's size, which a communicator without a
-// member list in a job without a rank count does not have yet: it is checked at the rank count
-// the job runs or is verified at (docs/semantics.md, V1).
-void check_blocks(const Collective& collective, const std::string& where,
-                  const std::optional<std::uint64_t>& comm_size, Findings& findings) {
-  if (!splits_into_blocks(collective.kind) || !comm_size.has_value() || *comm_size == 0 ||
-      collective.count % *comm_size == 0) {
-    return;
-  }
-  findings.push_back({pointer_child(where, "count"),
-                      kind_name(collective) + " of " + std::to_string(collective.count) +
-                          " elements does not split into blocks for the communicator's " +
-                          std::to_string(*comm_size) + " ranks",
-                      "a count that is a multiple of " + std::to_string(*comm_size) +
-                          " (each rank's block is count / " + std::to_string(*comm_size) + ")"});
 }
 
 void check_buffer(const Collective& collective, const std::string& where, const Var& buffer,
@@ -150,8 +97,7 @@ void check_collective(const Collective& collective, const std::string& where, co
       check_enum(collective.kind, Location(where, "kind"), "collective kind", findings);
   const bool dtype_valid =
       check_enum(collective.dtype, Location(where, "dtype"), "dtype", findings);
-  const bool reduction_valid =
-      check_enum(collective.reduction, Location(where, "reduction"), "reduction", findings);
+  check_enum(collective.reduction, Location(where, "reduction"), "reduction", findings);
   std::optional<std::uint64_t> comm_size;
   if (check_index(collective.comm, scope.job().comms.size(), Location(where, "comm"),
                   "communicator", findings)) {
@@ -164,15 +110,15 @@ void check_collective(const Collective& collective, const std::string& where, co
   if (!kind_valid) {
     return;
   }
-  if (reduction_valid) {
-    check_reduction(collective, where, findings);
+  for (dag::ShapeProblem& p : shape_problems(collective.kind, collective.count,
+                                             collective.reduction, collective.root, comm_size)) {
+    findings.push_back({p.field.empty() ? where : pointer_child(where, p.field),
+                        std::move(p.found), std::move(p.expected)});
   }
-  check_root(collective, where, comm_size, findings);
-  check_blocks(collective, where, comm_size, findings);
   if (collective.kind == CollectiveKind::barrier && collective.count != 0) {
-    findings.push_back({pointer_child(where, "count"),
-                        "barrier has count " + std::to_string(collective.count), "count 0"});
-  } else if (buffer == nullptr && collective.offset != 0) {
+    return;  // reported above; a barrier has no buffer to check the count against
+  }
+  if (buffer == nullptr && collective.offset != 0) {
     findings.push_back({pointer_child(where, "offset"),
                         kind_name(collective) + " has offset " +
                             std::to_string(collective.offset) + " but no buffer var to slice",
