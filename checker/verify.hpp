@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -48,5 +49,19 @@ std::string_view to_string(Method method);  // "auto", "explicit", "symbolic"
 std::string human_report(const Model& model, const Verification& verification);
 // Stable JSON (format "ordo-verify", version 2, docs/checker.md).
 std::string json_report(const Model& model, const Verification& verification);
+
+// An `unknown` given before any verification exists: the command's bound stopped a stage that
+// cannot stop by itself (reading the input, building the model, one Z3 call). The same object
+// as json_report, with `stats` null and `stopped` saying why.
+struct StoppedAnswer {
+  std::optional<std::uint32_t> ranks;  // once known
+  comm::Backend backend = comm::Backend::mpi;
+  std::string method;       // as asked: "auto", "explicit" or "symbolic"
+  Bound bound = Bound::seconds_max;
+  std::uint64_t bound_value = 0;
+  std::string stopped;      // "the time limit (--timeout) ran out while building the model"
+  double seconds = 0.0;
+};
+std::string json_report(const StoppedAnswer& answer);
 
 }  // namespace ordo::checker

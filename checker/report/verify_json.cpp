@@ -57,22 +57,52 @@ json violation_json(const comm::Violation& v) {
           {"edges", edges}};
 }
 
-}  // namespace
-
-std::string json_report(const Model& model, const Verification& v) {
-  const Result& r = v.result;
+// Every field of the object, each null or empty until the answer fills it: a verification's
+// answer and a stopped command's answer are one shape, written here once.
+json answer_object(std::string_view verdict, std::optional<std::uint32_t> ranks,
+                   comm::Backend backend, std::string_view method) {
   json j;
   j["format"] = "ordo-verify";
   j["version"] = 2;
-  j["verdict"] = to_string(r.verdict);
-  j["ranks"] = model.ranks();
-  j["backend"] = comm::to_string(model.backend());
+  j["verdict"] = verdict;
+  j["ranks"] = ranks ? json(*ranks) : json(nullptr);
+  j["backend"] = comm::to_string(backend);
+  j["every_rank_count"] = false;
+  j["valid_from"] = nullptr;
+  j["valid_divides"] = nullptr;
+  j["method"] = method;
+  j["facts"] = json::array();
+  j["property"] = nullptr;
+  j["violation"] = nullptr;
+  j["witness_transitions"] = 0;
+  j["critical_transition"] = nullptr;
+  j["bound"] = nullptr;
+  j["symbolic_note"] = nullptr;
+  j["stopped"] = nullptr;
+  j["stats"] = nullptr;
+  j["seconds"] = 0.0;
+  return j;
+}
+
+}  // namespace
+
+std::string json_report(const StoppedAnswer& a) {
+  json j = answer_object(to_string(Verdict::unknown), a.ranks, a.backend, a.method);
+  j["bound"] = {{"name", to_string(a.bound)}, {"value", a.bound_value}};
+  j["stopped"] = a.stopped;
+  j["seconds"] = a.seconds;
+  return j.dump(2) + "\n";
+}
+
+std::string json_report(const Model& model, const Verification& v) {
+  const Result& r = v.result;
+  json j = answer_object(to_string(r.verdict), model.ranks(), model.backend(),
+                         to_string(v.decided_by));
   j["every_rank_count"] = r.verdict == Verdict::safe && v.every_rank_count;
   // Where "every rank count" begins: the smallest count at which the job is valid.
   j["valid_from"] = model.valid_from();
   // And, for a job whose reduce_scatter or allgather counts must split, what the count divides.
   j["valid_divides"] = model.valid_divides() > 0 ? json(model.valid_divides()) : json(nullptr);
-  j["method"] = to_string(v.decided_by);
   j["facts"] = v.facts;
   j["property"] = r.property ? json(short_name(*r.property)) : json(nullptr);
   j["violation"] = r.violation ? violation_json(*r.violation) : json(nullptr);

@@ -133,6 +133,33 @@ TEST(Verify, TheJsonReportCarriesTheAnswer) {
   EXPECT_EQ(j.at("witness_transitions"), v.result.witness.size());
 }
 
+// A command stopped by its bound before any verification answers with the same object: the
+// same fields (a reader needs no second schema), `stats` null, `stopped` saying why, and the
+// backend the job was to be checked under.
+TEST(Verify, AStoppedAnswerHasTheJsonReportsFields) {
+  const dag::Job job = allreduce_counts(2, 1);
+  const nlohmann::json answered = nlohmann::json::parse(json_report(Model(job, 2), run(job, 2)));
+  StoppedAnswer a;
+  a.backend = comm::Backend::nccl;
+  a.method = "explicit";
+  a.bound = Bound::bytes_max;
+  a.bound_value = 1024;
+  a.stopped = "the memory limit (--memory-max) ran out while building the model";
+  const nlohmann::json stopped = nlohmann::json::parse(json_report(a));
+  ASSERT_EQ(stopped.size(), answered.size());
+  for (const auto& [field, value] : answered.items()) {
+    EXPECT_TRUE(stopped.contains(field)) << field;
+  }
+  EXPECT_TRUE(answered.at("stopped").is_null());
+  EXPECT_EQ(stopped.at("verdict"), "unknown");
+  EXPECT_EQ(stopped.at("backend"), "nccl");
+  EXPECT_TRUE(stopped.at("ranks").is_null());
+  EXPECT_TRUE(stopped.at("stats").is_null());
+  EXPECT_EQ(stopped.at("bound").at("name"), "bytes_max");
+  EXPECT_EQ(stopped.at("bound").at("value"), 1024);
+  EXPECT_EQ(stopped.at("stopped"), a.stopped);
+}
+
 TEST(Verify, AnExhaustedBudgetIsUnknownNeverSafe) {
   const Model model(design(DesignKind::depcha, 2), 3);
   VerifyOptions options;

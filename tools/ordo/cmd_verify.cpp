@@ -210,7 +210,9 @@ int run_verify(const VerifyCli& o, Format format, CiOutputs& ci) {
   const GuardFormat guard_format = format == Format::json    ? GuardFormat::json
                                    : format == Format::sarif ? GuardFormat::sarif
                                                              : GuardFormat::text;
-  CommandGuard guard(clock, {o.timeout, memory_max}, {"ordo verify", name, o.method, guard_format});
+  CommandGuard guard(clock, {o.timeout, memory_max},
+                     {"ordo verify", name, o.method, guard_format,
+                      comm::parse_backend(o.backend).value_or(comm::Backend::mpi)});
 
   std::optional<checker::Model> built;
   std::optional<checker::Verification> answer;

@@ -10,6 +10,7 @@
 #include "checker/report/sarif.hpp"
 #include "checker/report/verify_sarif.hpp"
 #include "checker/search/memory.hpp"
+#include "checker/verify.hpp"
 #include "tools/ordo/commands.hpp"
 
 namespace ordo::tools {
@@ -27,24 +28,6 @@ void write_all(int fd, const std::string& text) {
     if (n <= 0) return;  // nothing left to tell the error to: the exit code still says unknown
     done += static_cast<std::size_t>(n);
   }
-}
-
-// JSON string contents for the few strings the answer holds (the input's name may be any path).
-std::string json_escaped(std::string_view text) {
-  std::string out;
-  for (const char c : text) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      char hex[8];
-      std::snprintf(hex, sizeof hex, "\\u%04x", static_cast<unsigned>(c));
-      out += hex;
-    } else {
-      out += c;
-    }
-  }
-  return out;
 }
 
 }  // namespace
@@ -107,7 +90,7 @@ void CommandGuard::watch() {
 
 std::string CommandGuard::answer_text(bool time, const std::string& why, double seconds,
                                       bool reached) const {
-  const std::string bound = time ? "seconds_max" : "bytes_max";
+  const checker::Bound bound = time ? checker::Bound::seconds_max : checker::Bound::bytes_max;
   const std::uint64_t value = time ? static_cast<std::uint64_t>(bounds_.seconds) : bounds_.bytes;
   const std::string option = time ? "--timeout" : "--memory-max";
   if (report_.format == GuardFormat::sarif) {
@@ -119,26 +102,21 @@ std::string CommandGuard::answer_text(bool time, const std::string& why, double 
     return report::sarif_log(run);
   }
   if (report_.format == GuardFormat::json) {
-    char figures[64];
-    std::snprintf(figures, sizeof figures, "%.3f", seconds);
-    return "{\n \"format\": \"ordo-verify\",\n \"version\": 2,\n \"verdict\": \"unknown\",\n"
-           " \"ranks\": " +
-           (ranks_ == 0 ? std::string("null") : std::to_string(ranks_)) +
-           ",\n \"every_rank_count\": false,\n \"valid_from\": null,\n \"valid_divides\": null,\n "
-           "\"method\": \"" +
-           json_escaped(report_.method) +
-           "\",\n \"facts\": [],\n \"property\": null,\n \"violation\": null,\n"
-           " \"witness_transitions\": 0,\n \"critical_transition\": null,\n"
-           " \"bound\": {\"name\": \"" +
-           bound + "\", \"value\": " + std::to_string(value) + "},\n \"symbolic_note\": null,\n" +
-           " \"stopped\": \"" + json_escaped(why) +
-           "\",\n \"stats\": null,\n \"seconds\": " + figures + "\n}\n";
+    checker::StoppedAnswer a;
+    if (ranks_ != 0) a.ranks = ranks_;
+    a.backend = report_.backend;
+    a.method = report_.method;
+    a.bound = bound;
+    a.bound_value = value;
+    a.stopped = why;
+    a.seconds = seconds;
+    return checker::json_report(a);
   }
   char figures[64];
   std::snprintf(figures, sizeof figures, "time to verdict: %.3f s\n", seconds);
   return report_.input + ": UNKNOWN" +
          (ranks_ == 0 ? std::string() : " at " + std::to_string(ranks_) + " rank(s)") + "\n" +
-         "bound " + bound + (time ? std::string() : " = " + std::to_string(value)) +
+         "bound " + std::string(checker::to_string(bound)) + (time ? std::string() : " = " + std::to_string(value)) +
          (reached ? " reached: " + why + "; raise " + option
                   : " not reached: " + why + "; lower " + option + " so that ordo stops first") +
          "\n" + figures;

@@ -16,6 +16,7 @@
 #include <string_view>
 #include <thread>
 
+#include "runtime/comm/rules/backend.hpp"
 #include "tools/ordo/command_clock.hpp"
 
 namespace ordo::tools {
@@ -39,6 +40,7 @@ struct GuardReport {
   std::string input;
   std::string method;
   GuardFormat format = GuardFormat::text;
+  comm::Backend backend = comm::Backend::mpi;  // the semantics the job is checked under
 };
 
 // What a command has found before a bound ended it, answered instead of plain `unknown`: a
