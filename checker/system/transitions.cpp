@@ -173,10 +173,9 @@ bool main_enabled(const Model& model, const RankState& r, dag::Rank rank) {
   if (r.main_blocked || r.pc >= p.main.size()) return false;
   const dag::Action& action = p.main[r.pc];
   if (const auto* w = std::get_if<dag::WaitToReadAction>(&action)) {
-    const engine::VarHandle v{w->var};
-    return r.rules.writes_completed(v) >= r.rules.writes_submitted(v);
+    return r.rules.readable(engine::VarHandle{w->var});
   }
-  if (std::holds_alternative<dag::WaitForAllAction>(action)) return r.rules.ops_incomplete() == 0;
+  if (std::holds_alternative<dag::WaitForAllAction>(action)) return r.rules.all_done();
   return true;  // submit (the rules' bound of 65536 live ops is far above any program explored)
                 // or the issue of a main-thread collective
 }
@@ -188,11 +187,9 @@ void append_rank_transitions(const Model& model, const RankState& r, dag::Rank r
   if (main_enabled(model, r, rank))
     transitions.push_back(dag::Transition{dag::Transition::Kind::main, rank, 0, std::nullopt});
   for (dag::PoolId pool = 0; pool < r.rules.pools(); ++pool) {
-    const std::optional<engine::OpHandle> next = r.rules.peek_next(pool);
-    const std::optional<std::uint32_t> thread = r.rules.lowest_free_thread(pool);
-    if (next && thread) {
-      transitions.push_back(
-          dag::Transition{dag::Transition::Kind::claim, rank, r.op_of_slot.at(next->slot), thread});
+    if (const std::optional<engine::StartChoice> start = r.rules.next_start(pool)) {
+      transitions.push_back(dag::Transition{dag::Transition::Kind::claim, rank,
+                                            r.op_of_slot.at(start->op.slot), start->thread});
     }
   }
   for (dag::OpId op = 0; op < r.phase.size(); ++op) {

@@ -44,9 +44,9 @@ std::vector<Decision> ControlledScheduler::legal_decisions() const {
   const EngineState& rules = core_->rules();
   std::vector<Decision> decisions;
   for (dag::PoolId pool = 0; pool < rules.pools(); ++pool) {
-    const std::optional<OpHandle> next = rules.peek_next(pool);
-    const std::optional<std::uint32_t> thread = rules.lowest_free_thread(pool);
-    if (next && thread) decisions.emplace_back(Start{pool, *next, *thread});
+    if (const std::optional<StartChoice> start = rules.next_start(pool)) {
+      decisions.emplace_back(Start{pool, start->op, start->thread});
+    }
   }
   for (const Running& running : running_) {
     if (running.unrun) decisions.emplace_back(Issue{running.op});

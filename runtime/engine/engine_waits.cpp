@@ -28,16 +28,6 @@ class TraceWait {
   std::int64_t token_;
 };
 
-// What the queries and the activity snapshot answer, written once: every write submitted to a var
-// completed (while nothing more is submitted, what ends wait_to_read); every op completed.
-bool readable(const EngineState& rules, VarHandle var) {
-  return rules.writes_completed(var) >= rules.writes_submitted(var);
-}
-// Discarded ops never complete, so after a discarding shutdown this is never true.
-bool every_op_done(const EngineState& rules) {
-  return rules.ops_incomplete() == 0 && rules.ops_discarded() == 0;
-}
-
 }  // namespace
 
 void Engine::wait_to_read(VarHandle var) {
@@ -71,7 +61,7 @@ void Engine::wait_for_all() {
   EngineCore::Lock lock(core_->mutex());
   EngineState& rules = core_->rules();
   if (recorder_) recorder_->check_room_for_action("wait_for_all");
-  const auto done = [&] { return every_op_done(rules); };
+  const auto done = [&] { return rules.all_done(); };
   if (!done()) {
     const std::string what = "wait_for_all(): " + std::to_string(rules.ops_incomplete()) +
                              " ops not complete, " + std::to_string(rules.ops_discarded()) +
@@ -91,12 +81,12 @@ void Engine::wait_for_all() {
 
 bool Engine::can_read(VarHandle var) const {
   const std::lock_guard<std::mutex> lock(core_->mutex());
-  return readable(core_->rules(), var);
+  return core_->rules().readable(var);
 }
 
 bool Engine::all_done() const {
   const std::lock_guard<std::mutex> lock(core_->mutex());
-  return every_op_done(core_->rules());
+  return core_->rules().all_done();
 }
 
 Activity Engine::activity(std::optional<VarHandle> awaited) const {
@@ -105,12 +95,12 @@ Activity Engine::activity(std::optional<VarHandle> awaited) const {
   Activity a;
   a.functions_running = core_->functions_running();
   for (dag::PoolId pool = 0; pool < rules.pools(); ++pool) {
-    if (rules.peek_next(pool) && rules.lowest_free_thread(pool)) ++a.ops_startable;
+    if (rules.next_start(pool)) ++a.ops_startable;
   }
   a.ops_incomplete = rules.ops_incomplete();
   a.ops_on_device = core_->ops_on_device();
-  a.all_done = every_op_done(rules);
-  if (awaited) a.awaited_readable = readable(rules, *awaited);
+  a.all_done = rules.all_done();
+  if (awaited) a.awaited_readable = rules.readable(*awaited);
   return a;
 }
 

@@ -135,6 +135,13 @@ std::optional<std::uint32_t> EngineState::lowest_free_thread(dag::PoolId pool) c
   return threads.lowest_free();
 }
 
+std::optional<StartChoice> EngineState::next_start(dag::PoolId pool) const {
+  const std::optional<OpHandle> next = peek_next(pool);
+  const std::optional<std::uint32_t> thread = lowest_free_thread(pool);
+  if (!next || !thread) return std::nullopt;
+  return StartChoice{*next, *thread};
+}
+
 Started EngineState::start_next(dag::PoolId pool, std::uint32_t thread) {
   Pool& target = pool_at(pool);
   if (target.queue.empty() || thread >= target.threads.threads() ||

@@ -33,6 +33,12 @@ struct Started {
   bool skipped = false;
 };
 
+// A start the pool can make now: its next ready op onto its lowest free thread (docs/engine.md).
+struct StartChoice {
+  OpHandle op;
+  std::uint32_t thread = 0;
+};
+
 class EngineState {
  public:
   EngineState(std::vector<dag::Pool> pools, Limits limits);
@@ -63,6 +69,9 @@ class EngineState {
     pool_at(pool).queue.for_each_in_pop_order(visit);
   }
   std::optional<std::uint32_t> lowest_free_thread(dag::PoolId pool) const;
+  // The start the scheduler may take on this pool now, if any: every scheduler (the thread pool,
+  // the controlled one, the checker's transitions) asks this, so they agree on what is enabled.
+  std::optional<StartChoice> next_start(dag::PoolId pool) const;
   // Pops the pool's next op onto `thread`. Requires a non-empty run queue and `thread` free.
   Started start_next(dag::PoolId pool, std::uint32_t thread);
   // An async op's function returned: its thread is free; the op stays in flight until complete().
@@ -87,6 +96,12 @@ class EngineState {
   std::uint64_t writes_submitted(VarHandle var) const { return var_at(var).writes_submitted; }
   std::uint64_t writes_completed(VarHandle var) const { return var_at(var).writes_completed; }
   bool poisoned(VarHandle var) const { return var_at(var).poison.active(); }
+  // The queries the main thread's waits end on, written once for the engine, its schedulers and
+  // the checker: every write submitted to the var completed (what ends wait_to_read while
+  // nothing more is submitted); every op submitted completed, none discarded (wait_for_all;
+  // discarded ops never complete, so after a discarding shutdown this is never true).
+  bool readable(VarHandle var) const { return writes_completed(var) >= writes_submitted(var); }
+  bool all_done() const { return ops_incomplete_ == 0 && ops_discarded_ == 0; }
   // Read-only views for diagnostics (an engine state dump): a var's holders and its queue.
   const VarState& var_state(VarHandle var) const { return var_at(var); }
   template <typename Visit>
