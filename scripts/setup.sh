@@ -10,6 +10,8 @@ packages=(
   libopenmpi-dev openmpi-bin
   zlib1g-dev libturbojpeg0-dev dataset-fashion-mnist libtorch-dev libopenblas0-pthread
   python3 python3-jsonschema spin
+  # tests/cli: LLVM's lit and FileCheck run the command line's cases
+  llvm-14-tools
   # runtime/import: ONNX models (its protobuf messages and shape inference)
   libonnx-dev libprotobuf-dev
   # bench/ddp: the PyTorch DDP baseline that ordo train is compared with
