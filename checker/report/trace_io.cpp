@@ -4,18 +4,18 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 
-#include "runtime/dag/detail/json_node.hpp"
-#include "runtime/dag/detail/json_parse.hpp"
-#include "runtime/dag/dump_error.hpp"
 #include "runtime/dag/limits.hpp"
+#include "runtime/errors/input_error.hpp"
+#include "runtime/json/node.hpp"
+#include "runtime/json/parse.hpp"
 
 namespace ordo::checker {
 
 namespace {
 
-using dag::detail::Node;
-using dag::detail::ObjectNode;
-using dag::detail::ObjectSpec;
+using json::Node;
+using json::ObjectNode;
+using json::ObjectSpec;
 
 constexpr std::string_view format_name = "ordo-trace";
 // Version 3 lists the witness under "transitions" (version 2 called them "steps"); since version 2
@@ -65,8 +65,8 @@ dag::Transition read_transition(const Node& node, std::optional<std::string>& op
   object.reject_unknown_fields();
   dag::Transition transition;
   transition.rank = static_cast<dag::Rank>(
-      dag::detail::read_unsigned(object.required("rank"), dag::limits::ranks_max - 1));
-  transition.kind = static_cast<dag::Transition::Kind>(dag::detail::read_choice(
+      json::read_unsigned(object.required("rank"), dag::limits::ranks_max - 1));
+  transition.kind = static_cast<dag::Transition::Kind>(json::read_choice(
       object.required("event"), dag::transition_kind_names(), "transition event"));
   const std::optional<Node> op = object.optional("op");
   const std::optional<Node> thread = object.optional("thread");
@@ -81,15 +81,14 @@ dag::Transition read_transition(const Node& node, std::optional<std::string>& op
                     " transition",
                 "the op id the transition claims, issues or completes");
     }
-    transition.op =
-        static_cast<dag::OpId>(dag::detail::read_unsigned(*op, dag::limits::ops_max - 1));
+    transition.op = static_cast<dag::OpId>(json::read_unsigned(*op, dag::limits::ops_max - 1));
   }
   if (transition.kind == dag::Transition::Kind::claim) {
     if (!thread) {
       node.fail("missing field \"thread\" in a claim transition", "the pool thread it uses");
     }
-    transition.thread = static_cast<std::uint32_t>(
-        dag::detail::read_unsigned(*thread, dag::limits::pool_threads_max - 1));
+    transition.thread =
+        static_cast<std::uint32_t>(json::read_unsigned(*thread, dag::limits::pool_threads_max - 1));
   } else if (transition.kind != dag::Transition::Kind::main && thread) {
     thread->fail("a " + std::string(dag::to_string(transition.kind)) + " transition names a thread",
                  "a \"thread\" field on \"claim\" transitions only");
@@ -98,13 +97,13 @@ dag::Transition read_transition(const Node& node, std::optional<std::string>& op
     if (transition.kind == dag::Transition::Kind::main) {
       name->fail("a main-thread transition names an op", "no \"op_name\" on a \"main\" transition");
     }
-    op_name = dag::detail::read_string(*name, "the op's name");
+    op_name = json::read_string(*name, "the op's name");
   }
   if (const std::optional<Node> action = object.optional("action")) {
-    dag::detail::read_unsigned(*action, dag::limits::actions_max - 1);
+    json::read_unsigned(*action, dag::limits::actions_max - 1);
   }
   if (const std::optional<Node> what = object.optional("what")) {
-    dag::detail::read_string(*what, "a description of the transition");
+    json::read_string(*what, "a description of the transition");
   }
   return transition;
 }
@@ -143,34 +142,34 @@ std::string write_trace(const Model& model, const Result& result) {
 
 Trace read_trace(std::string_view text) {
   if (text.size() > dag::limits::dump_bytes_max) {
-    throw dag::DumpError("/", "trace of " + std::to_string(text.size()) + " bytes is too large",
-                         "at most " + std::to_string(dag::limits::dump_bytes_max) + " bytes");
+    throw errors::InputError("/", "trace of " + std::to_string(text.size()) + " bytes is too large",
+                             "at most " + std::to_string(dag::limits::dump_bytes_max) + " bytes");
   }
-  const nlohmann::json document = dag::detail::parse_json(text);
+  const nlohmann::json document = json::parse_json(text);
   const Node root(document, "");
   const ObjectNode object(root, trace_spec);
-  dag::detail::check_format(object, format_name, format_version);
+  json::check_format(object, format_name, format_version);
   object.reject_unknown_fields();
   Trace trace;
   trace.ranks = static_cast<std::uint32_t>(
-      dag::detail::read_unsigned(object.required("ranks"), dag::limits::ranks_max));
+      json::read_unsigned(object.required("ranks"), dag::limits::ranks_max));
   if (trace.ranks == 0) object.required("ranks").fail("zero ranks", "at least 1 rank");
   if (const std::optional<Node> backend = object.optional("backend")) {
-    trace.backend = *comm::parse_backend(
-        backend_names[dag::detail::read_choice(*backend, backend_names, "backend")]);
+    trace.backend =
+        *comm::parse_backend(backend_names[json::read_choice(*backend, backend_names, "backend")]);
   }
   if (const std::optional<Node> verdict = object.optional("verdict")) {
-    dag::detail::read_string(*verdict, "the verdict the trace witnesses");
+    json::read_string(*verdict, "the verdict the trace witnesses");
   }
   if (const std::optional<Node> violation = object.optional("violation")) {
-    dag::detail::read_string(*violation, "the violation in words");
+    json::read_string(*violation, "the violation in words");
   }
   if (const std::optional<Node> property = object.optional("property")) {
-    trace.property = std::string(
-        property_names[dag::detail::read_choice(*property, property_names, "property")]);
+    trace.property =
+        std::string(property_names[json::read_choice(*property, property_names, "property")]);
   }
   const Node transitions = object.required("transitions");
-  const std::size_t count = dag::detail::read_array(transitions, transitions_max, "transitions");
+  const std::size_t count = json::read_array(transitions, transitions_max, "transitions");
   trace.transitions.reserve(count);
   trace.op_names.reserve(count);
   for (std::size_t i = 0; i < count; ++i) {

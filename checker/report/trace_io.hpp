@@ -14,6 +14,7 @@
 #include "checker/search/verdict.hpp"
 #include "checker/system/model.hpp"
 #include "runtime/dag/transition.hpp"
+#include "runtime/errors/input_error.hpp"
 
 namespace ordo::checker {
 
@@ -35,7 +36,8 @@ std::optional<Property> parse_property(std::string_view name);
 // words per transition.
 std::string write_trace(const Model& model, const Result& result);
 
-// Throws dag::DumpError (where, problem, expected) for any text that is not a well-formed trace.
+// Throws errors::InputError (where, problem, expected) for any text that is not a well-formed
+// trace.
 Trace read_trace(std::string_view text);
 
 // The first transition of `trace` that names a rank, op or thread the model does not have, or an op

@@ -2,7 +2,7 @@
 
 #include <cstdio>
 
-#include "runtime/dag/detail/utf8.hpp"
+#include "runtime/json/utf8.hpp"
 
 namespace ordo::report {
 
@@ -33,7 +33,7 @@ std::string xml_escaped(std::string_view text, XmlContext context) {
   out.reserve(text.size());
   std::size_t at = 0;
   while (at < text.size()) {
-    const std::optional<dag::detail::CodePoint> point = dag::detail::decode_utf8(text, at);
+    const std::optional<json::CodePoint> point = json::decode_utf8(text, at);
     if (!point) {
       append_escape(out, static_cast<unsigned char>(text[at]), true);
       ++at;

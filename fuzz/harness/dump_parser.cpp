@@ -1,5 +1,5 @@
 // libFuzzer harness for the DAG dump reader, the validator and the writer. Any text must either
-// be rejected with DumpError or read as a job that the validator and the writer handle without
+// be rejected with dag::DumpError or read as a job that the validator and the writer handle without
 // fault; a job that validates must round-trip exactly: read_dump(write_dump(job)) == job, and
 // writing that job again gives the same bytes (docs/dag-format.md, "Writing").
 #include <cstddef>
@@ -26,7 +26,7 @@ void check(std::string_view text) {
   ordo::dag::Job job;
   try {
     job = ordo::dag::read_dump(text);
-  } catch (const ordo::dag::DumpError&) {
+  } catch (const errors::InputError&) {
     return;
   }
   const bool valid = ordo::dag::validate(job).empty();
@@ -42,7 +42,7 @@ void check(std::string_view text) {
   ordo::dag::Job back;
   try {
     back = ordo::dag::read_dump(once);
-  } catch (const ordo::dag::DumpError& e) {
+  } catch (const errors::InputError& e) {
     fail("the dump of a valid job does not read back",
          e.where() + ": " + e.problem() + "\n" + once);
   }

@@ -19,7 +19,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   ordo::diag::RankDump dump;
   try {
     dump = ordo::diag::read_dump(text);
-  } catch (const ordo::dag::DumpError&) {
+  } catch (const errors::InputError&) {
     return 0;
   }
   const std::string written = ordo::diag::write_dump(dump);

@@ -1,8 +1,8 @@
 // libFuzzer harness for the counterexample trace reader (checker/trace_io.hpp). Any text must be
-// rejected with DumpError or read as a trace whose per-transition op names line up with its
-// transitions; a trace that reads is then checked against a fixed two-rank job with trace_mismatch,
-// which must answer for any transitions at all, since `ordo replay` runs it on user files before
-// anything else.
+// rejected with errors::InputError or read as a trace whose per-transition op names line up with
+// its transitions; a trace that reads is then checked against a fixed two-rank job with
+// trace_mismatch, which must answer for any transitions at all, since `ordo replay` runs it on user
+// files before anything else.
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -40,7 +40,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   ordo::checker::Trace trace;
   try {
     trace = ordo::checker::read_trace(text);
-  } catch (const ordo::dag::DumpError&) {
+  } catch (const errors::InputError&) {
     return 0;
   }
   if (trace.op_names.size() != trace.transitions.size()) {

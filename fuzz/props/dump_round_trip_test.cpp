@@ -7,10 +7,10 @@
 
 #include "fuzz/gen/design_jobs.hpp"
 #include "fuzz/gen/raw_program.hpp"
-#include "runtime/dag/dump_error.hpp"
 #include "runtime/dag/dump_reader.hpp"
 #include "runtime/dag/dump_writer.hpp"
 #include "runtime/dag/validate.hpp"
+#include "runtime/errors/input_error.hpp"
 
 namespace ordo::fuzz {
 namespace {
@@ -27,7 +27,7 @@ void check_round_trip(const rc::Gen<Instance>& family) {
   dag::Job back;
   try {
     back = dag::read_dump(text);
-  } catch (const dag::DumpError& e) {
+  } catch (const errors::InputError& e) {
     RC_FAIL("the dump does not read back: " + e.where() + ": " + e.problem() + "; expected " +
             e.expected());
   }

@@ -2,7 +2,7 @@
 
 #include "checker/search/explore.hpp"
 #include "fuzz/props/budget.hpp"
-#include "runtime/dag/dump_error.hpp"
+#include "runtime/errors/input_error.hpp"
 
 namespace ordo::fuzz {
 
@@ -10,7 +10,7 @@ Decision decide(const Instance& instance) {
   std::unique_ptr<const checker::Model> model;
   try {
     model = std::make_unique<const checker::Model>(instance.job, instance.ranks, instance.backend);
-  } catch (const dag::DumpError& e) {
+  } catch (const errors::InputError& e) {
     return {nullptr, checker::Result{}, std::string(e.what())};
   }
   checker::Result result = checker::explore(*model, explore_limits());

@@ -5,35 +5,35 @@
 #include <limits>
 #include <string>
 
-#include "runtime/dag/detail/json_node.hpp"
-#include "runtime/dag/detail/json_parse.hpp"
-#include "runtime/dag/detail/quote.hpp"
 #include "runtime/dag/detail/read_parts.hpp"
 #include "runtime/dag/dump_error.hpp"
 #include "runtime/dag/dump_format.hpp"
-#include "runtime/dag/json_file.hpp"
 #include "runtime/dag/limits.hpp"
+#include "runtime/json/file.hpp"
+#include "runtime/json/node.hpp"
+#include "runtime/json/parse.hpp"
+#include "runtime/json/quote.hpp"
 
 namespace ordo::dag {
 namespace {
 
-using detail::Node;
-using detail::ObjectNode;
+using json::Node;
+using json::ObjectNode;
 
 constexpr std::array<std::string_view, 4> job_required = {"format", "version", "comms", "programs"};
 constexpr std::array<std::string_view, 1> job_optional = {"ranks"};
-constexpr detail::ObjectSpec job_spec = {"an ordo-dag dump", job_required, job_optional};
+constexpr json::ObjectSpec job_spec = {"an ordo-dag dump", job_required, job_optional};
 
 constexpr std::array<std::string_view, 1> comm_required = {"name"};
 constexpr std::array<std::string_view, 1> comm_optional = {"members"};
-constexpr detail::ObjectSpec comm_spec = {"a communicator", comm_required, comm_optional};
+constexpr json::ObjectSpec comm_spec = {"a communicator", comm_required, comm_optional};
 
-std::vector<Communicator> read_comms(const Node& node, detail::NameTable& names) {
-  const std::size_t count = detail::read_array(node, limits::comms_max, "communicators");
+std::vector<Communicator> read_comms(const json::Node& node, detail::NameTable& names) {
+  const std::size_t count = json::read_array(node, limits::comms_max, "communicators");
   names.reserve(count);
   std::vector<Communicator> comms(count);
   for (std::size_t i = 0; i < count; ++i) {
-    const ObjectNode object(node.element(i), comm_spec);
+    const json::ObjectNode object(node.element(i), comm_spec);
     object.reject_unknown_fields();
     comms[i].name = names.add(object.required("name"));
     if (const std::optional<Node> members = object.optional("members")) {
@@ -43,20 +43,20 @@ std::vector<Communicator> read_comms(const Node& node, detail::NameTable& names)
   return comms;
 }
 
-Job read_job(const Node& root) {
-  const ObjectNode object(root, job_spec);
-  const std::uint64_t version = detail::check_format(
-      object, dump_format_name, dump_format_version_oldest, dump_format_version);
+Job read_job(const json::Node& root) {
+  const json::ObjectNode object(root, job_spec);
+  const std::uint64_t version =
+      json::check_format(object, dump_format_name, dump_format_version_oldest, dump_format_version);
   object.reject_unknown_fields();
   Job job;
   if (const std::optional<Node> ranks = object.optional("ranks")) {
-    job.ranks = static_cast<std::uint32_t>(detail::read_unsigned(*ranks, limits::ranks_max));
+    job.ranks = static_cast<std::uint32_t>(json::read_unsigned(*ranks, limits::ranks_max));
   }
   detail::NameTable comms("communicator", "/comms");
   job.comms = read_comms(object.required("comms"), comms);
 
-  const Node programs = object.required("programs");
-  const std::size_t count = detail::read_array(programs, limits::programs_max, "programs");
+  const json::Node programs = object.required("programs");
+  const std::size_t count = json::read_array(programs, limits::programs_max, "programs");
   detail::NameTable program_names("program", "/programs");
   program_names.reserve(count);
   job.programs.reserve(count);
@@ -80,17 +80,28 @@ Job read_dump(std::string_view text) {
   }
   // Running out of memory (std::bad_alloc) is not the input's fault: it goes to the caller, which
   // answers that a bound of the machine was hit rather than that the dump is bad.
-  const nlohmann::json document = detail::parse_json(text);
-  return read_job(Node(document, ""));
+  try {
+    const nlohmann::json document = json::parse_json(text);
+    return read_job(json::Node(document, ""));
+  } catch (const DumpError&) {
+    throw;
+  } catch (const errors::InputError& error) {
+    throw DumpError(error);  // every fault of a dump is the dump's error, syntax included
+  }
 }
 
 Job read_dump_file(const std::filesystem::path& path) {
-  const std::string text = read_json_file(path, "dump");
+  std::string text;
+  try {
+    text = json::read_json_file(path, "dump");
+  } catch (const errors::InputError& error) {
+    throw DumpError(error);
+  }
   try {
     return read_dump(text);
   } catch (const DumpError& error) {
     throw DumpError(
-        detail::escaped(path.string(), detail::path_display_bytes_max) + ": " + error.where(),
+        json::escaped(path.string(), json::path_display_bytes_max) + ": " + error.where(),
         error.problem(), error.expected());
   }
 }

@@ -4,10 +4,11 @@
 
 #include <cstdint>
 
+#include "runtime/json/limits.hpp"
+
 namespace ordo::dag::limits {
 
-inline constexpr std::uint64_t dump_bytes_max = 512ull << 20;
-inline constexpr std::uint32_t json_depth_max = 64;
+inline constexpr std::uint64_t dump_bytes_max = json::limits::text_bytes_max;
 inline constexpr std::uint32_t ranks_max = 1u << 20;
 inline constexpr std::uint32_t programs_max = 1u << 16;
 inline constexpr std::uint32_t comms_max = 1u << 16;

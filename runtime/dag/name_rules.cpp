@@ -2,8 +2,8 @@
 
 #include <cassert>
 
-#include "runtime/dag/detail/utf8.hpp"
 #include "runtime/dag/limits.hpp"
+#include "runtime/json/utf8.hpp"
 
 namespace ordo::dag {
 
@@ -16,12 +16,12 @@ std::optional<std::string> name_problem(std::string_view name) {
   }
   std::size_t at = 0;
   while (at < name.size()) {
-    const std::optional<detail::CodePoint> point = detail::decode_utf8(name, at);
+    const std::optional<json::CodePoint> point = json::decode_utf8(name, at);
     if (!point.has_value()) {
       return "name is not valid UTF-8 at byte " + std::to_string(at);
     }
-    if (detail::is_control(point->value)) {
-      return "name holds control character " + detail::unicode_name(point->value) + " at byte " +
+    if (json::is_control(point->value)) {
+      return "name holds control character " + json::unicode_name(point->value) + " at byte " +
              std::to_string(at);
     }
     at += point->bytes;

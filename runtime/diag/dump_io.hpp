@@ -1,7 +1,7 @@
 // A rank's hang dump as JSON text, format "ordo-flight" version 1 (docs/diagnostics.md), and back.
 // The reader is strict, as every ordo reader is: a file that is not a whole, well-formed dump is
-// refused with a DumpError saying where, what and what was expected, and nothing in it can make
-// the reader allocate beyond the file's own (bounded) size.
+// refused with an errors::InputError saying where, what and what was expected, and nothing in it
+// can make the reader allocate beyond the file's own (bounded) size.
 #pragma once
 
 #include <cstdint>
@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "runtime/diag/rank_dump.hpp"
+#include "runtime/errors/input_error.hpp"
 
 namespace ordo::diag {
 
@@ -16,7 +17,7 @@ namespace ordo::diag {
 inline constexpr std::uint64_t dump_bytes_max = 64ull << 20;
 
 std::string write_dump(const RankDump& dump);
-// Throws dag::DumpError.
+// Throws errors::InputError.
 RankDump read_dump(std::string_view text);
 
 // "DIR/rank-K.json".
@@ -24,7 +25,7 @@ std::string dump_path(const std::string& dir, dag::Rank rank);
 // Creates `dir` if needed and writes the dump there atomically (io/atomic_file.hpp); returns the
 // path. Throws std::system_error.
 std::string write_dump_file(const std::string& dir, const RankDump& dump);
-// Throws dag::DumpError naming the file (an unreadable file, or a bad dump in it).
+// Throws errors::InputError naming the file (an unreadable file, or a bad dump in it).
 RankDump read_dump_file(const std::string& path);
 
 // The ranks' step program beside their dumps (a DAG dump, docs/dag-format.md), when the job

@@ -5,19 +5,20 @@
 #include <stdexcept>
 
 #include "runtime/comm/rules/call.hpp"
-#include "runtime/dag/detail/json_node.hpp"
-#include "runtime/dag/detail/json_parse.hpp"
-#include "runtime/dag/dump_error.hpp"
+#include "runtime/dag/json_fields.hpp"
 #include "runtime/dag/limits.hpp"
 #include "runtime/diag/dump_io.hpp"
 #include "runtime/diag/flight_recorder.hpp"
+#include "runtime/errors/input_error.hpp"
+#include "runtime/json/node.hpp"
+#include "runtime/json/parse.hpp"
 
 namespace ordo::diag {
 namespace {
 
-using dag::detail::Node;
-using dag::detail::ObjectNode;
-using dag::detail::ObjectSpec;
+using json::Node;
+using json::ObjectNode;
+using json::ObjectSpec;
 
 constexpr std::array<std::string_view, 10> dump_required = {
     "format", "version",    "rank",           "world_size",    "reason",
@@ -74,30 +75,28 @@ bool read_bool(const Node& node) {
 }
 
 const std::string& read_text(const Node& node, std::string_view what) {
-  return dag::detail::read_string(node, what);
+  return json::read_string(node, what);
 }
 
-std::int64_t read_time(const Node& node) { return dag::detail::read_signed(node, 0, time_us_max); }
+std::int64_t read_time(const Node& node) { return json::read_signed(node, 0, time_us_max); }
 
 std::string read_choice_text(const Node& node, std::span<const std::string_view> choices,
                              std::string_view what) {
-  return std::string(choices[dag::detail::read_choice(node, choices, what)]);
+  return std::string(choices[json::read_choice(node, choices, what)]);
 }
 
 DumpCall read_call(const Node& node, const DumpComm& owner) {
   const ObjectNode object(node, call_spec);
   object.reject_unknown_fields();
   DumpCall c;
-  c.seq = dag::detail::read_unsigned(object.required("seq"), UINT64_MAX - 1);
-  c.call.kind =
-      dag::detail::read_enum<dag::CollectiveKind>(object.required("kind"), "collective kind");
-  c.call.key = dag::detail::read_signed(object.required("key"), INT64_MIN, INT64_MAX);
-  c.call.count = dag::detail::read_unsigned(object.required("count"), UINT64_MAX);
-  c.call.dtype = dag::detail::read_enum<dag::DType>(object.required("dtype"), "dtype");
-  c.call.reduction =
-      dag::detail::read_enum<dag::Reduction>(object.required("reduction"), "reduction");
+  c.seq = json::read_unsigned(object.required("seq"), UINT64_MAX - 1);
+  c.call.kind = dag::read_enum<dag::CollectiveKind>(object.required("kind"), "collective kind");
+  c.call.key = json::read_signed(object.required("key"), INT64_MIN, INT64_MAX);
+  c.call.count = json::read_unsigned(object.required("count"), UINT64_MAX);
+  c.call.dtype = dag::read_enum<dag::DType>(object.required("dtype"), "dtype");
+  c.call.reduction = dag::read_enum<dag::Reduction>(object.required("reduction"), "reduction");
   if (const std::optional<Node> root = object.optional("root")) {
-    c.call.root = static_cast<dag::Rank>(dag::detail::read_unsigned(*root, dag::limits::ranks_max));
+    c.call.root = static_cast<dag::Rank>(json::read_unsigned(*root, dag::limits::ranks_max));
   }
   try {
     comm::check_call_shape(c.call, owner.name, owner.size);
@@ -111,8 +110,8 @@ DumpCall read_call(const Node& node, const DumpComm& owner) {
   if (const std::optional<Node> pool = object.optional("pool")) {
     c.pool = read_text(*pool, "the issuing pool's name");
     if (!thread) pool->fail("a pool without a thread", "\"thread\" beside \"pool\"");
-    c.thread = static_cast<std::uint32_t>(
-        dag::detail::read_unsigned(*thread, dag::limits::pool_threads_max - 1));
+    c.thread =
+        static_cast<std::uint32_t>(json::read_unsigned(*thread, dag::limits::pool_threads_max - 1));
   } else if (thread) {
     thread->fail("a thread without a pool", "\"pool\" beside \"thread\"");
   }
@@ -131,16 +130,16 @@ DumpComm read_comm(const Node& node, std::uint32_t world_size, std::uint64_t rin
   object.reject_unknown_fields();
   DumpComm c;
   c.id = static_cast<dag::CommId>(
-      dag::detail::read_unsigned(object.required("id"), dag::limits::comms_max - 1));
+      json::read_unsigned(object.required("id"), dag::limits::comms_max - 1));
   c.name = read_text(object.required("name"), "the communicator's name");
   if (const std::optional<Node> members = object.optional("members")) {
-    const std::size_t n = dag::detail::read_array(*members, world_size, "members");
+    const std::size_t n = json::read_array(*members, world_size, "members");
     if (n == 0) members->fail("no members", "at least one world rank");
     std::set<dag::Rank> seen;
     std::vector<dag::Rank> list;
     for (std::size_t i = 0; i < n; ++i) {
       const Node m = members->element(i);
-      const auto r = static_cast<dag::Rank>(dag::detail::read_unsigned(m, world_size - 1));
+      const auto r = static_cast<dag::Rank>(json::read_unsigned(m, world_size - 1));
       if (!seen.insert(r).second) m.fail("rank " + std::to_string(r) + " twice", "distinct ranks");
       list.push_back(r);
     }
@@ -149,16 +148,16 @@ DumpComm read_comm(const Node& node, std::uint32_t world_size, std::uint64_t rin
   const std::uint32_t expected_size =
       c.members ? static_cast<std::uint32_t>(c.members->size()) : world_size;
   c.size = static_cast<std::uint32_t>(
-      dag::detail::read_unsigned(object.required("size"), dag::limits::ranks_max));
+      json::read_unsigned(object.required("size"), dag::limits::ranks_max));
   if (c.size != expected_size) {
     object.required("size").fail("size " + std::to_string(c.size),
                                  "the member count, " + std::to_string(expected_size));
   }
-  c.rank = static_cast<dag::Rank>(dag::detail::read_unsigned(object.required("rank"), c.size - 1));
-  c.issued = dag::detail::read_unsigned(object.required("issued"), UINT64_MAX - 1);
-  c.unrecorded = dag::detail::read_unsigned(object.required("unrecorded"), c.issued);
+  c.rank = static_cast<dag::Rank>(json::read_unsigned(object.required("rank"), c.size - 1));
+  c.issued = json::read_unsigned(object.required("issued"), UINT64_MAX - 1);
+  c.unrecorded = json::read_unsigned(object.required("unrecorded"), c.issued);
   const Node calls = object.required("calls");
-  const std::size_t n = dag::detail::read_array(calls, ring_capacity, "calls");
+  const std::size_t n = json::read_array(calls, ring_capacity, "calls");
   for (std::size_t i = 0; i < n; ++i) {
     DumpCall call = read_call(calls.element(i), c);
     if (call.seq >= c.issued) {
@@ -180,7 +179,7 @@ DumpComm read_comm(const Node& node, std::uint32_t world_size, std::uint64_t rin
 }
 
 std::vector<std::string> read_names(const Node& node, std::uint64_t max, std::string_view what) {
-  const std::size_t n = dag::detail::read_array(node, max, what);
+  const std::size_t n = json::read_array(node, max, what);
   std::vector<std::string> out;
   for (std::size_t i = 0; i < n; ++i) out.push_back(read_text(node.element(i), what));
   return out;
@@ -190,19 +189,18 @@ engine::EngineSnapshot read_engine(const Node& node) {
   const ObjectNode object(node, engine_spec);
   object.reject_unknown_fields();
   engine::EngineSnapshot e;
-  e.ops_incomplete = dag::detail::read_unsigned(object.required("ops_incomplete"), UINT64_MAX);
-  e.ops_live = static_cast<std::uint32_t>(
-      dag::detail::read_unsigned(object.required("ops_live"), UINT32_MAX));
+  e.ops_incomplete = json::read_unsigned(object.required("ops_incomplete"), UINT64_MAX);
+  e.ops_live =
+      static_cast<std::uint32_t>(json::read_unsigned(object.required("ops_live"), UINT32_MAX));
   const Node pools = object.required("pools");
-  const std::size_t np = dag::detail::read_array(pools, dag::limits::pools_max, "pools");
+  const std::size_t np = json::read_array(pools, dag::limits::pools_max, "pools");
   for (std::size_t i = 0; i < np; ++i) {
     const ObjectNode p(pools.element(i), pool_spec);
     p.reject_unknown_fields();
     engine::SnapshotPool pool;
     pool.name = read_text(p.required("name"), "the pool's name");
     const Node threads = p.required("threads");
-    const std::size_t nt =
-        dag::detail::read_array(threads, dag::limits::pool_threads_max, "pool threads");
+    const std::size_t nt = json::read_array(threads, dag::limits::pool_threads_max, "pool threads");
     if (nt == 0) threads.fail("no threads", "at least one thread");
     for (std::size_t t = 0; t < nt; ++t) {
       const Node thread = threads.element(t);
@@ -212,12 +210,12 @@ engine::EngineSnapshot read_engine(const Node& node) {
         pool.threads.emplace_back(read_text(thread, "the op the thread runs, or null"));
       }
     }
-    pool.ready = dag::detail::read_unsigned(p.required("ready"), UINT64_MAX);
+    pool.ready = json::read_unsigned(p.required("ready"), UINT64_MAX);
     pool.ready_first = read_names(p.required("ready_first"), engine_items_max, "ready op names");
     e.pools.push_back(std::move(pool));
   }
   const Node ops = object.required("ops");
-  const std::size_t no = dag::detail::read_array(ops, engine_items_max, "ops");
+  const std::size_t no = json::read_array(ops, engine_items_max, "ops");
   for (std::size_t i = 0; i < no; ++i) {
     const ObjectNode o(ops.element(i), op_spec);
     o.reject_unknown_fields();
@@ -226,31 +224,31 @@ engine::EngineSnapshot read_engine(const Node& node) {
     op.state = read_choice_text(o.required("state"), op_states, "op state");
     op.pool = read_text(o.required("pool"), "the op's pool");
     if (const std::optional<Node> t = o.optional("thread")) {
-      op.thread = static_cast<std::uint32_t>(
-          dag::detail::read_unsigned(*t, dag::limits::pool_threads_max - 1));
+      op.thread =
+          static_cast<std::uint32_t>(json::read_unsigned(*t, dag::limits::pool_threads_max - 1));
     }
-    op.accesses_pending = static_cast<std::uint32_t>(
-        dag::detail::read_unsigned(o.required("accesses_pending"), UINT32_MAX));
+    op.accesses_pending =
+        static_cast<std::uint32_t>(json::read_unsigned(o.required("accesses_pending"), UINT32_MAX));
     op.async = read_bool(o.required("async"));
     op.blocking = read_bool(o.required("blocking"));
     e.ops.push_back(std::move(op));
   }
   const Node vars = object.required("vars");
-  const std::size_t nv = dag::detail::read_array(vars, engine_items_max, "vars");
+  const std::size_t nv = json::read_array(vars, engine_items_max, "vars");
   for (std::size_t i = 0; i < nv; ++i) {
     const ObjectNode v(vars.element(i), var_spec);
     v.reject_unknown_fields();
     engine::SnapshotVar var;
     var.name = read_text(v.required("name"), "the var's name");
-    var.reads_active = static_cast<std::uint32_t>(
-        dag::detail::read_unsigned(v.required("reads_active"), UINT32_MAX));
+    var.reads_active =
+        static_cast<std::uint32_t>(json::read_unsigned(v.required("reads_active"), UINT32_MAX));
     var.write_active = read_bool(v.required("write_active"));
-    var.writes_submitted = dag::detail::read_unsigned(v.required("writes_submitted"), UINT64_MAX);
-    var.writes_completed = dag::detail::read_unsigned(v.required("writes_completed"), UINT64_MAX);
+    var.writes_submitted = json::read_unsigned(v.required("writes_submitted"), UINT64_MAX);
+    var.writes_completed = json::read_unsigned(v.required("writes_completed"), UINT64_MAX);
     var.poisoned = read_bool(v.required("poisoned"));
-    var.waiting = dag::detail::read_unsigned(v.required("waiting"), UINT64_MAX);
+    var.waiting = json::read_unsigned(v.required("waiting"), UINT64_MAX);
     const Node waiting = v.required("waiting_first");
-    const std::size_t nw = dag::detail::read_array(waiting, engine_items_max, "waiting accesses");
+    const std::size_t nw = json::read_array(waiting, engine_items_max, "waiting accesses");
     for (std::size_t w = 0; w < nw; ++w) {
       const ObjectNode a(waiting.element(w), access_spec);
       a.reject_unknown_fields();
@@ -261,8 +259,8 @@ engine::EngineSnapshot read_engine(const Node& node) {
     }
     e.vars.push_back(std::move(var));
   }
-  e.ops_omitted = dag::detail::read_unsigned(object.required("ops_omitted"), UINT64_MAX);
-  e.vars_omitted = dag::detail::read_unsigned(object.required("vars_omitted"), UINT64_MAX);
+  e.ops_omitted = json::read_unsigned(object.required("ops_omitted"), UINT64_MAX);
+  e.vars_omitted = json::read_unsigned(object.required("vars_omitted"), UINT64_MAX);
   return e;
 }
 
@@ -270,33 +268,32 @@ engine::EngineSnapshot read_engine(const Node& node) {
 
 RankDump read_dump(std::string_view text) {
   if (text.size() > dump_bytes_max) {
-    throw dag::DumpError("/", "dump of " + std::to_string(text.size()) + " bytes is too large",
-                         "at most " + std::to_string(dump_bytes_max) + " bytes");
+    throw errors::InputError("/", "dump of " + std::to_string(text.size()) + " bytes is too large",
+                             "at most " + std::to_string(dump_bytes_max) + " bytes");
   }
-  const nlohmann::json document = dag::detail::parse_json(text);
+  const nlohmann::json document = json::parse_json(text);
   const Node root(document, "");
   const ObjectNode object(root, dump_spec);
-  dag::detail::check_format(object, dump_format, dump_version);
+  json::check_format(object, dump_format, dump_version);
   object.reject_unknown_fields();
   RankDump d;
   d.world_size = static_cast<std::uint32_t>(
-      dag::detail::read_unsigned(object.required("world_size"), dag::limits::ranks_max));
+      json::read_unsigned(object.required("world_size"), dag::limits::ranks_max));
   if (d.world_size == 0) object.required("world_size").fail("zero ranks", "at least 1 rank");
-  d.rank =
-      static_cast<dag::Rank>(dag::detail::read_unsigned(object.required("rank"), d.world_size - 1));
+  d.rank = static_cast<dag::Rank>(json::read_unsigned(object.required("rank"), d.world_size - 1));
   d.reason = read_choice_text(object.required("reason"), reasons, "reason");
   d.detail = read_text(object.required("detail"), "what the dump is about");
   d.written_us = read_time(object.required("written_us"));
-  d.hang_timeout_s = dag::detail::read_number(object.required("hang_timeout_s"), 0.0);
+  d.hang_timeout_s = json::read_number(object.required("hang_timeout_s"), 0.0);
   if (const std::optional<Node> program = object.optional("program")) {
     d.program = read_text(*program, "the program's name");
   }
-  d.ring_capacity = dag::detail::read_unsigned(object.required("ring_capacity"), ring_capacity_max);
+  d.ring_capacity = json::read_unsigned(object.required("ring_capacity"), ring_capacity_max);
   if (d.ring_capacity == 0) {
     object.required("ring_capacity").fail("a ring of no calls", "at least 1");
   }
   const Node comms = object.required("comms");
-  const std::size_t n = dag::detail::read_array(comms, dag::limits::comms_max, "comms");
+  const std::size_t n = json::read_array(comms, dag::limits::comms_max, "comms");
   for (std::size_t i = 0; i < n; ++i) {
     DumpComm c = read_comm(comms.element(i), d.world_size, d.ring_capacity);
     if (!d.comms.empty() && c.id <= d.comms.back().id) {
@@ -331,22 +328,23 @@ RankDump read_dump(std::string_view text) {
 
 RankDump read_dump_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw dag::DumpError(path, "cannot open the file", "a readable ordo-flight dump");
+  if (!in) throw errors::InputError(path, "cannot open the file", "a readable ordo-flight dump");
   in.seekg(0, std::ios::end);
   const std::streamoff size = in.tellg();
-  if (size < 0) throw dag::DumpError(path, "cannot read the file", "a readable ordo-flight dump");
+  if (size < 0)
+    throw errors::InputError(path, "cannot read the file", "a readable ordo-flight dump");
   if (static_cast<std::uint64_t>(size) > dump_bytes_max) {
-    throw dag::DumpError(path, "file of " + std::to_string(size) + " bytes is too large",
-                         "at most " + std::to_string(dump_bytes_max) + " bytes");
+    throw errors::InputError(path, "file of " + std::to_string(size) + " bytes is too large",
+                             "at most " + std::to_string(dump_bytes_max) + " bytes");
   }
   in.seekg(0);
   std::string text(static_cast<std::size_t>(size), '\0');
   in.read(text.data(), size);
-  if (!in) throw dag::DumpError(path, "cannot read the file", "a readable ordo-flight dump");
+  if (!in) throw errors::InputError(path, "cannot read the file", "a readable ordo-flight dump");
   try {
     return read_dump(text);
-  } catch (const dag::DumpError& e) {
-    throw dag::DumpError(path + ": " + e.where(), e.problem(), e.expected());
+  } catch (const errors::InputError& e) {
+    throw errors::InputError(path + ": " + e.where(), e.problem(), e.expected());
   }
 }
 

@@ -1,7 +1,7 @@
 // The shape of every input error ordo reports, as a compiler diagnostic: where the problem is,
 // what is wrong, and what was expected there, so a user can fix the input from the message
-// alone. Each reader throws its own subclass (dag::DumpError, data::DataError), so a caller
-// catches the errors of the input it read.
+// alone. Each reader throws its own subclass (errors::InputError and what derives from it,
+// dag::DumpError; data::DataError), so a caller catches the errors of the input it read.
 #pragma once
 
 #include <stdexcept>

@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "runtime/errors/input_error.hpp"
 #include "runtime/networks/initial_values.hpp"
 #include "runtime/networks/network.hpp"
 
@@ -13,7 +14,7 @@ namespace ordo::import {
 struct ImportedModel {
   networks::Network network;
   // Empty when the network computes; else the first node the trainer cannot compute: where it is
-  // ("/nodes/3") and what ("node 'x' ('Op'): why"), as a dag::DumpError has them.
+  // ("/nodes/3") and what ("node 'x' ('Op'): why"), as a errors::InputError has them.
   std::string untrainable_at;
   std::string untrainable;
   networks::InitialValues initial;

@@ -6,11 +6,11 @@
 #include <stdexcept>
 #include <system_error>
 
-#include "runtime/dag/detail/quote.hpp"
-#include "runtime/dag/dump_error.hpp"
+#include "runtime/errors/input_error.hpp"
 #include "runtime/import/mxnet_import.hpp"
 #include "runtime/import/mxnet_symbol.hpp"
 #include "runtime/import/onnx_import.hpp"
+#include "runtime/json/quote.hpp"
 
 namespace ordo::import {
 namespace {
@@ -30,21 +30,21 @@ std::string model_name(const std::filesystem::path& path) {
 std::string read_model_bytes(const std::filesystem::path& path, const std::string& shown) {
   std::error_code error;
   if (std::filesystem::is_directory(path, error)) {
-    throw dag::DumpError(shown, "is a directory", "a model file");
+    throw errors::InputError(shown, "is a directory", "a model file");
   }
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw dag::DumpError(shown, "cannot be opened", "a readable model file");
+  if (!in) throw errors::InputError(shown, "cannot be opened", "a readable model file");
   std::string bytes;
   std::array<char, 1 << 16> chunk{};
   while (in.read(chunk.data(), chunk.size()) || in.gcount() > 0) {
     bytes.append(chunk.data(), static_cast<std::size_t>(in.gcount()));
     if (bytes.size() > model_bytes_max) {
-      throw dag::DumpError(shown,
-                           "is larger than " + std::to_string(model_bytes_max >> 20) + " MiB",
-                           "a model file of at most that size");
+      throw errors::InputError(shown,
+                               "is larger than " + std::to_string(model_bytes_max >> 20) + " MiB",
+                               "a model file of at most that size");
     }
   }
-  if (in.bad()) throw dag::DumpError(shown, "could not be read", "a readable model file");
+  if (in.bad()) throw errors::InputError(shown, "could not be read", "a readable model file");
   return bytes;
 }
 
@@ -59,14 +59,14 @@ bool looks_like_json(const std::string& bytes) {
 }  // namespace
 
 ImportedModel import_model(const std::filesystem::path& path, const ModelOptions& options) {
-  const std::string shown = dag::detail::escaped(path.string(), path_display_bytes_max);
+  const std::string shown = json::escaped(path.string(), path_display_bytes_max);
   const std::string bytes = read_model_bytes(path, shown);
   ImportedModel model;
   try {
     if (!looks_like_json(bytes)) {
       if (!options.data_shape.empty()) {
-        throw dag::DumpError("/", "a data shape given for an ONNX model",
-                             "no --data-shape: an ONNX model declares its input's shape");
+        throw errors::InputError("/", "a data shape given for an ONNX model",
+                                 "no --data-shape: an ONNX model declares its input's shape");
       }
       model = import_onnx_model(bytes, model_name(path));
     } else {
@@ -75,8 +75,8 @@ ImportedModel import_model(const std::filesystem::path& path, const ModelOptions
       mx.data_shape = options.data_shape;
       model = import_mxnet_model(read_mxnet_symbol(bytes), mx);
     }
-  } catch (const dag::DumpError& e) {
-    throw dag::DumpError(shown + ": " + e.where(), e.problem(), e.expected());
+  } catch (const errors::InputError& e) {
+    throw errors::InputError(shown + ": " + e.where(), e.problem(), e.expected());
   }
   if (!model.trainable()) model.untrainable_at = shown + ": " + model.untrainable_at;
   return model;

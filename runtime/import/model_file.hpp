@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/errors/input_error.hpp"
 #include "runtime/import/imported_model.hpp"
 #include "runtime/networks/network.hpp"
 
@@ -20,7 +21,7 @@ struct ModelOptions {
 
 inline constexpr std::uint64_t model_bytes_max = std::uint64_t{64} << 20;
 
-// Throws dag::DumpError whose where() starts with the file's path: a file that cannot be read,
+// Throws errors::InputError whose where() starts with the file's path: a file that cannot be read,
 // is larger than model_bytes_max, is not a model format the importer reads, or is a model it
 // cannot import (the node, its operator and why).
 networks::Network import_model_file(const std::filesystem::path& path, const ModelOptions& options);

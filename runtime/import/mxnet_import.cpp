@@ -4,24 +4,24 @@
 #include <optional>
 #include <stdexcept>
 
-#include "runtime/dag/detail/quote.hpp"
-#include "runtime/dag/dump_error.hpp"
 #include "runtime/dag/name_rules.hpp"
+#include "runtime/errors/input_error.hpp"
 #include "runtime/import/mxnet_ops.hpp"
 #include "runtime/import/mxnet_train_ops.hpp"
 #include "runtime/import/trainable.hpp"
+#include "runtime/json/quote.hpp"
 #include "runtime/networks/catalog.hpp"
 
 namespace ordo::import {
 namespace {
 
-using dag::detail::quote;
+using json::quote;
 
 std::string place(std::size_t index) { return "/nodes/" + std::to_string(index); }
 
 [[noreturn]] void fail(std::size_t index, const MxNode& node, const std::string& problem,
                        const std::string& expected) {
-  throw dag::DumpError(
+  throw errors::InputError(
       place(index), "node " + quote(node.name) + " (" + quote(node.op) + "): " + problem, expected);
 }
 
@@ -38,8 +38,8 @@ enum class VarUse : std::uint8_t { unused, data, param, aux, label };
 
 ImportedModel import_mxnet_model(const MxSymbol& symbol, const MxImportOptions& options) {
   if (options.data_shape.empty()) {
-    throw dag::DumpError("/", "no data shape",
-                         "the shape of one example, e.g. 3,224,224 (MXNet symbols carry none)");
+    throw errors::InputError("/", "no data shape",
+                             "the shape of one example, e.g. 3,224,224 (MXNet symbols carry none)");
   }
   const double us_per_mac = networks::us_per_mac();
   networks::Network net;
@@ -159,10 +159,10 @@ ImportedModel import_mxnet_model(const MxSymbol& symbol, const MxImportOptions& 
     layer_of[i] = static_cast<std::uint32_t>(net.layers.size());
     net.layers.push_back(std::move(layer));
   }
-  if (net.layers.empty()) throw dag::DumpError("/nodes", "no operators", "at least one");
+  if (net.layers.empty()) throw errors::InputError("/nodes", "no operators", "at least one");
   if (networks::param_count(net) == 0) {
-    throw dag::DumpError("/nodes", "no learnable parameters, so no gradient to reduce",
-                         "a model with weights");
+    throw errors::InputError("/nodes", "no learnable parameters, so no gradient to reduce",
+                             "a model with weights");
   }
   if (model.trainable()) {
     net.input.assign(options.data_shape.begin(), options.data_shape.end());
@@ -183,7 +183,7 @@ ImportedModel import_mxnet_model(const MxSymbol& symbol, const MxImportOptions& 
   try {
     networks::check_network(net);
   } catch (const std::invalid_argument& e) {
-    throw dag::DumpError("/nodes", e.what(), "a network ordo can build a step of");
+    throw errors::InputError("/nodes", e.what(), "a network ordo can build a step of");
   }
   model.network = std::move(net);
   return model;

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/errors/input_error.hpp"
 #include "runtime/import/imported_model.hpp"
 #include "runtime/import/mxnet_symbol.hpp"
 #include "runtime/networks/network.hpp"
@@ -21,7 +22,7 @@ struct MxImportOptions {
   std::vector<std::uint64_t> data_shape;  // one example's, e.g. {3, 224, 224}
 };
 
-// Throws dag::DumpError at "/nodes/K" naming the node, its operator and what is wrong: an
+// Throws errors::InputError at "/nodes/K" naming the node, its operator and what is wrong: an
 // operator not known here (never skipped), attributes or shapes it cannot take, a variable used
 // both as data and as a parameter or by two operators, more than one data input, or a network
 // without parameters. The result satisfies networks::check_network.

@@ -4,14 +4,14 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
-#include "runtime/dag/detail/json_node.hpp"
-#include "runtime/dag/detail/json_parse.hpp"
 #include "runtime/dag/dump_error.hpp"
+#include "runtime/json/node.hpp"
+#include "runtime/json/parse.hpp"
 
 namespace ordo::import {
 namespace {
 
-using dag::detail::Node;
+using json::Node;
 
 // The fields a reader needs; MXNet writes more (arg_nodes, node_row_ptr, backward_source_id...),
 // which say nothing the nodes do not.
@@ -42,29 +42,29 @@ void read_attrs(const Node& node, std::map<std::string, std::string>& attrs) {
 }
 
 MxEntry read_entry(const Node& node, std::size_t nodes_before, std::string_view what) {
-  const std::size_t n = dag::detail::read_array(node, 3, what);
+  const std::size_t n = json::read_array(node, 3, what);
   if (n < 2)
     node.fail("an entry of " + std::to_string(n) + " numbers",
               "[node, output] or [node, output, version]");
   MxEntry e;
-  const std::uint64_t at = dag::detail::read_unsigned(node.element(0), UINT32_MAX);
+  const std::uint64_t at = json::read_unsigned(node.element(0), UINT32_MAX);
   if (at >= nodes_before) {
     node.element(0).fail("node " + std::to_string(at),
                          "an earlier node, below " + std::to_string(nodes_before) +
                              " (a symbol lists its nodes in topological order)");
   }
   e.node = static_cast<std::uint32_t>(at);
-  e.output = static_cast<std::uint32_t>(dag::detail::read_unsigned(node.element(1), 1u << 16));
+  e.output = static_cast<std::uint32_t>(json::read_unsigned(node.element(1), 1u << 16));
   return e;
 }
 
 MxNode read_node(const Node& node, std::size_t index) {
   if (!node.value().is_object()) node.fail_found("a symbol node (an object with op, name, inputs)");
   MxNode out;
-  out.op = dag::detail::read_string(field(node, "op", "a node's operator"), "operator");
-  out.name = dag::detail::read_string(field(node, "name", "a node's name"), "name");
+  out.op = json::read_string(field(node, "op", "a node's operator"), "operator");
+  out.name = json::read_string(field(node, "name", "a node's name"), "name");
   if (const std::optional<Node> inputs = optional_field(node, "inputs")) {
-    const std::size_t n = dag::detail::read_array(*inputs, mx_inputs_max, "inputs");
+    const std::size_t n = json::read_array(*inputs, mx_inputs_max, "inputs");
     for (std::size_t i = 0; i < n; ++i)
       out.inputs.push_back(read_entry(inputs->element(i), index, "an input"));
   }
@@ -77,17 +77,17 @@ MxNode read_node(const Node& node, std::size_t index) {
 }  // namespace
 
 MxSymbol read_mxnet_symbol(std::string_view text) {
-  const nlohmann::json doc = dag::detail::parse_json(text);
+  const nlohmann::json doc = json::parse_json(text);
   const Node root(doc, "");
   if (!doc.is_object()) root.fail_found("an MXNet symbol (an object with nodes and heads)");
   MxSymbol symbol;
   const Node nodes = field(root, "nodes", "an MXNet symbol (an object with nodes and heads)");
-  const std::size_t n = dag::detail::read_array(nodes, mx_nodes_max, "nodes");
+  const std::size_t n = json::read_array(nodes, mx_nodes_max, "nodes");
   if (n == 0) nodes.fail("no nodes", "at least one");
   symbol.nodes.reserve(n);
   for (std::size_t i = 0; i < n; ++i) symbol.nodes.push_back(read_node(nodes.element(i), i));
   if (const std::optional<Node> heads = optional_field(root, "heads")) {
-    const std::size_t h = dag::detail::read_array(*heads, mx_inputs_max, "heads");
+    const std::size_t h = json::read_array(*heads, mx_inputs_max, "heads");
     for (std::size_t i = 0; i < h; ++i)
       symbol.heads.push_back(read_entry(heads->element(i), n, "a head"));
   }

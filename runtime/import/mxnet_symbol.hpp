@@ -34,7 +34,7 @@ inline constexpr std::size_t mx_nodes_max = std::size_t{1} << 18;
 inline constexpr std::size_t mx_inputs_max = 1024;
 inline constexpr std::size_t mx_attrs_max = 256;
 
-// Throws dag::DumpError at a JSON pointer for text that is not a symbol: no "nodes", a node
+// Throws errors::InputError at a JSON pointer for text that is not a symbol: no "nodes", a node
 // without a string op or name, an input that is not an earlier node (MXNet lists a symbol's nodes
 // in topological order, so an input at or after its reader is a cycle or a dangling reference),
 // an attribute that is not a string, or more than the bounds above.

@@ -11,9 +11,8 @@
 #include <span>
 #include <stdexcept>
 
-#include "runtime/dag/detail/quote.hpp"
-#include "runtime/dag/dump_error.hpp"
 #include "runtime/dag/name_rules.hpp"
+#include "runtime/errors/input_error.hpp"
 #include "runtime/import/mxnet_ops.hpp"
 #include "runtime/import/onnx_initial_values.hpp"
 #include "runtime/import/onnx_nodes.hpp"
@@ -21,12 +20,13 @@
 #include "runtime/import/refusal.hpp"
 #include "runtime/import/trainable.hpp"
 #include "runtime/import/window.hpp"
+#include "runtime/json/quote.hpp"
 #include "runtime/networks/catalog.hpp"
 
 namespace ordo::import {
 namespace {
 
-using dag::detail::quote;
+using json::quote;
 using onnx_detail::attr_int;
 using onnx_detail::attr_ints;
 using onnx_detail::attribute;
@@ -338,8 +338,8 @@ std::string describe(const onnx::NodeProto& node) {
 
 [[noreturn]] void fail(int index, const onnx::NodeProto& node, const std::string& problem,
                        const std::string& expected) {
-  throw dag::DumpError("/graph/node/" + std::to_string(index), describe(node) + ": " + problem,
-                       expected);
+  throw errors::InputError("/graph/node/" + std::to_string(index), describe(node) + ": " + problem,
+                           expected);
 }
 
 }  // namespace
@@ -348,10 +348,11 @@ ImportedModel import_onnx_model(std::string_view bytes, const std::string& name)
   onnx::ModelProto model;
   if (bytes.size() > static_cast<std::size_t>(std::numeric_limits<int>::max()) ||
       !model.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
-    throw dag::DumpError("/", "the bytes do not parse as an ONNX ModelProto",
-                         "an ONNX model (a protobuf file), or an MXNet symbol (JSON)");
+    throw errors::InputError("/", "the bytes do not parse as an ONNX ModelProto",
+                             "an ONNX model (a protobuf file), or an MXNet symbol (JSON)");
   }
-  if (!model.has_graph()) throw dag::DumpError("/graph", "no graph", "an ONNX model with a graph");
+  if (!model.has_graph())
+    throw errors::InputError("/graph", "no graph", "an ONNX model with a graph");
   const onnx::GraphProto& graph = model.graph();
   std::map<std::string, Tensor> tensors;
   for (int i = 0; i < graph.initializer_size(); ++i) {
@@ -359,8 +360,8 @@ ImportedModel import_onnx_model(std::string_view bytes, const std::string& name)
     try {
       tensors[t.name()] = constant_of(t, t.name());
     } catch (const std::invalid_argument& e) {
-      throw dag::DumpError("/graph/initializer/" + std::to_string(i),
-                           quote(t.name()) + ": " + e.what(), "a tensor of real size");
+      throw errors::InputError("/graph/initializer/" + std::to_string(i),
+                               quote(t.name()) + ": " + e.what(), "a tensor of real size");
     }
   }
   for (int i = 0; i < graph.input_size(); ++i) {
@@ -372,9 +373,9 @@ ImportedModel import_onnx_model(std::string_view bytes, const std::string& name)
       // A symbolic dimension (the batch, "N") counts as 1: costs are per example.
       const std::int64_t value = d.has_dim_value() ? d.dim_value() : 1;
       if (value < 1 || static_cast<std::uint64_t>(value) > dim_max) {
-        throw dag::DumpError("/graph/input/" + std::to_string(i),
-                             quote(v.name()) + ": a dimension of " + std::to_string(value),
-                             "1 to 2^31");
+        throw errors::InputError("/graph/input/" + std::to_string(i),
+                                 quote(v.name()) + ": a dimension of " + std::to_string(value),
+                                 "1 to 2^31");
       }
       dims.push_back(static_cast<std::uint64_t>(value));
     }
@@ -565,10 +566,10 @@ ImportedModel import_onnx_model(std::string_view bytes, const std::string& name)
     net.layers.push_back(std::move(layer));
   }
   if (net.layers.empty())
-    throw dag::DumpError("/graph/node", "no operator computes on data", "at least one");
+    throw errors::InputError("/graph/node", "no operator computes on data", "at least one");
   if (networks::param_count(net) == 0) {
-    throw dag::DumpError("/graph", "no learnable parameters, so no gradient to reduce",
-                         "a model with weights");
+    throw errors::InputError("/graph", "no learnable parameters, so no gradient to reduce",
+                             "a model with weights");
   }
   if (result.trainable() && data_input) {
     const Dims& dims = *tensors.at(*data_input).dims;
@@ -606,7 +607,7 @@ ImportedModel import_onnx_model(std::string_view bytes, const std::string& name)
   try {
     networks::check_network(net);
   } catch (const std::invalid_argument& e) {
-    throw dag::DumpError("/graph", e.what(), "a network ordo can build a step of");
+    throw errors::InputError("/graph", e.what(), "a network ordo can build a step of");
   }
   result.network = std::move(net);
   return result;

@@ -10,12 +10,13 @@
 #include <string>
 #include <string_view>
 
+#include "runtime/errors/input_error.hpp"
 #include "runtime/import/imported_model.hpp"
 #include "runtime/networks/network.hpp"
 
 namespace ordo::import {
 
-// Throws dag::DumpError naming the node, its operator and what is wrong: bytes that are not an
+// Throws errors::InputError naming the node, its operator and what is wrong: bytes that are not an
 // ONNX model, an operator not known here (never skipped), an input no earlier node makes, a
 // constant shared by two layers, attributes or shapes an operator cannot take, more than one
 // data input, sizes above the bounds (a dimension above 2^31, a tensor above 2^40 elements), or

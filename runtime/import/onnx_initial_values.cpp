@@ -5,8 +5,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "runtime/dag/detail/quote.hpp"
 #include "runtime/import/mxnet_ops.hpp"
+#include "runtime/json/quote.hpp"
 
 namespace ordo::import {
 
@@ -90,7 +90,7 @@ networks::InitialValues graph_initial_values(const onnx::GraphProto& graph,
                            : t.values.size() != static_cast<std::size_t>(w.shape.at(0))) {
       std::vector<std::uint64_t> has(t.shape.begin(), t.shape.end());
       std::vector<std::uint64_t> want(w.shape.begin(), w.shape.end());
-      throw std::invalid_argument(dag::detail::quote(w.root) + " of shape " + to_string(has) +
+      throw std::invalid_argument(json::quote(w.root) + " of shape " + to_string(has) +
                                   " for the trainer's " + to_string(want));
     }
     t.shape = w.shape;

@@ -5,21 +5,22 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
-#include "runtime/dag/detail/json_node.hpp"
-#include "runtime/dag/detail/json_parse.hpp"
-#include "runtime/dag/dump_error.hpp"
-#include "runtime/dag/json_file.hpp"
+#include "runtime/dag/json_fields.hpp"
 #include "runtime/dag/limits.hpp"
 #include "runtime/dag/names.hpp"
+#include "runtime/errors/input_error.hpp"
+#include "runtime/json/file.hpp"
+#include "runtime/json/node.hpp"
+#include "runtime/json/parse.hpp"
 #include "runtime/networks/shapes.hpp"
 
 namespace ordo::networks {
 
 namespace {
 
-using dag::detail::Node;
-using dag::detail::ObjectNode;
-using dag::detail::ObjectSpec;
+using json::Node;
+using json::ObjectNode;
+using json::ObjectSpec;
 
 constexpr std::string_view format_name = "ordo-network";
 constexpr std::uint64_t format_version = 1;
@@ -54,10 +55,10 @@ Param read_param(const Node& node) {
   const ObjectNode object(node, param_spec);
   object.reject_unknown_fields();
   Param p;
-  p.name = dag::detail::read_name(object.required("name"));
-  p.count = dag::detail::read_unsigned(object.required("count"), std::uint64_t{1} << 40);
+  p.name = dag::read_name(object.required("name"));
+  p.count = json::read_unsigned(object.required("count"), std::uint64_t{1} << 40);
   if (const std::optional<Node> dtype = object.optional("dtype")) {
-    p.dtype = dag::detail::read_enum<dag::DType>(*dtype, "dtype");
+    p.dtype = dag::read_enum<dag::DType>(*dtype, "dtype");
   }
   return p;
 }
@@ -66,11 +67,11 @@ LayerOp read_op(const Node& node) {
   const ObjectNode object(node, op_spec);
   object.reject_unknown_fields();
   LayerOp op;
-  op.kind = static_cast<OpKind>(
-      dag::detail::read_choice(object.required("op"), op_kind_names(), "layer op"));
+  op.kind =
+      static_cast<OpKind>(json::read_choice(object.required("op"), op_kind_names(), "layer op"));
   const auto field = [&](const char* name, std::uint32_t& into) {
     if (const std::optional<Node> n = object.optional(name)) {
-      into = static_cast<std::uint32_t>(dag::detail::read_unsigned(*n, size_max));
+      into = static_cast<std::uint32_t>(json::read_unsigned(*n, size_max));
     }
   };
   field("units", op.units);
@@ -84,9 +85,9 @@ Layer read_layer(const Node& node, std::size_t index, std::size_t& keys) {
   const ObjectNode object(node, layer_spec);
   object.reject_unknown_fields();
   Layer layer;
-  layer.name = dag::detail::read_name(object.required("name"));
+  layer.name = dag::read_name(object.required("name"));
   if (const std::optional<Node> params = object.optional("params")) {
-    const std::size_t n = dag::detail::read_array(*params, params_max, "parameters");
+    const std::size_t n = json::read_array(*params, params_max, "parameters");
     keys += n;
     if (keys > keys_max) {
       params->fail(std::to_string(keys) + " parameters in the network up to this layer",
@@ -95,16 +96,16 @@ Layer read_layer(const Node& node, std::size_t index, std::size_t& keys) {
     for (std::size_t i = 0; i < n; ++i) layer.params.push_back(read_param(params->element(i)));
   }
   if (const std::optional<Node> f = object.optional("forward_us")) {
-    layer.forward_us = dag::detail::read_number(*f, 0.0);
+    layer.forward_us = json::read_number(*f, 0.0);
   }
   if (const std::optional<Node> b = object.optional("backward_us")) {
-    layer.backward_us = dag::detail::read_number(*b, 0.0);
+    layer.backward_us = json::read_number(*b, 0.0);
   }
   if (const std::optional<Node> inputs = object.optional("inputs")) {
-    const std::size_t n = dag::detail::read_array(*inputs, layers_max, "layer indices");
+    const std::size_t n = json::read_array(*inputs, layers_max, "layer indices");
     for (std::size_t i = 0; i < n; ++i) {
       const Node input = inputs->element(i);
-      const std::uint64_t at = dag::detail::read_unsigned(input, layers_max);
+      const std::uint64_t at = json::read_unsigned(input, layers_max);
       if (at >= index) {
         input.fail("layer " + std::to_string(at) + " is not an earlier layer",
                    "the index of a layer before this one (below " + std::to_string(index) + ")");
@@ -113,7 +114,7 @@ Layer read_layer(const Node& node, std::size_t index, std::size_t& keys) {
     }
   }
   if (const std::optional<Node> ops = object.optional("ops")) {
-    const std::size_t n = dag::detail::read_array(*ops, ops_max, "layer ops");
+    const std::size_t n = json::read_array(*ops, ops_max, "layer ops");
     for (std::size_t i = 0; i < n; ++i) layer.ops.push_back(read_op(ops->element(i)));
   }
   return layer;
@@ -123,24 +124,24 @@ Layer read_layer(const Node& node, std::size_t index, std::size_t& keys) {
 
 Network read_network(std::string_view text) {
   if (text.size() > description_bytes_max) {
-    throw dag::DumpError("/", "description of " + std::to_string(text.size()) + " bytes",
-                         "at most " + std::to_string(description_bytes_max) + " bytes");
+    throw errors::InputError("/", "description of " + std::to_string(text.size()) + " bytes",
+                             "at most " + std::to_string(description_bytes_max) + " bytes");
   }
-  const nlohmann::json document = dag::detail::parse_json(text);
+  const nlohmann::json document = json::parse_json(text);
   const ObjectNode object(Node(document, ""), net_spec);
-  dag::detail::check_format(object, format_name, format_version);
+  json::check_format(object, format_name, format_version);
   object.reject_unknown_fields();
   Network network;
-  network.name = dag::detail::read_name(object.required("name"));
+  network.name = dag::read_name(object.required("name"));
   if (const std::optional<Node> input = object.optional("input")) {
-    const std::size_t n = dag::detail::read_array(*input, input_dims_max, "input sizes");
+    const std::size_t n = json::read_array(*input, input_dims_max, "input sizes");
     for (std::size_t i = 0; i < n; ++i) {
       network.input.push_back(
-          static_cast<std::uint32_t>(dag::detail::read_unsigned(input->element(i), size_max)));
+          static_cast<std::uint32_t>(json::read_unsigned(input->element(i), size_max)));
     }
   }
   const Node layers = object.required("layers");
-  const std::size_t n = dag::detail::read_array(layers, layers_max, "layers");
+  const std::size_t n = json::read_array(layers, layers_max, "layers");
   // A network of no layers, or of no parameters, has no collective to check: it would be "safe"
   // for want of anything to get wrong.
   if (n == 0) layers.fail("no layers", "at least one layer");
@@ -151,7 +152,7 @@ Network read_network(std::string_view text) {
   try {
     check_network(network);
   } catch (const std::invalid_argument& e) {
-    throw dag::DumpError("/layers", e.what(), "a network the step builder accepts");
+    throw errors::InputError("/layers", e.what(), "a network the step builder accepts");
   }
   if (keys == 0)
     layers.fail("no parameters in any layer", "at least one parameter (a KVStore key)");
@@ -159,11 +160,11 @@ Network read_network(std::string_view text) {
 }
 
 Network read_network_file(const std::filesystem::path& path) {
-  const std::string text = dag::read_json_file(path, "network description", description_bytes_max);
+  const std::string text = json::read_json_file(path, "network description", description_bytes_max);
   try {
     return read_network(text);
-  } catch (const dag::DumpError& e) {
-    throw dag::DumpError(path.string() + ": " + e.where(), e.problem(), e.expected());
+  } catch (const errors::InputError& e) {
+    throw errors::InputError(path.string() + ": " + e.where(), e.problem(), e.expected());
   }
 }
 

@@ -7,11 +7,12 @@
 #include <string>
 #include <string_view>
 
+#include "runtime/errors/input_error.hpp"
 #include "runtime/networks/network.hpp"
 
 namespace ordo::networks {
 
-// Throws dag::DumpError (where, problem, expected), and nothing else, for any text that is not
+// Throws errors::InputError (where, problem, expected), and nothing else, for any text that is not
 // a well-formed network description, check_network's findings included.
 Network read_network(std::string_view text);
 Network read_network_file(const std::filesystem::path& path);

@@ -13,8 +13,8 @@
 
 #include "checker/report/trace_io.hpp"
 #include "checker/verify.hpp"
-#include "runtime/dag/dump_error.hpp"
 #include "runtime/dag/dump_reader.hpp"
+#include "runtime/errors/input_error.hpp"
 #include "runtime/exec/controlled_run.hpp"
 #include "tests/common/case_manifest.hpp"
 #include "tools/replay/replay.hpp"
@@ -33,7 +33,7 @@ TEST_P(SemanticsCase, GetsTheAnswerDerivedFromTheStandard) {
   std::optional<dag::Job> job;
   try {
     job = dag::read_dump_file(cases_dir + "/" + c.file);
-  } catch (const dag::DumpError& e) {
+  } catch (const errors::InputError& e) {
     EXPECT_EQ(c.expect, "bad_input") << "the reader rejected it: " << e.what();
     return;
   }
@@ -79,7 +79,7 @@ TEST(SemanticsCase, EveryRankCountStartsWhereTheJobIsValid) {
     EXPECT_NE(human_report(model, v).find("every rank count from 4"), std::string::npos)
         << human_report(model, v);
   }
-  EXPECT_THROW(Model(job, 3), dag::DumpError);
+  EXPECT_THROW(Model(job, 3), errors::InputError);
 }
 
 // A reduce_scatter of 4 elements splits at 1, 2 and 4 ranks only: "every rank count" is those
@@ -99,7 +99,7 @@ TEST(SemanticsCase, EveryRankCountIsTheDivisorsOfABlockedCount) {
   try {
     const Model at3(job, 3);
     FAIL() << "a reduce_scatter of 4 elements was accepted at 3 ranks";
-  } catch (const dag::DumpError& e) {
+  } catch (const errors::InputError& e) {
     EXPECT_NE(std::string(e.what()).find("or a rank count that divides 4"), std::string::npos)
         << e.what();
   }

@@ -6,7 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "checker/search/explore.hpp"
-#include "runtime/dag/dump_error.hpp"
+#include "runtime/errors/input_error.hpp"
 #include "tests/checker/jobs.hpp"
 
 namespace ordo::checker::testing {
@@ -33,7 +33,7 @@ void expect_error(const std::string& text, const std::string& where, const std::
   try {
     read_trace(text);
     ADD_FAILURE() << "accepted: " << text;
-  } catch (const dag::DumpError& e) {
+  } catch (const errors::InputError& e) {
     EXPECT_EQ(e.where(), where) << e.what();
     EXPECT_NE(std::string(e.what()).find(words), std::string::npos) << e.what();
   }

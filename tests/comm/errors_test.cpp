@@ -47,7 +47,8 @@ TEST(Errors, BcastRootOutOfRangeIsRejected) {
     world_comm().bcast(&value, 1, DType::f64, root);
     ADD_FAILURE() << "bcast from a root outside the communicator was accepted";
   } catch (const std::invalid_argument& error) {
-    EXPECT_TRUE(contains(error.what(), "root " + std::to_string(root) + " is out of range"))
+    EXPECT_TRUE(contains(error.what(),
+                         "root " + std::to_string(root) + " is not a rank of the communicator"))
         << error.what();
   }
 }

@@ -69,7 +69,7 @@ TEST(DagReaderSyntax, DuplicateKeyIsReportedWhereItRepeats) {
 }
 
 TEST(DagReaderSyntax, NestingDeeperThanTheLimit) {
-  const std::size_t depth = limits::json_depth_max + 1;
+  const std::size_t depth = json::limits::depth_max + 1;
   const std::string text =
       "{\"comms\":\n" + std::string(depth - 1, '[') + std::string(depth - 1, ']') + "}";
   const DumpError error = error_reading(text);
@@ -78,7 +78,7 @@ TEST(DagReaderSyntax, NestingDeeperThanTheLimit) {
 }
 
 TEST(DagReaderSyntax, NestingAtTheLimitParses) {
-  const std::size_t depth = limits::json_depth_max;
+  const std::size_t depth = json::limits::depth_max;
   const std::string text = std::string(depth, '[') + std::string(depth, ']');
   const DumpError error = error_reading(text);
   EXPECT_EQ(error.where(), "/");
@@ -88,7 +88,7 @@ TEST(DagReaderSyntax, NestingAtTheLimitParses) {
 TEST(DagReaderSyntax, VeryDeepNestingStopsAtTheLimit) {
   const std::string text = std::string(1'000'000, '[');
   const DumpError error = error_reading(text);
-  EXPECT_EQ(error.where(), "line 1, column " + std::to_string(limits::json_depth_max + 1));
+  EXPECT_EQ(error.where(), "line 1, column " + std::to_string(json::limits::depth_max + 1));
 }
 
 // The size is checked before the text is read, so a mapping that is never touched stands in for

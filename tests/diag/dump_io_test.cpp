@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "runtime/dag/dump_error.hpp"
+#include "runtime/errors/input_error.hpp"
 #include "tests/diag/dumps.hpp"
 
 namespace ordo::diag {
@@ -117,7 +117,7 @@ TEST(DumpIo, RefusesEachBrokenDumpSayingWhere) {
     try {
       read_dump(j.dump());
       ADD_FAILURE() << "read a dump with " << b.name;
-    } catch (const dag::DumpError& e) {
+    } catch (const errors::InputError& e) {
       EXPECT_NE(std::string(e.what()).find(b.pointer), std::string::npos) << e.what();
     }
   }
@@ -126,16 +126,16 @@ TEST(DumpIo, RefusesEachBrokenDumpSayingWhere) {
 TEST(DumpIo, RefusesTextThatIsNoDump) {
   for (const std::string& text : std::vector<std::string>{
            "", "{", "[]", "null", std::string(100, '['), "{\"format\": \"ordo-flight\"}"}) {
-    EXPECT_THROW(read_dump(text), dag::DumpError) << text;
+    EXPECT_THROW(read_dump(text), errors::InputError) << text;
   }
-  EXPECT_THROW(read_dump(std::string(dump_bytes_max + 1, ' ')), dag::DumpError);
+  EXPECT_THROW(read_dump(std::string(dump_bytes_max + 1, ' ')), errors::InputError);
 }
 
 TEST(DumpIo, NamesTheFileItCannotRead) {
   try {
     read_dump_file("/nonexistent/rank-0.json");
     FAIL();
-  } catch (const dag::DumpError& e) {
+  } catch (const errors::InputError& e) {
     EXPECT_NE(std::string(e.what()).find("/nonexistent/rank-0.json"), std::string::npos);
   }
 }

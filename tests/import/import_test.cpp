@@ -43,11 +43,11 @@ networks::Network import_text(const std::string& text,
   return import_mxnet(read_mxnet_symbol(text), options);
 }
 
-// The message of the DumpError `text` is refused with, or "" when it imports.
+// The message of the errors::InputError `text` is refused with, or "" when it imports.
 std::string refusal(const std::string& text, std::vector<std::uint64_t> shape = {3, 8, 8}) {
   try {
     import_text(text, std::move(shape));
-  } catch (const dag::DumpError& e) {
+  } catch (const errors::InputError& e) {
     return e.what();
   }
   return "";

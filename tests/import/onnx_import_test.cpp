@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/dag/dump_error.hpp"
+#include "runtime/errors/input_error.hpp"
 #include "runtime/import/model_file.hpp"
 
 namespace ordo::import {
@@ -128,7 +128,7 @@ struct Builder {
 std::string refusal(const std::string& bytes) {
   try {
     import_onnx(bytes, "m");
-  } catch (const dag::DumpError& e) {
+  } catch (const errors::InputError& e) {
     return e.what();
   }
   return "";

@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "runtime/dag/dump_error.hpp"
+#include "runtime/errors/input_error.hpp"
 
 namespace ordo::networks {
 namespace {
@@ -25,7 +25,7 @@ void expect_error(const std::string& text, const std::string& where, const std::
   try {
     read_network(text);
     ADD_FAILURE() << "accepted: " << text;
-  } catch (const dag::DumpError& e) {
+  } catch (const errors::InputError& e) {
     EXPECT_EQ(e.where(), where) << e.what();
     EXPECT_NE(std::string(e.what()).find(words), std::string::npos) << e.what();
   }
@@ -79,7 +79,7 @@ TEST(NetworkReader, ADescriptionIsBoundedInBytesFirst) {
   try {
     read_network_file(path);
     ADD_FAILURE() << "read a description of 32 MiB + 1";
-  } catch (const dag::DumpError& e) {
+  } catch (const errors::InputError& e) {
     EXPECT_EQ(e.what(), path.string() + ": network description is 33554433 bytes; expected at " +
                             "most 33554432 bytes");
   }
@@ -92,7 +92,7 @@ TEST(NetworkReader, FilesAreReadUnderTheDumpReadersBounds) {
     try {
       read_network_file(path);
       ADD_FAILURE() << "read " << path;
-    } catch (const dag::DumpError& e) {
+    } catch (const errors::InputError& e) {
       EXPECT_EQ(e.where(), path);
       EXPECT_NE(std::string(e.what()).find(path[1] == '\0' ? "is a directory" : "NUL byte"),
                 std::string::npos)

@@ -9,7 +9,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "runtime/dag/dump_error.hpp"
+#include "runtime/errors/input_error.hpp"
 #include "runtime/networks/catalog.hpp"
 #include "runtime/networks/network.hpp"
 #include "runtime/networks/network_builder.hpp"
@@ -202,12 +202,12 @@ TEST(Shapes, TheDescriptionFormatCarriesOpsAndInput) {
   EXPECT_EQ(read_network(write_network(net)), net);
   EXPECT_THROW(read_network(R"({"format": "ordo-network", "version": 1, "name": "n",
       "input": [4], "layers": [{"name": "a", "ops": [{"op": "softmax"}]}]})"),
-               dag::DumpError);
+               errors::InputError);
   // Parameters that disagree with the ops are refused at read time.
   EXPECT_THROW(read_network(R"({"format": "ordo-network", "version": 1, "name": "n",
       "input": [4], "layers": [{"name": "a", "ops": [{"op": "dense", "units": 2}],
       "params": [{"name": "a.weight", "count": 9}, {"name": "a.bias", "count": 2}]}]})"),
-               dag::DumpError);
+               errors::InputError);
   const Network ok = read_network(R"({"format": "ordo-network", "version": 1, "name": "n",
       "input": [4], "layers": [{"name": "a", "ops": [{"op": "dense", "units": 2}],
       "params": [{"name": "a.weight", "count": 8}, {"name": "a.bias", "count": 2}]}]})");

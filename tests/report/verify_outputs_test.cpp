@@ -12,9 +12,9 @@
 #include "checker/report/junit.hpp"
 #include "checker/report/verify_junit.hpp"
 #include "checker/report/verify_sarif.hpp"
-#include "runtime/dag/dump_error.hpp"
 #include "runtime/dag/dump_reader.hpp"
-#include "runtime/dag/json_file.hpp"
+#include "runtime/errors/input_error.hpp"
+#include "runtime/json/file.hpp"
 
 namespace ordo::checker {
 namespace {
@@ -43,7 +43,7 @@ Answer answer(const std::string& dir, const std::string& file, const std::string
     options.limits.states_max = *states_max;
   }
   a.v = verify(*a.model, options);
-  a.source = JobSource{shown, shown, dag::read_json_file(dir + "/" + file, "dump")};
+  a.source = JobSource{shown, shown, ordo::json::read_json_file(dir + "/" + file, "dump")};
   a.run = json::parse(report::sarif_log(verify_sarif(*a.model, a.v, a.source)))["runs"][0];
   return a;
 }
@@ -235,7 +235,7 @@ TEST(VerifySarif, BadInputIsAFailedRunWithTheError) {
   std::string error;
   try {
     dag::read_dump(R"({"format": "ordo-dag", "version": 2, "comms": []})");
-  } catch (const dag::DumpError& e) {
+  } catch (const errors::InputError& e) {
     error = e.what();
   }
   ASSERT_FALSE(error.empty());

@@ -12,6 +12,7 @@
 
 #include "runtime/comm/rules/backend.hpp"
 #include "runtime/dag/program.hpp"
+#include "runtime/errors/input_error.hpp"
 #include "tools/fuzz_campaign/agreement.hpp"
 #include "tools/fuzz_campaign/generated_jobs.hpp"
 #include "tools/fuzz_campaign/record.hpp"
@@ -108,7 +109,7 @@ struct CampaignSummary : CampaignFigures {
   std::vector<CaseLine> cases;  // the job first, then every mutant made
 };
 
-// Runs the campaign on `job`, named `job_name` in the report. Throws dag::DumpError or
+// Runs the campaign on `job`, named `job_name` in the report. Throws errors::InputError or
 // std::invalid_argument, before any work, when the job is not valid at the rank count.
 CampaignSummary run_campaign(const dag::Job& job, const std::string& job_name,
                              const CampaignOptions& options, const CampaignHooks& hooks);

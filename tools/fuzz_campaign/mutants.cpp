@@ -9,8 +9,8 @@
 #include <utility>
 
 #include "checker/system/model.hpp"
-#include "runtime/dag/dump_error.hpp"
 #include "runtime/dag/validate.hpp"
+#include "runtime/errors/input_error.hpp"
 #include "runtime/random/split_mix64.hpp"
 
 namespace ordo::fuzz_campaign {
@@ -170,7 +170,7 @@ bool valid(const FuzzCase& c, comm::Backend backend) {
     // The rank-dependent rules (a root that is a rank of its communicator, a count that splits)
     // hold at the mutant's rank count only if its model can be built there.
     const checker::Model model(c.job, c.ranks, backend);
-  } catch (const dag::DumpError&) {
+  } catch (const errors::InputError&) {
     return false;
   } catch (const std::invalid_argument&) {
     return false;

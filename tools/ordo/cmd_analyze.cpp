@@ -12,10 +12,10 @@
 #include <system_error>
 #include <vector>
 
-#include "runtime/dag/dump_error.hpp"
 #include "runtime/dag/dump_reader.hpp"
 #include "runtime/diag/analysis.hpp"
 #include "runtime/diag/dump_io.hpp"
+#include "runtime/errors/input_error.hpp"
 #include "tools/ordo/commands.hpp"
 #include "tools/ordo/output.hpp"
 
@@ -41,18 +41,18 @@ std::vector<std::string> dump_files(const std::string& dir) {
   std::error_code error;
   std::filesystem::directory_iterator it(dir, error);
   if (error) {
-    throw dag::DumpError(dir, "cannot read the directory: " + error.message(),
-                         "a directory of rank-K.json dumps");
+    throw errors::InputError(dir, "cannot read the directory: " + error.message(),
+                             "a directory of rank-K.json dumps");
   }
   for (; it != std::filesystem::directory_iterator(); it.increment(error)) {
     if (error) {
-      throw dag::DumpError(dir, "cannot read the directory: " + error.message(),
-                           "a directory of rank-K.json dumps");
+      throw errors::InputError(dir, "cannot read the directory: " + error.message(),
+                               "a directory of rank-K.json dumps");
     }
     if (!std::regex_match(it->path().filename().string(), name)) continue;
     if (files.size() >= dumps_max) {
-      throw dag::DumpError(dir, "more than " + std::to_string(dumps_max) + " dumps",
-                           "one dump per rank of one job");
+      throw errors::InputError(dir, "more than " + std::to_string(dumps_max) + " dumps",
+                               "one dump per rank of one job");
     }
     files.push_back(it->path().string());
   }
@@ -79,7 +79,7 @@ int run_analyze(const AnalyzeCli& o) {
       program_path = beside.string();
     }
     if (!program_path.empty()) program = dag::read_dump_file(program_path);
-  } catch (const dag::DumpError& e) {
+  } catch (const errors::InputError& e) {
     std::cerr << "ordo analyze: error: " << e.what() << '\n';
     return exit_bad_input;
   }

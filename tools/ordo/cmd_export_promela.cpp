@@ -9,9 +9,9 @@
 
 #include "checker/promela/export.hpp"
 #include "checker/system/model.hpp"
-#include "runtime/dag/dump_error.hpp"
 #include "runtime/dag/dump_reader.hpp"
 #include "runtime/dag/validate.hpp"
+#include "runtime/errors/input_error.hpp"
 #include "tools/ordo/commands.hpp"
 #include "tools/ordo/output.hpp"
 
@@ -29,7 +29,7 @@ struct ExportPromelaOptions {
 bool read_valid_job(const std::string& path, dag::Job& job) {
   try {
     job = dag::read_dump_file(path);
-  } catch (const dag::DumpError& e) {
+  } catch (const errors::InputError& e) {
     std::cerr << path << ": error: " << e.what() << '\n';
     return false;
   }

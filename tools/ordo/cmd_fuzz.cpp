@@ -17,7 +17,7 @@
 #include "checker/report/junit.hpp"
 #include "checker/report/sarif.hpp"
 #include "checker/report/verify_sarif.hpp"
-#include "runtime/dag/dump_error.hpp"
+#include "runtime/errors/input_error.hpp"
 #include "tools/fuzz_campaign/campaign.hpp"
 #include "tools/fuzz_campaign/generated_jobs.hpp"
 #include "tools/fuzz_campaign/report_junit.hpp"
@@ -326,7 +326,7 @@ int run_fuzz(const FuzzCli& o) {
       return partial->code;
     }
     return guard.out_of_memory();
-  } catch (const dag::DumpError& e) {
+  } catch (const errors::InputError& e) {
     // Validation at the rank count: name the input, as the reader does.
     guard.stand_down();
     line.clear();

@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "runtime/dag/dump_error.hpp"
+#include "runtime/errors/input_error.hpp"
 #include "runtime/import/model_file.hpp"
 #include "runtime/networks/network_reader.hpp"
 #include "tools/ordo/commands.hpp"
@@ -33,7 +33,7 @@ int run_import(const ImportCli& o) {
     import::ModelOptions options;
     if (!o.data_shape.empty()) options.data_shape = import::parse_data_shape(o.data_shape);
     model = import::import_model(o.model, options);
-  } catch (const dag::DumpError& e) {
+  } catch (const errors::InputError& e) {
     std::cerr << "ordo import: error: " << e.what() << '\n';
     return exit_bad_input;
   } catch (const std::invalid_argument& e) {

@@ -5,8 +5,8 @@
 #include <string>
 
 #include "checker/report/trace_io.hpp"
-#include "runtime/dag/dump_error.hpp"
-#include "runtime/dag/json_file.hpp"
+#include "runtime/errors/input_error.hpp"
+#include "runtime/json/file.hpp"
 #include "tools/ordo/commands.hpp"
 #include "tools/ordo/job_input.hpp"
 #include "tools/replay/replay.hpp"
@@ -21,11 +21,11 @@ struct ReplayCli {
 };
 
 checker::Trace load_trace(const std::string& path) {
-  const std::string text = dag::read_json_file(path, "trace");
+  const std::string text = json::read_json_file(path, "trace");
   try {
     return checker::read_trace(text);
-  } catch (const dag::DumpError& e) {
-    throw dag::DumpError(path + ": " + e.where(), e.problem(), e.expected());
+  } catch (const errors::InputError& e) {
+    throw errors::InputError(path + ": " + e.where(), e.problem(), e.expected());
   }
 }
 
@@ -43,7 +43,7 @@ int run_replay(const ReplayCli& o) {
   try {
     job = o.input.load();
     trace = load_trace(o.trace_path);
-  } catch (const dag::DumpError& e) {
+  } catch (const errors::InputError& e) {
     std::cerr << "ordo replay: error: " << e.what() << '\n';
     return exit_bad_input;
   }

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "checker/timing/timed_run.hpp"
-#include "runtime/dag/dump_error.hpp"
+#include "runtime/errors/input_error.hpp"
 #include "tools/ordo/commands.hpp"
 #include "tools/ordo/job_input.hpp"
 #include "tools/ordo/output.hpp"
@@ -147,7 +147,7 @@ int simulate_design(const SimulateCli& o, const JobInput& input, std::vector<dou
       }
       options.compute_scale = o.forward_ms * 1e3 / given;
     }
-  } catch (const dag::DumpError& e) {
+  } catch (const errors::InputError& e) {
     std::cerr << "ordo simulate: error: " << e.what() << '\n';
     return exit_bad_input;
   } catch (const std::invalid_argument& e) {

@@ -6,9 +6,9 @@
 #include <stdexcept>
 #include <string>
 
-#include "runtime/dag/dump_error.hpp"
 #include "runtime/dag/dump_writer.hpp"
 #include "runtime/designs/step_builder.hpp"
+#include "runtime/errors/input_error.hpp"
 #include "runtime/networks/catalog.hpp"
 #include "tools/ordo/commands.hpp"
 #include "tools/ordo/design_options.hpp"
@@ -50,7 +50,7 @@ int run_step_dag(StepDagOptions o) {
   dag::Job job;
   try {
     job = input.load();
-  } catch (const dag::DumpError& e) {
+  } catch (const errors::InputError& e) {
     std::cerr << "ordo step-dag: error: " << e.what() << '\n';
     return exit_bad_input;
   } catch (const std::invalid_argument& e) {

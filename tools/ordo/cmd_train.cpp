@@ -339,7 +339,7 @@ int run_train(const TrainCli& o) {
       TrainModel m = load_train_model(o.model, o.data_shape, shape);
       net = std::move(m.network);
       initial = std::move(m.initial);
-    } catch (const std::exception& e) {  // DumpError, or a model that does not fit
+    } catch (const std::exception& e) {  // errors::InputError, or a model that does not fit
       if (root) std::cerr << "ordo train: error: " << e.what() << '\n';
       return exit_bad_input;
     }

@@ -4,9 +4,9 @@
 #include <memory>
 #include <string>
 
-#include "runtime/dag/dump_error.hpp"
 #include "runtime/dag/dump_reader.hpp"
 #include "runtime/dag/validate.hpp"
+#include "runtime/errors/input_error.hpp"
 #include "tools/ordo/commands.hpp"
 
 namespace ordo::tools {
@@ -21,7 +21,7 @@ int run_validate(const ValidateOptions& options) {
   dag::Job job;
   try {
     job = dag::read_dump_file(options.dump_path);
-  } catch (const dag::DumpError& e) {
+  } catch (const errors::InputError& e) {
     std::cerr << options.dump_path << ": error: " << e.what() << '\n';
     return exit_bad_input;
   }

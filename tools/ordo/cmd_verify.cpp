@@ -20,8 +20,8 @@
 #include "checker/report/verify_sarif.hpp"
 #include "checker/search/memory.hpp"
 #include "checker/verify.hpp"
-#include "runtime/dag/dump_error.hpp"
-#include "runtime/dag/json_file.hpp"
+#include "runtime/errors/input_error.hpp"
+#include "runtime/json/file.hpp"
 #include "tools/ordo/bound_options.hpp"
 #include "tools/ordo/command_guard.hpp"
 #include "tools/ordo/commands.hpp"
@@ -189,8 +189,8 @@ class CiOutputs {
 // that cannot be read now gives locations without lines, not an error.
 std::string dump_text(const std::string& path) {
   try {
-    return dag::read_json_file(path, "dump");
-  } catch (const dag::DumpError&) {
+    return json::read_json_file(path, "dump");
+  } catch (const errors::InputError&) {
     return {};
   }
 }
@@ -227,7 +227,7 @@ int run_verify(const VerifyCli& o, Format format, CiOutputs& ci) {
     dag::Job job;
     try {
       job = o.input.load();
-    } catch (const dag::DumpError& e) {
+    } catch (const errors::InputError& e) {
       return ci.bad_input(e.what());
     }
     const bool ranks_defaulted = o.ranks == 0 && !job.ranks;
@@ -247,7 +247,7 @@ int run_verify(const VerifyCli& o, Format format, CiOutputs& ci) {
     enter("building the model");
     try {
       built.emplace(std::move(job), ranks, *comm::parse_backend(o.backend));
-    } catch (const dag::DumpError& e) {
+    } catch (const errors::InputError& e) {
       // The reader names the file in its errors; validation at the rank count must too.
       return ci.bad_input(name + ": " + e.what());
     } catch (const std::invalid_argument& e) {

@@ -2,8 +2,8 @@
 
 #include <stdexcept>
 
-#include "runtime/dag/dump_error.hpp"
 #include "runtime/dag/dump_reader.hpp"
+#include "runtime/errors/input_error.hpp"
 #include "runtime/import/model_file.hpp"
 #include "runtime/networks/catalog.hpp"
 #include "runtime/networks/network_reader.hpp"
@@ -83,7 +83,7 @@ dag::Job JobInput::load() const {
     return designs::build_step_job(picked, c, step);
   } catch (const std::invalid_argument& e) {
     // What the builder refuses is the network's problem: say which network, as the reader does.
-    throw dag::DumpError(net, e.what(), "a network the step builder accepts");
+    throw errors::InputError(net, e.what(), "a network the step builder accepts");
   }
 }
 

@@ -12,6 +12,7 @@
 #include "runtime/dag/program.hpp"
 #include "runtime/designs/design_config.hpp"
 #include "runtime/designs/step_builder.hpp"
+#include "runtime/errors/input_error.hpp"
 #include "runtime/networks/network.hpp"
 
 namespace ordo::tools {
@@ -29,7 +30,7 @@ struct JobInput {
 
   // Registers the positional input and the design options on `sub`.
   void add_options(CLI::App* sub, const std::string& what);
-  // Throws dag::DumpError for a bad file or a network the step builder refuses (naming the
+  // Throws errors::InputError for a bad file or a network the step builder refuses (naming the
   // network) and std::invalid_argument for bad options.
   dag::Job load() const;
   // The files the job is read from (the dump, or the network description), which no output

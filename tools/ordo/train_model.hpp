@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "runtime/errors/input_error.hpp"
 #include "runtime/networks/initial_values.hpp"
 #include "runtime/networks/network.hpp"
 #include "tools/ordo/train_data.hpp"
@@ -16,7 +17,7 @@ struct TrainModel {
   networks::InitialValues initial;
 };
 
-// Throws std::invalid_argument (or dag::DumpError for a file that does not import) saying what
+// Throws std::invalid_argument (or errors::InputError for a file that does not import) saying what
 // does not fit, where, and what was expected: the first node the trainer cannot compute (its
 // operator and the file), or an input or output shape that is not the data's.
 TrainModel load_train_model(const std::string& file, const std::string& data_shape,

@@ -9,8 +9,8 @@
 
 #include "runtime/dag/collective_shape.hpp"
 #include "runtime/dag/detail/check_parts.hpp"
-#include "runtime/dag/detail/json_pointer.hpp"
-#include "runtime/dag/detail/quote.hpp"
+#include "runtime/json/pointer.hpp"
+#include "runtime/json/quote.hpp"
 
 namespace ordo::dag::detail {
 namespace {
@@ -34,10 +34,10 @@ void check_buffer(const Collective& collective, const std::string& where, const 
   const std::string size = overflows ? "more than 2^64 bytes" : std::to_string(needed) + " bytes";
   const std::string from =
       collective.offset == 0 ? "" : " from element " + std::to_string(collective.offset);
-  findings.push_back({pointer_child(where, collective.offset == 0 ? "count" : "offset"),
+  findings.push_back({json::pointer_child(where, collective.offset == 0 ? "count" : "offset"),
                       kind_name(collective) + " of " + std::to_string(collective.count) + " " +
                           std::string(to_string(collective.dtype)) + " elements" + from +
-                          " needs " + size + " but var " + quote(buffer.name) + " has " +
+                          " needs " + size + " but var " + json::quote(buffer.name) + " has " +
                           std::to_string(buffer.bytes) + " bytes",
                       "offset plus count, times the element size, within the bytes of the var "
                       "it fills"});
@@ -48,7 +48,7 @@ void check_buffer(const Collective& collective, const std::string& where, const 
 ProgramScope::ProgramScope(const JobFacts& facts, std::size_t program_index)
     : facts_(&facts),
       program_(&facts.job->programs[program_index]),
-      pointer_(pointer_child("/programs", program_index)),
+      pointer_(json::pointer_child("/programs", program_index)),
       membership_(facts.comms.size()),
       membership_known_(facts.comms.size(), false) {
   assert(program_index < facts.job->programs.size());
@@ -83,8 +83,8 @@ const std::optional<std::string>& ProgramScope::membership_problem(CommId comm) 
   }
   if (first_outside.has_value()) {
     membership_[comm] =
-        "rank " + std::to_string(*first_outside) + " runs program " + quote(program_->name) +
-        " but is not a member of communicator " + quote(facts_->job->comms[comm].name) +
+        "rank " + std::to_string(*first_outside) + " runs program " + json::quote(program_->name) +
+        " but is not a member of communicator " + json::quote(facts_->job->comms[comm].name) +
         (outside > 1 ? " (nor are " + std::to_string(outside - 1) + " other ranks running it)"
                      : "");
   }
@@ -103,7 +103,7 @@ void check_collective(const Collective& collective, const std::string& where, co
                   "communicator", findings)) {
     comm_size = scope.job().comms[collective.comm].size;
     if (const std::optional<std::string>& problem = scope.membership_problem(collective.comm)) {
-      findings.push_back({pointer_child(where, "comm"), *problem,
+      findings.push_back({json::pointer_child(where, "comm"), *problem,
                           "a communicator that contains every rank running the program"});
     }
   }
@@ -112,16 +112,16 @@ void check_collective(const Collective& collective, const std::string& where, co
   }
   for (dag::ShapeProblem& p : shape_problems(collective.kind, collective.count,
                                              collective.reduction, collective.root, comm_size)) {
-    findings.push_back({p.field.empty() ? where : pointer_child(where, p.field),
+    findings.push_back({p.field.empty() ? where : json::pointer_child(where, p.field),
                         std::move(p.found), std::move(p.expected)});
   }
   if (collective.kind == CollectiveKind::barrier && collective.count != 0) {
     return;  // reported above; a barrier has no buffer to check the count against
   }
   if (buffer == nullptr && collective.offset != 0) {
-    findings.push_back({pointer_child(where, "offset"),
-                        kind_name(collective) + " has offset " +
-                            std::to_string(collective.offset) + " but no buffer var to slice",
+    findings.push_back({json::pointer_child(where, "offset"),
+                        kind_name(collective) + " has offset " + std::to_string(collective.offset) +
+                            " but no buffer var to slice",
                         "offset 0 (an offset is into the var the call fills)"});
   } else if (buffer != nullptr && dtype_valid) {
     check_buffer(collective, where, *buffer, findings);

@@ -5,9 +5,9 @@
 #include <unordered_map>
 
 #include "runtime/dag/detail/check_parts.hpp"
-#include "runtime/dag/detail/json_pointer.hpp"
-#include "runtime/dag/detail/quote.hpp"
 #include "runtime/dag/limits.hpp"
+#include "runtime/json/pointer.hpp"
+#include "runtime/json/quote.hpp"
 
 namespace ordo::dag::detail {
 namespace {
@@ -39,17 +39,17 @@ void check_members(const Job& job, std::size_t index, Findings& findings) {
   if (!comm.members.has_value()) {
     return;
   }
-  const std::string where = pointer_child(pointer_child("/comms", index), "members");
+  const std::string where = json::pointer_child(json::pointer_child("/comms", index), "members");
   const std::vector<Rank>& members = *comm.members;
   if (members.empty()) {
-    findings.push_back({where, "communicator " + quote(comm.name) + " has no members",
+    findings.push_back({where, "communicator " + json::quote(comm.name) + " has no members",
                         "at least one member rank"});
   }
   check_table_size(members.size(), limits::ranks_max, where, "members", findings);
   const std::optional<std::uint32_t> ranks = usable_rank_count(job);
   std::unordered_map<Rank, std::size_t> first_position;
   for (std::size_t i = 0; i < members.size(); ++i) {
-    const std::string member_where = pointer_child(where, i);
+    const std::string member_where = json::pointer_child(where, i);
     if (ranks.has_value() && members[i] >= *ranks) {
       findings.push_back({member_where, "rank " + std::to_string(members[i]) + " is out of range",
                           rank_range(*ranks)});
@@ -59,7 +59,7 @@ void check_members(const Job& job, std::size_t index, Findings& findings) {
     if (!inserted) {
       findings.push_back({member_where,
                           "rank " + std::to_string(members[i]) + " is listed twice (first at " +
-                              pointer_child(where, first->second) + ")",
+                              json::pointer_child(where, first->second) + ")",
                           "each member once"});
     }
   }
@@ -76,16 +76,16 @@ void check_rankless(const Job& job, Findings& findings) {
   }
   for (std::size_t i = 0; i < job.programs.size(); ++i) {
     if (job.programs[i].ranks.has_value()) {
-      findings.push_back(
-          {pointer_child(pointer_child("/programs", i), "ranks"),
-           "program " + quote(job.programs[i].name) + " lists ranks but the job has no rank count",
-           "\"all\", or a 'ranks' count for the job"});
+      findings.push_back({json::pointer_child(json::pointer_child("/programs", i), "ranks"),
+                          "program " + json::quote(job.programs[i].name) +
+                              " lists ranks but the job has no rank count",
+                          "\"all\", or a 'ranks' count for the job"});
     }
   }
   for (std::size_t i = 0; i < job.comms.size(); ++i) {
     if (job.comms[i].members.has_value()) {
-      findings.push_back({pointer_child(pointer_child("/comms", i), "members"),
-                          "communicator " + quote(job.comms[i].name) +
+      findings.push_back({json::pointer_child(json::pointer_child("/comms", i), "members"),
+                          "communicator " + json::quote(job.comms[i].name) +
                               " lists members but the job has no rank count",
                           "no member list (all ranks), or a 'ranks' count for the job"});
     }
@@ -100,24 +100,24 @@ struct RankOwner {
 void check_program_ranks(const Job& job, std::size_t index, std::uint32_t ranks,
                          std::vector<RankOwner>& owners, Findings& findings) {
   const Program& program = job.programs[index];
-  const std::string where = pointer_child(pointer_child("/programs", index), "ranks");
+  const std::string where = json::pointer_child(json::pointer_child("/programs", index), "ranks");
   if (!program.ranks.has_value()) {
     if (job.programs.size() > 1) {
-      findings.push_back(
-          {where,
-           "program " + quote(program.name) + " runs on all ranks but is not the only program",
-           "the list of ranks that run it"});
+      findings.push_back({where,
+                          "program " + json::quote(program.name) +
+                              " runs on all ranks but is not the only program",
+                          "the list of ranks that run it"});
     }
     return;
   }
   const std::vector<Rank>& list = *program.ranks;
   if (list.empty()) {
     findings.push_back(
-        {where, "program " + quote(program.name) + " runs on no rank", "at least one rank"});
+        {where, "program " + json::quote(program.name) + " runs on no rank", "at least one rank"});
   }
   check_table_size(list.size(), limits::ranks_max, where, "ranks", findings);
   for (std::size_t i = 0; i < list.size(); ++i) {
-    const std::string rank_where = pointer_child(where, i);
+    const std::string rank_where = json::pointer_child(where, i);
     if (list[i] >= ranks) {
       findings.push_back(
           {rank_where, "rank " + std::to_string(list[i]) + " is out of range", rank_range(ranks)});
@@ -125,13 +125,14 @@ void check_program_ranks(const Job& job, std::size_t index, std::uint32_t ranks,
     }
     RankOwner& owner = owners[list[i]];
     if (owner.program != no_program) {
-      const std::string first = pointer_child(
-          pointer_child(pointer_child("/programs", owner.program), "ranks"), owner.position);
+      const std::string first = json::pointer_child(
+          json::pointer_child(json::pointer_child("/programs", owner.program), "ranks"),
+          owner.position);
       const std::string problem = owner.program == index
                                       ? " is listed twice (first at " + first + ")"
                                       : " is also run by program " +
-                                            quote(job.programs[owner.program].name) + " (at " +
-                                            first + ")";
+                                            json::quote(job.programs[owner.program].name) +
+                                            " (at " + first + ")";
       findings.push_back({rank_where, "rank " + std::to_string(list[i]) + problem,
                           "every rank run by exactly one program"});
       continue;

@@ -4,9 +4,9 @@
 #include <variant>
 
 #include "runtime/dag/detail/check_parts.hpp"
-#include "runtime/dag/detail/json_pointer.hpp"
-#include "runtime/dag/detail/quote.hpp"
 #include "runtime/dag/limits.hpp"
+#include "runtime/json/pointer.hpp"
+#include "runtime/json/quote.hpp"
 
 namespace ordo::dag::detail {
 namespace {
@@ -26,9 +26,9 @@ void check_submit(const ProgramScope& scope, const SubmitAction& submit, std::si
   std::optional<std::size_t>& submitted_at = state.submitted_at[submit.op];
   if (submitted_at.has_value()) {
     const std::string first =
-        pointer_child(pointer_child(scope.pointer(), "main"), *submitted_at);
-    findings.push_back({pointer_child(where, "op"),
-                        "op " + quote(program.ops[submit.op].name) +
+        json::pointer_child(json::pointer_child(scope.pointer(), "main"), *submitted_at);
+    findings.push_back({json::pointer_child(where, "op"),
+                        "op " + json::quote(program.ops[submit.op].name) +
                             " is submitted twice (first at " + first + ")",
                         "each op submitted once"});
     return;
@@ -49,8 +49,8 @@ void check_wait(const ProgramScope& scope, const WaitToReadAction& wait, const s
   if (check_index(wait.var, program.vars.size(), Location(where, "var"), "var", findings) &&
       !state.written[wait.var]) {
     findings.push_back(
-        {pointer_child(where, "var"),
-         "no op submitted before this wait writes var " + quote(program.vars[wait.var].name),
+        {json::pointer_child(where, "var"),
+         "no op submitted before this wait writes var " + json::quote(program.vars[wait.var].name),
          "a wait on a var that an earlier submission writes"});
   }
 }
@@ -66,7 +66,7 @@ void check_call(ProgramScope& scope, const CollectiveAction& call, const std::st
     }
     if (call.collective.kind == CollectiveKind::barrier) {
       findings.push_back(
-          {pointer_child(where, "buffer"), "barrier has a buffer", "no buffer on a barrier"});
+          {json::pointer_child(where, "buffer"), "barrier has a buffer", "no buffer on a barrier"});
       buffer = nullptr;
     }
   }
@@ -78,20 +78,21 @@ void check_call(ProgramScope& scope, const CollectiveAction& call, const std::st
                             " elements but has no buffer",
                         "a 'buffer' var holding the data"});
   }
-  check_collective(call.collective, pointer_child(where, "collective"), buffer, scope, findings);
+  check_collective(call.collective, json::pointer_child(where, "collective"), buffer, scope,
+                   findings);
 }
 
 }  // namespace
 
 void check_main(ProgramScope& scope, Findings& findings) {
   const Program& program = scope.program();
-  const std::string where = pointer_child(scope.pointer(), "main");
+  const std::string where = json::pointer_child(scope.pointer(), "main");
   check_table_size(program.main.size(), limits::actions_max, where, "actions", findings);
   MainState state{std::vector<std::optional<std::size_t>>(program.ops.size()),
                   std::vector<bool>(program.vars.size(), false)};
   for (std::size_t i = 0; i < program.main.size(); ++i) {
     const Action& action = program.main[i];
-    const std::string action_where = pointer_child(where, i);
+    const std::string action_where = json::pointer_child(where, i);
     if (const auto* submit = std::get_if<SubmitAction>(&action)) {
       check_submit(scope, *submit, i, action_where, state, findings);
     } else if (const auto* wait = std::get_if<WaitToReadAction>(&action)) {
@@ -105,8 +106,8 @@ void check_main(ProgramScope& scope, Findings& findings) {
   for (std::size_t op = 0; op < program.ops.size(); ++op) {
     if (!state.submitted_at[op].has_value()) {
       findings.push_back(
-          {pointer_child(pointer_child(scope.pointer(), "ops"), op),
-           "op " + quote(program.ops[op].name) + " is never submitted by the main program",
+          {json::pointer_child(json::pointer_child(scope.pointer(), "ops"), op),
+           "op " + json::quote(program.ops[op].name) + " is never submitted by the main program",
            "a submit action for every op"});
     }
   }

@@ -4,24 +4,24 @@
 #include <cmath>
 
 #include "runtime/dag/detail/check_parts.hpp"
-#include "runtime/dag/detail/json_pointer.hpp"
-#include "runtime/dag/detail/quote.hpp"
 #include "runtime/dag/limits.hpp"
+#include "runtime/json/pointer.hpp"
+#include "runtime/json/quote.hpp"
 
 namespace ordo::dag::detail {
 namespace {
 
 void check_pools(const ProgramScope& scope, Findings& findings) {
   const std::vector<Pool>& pools = scope.program().pools;
-  const std::string where = pointer_child(scope.pointer(), "pools");
+  const std::string where = json::pointer_child(scope.pointer(), "pools");
   check_table_size(pools.size(), limits::pools_max, where, "pools", findings);
   check_entry_names(pools, where, "pool", findings);
   for (std::size_t i = 0; i < pools.size(); ++i) {
     if (pools[i].threads == 0 || pools[i].threads > limits::pool_threads_max) {
-      findings.push_back(
-          {Location(where, i, "threads").str(),
-           "pool " + quote(pools[i].name) + " has " + std::to_string(pools[i].threads) + " threads",
-           "from 1 to " + std::to_string(limits::pool_threads_max) + " threads"});
+      findings.push_back({Location(where, i, "threads").str(),
+                          "pool " + json::quote(pools[i].name) + " has " +
+                              std::to_string(pools[i].threads) + " threads",
+                          "from 1 to " + std::to_string(limits::pool_threads_max) + " threads"});
     }
     check_enum(pools[i].kind, Location(where, i, "kind"), "pool kind", findings);
   }
@@ -29,7 +29,7 @@ void check_pools(const ProgramScope& scope, Findings& findings) {
 
 void check_vars(const ProgramScope& scope, Findings& findings) {
   const std::vector<Var>& vars = scope.program().vars;
-  const std::string where = pointer_child(scope.pointer(), "vars");
+  const std::string where = json::pointer_child(scope.pointer(), "vars");
   check_table_size(vars.size(), limits::vars_max, where, "vars", findings);
   check_entry_names(vars, where, "var", findings);
   for (std::size_t i = 0; i < vars.size(); ++i) {
@@ -53,8 +53,8 @@ struct VarUse {
 void check_op_vars(const ProgramScope& scope, const Op& op, const std::string& op_where,
                    std::vector<VarUse>& uses, Findings& findings) {
   const std::vector<Var>& vars = scope.program().vars;
-  const std::string reads_where = pointer_child(op_where, "reads");
-  const std::string writes_where = pointer_child(op_where, "writes");
+  const std::string reads_where = json::pointer_child(op_where, "reads");
+  const std::string writes_where = json::pointer_child(op_where, "writes");
   check_table_size(op.reads.size(), limits::op_vars_max, reads_where, "vars", findings);
   check_table_size(op.writes.size(), limits::op_vars_max, writes_where, "vars", findings);
   uses.clear();
@@ -79,16 +79,17 @@ void check_op_vars(const ProgramScope& scope, const Op& op, const std::string& o
     const VarUse*& first_in_list = use.written ? first_write : first_read;
     const std::string& list_where = use.written ? writes_where : reads_where;
     if (first_in_list != nullptr) {
-      findings.push_back({pointer_child(list_where, use.position),
-                          "var " + quote(vars[use.var].name) + " is listed twice in " +
+      findings.push_back({json::pointer_child(list_where, use.position),
+                          "var " + json::quote(vars[use.var].name) + " is listed twice in " +
                               (use.written ? "writes" : "reads") + " (first at " +
-                              pointer_child(list_where, first_in_list->position) + ")",
+                              json::pointer_child(list_where, first_in_list->position) + ")",
                           "each var once per op"});
     } else if (use.written && first_read != nullptr) {
-      findings.push_back({pointer_child(list_where, use.position),
-                          "var " + quote(vars[use.var].name) + " is both read and written by op " +
-                              quote(op.name) + " (read at " +
-                              pointer_child(reads_where, first_read->position) + ")",
+      findings.push_back({json::pointer_child(list_where, use.position),
+                          "var " + json::quote(vars[use.var].name) +
+                              " is both read and written by op " + json::quote(op.name) +
+                              " (read at " +
+                              json::pointer_child(reads_where, first_read->position) + ")",
                           "a var in reads or in writes, not both (a write may also read)"});
     }
     if (first_in_list == nullptr) {
@@ -102,18 +103,18 @@ void check_op_collective(ProgramScope& scope, const Op& op, const std::string& o
                          Findings& findings) {
   if (!is_collective(op.kind)) {
     if (op.collective.has_value()) {
-      findings.push_back(
-          {pointer_child(op_where, "collective"),
-           std::string(to_string(op.kind)) + " op " + quote(op.name) + " has a collective spec",
-           "no 'collective' field on compute and copy ops"});
+      findings.push_back({json::pointer_child(op_where, "collective"),
+                          std::string(to_string(op.kind)) + " op " + json::quote(op.name) +
+                              " has a collective spec",
+                          "no 'collective' field on compute and copy ops"});
     }
     return;
   }
   if (!op.collective.has_value()) {
-    findings.push_back(
-        {op_where,
-         std::string(to_string(op.kind)) + " op " + quote(op.name) + " has no collective spec",
-         "a 'collective' field on collective and async_collective ops"});
+    findings.push_back({op_where,
+                        std::string(to_string(op.kind)) + " op " + json::quote(op.name) +
+                            " has no collective spec",
+                        "a 'collective' field on collective and async_collective ops"});
     return;
   }
   // The var the collective fills is the one the runtime picks: the first data (non-token) var
@@ -130,11 +131,12 @@ void check_op_collective(ProgramScope& scope, const Op& op, const std::string& o
   const Collective& c = *op.collective;
   if (buffer == nullptr && c.kind != CollectiveKind::barrier && c.count > 0) {
     findings.push_back({op_where,
-                        std::string(to_string(op.kind)) + " op " + quote(op.name) + " moves " +
-                            std::to_string(c.count) + " elements but reads and writes no data var",
+                        std::string(to_string(op.kind)) + " op " + json::quote(op.name) +
+                            " moves " + std::to_string(c.count) +
+                            " elements but reads and writes no data var",
                         "a tensor or buffer var among its writes (or reads) to hold the data"});
   }
-  check_collective(c, pointer_child(op_where, "collective"), buffer, scope, findings);
+  check_collective(c, json::pointer_child(op_where, "collective"), buffer, scope, findings);
 }
 
 // The runtime's copy op moves one var's bytes into another, packs several vars end to end into
@@ -148,8 +150,9 @@ void check_copy(const Op& op, const std::vector<Var>& vars, const std::string& o
   if (op.kind != OpKind::copy) return;
   if (op.reads.empty() || op.writes.empty() || (op.reads.size() > 1 && op.writes.size() > 1)) {
     findings.push_back({op_where,
-                        "copy op " + quote(op.name) + " reads " + std::to_string(op.reads.size()) +
-                            " var(s) and writes " + std::to_string(op.writes.size()),
+                        "copy op " + json::quote(op.name) + " reads " +
+                            std::to_string(op.reads.size()) + " var(s) and writes " +
+                            std::to_string(op.writes.size()),
                         "a copy reads one var and writes one, reads several and writes one "
                         "(pack) or reads one and writes several (unpack)"});
     return;
@@ -166,10 +169,10 @@ void check_copy(const Op& op, const std::vector<Var>& vars, const std::string& o
   }
   if (overflow || bytes != vars[whole].bytes) {
     findings.push_back({op_where,
-                        std::string(pack ? "pack" : "unpack") + " op " + quote(op.name) +
+                        std::string(pack ? "pack" : "unpack") + " op " + json::quote(op.name) +
                             " moves " +
                             (overflow ? std::string("more than 2^64") : std::to_string(bytes)) +
-                            " bytes of parts but var " + quote(vars[whole].name) + " holds " +
+                            " bytes of parts but var " + json::quote(vars[whole].name) + " holds " +
                             std::to_string(vars[whole].bytes),
                         "parts whose bytes add up to the whole's"});
   }
@@ -177,13 +180,14 @@ void check_copy(const Op& op, const std::vector<Var>& vars, const std::string& o
     return vars[v].kind != VarKind::token && vars[v].dtype != vars[whole].dtype;
   });
   if (other_type != parts.end()) {
-    findings.push_back({op_where,
-                        std::string(pack ? "pack" : "unpack") + " op " + quote(op.name) + " " +
-                            (pack ? "packs" : "unpacks") + " var " + quote(vars[*other_type].name) +
-                            " of " + std::string(to_string(vars[*other_type].dtype)) +
-                            (pack ? " into " : " out of ") + "var " + quote(vars[whole].name) +
-                            " of " + std::string(to_string(vars[whole].dtype)),
-                        "parts of the whole's dtype (one bucket, one datatype)"});
+    findings.push_back(
+        {op_where,
+         std::string(pack ? "pack" : "unpack") + " op " + json::quote(op.name) + " " +
+             (pack ? "packs" : "unpacks") + " var " + json::quote(vars[*other_type].name) + " of " +
+             std::string(to_string(vars[*other_type].dtype)) + (pack ? " into " : " out of ") +
+             "var " + json::quote(vars[whole].name) + " of " +
+             std::string(to_string(vars[whole].dtype)),
+         "parts of the whole's dtype (one bucket, one datatype)"});
   }
 }
 
@@ -191,11 +195,11 @@ void check_op(ProgramScope& scope, std::size_t index, std::vector<VarUse>& uses,
               Findings& findings) {
   const Program& program = scope.program();
   const Op& op = program.ops[index];
-  const std::string where = pointer_child(pointer_child(scope.pointer(), "ops"), index);
+  const std::string where = json::pointer_child(json::pointer_child(scope.pointer(), "ops"), index);
   check_index(op.pool, program.pools.size(), Location(where, "pool"), "pool", findings);
   check_op_vars(scope, op, where, uses, findings);
   if (!std::isfinite(op.cost_us) || op.cost_us < 0) {
-    findings.push_back({pointer_child(where, "cost_us"),
+    findings.push_back({json::pointer_child(where, "cost_us"),
                         "cost_us " + std::to_string(op.cost_us) + " is negative or not finite",
                         "a finite number of at least 0"});
   }
@@ -211,7 +215,7 @@ void check_program(ProgramScope& scope, Findings& findings) {
   const Program& program = scope.program();
   check_pools(scope, findings);
   check_vars(scope, findings);
-  const std::string ops_where = pointer_child(scope.pointer(), "ops");
+  const std::string ops_where = json::pointer_child(scope.pointer(), "ops");
   check_table_size(program.ops.size(), limits::ops_max, ops_where, "ops", findings);
   check_entry_names(program.ops, ops_where, "op", findings);
   std::vector<VarUse> uses;  // reused by every op

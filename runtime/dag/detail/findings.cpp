@@ -3,20 +3,20 @@
 #include <cassert>
 #include <unordered_map>
 
-#include "runtime/dag/detail/json_pointer.hpp"
-#include "runtime/dag/detail/quote.hpp"
 #include "runtime/dag/name_rules.hpp"
+#include "runtime/json/pointer.hpp"
+#include "runtime/json/quote.hpp"
 
 namespace ordo::dag::detail {
 
 std::string Location::str() const {
   switch (step_) {
     case 1:
-      return pointer_child(*base_, key_);
+      return json::pointer_child(*base_, key_);
     case 2:
-      return pointer_child(*base_, index_);
+      return json::pointer_child(*base_, index_);
     case 3:
-      return pointer_child(pointer_child(*base_, index_), key_);
+      return json::pointer_child(json::pointer_child(*base_, index_), key_);
     default:
       break;
   }
@@ -48,7 +48,9 @@ void check_names(const std::vector<std::string_view>& names, const std::string& 
   std::unordered_map<std::string_view, std::size_t> first_use;
   first_use.reserve(names.size());
   for (std::size_t i = 0; i < names.size(); ++i) {
-    const auto where = [&] { return pointer_child(pointer_child(table_pointer, i), "name"); };
+    const auto where = [&] {
+      return json::pointer_child(json::pointer_child(table_pointer, i), "name");
+    };
     if (const std::optional<std::string> problem = name_problem(names[i])) {
       findings.push_back({where(), *problem, name_expectation()});
       continue;
@@ -57,8 +59,9 @@ void check_names(const std::vector<std::string_view>& names, const std::string& 
     if (!inserted) {
       findings.push_back(
           {where(),
-           "duplicate " + std::string(entity) + " name " + quote(names[i]) + " (first used at " +
-               pointer_child(pointer_child(table_pointer, first->second), "name") + ")",
+           "duplicate " + std::string(entity) + " name " + json::quote(names[i]) +
+               " (first used at " +
+               json::pointer_child(json::pointer_child(table_pointer, first->second), "name") + ")",
            "names unique within " + table_pointer});
     }
   }

@@ -4,9 +4,9 @@
 #include <limits>
 #include <utility>
 
-#include "runtime/dag/detail/json_pointer.hpp"
-#include "runtime/dag/detail/quote.hpp"
-#include "runtime/dag/detail/spelling.hpp"
+#include "runtime/json/pointer.hpp"
+#include "runtime/json/quote.hpp"
+#include "runtime/json/spelling.hpp"
 
 namespace ordo::dag::detail {
 
@@ -29,7 +29,7 @@ void NameTable::reserve(std::size_t entries) {
   ids_.reserve(entries);
 }
 
-const std::string& NameTable::add(const Node& name_node) {
+const std::string& NameTable::add(const json::Node& name_node) {
   const std::string& name = read_name(name_node);
   // Callers bound every table by a limit far below this, so indices always fit.
   assert(names_.size() < std::numeric_limits<std::uint32_t>::max());
@@ -37,23 +37,23 @@ const std::string& NameTable::add(const Node& name_node) {
   const auto [existing, inserted] = ids_.emplace(name, id);
   if (!inserted) {
     const std::string first =
-        pointer_child(pointer_child(table_pointer_, existing->second), "name");
+        json::pointer_child(json::pointer_child(table_pointer_, existing->second), "name");
     name_node.fail(
-        "duplicate " + entity_ + " name " + quote(name) + " (first used at " + first + ")",
+        "duplicate " + entity_ + " name " + json::quote(name) + " (first used at " + first + ")",
         "names unique within " + table_pointer_);
   }
   names_.push_back(name);
   return name;
 }
 
-std::uint32_t NameTable::resolve(const Node& reference) const {
+std::uint32_t NameTable::resolve(const json::Node& reference) const {
   const std::string& name =
-      read_string(reference, "the name of " + with_article(entity_) + " (a string)");
+      json::read_string(reference, "the name of " + with_article(entity_) + " (a string)");
   const auto found = ids_.find(name);
   if (found == ids_.end()) {
-    reference.fail(
-        "no " + entity_ + " named " + quote(name) + " in " + table_pointer_,
-        "the name of " + with_article(entity_) + " declared there" + did_you_mean(name, names_));
+    reference.fail("no " + entity_ + " named " + json::quote(name) + " in " + table_pointer_,
+                   "the name of " + with_article(entity_) + " declared there" +
+                       json::did_you_mean(name, names_));
   }
   assert(found->second < names_.size());
   return found->second;

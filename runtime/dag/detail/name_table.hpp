@@ -9,7 +9,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "runtime/dag/detail/json_node.hpp"
+#include "runtime/dag/json_fields.hpp"
+#include "runtime/json/node.hpp"
 
 namespace ordo::dag::detail {
 
@@ -22,10 +23,10 @@ class NameTable {
 
   // Registers the name at `name_node` as the next index, failing on an invalid or repeated name.
   // Returns the name.
-  const std::string& add(const Node& name_node);
+  const std::string& add(const json::Node& name_node);
 
   // The index of the entry that the string at `reference` names.
-  std::uint32_t resolve(const Node& reference) const;
+  std::uint32_t resolve(const json::Node& reference) const;
 
   std::size_t size() const { return names_.size(); }
 

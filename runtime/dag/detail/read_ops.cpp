@@ -4,10 +4,10 @@
 #include <string>
 #include <string_view>
 
-#include "runtime/dag/detail/quote.hpp"
 #include "runtime/dag/detail/read_parts.hpp"
 #include "runtime/dag/dump_format.hpp"
 #include "runtime/dag/limits.hpp"
+#include "runtime/json/quote.hpp"
 
 namespace ordo::dag::detail {
 namespace {
@@ -15,12 +15,13 @@ namespace {
 constexpr std::array<std::string_view, 3> op_required = {"name", "kind", "pool"};
 constexpr std::array<std::string_view, 5> op_optional = {"reads", "writes", "priority", "cost_us",
                                                          "collective"};
-constexpr ObjectSpec op_spec = {"an op", op_required, op_optional};
+constexpr json::ObjectSpec op_spec = {"an op", op_required, op_optional};
 
 constexpr std::array<std::string_view, 6> collective_required = {"kind",  "comm",  "key",
                                                                  "count", "dtype", "reduction"};
 constexpr std::array<std::string_view, 2> collective_optional = {"root", "offset"};
-constexpr ObjectSpec collective_spec = {"a collective", collective_required, collective_optional};
+constexpr json::ObjectSpec collective_spec = {"a collective", collective_required,
+                                              collective_optional};
 
 // Actions are told apart by their "action" field; each kind then has its own fields. The submit
 // action's spelling depends on the dump's version (dump_format.hpp), the others' do not.
@@ -31,42 +32,44 @@ constexpr ActionKinds action_kinds(std::uint64_t version) {
 }
 constexpr std::array<std::string_view, 1> action_required = {"action"};
 constexpr std::array<std::string_view, 0> no_fields = {};
-constexpr ObjectSpec action_spec = {"an action", action_required, no_fields};
+constexpr json::ObjectSpec action_spec = {"an action", action_required, no_fields};
 constexpr std::array<std::string_view, 2> submit_required = {"action", "op"};
-constexpr ObjectSpec submit_spec = {"a submit action", submit_required, no_fields};
+constexpr json::ObjectSpec submit_spec = {"a submit action", submit_required, no_fields};
 // Version 1's name for the submit action.
-constexpr ObjectSpec submit_v1_spec = {"a push action", submit_required, no_fields};
+constexpr json::ObjectSpec submit_v1_spec = {"a push action", submit_required, no_fields};
 constexpr std::array<std::string_view, 2> wait_to_read_required = {"action", "var"};
-constexpr ObjectSpec wait_to_read_spec = {"a wait_to_read action", wait_to_read_required,
-                                          no_fields};
-constexpr ObjectSpec wait_for_all_spec = {"a wait_for_all action", action_required, no_fields};
+constexpr json::ObjectSpec wait_to_read_spec = {"a wait_to_read action", wait_to_read_required,
+                                                no_fields};
+constexpr json::ObjectSpec wait_for_all_spec = {"a wait_for_all action", action_required,
+                                                no_fields};
 constexpr std::array<std::string_view, 2> collective_action_required = {"action", "collective"};
 constexpr std::array<std::string_view, 1> collective_action_optional = {"buffer"};
-constexpr ObjectSpec collective_action_spec = {"a collective action", collective_action_required,
-                                               collective_action_optional};
+constexpr json::ObjectSpec collective_action_spec = {
+    "a collective action", collective_action_required, collective_action_optional};
 
-Collective read_collective(const Node& node, std::uint64_t version, const NameTable& comms) {
-  const ObjectNode object(node, collective_spec);
+Collective read_collective(const json::Node& node, std::uint64_t version, const NameTable& comms) {
+  const json::ObjectNode object(node, collective_spec);
   object.reject_unknown_fields();
   Collective collective;
-  const Node kind = object.required("kind");
+  const json::Node kind = object.required("kind");
   collective.kind = read_enum<CollectiveKind>(kind, "collective kind");
   if (collective.kind > CollectiveKind::barrier && version < first_version_of_reduce_kinds) {
     kind.fail(
-        "collective kind " + quote(to_string(collective.kind)) + " in a version " +
+        "collective kind " + json::quote(to_string(collective.kind)) + " in a version " +
             std::to_string(version) + " dump (it exists from version " +
             std::to_string(first_version_of_reduce_kinds) + ")",
         "allreduce, bcast or barrier, or version " + std::to_string(first_version_of_reduce_kinds));
   }
   collective.comm = comms.resolve(object.required("comm"));
-  collective.key = read_signed(object.required("key"), std::numeric_limits<std::int64_t>::min(),
-                               std::numeric_limits<std::int64_t>::max());
+  collective.key =
+      json::read_signed(object.required("key"), std::numeric_limits<std::int64_t>::min(),
+                        std::numeric_limits<std::int64_t>::max());
   collective.count =
-      read_unsigned(object.required("count"), std::numeric_limits<std::uint64_t>::max());
+      json::read_unsigned(object.required("count"), std::numeric_limits<std::uint64_t>::max());
   collective.dtype = read_enum<DType>(object.required("dtype"), "dtype");
   collective.reduction = read_enum<Reduction>(object.required("reduction"), "reduction");
   if (const std::optional<Node> root = object.optional("root")) {
-    collective.root = static_cast<Rank>(read_unsigned(*root, limits::ranks_max - 1));
+    collective.root = static_cast<Rank>(json::read_unsigned(*root, limits::ranks_max - 1));
   }
   if (const std::optional<Node> offset = object.optional("offset")) {
     if (version < first_version_of_offsets) {
@@ -75,13 +78,13 @@ Collective read_collective(const Node& node, std::uint64_t version, const NameTa
                        std::to_string(first_version_of_offsets) + ")",
                    "no offset, or version " + std::to_string(first_version_of_offsets));
     }
-    collective.offset = read_unsigned(*offset, std::numeric_limits<std::uint64_t>::max());
+    collective.offset = json::read_unsigned(*offset, std::numeric_limits<std::uint64_t>::max());
   }
   return collective;
 }
 
-std::vector<VarId> read_var_list(const Node& node, const NameTable& vars) {
-  const std::size_t count = read_array(node, limits::op_vars_max, "var names");
+std::vector<VarId> read_var_list(const json::Node& node, const NameTable& vars) {
+  const std::size_t count = json::read_array(node, limits::op_vars_max, "var names");
   std::vector<VarId> ids(count);
   for (std::size_t i = 0; i < count; ++i) {
     ids[i] = vars.resolve(node.element(i));
@@ -89,7 +92,7 @@ std::vector<VarId> read_var_list(const Node& node, const NameTable& vars) {
   return ids;
 }
 
-Op read_op(const ObjectNode& object, std::uint64_t version, const NameTable& comms,
+Op read_op(const json::ObjectNode& object, std::uint64_t version, const NameTable& comms,
            const NameTable& pools, const NameTable& vars) {
   Op op;
   op.kind = read_enum<OpKind>(object.required("kind"), "op kind");
@@ -101,12 +104,12 @@ Op read_op(const ObjectNode& object, std::uint64_t version, const NameTable& com
     op.writes = read_var_list(*writes, vars);
   }
   if (const std::optional<Node> priority = object.optional("priority")) {
-    op.priority =
-        static_cast<std::int32_t>(read_signed(*priority, std::numeric_limits<std::int32_t>::min(),
-                                              std::numeric_limits<std::int32_t>::max()));
+    op.priority = static_cast<std::int32_t>(
+        json::read_signed(*priority, std::numeric_limits<std::int32_t>::min(),
+                          std::numeric_limits<std::int32_t>::max()));
   }
   if (const std::optional<Node> cost = object.optional("cost_us")) {
-    op.cost_us = read_number(*cost, 0.0);
+    op.cost_us = json::read_number(*cost, 0.0);
   }
   if (const std::optional<Node> collective = object.optional("collective")) {
     op.collective = read_collective(*collective, version, comms);
@@ -114,9 +117,9 @@ Op read_op(const ObjectNode& object, std::uint64_t version, const NameTable& com
   return op;
 }
 
-CollectiveAction read_collective_action(const Node& node, std::uint64_t version,
+CollectiveAction read_collective_action(const json::Node& node, std::uint64_t version,
                                         const NameTable& comms, const NameTable& vars) {
-  const ObjectNode object(node, collective_action_spec);
+  const json::ObjectNode object(node, collective_action_spec);
   object.reject_unknown_fields();
   CollectiveAction action{read_collective(object.required("collective"), version, comms),
                           std::nullopt};
@@ -129,7 +132,7 @@ CollectiveAction read_collective_action(const Node& node, std::uint64_t version,
 // The submit action under the other version's spelling is an error of its own: the dump mixes
 // versions (a version edited by hand, actions pasted from another dump), and saying so helps more
 // than "unknown action".
-void reject_other_submit_spelling(const Node& kind, std::uint64_t version,
+void reject_other_submit_spelling(const json::Node& kind, std::uint64_t version,
                                   const ActionKinds& kinds) {
   // Every version after 1 spells it "submit"; name the first of them.
   const std::uint64_t other = version == 1 ? 2 : 1;
@@ -140,32 +143,32 @@ void reject_other_submit_spelling(const Node& kind, std::uint64_t version,
     expected += i == 0 ? "" : ", ";
     expected += kinds[i];
   }
-  kind.fail("action " + quote(spelling) + " in a version " + std::to_string(version) + " dump (" +
-                quote(spelling) + " is version " + std::to_string(other) + "'s spelling of " +
-                quote(kinds[0]) + ")",
+  kind.fail("action " + json::quote(spelling) + " in a version " + std::to_string(version) +
+                " dump (" + json::quote(spelling) + " is version " + std::to_string(other) +
+                "'s spelling of " + json::quote(kinds[0]) + ")",
             expected);
 }
 
-Action read_action(const Node& node, std::uint64_t version, const NameTable& comms,
+Action read_action(const json::Node& node, std::uint64_t version, const NameTable& comms,
                    const NameTable& vars, const NameTable& ops) {
   const ActionKinds kinds = action_kinds(version);
-  const Node kind = ObjectNode(node, action_spec).required("action");
+  const json::Node kind = json::ObjectNode(node, action_spec).required("action");
   reject_other_submit_spelling(kind, version, kinds);
-  const std::size_t index = read_choice(kind, kinds, "action");
+  const std::size_t index = json::read_choice(kind, kinds, "action");
   assert(index < kinds.size());
   switch (static_cast<ActionKind>(index)) {
     case ActionKind::submit: {
-      const ObjectNode object(node, version == 1 ? submit_v1_spec : submit_spec);
+      const json::ObjectNode object(node, version == 1 ? submit_v1_spec : submit_spec);
       object.reject_unknown_fields();
       return SubmitAction{ops.resolve(object.required("op"))};
     }
     case ActionKind::wait_to_read: {
-      const ObjectNode object(node, wait_to_read_spec);
+      const json::ObjectNode object(node, wait_to_read_spec);
       object.reject_unknown_fields();
       return WaitToReadAction{vars.resolve(object.required("var"))};
     }
     case ActionKind::wait_for_all:
-      ObjectNode(node, wait_for_all_spec).reject_unknown_fields();
+      json::ObjectNode(node, wait_for_all_spec).reject_unknown_fields();
       return WaitForAllAction{};
     case ActionKind::collective:
       break;
@@ -175,14 +178,14 @@ Action read_action(const Node& node, std::uint64_t version, const NameTable& com
 
 }  // namespace
 
-std::vector<Op> read_ops(const Node& node, std::uint64_t version, const NameTable& comms,
+std::vector<Op> read_ops(const json::Node& node, std::uint64_t version, const NameTable& comms,
                          const NameTable& pools, const NameTable& vars, NameTable& ops) {
-  const std::size_t count = read_array(node, limits::ops_max, "ops");
+  const std::size_t count = json::read_array(node, limits::ops_max, "ops");
   ops.reserve(count);
   std::vector<Op> result;
   result.reserve(count);
   for (std::size_t i = 0; i < count; ++i) {
-    const ObjectNode object(node.element(i), op_spec);
+    const json::ObjectNode object(node.element(i), op_spec);
     object.reject_unknown_fields();
     const std::string& name = ops.add(object.required("name"));
     result.push_back(read_op(object, version, comms, pools, vars));
@@ -191,9 +194,9 @@ std::vector<Op> read_ops(const Node& node, std::uint64_t version, const NameTabl
   return result;
 }
 
-std::vector<Action> read_main(const Node& node, std::uint64_t version, const NameTable& comms,
+std::vector<Action> read_main(const json::Node& node, std::uint64_t version, const NameTable& comms,
                               const NameTable& vars, const NameTable& ops) {
-  const std::size_t count = read_array(node, limits::actions_max, "actions");
+  const std::size_t count = json::read_array(node, limits::actions_max, "actions");
   std::vector<Action> actions;
   actions.reserve(count);
   for (std::size_t i = 0; i < count; ++i) {

@@ -1,10 +1,10 @@
-#include "runtime/dag/detail/json_pointer.hpp"
+#include "runtime/json/pointer.hpp"
 
 #include <algorithm>
 
-#include "runtime/dag/detail/quote.hpp"
+#include "runtime/json/quote.hpp"
 
-namespace ordo::dag::detail {
+namespace ordo::json {
 
 std::string pointer_token(std::string_view key) {
   // Field names, the common case, need no escaping at all.
@@ -38,4 +38,4 @@ std::string pointer_display(const std::string& pointer) {
   return pointer.empty() ? std::string("/") : pointer;
 }
 
-}  // namespace ordo::dag::detail
+}  // namespace ordo::json

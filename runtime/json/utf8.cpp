@@ -1,10 +1,10 @@
-#include "runtime/dag/detail/utf8.hpp"
+#include "runtime/json/utf8.hpp"
 
 #include <array>
 #include <cassert>
 #include <cstdio>
 
-namespace ordo::dag::detail {
+namespace ordo::json {
 namespace {
 
 bool is_continuation(unsigned char byte) { return (byte & 0xC0u) == 0x80u; }
@@ -63,4 +63,4 @@ std::string unicode_name(char32_t code_point) {
   return std::string(text.data(), static_cast<std::size_t>(length));
 }
 
-}  // namespace ordo::dag::detail
+}  // namespace ordo::json

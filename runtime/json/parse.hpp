@@ -8,9 +8,9 @@
 #include <string>
 #include <string_view>
 
-namespace ordo::dag::detail {
+namespace ordo::json {
 
-// Throws DumpError for malformed text, nesting deeper than limits::json_depth_max, or an object
+// Throws errors::InputError for malformed text, nesting deeper than limits::depth_max, or an object
 // with a repeated key. The text's size is the caller's to bound.
 nlohmann::json parse_json(std::string_view text);
 
@@ -18,4 +18,4 @@ nlohmann::json parse_json(std::string_view text);
 // the end names the position just after the last byte.
 std::string text_position(std::string_view text, std::size_t offset);
 
-}  // namespace ordo::dag::detail
+}  // namespace ordo::json

@@ -1,4 +1,4 @@
-#include "runtime/dag/detail/json_parse.hpp"
+#include "runtime/json/parse.hpp"
 
 #include <algorithm>
 #include <cassert>
@@ -6,12 +6,12 @@
 #include <utility>
 #include <vector>
 
-#include "runtime/dag/detail/json_pointer.hpp"
-#include "runtime/dag/detail/quote.hpp"
-#include "runtime/dag/dump_error.hpp"
-#include "runtime/dag/limits.hpp"
+#include "runtime/errors/input_error.hpp"
+#include "runtime/json/limits.hpp"
+#include "runtime/json/pointer.hpp"
+#include "runtime/json/quote.hpp"
 
-namespace ordo::dag::detail {
+namespace ordo::json {
 namespace {
 
 using Json = nlohmann::json;
@@ -92,7 +92,7 @@ class DomBuilder final : public nlohmann::json_sax<Json> {
   bool string(string_t& value) override { return place(Json(std::move(value))); }
   bool binary(binary_t& /*value*/) override {
     // JSON text has no binary values; only the binary formats (CBOR, ...) produce them.
-    throw DumpError("/", "binary value in JSON text", "JSON values only");
+    throw errors::InputError("/", "binary value in JSON text", "JSON values only");
   }
 
   bool start_object(std::size_t /*elements*/) override { return open(Json::object()); }
@@ -106,8 +106,8 @@ class DomBuilder final : public nlohmann::json_sax<Json> {
     // try_emplace leaves `key` alone when it is already there, so the message can name it.
     const auto [slot, inserted] = members.try_emplace(std::move(key), nullptr);
     if (!inserted) {
-      throw DumpError(pointer_child(open_pointer(), key), "duplicate field " + quote(key),
-                      "each field at most once per object");
+      throw errors::InputError(pointer_child(open_pointer(), key), "duplicate field " + quote(key),
+                               "each field at most once per object");
     }
     pending_ = &slot->second;
     pending_key_ = &slot->first;
@@ -122,7 +122,7 @@ class DomBuilder final : public nlohmann::json_sax<Json> {
     if (error.id == number_overflow_error_id) {
       expected = "a number within the range of a double";
     }
-    throw DumpError(text_position(text_, offset), problem, expected);
+    throw errors::InputError(text_position(text_, offset), problem, expected);
   }
 
  private:
@@ -151,11 +151,11 @@ class DomBuilder final : public nlohmann::json_sax<Json> {
   }
 
   bool open(Json&& container) {
-    if (open_.size() >= limits::json_depth_max) {
-      throw DumpError(text_position(text_, depth_excess_offset(text_, limits::json_depth_max)),
-                      "arrays and objects nested deeper than " +
-                          std::to_string(limits::json_depth_max) + " levels",
-                      "at most " + std::to_string(limits::json_depth_max) + " levels of nesting");
+    if (open_.size() >= limits::depth_max) {
+      throw errors::InputError(
+          text_position(text_, depth_excess_offset(text_, limits::depth_max)),
+          "arrays and objects nested deeper than " + std::to_string(limits::depth_max) + " levels",
+          "at most " + std::to_string(limits::depth_max) + " levels of nesting");
     }
     const bool in_object = !open_.empty() && open_.back().container->is_object();
     const std::string* key = in_object ? pending_key_ : nullptr;
@@ -215,4 +215,4 @@ std::string text_position(std::string_view text, std::size_t offset) {
   return "line " + std::to_string(line) + ", column " + std::to_string(column);
 }
 
-}  // namespace ordo::dag::detail
+}  // namespace ordo::json

@@ -1,4 +1,4 @@
-#include "runtime/dag/detail/json_node.hpp"
+#include "runtime/json/node.hpp"
 
 #include <algorithm>
 #include <cassert>
@@ -7,13 +7,12 @@
 #include <string>
 #include <utility>
 
-#include "runtime/dag/detail/json_pointer.hpp"
-#include "runtime/dag/detail/quote.hpp"
-#include "runtime/dag/detail/spelling.hpp"
-#include "runtime/dag/dump_error.hpp"
-#include "runtime/dag/name_rules.hpp"
+#include "runtime/errors/input_error.hpp"
+#include "runtime/json/pointer.hpp"
+#include "runtime/json/quote.hpp"
+#include "runtime/json/spelling.hpp"
 
-namespace ordo::dag::detail {
+namespace ordo::json {
 namespace {
 
 using Json = nlohmann::json;
@@ -87,7 +86,7 @@ Node Node::element(std::size_t index) const {
 }
 
 void Node::fail(std::string problem, std::string expected) const {
-  throw DumpError(pointer_display(pointer_), std::move(problem), std::move(expected));
+  throw errors::InputError(pointer_display(pointer_), std::move(problem), std::move(expected));
 }
 
 void Node::fail_found(std::string expected) const {
@@ -149,14 +148,6 @@ const std::string& read_string(const Node& node, std::string_view what) {
     node.fail_found(std::string(what));
   }
   return node.value().get_ref<const std::string&>();
-}
-
-const std::string& read_name(const Node& node) {
-  const std::string& name = read_string(node, "a name (a string)");
-  if (const std::optional<std::string> problem = name_problem(name); problem.has_value()) {
-    node.fail(*problem, name_expectation());
-  }
-  return name;
 }
 
 std::uint64_t read_unsigned(const Node& node, std::uint64_t max) {
@@ -241,4 +232,4 @@ std::uint64_t check_format(const ObjectNode& object, std::string_view format, st
   return number;
 }
 
-}  // namespace ordo::dag::detail
+}  // namespace ordo::json

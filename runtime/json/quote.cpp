@@ -1,11 +1,11 @@
-#include "runtime/dag/detail/quote.hpp"
+#include "runtime/json/quote.hpp"
 
 #include <array>
 #include <cassert>
 
-#include "runtime/dag/detail/utf8.hpp"
+#include "runtime/json/utf8.hpp"
 
-namespace ordo::dag::detail {
+namespace ordo::json {
 namespace {
 
 void append_hex_escape(std::string& out, unsigned byte) {
@@ -63,4 +63,4 @@ std::string quote(std::string_view text) {
   return out;
 }
 
-}  // namespace ordo::dag::detail
+}  // namespace ordo::json

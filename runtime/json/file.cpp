@@ -1,14 +1,14 @@
-#include "runtime/dag/json_file.hpp"
+#include "runtime/json/file.hpp"
 
 #include <cerrno>
 #include <cstring>
 #include <fstream>
 #include <system_error>
 
-#include "runtime/dag/detail/quote.hpp"
-#include "runtime/dag/dump_error.hpp"
+#include "runtime/errors/input_error.hpp"
+#include "runtime/json/quote.hpp"
 
-namespace ordo::dag {
+namespace ordo::json {
 
 namespace {
 
@@ -16,8 +16,8 @@ constexpr std::size_t file_chunk_bytes = 1u << 20;
 
 [[noreturn]] void fail_file(const std::filesystem::path& path, std::string problem,
                             std::string expected) {
-  throw DumpError(detail::escaped(path.string(), detail::path_display_bytes_max),
-                  std::move(problem), std::move(expected));
+  throw errors::InputError(escaped(path.string(), path_display_bytes_max), std::move(problem),
+                           std::move(expected));
 }
 
 std::string size_limit(std::uint64_t bytes_max) {
@@ -62,4 +62,4 @@ std::string read_json_file(const std::filesystem::path& path, std::string_view w
   return text;
 }
 
-}  // namespace ordo::dag
+}  // namespace ordo::json

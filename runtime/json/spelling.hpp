@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-namespace ordo::dag::detail {
+namespace ordo::json {
 
 // Hints are cheap by construction: only words up to this long are compared, only this many
 // candidates are looked at, and only matches this close are offered.
@@ -23,4 +23,4 @@ std::optional<std::string_view> closest_spelling(std::string_view word,
 // " (did you mean 'x'?)", or "" when nothing is close.
 std::string did_you_mean(std::string_view word, std::span<const std::string_view> candidates);
 
-}  // namespace ordo::dag::detail
+}  // namespace ordo::json

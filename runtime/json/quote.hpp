@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-namespace ordo::dag::detail {
+namespace ordo::json {
 
 inline constexpr std::size_t quoted_bytes_max = 64;
 // How much of a file's path an error message shows (escaped): plenty for any real path.
@@ -20,4 +20,4 @@ std::string escaped(std::string_view text, std::size_t bytes_max);
 // bytes, in single quotes: how messages show a name or a field.
 std::string quote(std::string_view text);
 
-}  // namespace ordo::dag::detail
+}  // namespace ordo::json

@@ -10,14 +10,14 @@
 #include <string>
 #include <string_view>
 
-#include "runtime/dag/limits.hpp"
+#include "runtime/json/limits.hpp"
 
-namespace ordo::dag {
+namespace ordo::json {
 
-// The file's text. Throws DumpError whose where() is the path (escaped) and whose problem
+// The file's text. Throws errors::InputError whose where() is the path (escaped) and whose problem
 // names `what` ("dump", "trace", "network description"). A machine out of memory is
 // std::bad_alloc, not bad input.
 std::string read_json_file(const std::filesystem::path& path, std::string_view what,
-                           std::uint64_t bytes_max = limits::dump_bytes_max);
+                           std::uint64_t bytes_max = limits::text_bytes_max);
 
-}  // namespace ordo::dag
+}  // namespace ordo::json

@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-namespace ordo::dag::detail {
+namespace ordo::json {
 
 struct CodePoint {
   char32_t value = 0;
@@ -23,4 +23,4 @@ bool is_control(char32_t code_point);
 // "U+000A": the Unicode notation for a code point, for messages.
 std::string unicode_name(char32_t code_point);
 
-}  // namespace ordo::dag::detail
+}  // namespace ordo::json

@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-namespace ordo::dag::detail {
+namespace ordo::json {
 
 // One reference token: '~' and '/' escaped as "~0" and "~1", and anything unprintable escaped
 // for display (see quote.hpp), since pointers end up in messages.
@@ -17,4 +17,4 @@ std::string pointer_child(const std::string& pointer, std::size_t index);
 // How a pointer is shown: the whole document (the empty pointer) reads as "/".
 std::string pointer_display(const std::string& pointer);
 
-}  // namespace ordo::dag::detail
+}  // namespace ordo::json

@@ -1,6 +1,6 @@
 // Typed, located access to a parsed dump. Every accessor either returns a value of the asked-for
-// shape or throws a DumpError at the value's JSON pointer, so the readers built on it state
-// only what the format is, never how to report that it is not.
+// shape or throws a errors::InputError at the value's JSON pointer, so the readers built on it
+// state only what the format is, never how to report that it is not.
 #pragma once
 
 #include <cstddef>
@@ -11,9 +11,7 @@
 #include <string>
 #include <string_view>
 
-#include "runtime/dag/names.hpp"
-
-namespace ordo::dag::detail {
+namespace ordo::json {
 
 class Node {
  public:
@@ -61,8 +59,6 @@ class ObjectNode {
 std::size_t read_array(const Node& node, std::size_t size_max, std::string_view what);
 
 const std::string& read_string(const Node& node, std::string_view what);
-// A string that satisfies name_problem().
-const std::string& read_name(const Node& node);
 
 // JSON integers only: 1.0 or 1e3 are numbers but not integers, and are rejected.
 std::uint64_t read_unsigned(const Node& node, std::uint64_t max);
@@ -83,10 +79,4 @@ inline void check_format(const ObjectNode& object, std::string_view format, std:
 std::size_t read_choice(const Node& node, std::span<const std::string_view> choices,
                         std::string_view what);
 
-template <typename Enum>
-Enum read_enum(const Node& node, std::string_view what) {
-  // spellings<Enum>() lists the enumerators in declaration order, so index == value.
-  return static_cast<Enum>(read_choice(node, spellings<Enum>(), what));
-}
-
-}  // namespace ordo::dag::detail
+}  // namespace ordo::json

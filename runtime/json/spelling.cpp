@@ -1,12 +1,12 @@
-#include "runtime/dag/detail/spelling.hpp"
+#include "runtime/json/spelling.hpp"
 
 #include <algorithm>
 #include <array>
 #include <cassert>
 
-#include "runtime/dag/detail/quote.hpp"
+#include "runtime/json/quote.hpp"
 
-namespace ordo::dag::detail {
+namespace ordo::json {
 namespace {
 
 // Optimal string alignment distance over three rolling rows of fixed size; both words are at
@@ -66,4 +66,4 @@ std::string did_you_mean(std::string_view word, std::span<const std::string_view
   return hint.has_value() ? " (did you mean " + quote(*hint) + "?)" : std::string();
 }
 
-}  // namespace ordo::dag::detail
+}  // namespace ordo::json
