@@ -18,10 +18,11 @@
 namespace ordo::testing {
 
 // The wall-clock bound a hand-derived case is verified under. A case's answer must not depend on
-// how loaded the machine is: the states bound, which is deterministic, is what may end a search
-// early. So the time bound sits far above the slowest case under a sanitizer on a loaded machine
-// (some 20 s, a search of 33,000 states under ASan) and below the tests' ctest timeout (300 s).
-inline constexpr double case_seconds_max = 200.0;
+// how loaded the machine is: the states bound, which is deterministic, is the only one that may
+// end a search early. So the time bound sits above the tests' ctest timeout (300 s) and never
+// falls first: a search still running then is a hang, which ctest reports as one (the slowest
+// case is a search of 33,000 states, 8.5 s under ASan).
+inline constexpr double case_seconds_max = 3600.0;
 
 struct ManifestCase {
   std::string file;
