@@ -4,8 +4,8 @@
 
 #include <string>
 
-#include "runtime/device/cuda_error.hpp"
-#include "runtime/device/device_var_memory.hpp"
+#include "runtime/cuda/cuda_error.hpp"
+#include "runtime/exec/device/device_var_memory.hpp"
 #include "runtime/engine/thread_pool_scheduler.hpp"
 
 namespace ordo::bench {

@@ -19,11 +19,11 @@
 #include "runtime/comm/mpi/world.hpp"
 #include "runtime/comm/nccl/error.hpp"
 #include "runtime/comm/nccl/world.hpp"
-#include "runtime/device/cuda_error.hpp"
-#include "runtime/device/device_buffer.hpp"
-#include "runtime/device/device_path_detection.hpp"
-#include "runtime/device/devices.hpp"
-#include "runtime/device/stream.hpp"
+#include "runtime/cuda/cuda_error.hpp"
+#include "runtime/cuda/device_buffer.hpp"
+#include "runtime/comm/device/device_path_detection.hpp"
+#include "runtime/cuda/devices.hpp"
+#include "runtime/cuda/stream.hpp"
 
 namespace {
 

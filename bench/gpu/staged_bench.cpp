@@ -25,12 +25,12 @@
 #include "runtime/comm/mpi/runtime.hpp"
 #include "runtime/comm/mpi/world.hpp"
 #include "runtime/comm/staged/staged_communicator.hpp"
-#include "runtime/device/cuda_error.hpp"
-#include "runtime/device/cuda_stager.hpp"
-#include "runtime/device/device_buffer.hpp"
-#include "runtime/device/device_path_detection.hpp"
-#include "runtime/device/devices.hpp"
-#include "runtime/device/stream.hpp"
+#include "runtime/cuda/cuda_error.hpp"
+#include "runtime/comm/device/cuda_stager.hpp"
+#include "runtime/cuda/device_buffer.hpp"
+#include "runtime/comm/device/device_path_detection.hpp"
+#include "runtime/cuda/devices.hpp"
+#include "runtime/cuda/stream.hpp"
 
 namespace {
 

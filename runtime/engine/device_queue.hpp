@@ -2,7 +2,7 @@
 // op's function enqueues its work and returns at once, then records a completion marker behind
 // it; the queue reports the marker reached once everything enqueued before it has run, and the
 // op completes then. The engine needs nothing more of a device, so it stays free of CUDA: a CUDA
-// stream is one implementation (runtime/device/cuda_device_queue.hpp), a host thread another
+// stream is one implementation (runtime/engine/cuda/cuda_device_queue.hpp), a host thread another
 // (host_device_queue.hpp), for the tests that run everywhere and under ThreadSanitizer.
 //
 // How work is enqueued is each implementation's own (a kernel launch on a stream, a function on

@@ -7,7 +7,7 @@
 // the host, a device-to-device copy on a GPU. What reads or writes a var's bytes on the host
 // (a compute hook that says it does, Buffers::as and fill) asks host_visible() first and refuses
 // memory the host may not touch, rather than crash on it. The CUDA allocator lives in
-// runtime/device (device_var_memory.hpp), so that this library needs no CUDA.
+// runtime/exec/device (device_var_memory.hpp), so that this library needs no CUDA.
 #pragma once
 
 #include <cstddef>

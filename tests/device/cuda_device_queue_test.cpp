@@ -2,7 +2,7 @@
 // stream of their own, compute on another, and each op's dependents wait for the stream to pass
 // its marker, not for its function. A stream is held busy by a host function that waits on a
 // gate the test opens (it calls no CUDA, as a host function must not).
-#include "runtime/device/cuda_device_queue.hpp"
+#include "runtime/engine/cuda/cuda_device_queue.hpp"
 
 #include <gtest/gtest.h>
 
@@ -17,9 +17,9 @@
 #include <thread>
 #include <vector>
 
-#include "runtime/device/cuda_error.hpp"
-#include "runtime/device/device_buffer.hpp"
-#include "runtime/device/devices.hpp"
+#include "runtime/cuda/cuda_error.hpp"
+#include "runtime/cuda/device_buffer.hpp"
+#include "runtime/cuda/devices.hpp"
 #include "runtime/engine/device_pool.hpp"
 #include "runtime/engine/thread_pool_scheduler.hpp"
 #include "tests/common/eventually.hpp"

@@ -1,7 +1,7 @@
 // On a GPU: the CUDA stager's copies land where they were sent, in both directions, however
 // they are interleaved and in whatever order they are waited for, at offsets and with sizes no
 // alignment favours; its host memory grows and keeps working.
-#include "runtime/device/cuda_stager.hpp"
+#include "runtime/comm/device/cuda_stager.hpp"
 
 #include <gtest/gtest.h>
 
@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "device_bytes.hpp"
-#include "runtime/device/devices.hpp"
+#include "runtime/cuda/devices.hpp"
 
 namespace ordo::device {
 namespace {

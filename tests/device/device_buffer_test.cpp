@@ -8,10 +8,10 @@
 #include <numeric>
 #include <vector>
 
-#include "runtime/device/cuda_error.hpp"
-#include "runtime/device/device_buffer.hpp"
-#include "runtime/device/devices.hpp"
-#include "runtime/device/stream.hpp"
+#include "runtime/cuda/cuda_error.hpp"
+#include "runtime/cuda/device_buffer.hpp"
+#include "runtime/cuda/devices.hpp"
+#include "runtime/cuda/stream.hpp"
 
 namespace ordo::device {
 namespace {

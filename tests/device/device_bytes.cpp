@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "runtime/device/cuda_error.hpp"
+#include "runtime/cuda/cuda_error.hpp"
 
 namespace ordo::device::test {
 

@@ -6,7 +6,7 @@
 #include <memory>
 #include <vector>
 
-#include "runtime/device/device_buffer.hpp"
+#include "runtime/cuda/device_buffer.hpp"
 
 namespace ordo::device::test {
 

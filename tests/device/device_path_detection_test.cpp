@@ -1,7 +1,7 @@
 // The detection of the device path, on whatever machine runs it (a GPU or none, CUDA-aware MPI
 // or not): it answers without crashing, every rank gets the same path, the answer follows the
 // rule from this rank's inputs, and a machine without a GPU answers host.
-#include "runtime/device/device_path_detection.hpp"
+#include "runtime/comm/device/device_path_detection.hpp"
 
 #include <gtest/gtest.h>
 #include <mpi.h>
@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "runtime/comm/mpi/cuda_aware.hpp"
-#include "runtime/device/devices.hpp"
+#include "runtime/cuda/devices.hpp"
 #include "tests/comm/mpi_env.hpp"
 
 namespace ordo::device {

@@ -1,8 +1,8 @@
 // Without a GPU (or a driver) the runtime sees none and says so; with one, it can name it.
 #include <gtest/gtest.h>
 
-#include "runtime/device/cuda_error.hpp"
-#include "runtime/device/devices.hpp"
+#include "runtime/cuda/cuda_error.hpp"
+#include "runtime/cuda/devices.hpp"
 
 namespace ordo::device {
 namespace {

@@ -17,8 +17,8 @@
 #include "runtime/comm/mpi/world.hpp"
 #include "runtime/comm/nccl/world.hpp"
 #include "runtime/dag/names.hpp"
-#include "runtime/device/cuda_error.hpp"
-#include "runtime/device/devices.hpp"
+#include "runtime/cuda/cuda_error.hpp"
+#include "runtime/cuda/devices.hpp"
 #include "tests/comm/mpi_env.hpp"
 #include "tests/comm/staged/expected.hpp"
 

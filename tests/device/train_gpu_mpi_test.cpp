@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "runtime/comm/staged/device_path.hpp"
-#include "runtime/device/devices.hpp"
+#include "runtime/cuda/devices.hpp"
 #include "runtime/train/device_gradients.hpp"
 #include "runtime/train/training_device.hpp"
 #include "tests/comm/mpi_env.hpp"

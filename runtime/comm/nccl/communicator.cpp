@@ -10,7 +10,7 @@
 
 #include "runtime/comm/nccl/types.hpp"
 #include "runtime/comm/rules/call.hpp"
-#include "runtime/device/cuda_error.hpp"
+#include "runtime/cuda/cuda_error.hpp"
 
 namespace ordo::comm {
 

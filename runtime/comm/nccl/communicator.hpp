@@ -13,7 +13,7 @@
 #include "runtime/comm/nccl/completions.hpp"
 #include "runtime/comm/nccl/launch_stream.hpp"
 #include "runtime/comm/nccl/request.hpp"
-#include "runtime/device/device_buffer.hpp"
+#include "runtime/cuda/device_buffer.hpp"
 
 namespace ordo::comm {
 

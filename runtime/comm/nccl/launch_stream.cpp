@@ -1,7 +1,7 @@
 #include "runtime/comm/nccl/launch_stream.hpp"
 
 #include "runtime/comm/nccl/error.hpp"
-#include "runtime/device/cuda_error.hpp"
+#include "runtime/cuda/cuda_error.hpp"
 
 namespace ordo::comm {
 

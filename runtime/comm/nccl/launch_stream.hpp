@@ -15,7 +15,7 @@
 #include <string>
 
 #include "runtime/comm/nccl/request.hpp"
-#include "runtime/device/stream.hpp"
+#include "runtime/cuda/stream.hpp"
 
 namespace ordo::comm {
 

@@ -3,7 +3,7 @@
 #include <utility>
 
 #include "runtime/comm/nccl/error.hpp"
-#include "runtime/device/cuda_error.hpp"
+#include "runtime/cuda/cuda_error.hpp"
 
 namespace ordo::comm {
 namespace {

@@ -8,7 +8,7 @@
 #include "runtime/comm/mpi/collectives.hpp"
 #include "runtime/comm/mpi/error.hpp"
 #include "runtime/comm/nccl/error.hpp"
-#include "runtime/device/cuda_error.hpp"
+#include "runtime/cuda/cuda_error.hpp"
 
 namespace ordo::comm {
 namespace {

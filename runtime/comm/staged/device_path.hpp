@@ -1,6 +1,6 @@
 // Which of the three ways to carry collectives on device buffers a job takes, as a pure function
 // of what the machine offers, so that the rule is tested on any CPU. Gathering the inputs needs
-// the CUDA runtime and MPI, and lives in runtime/device/device_path_detection.hpp.
+// the CUDA runtime and MPI, and lives in runtime/comm/device/device_path_detection.hpp.
 #pragma once
 
 #include <cstdint>

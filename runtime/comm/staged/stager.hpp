@@ -1,7 +1,7 @@
 // The copies a staged collective makes between device memory and host memory, as an interface:
 // the pipeline (pipeline.hpp) is written against it and knows nothing of CUDA, so it builds and
 // is tested everywhere, on a stager that copies host memory on a thread of its own
-// (host_stager.hpp); the CUDA stager (runtime/device/cuda_stager.hpp) copies on streams.
+// (host_stager.hpp); the CUDA stager (runtime/comm/device/cuda_stager.hpp) copies on streams.
 #pragma once
 
 #include <cstddef>

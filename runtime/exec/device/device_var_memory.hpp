@@ -10,7 +10,7 @@
 #include <optional>
 #include <string>
 
-#include "runtime/device/stream.hpp"
+#include "runtime/cuda/stream.hpp"
 #include "runtime/exec/var_memory.hpp"
 
 namespace ordo::device {

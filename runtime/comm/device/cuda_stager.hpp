@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "runtime/comm/staged/stager.hpp"
-#include "runtime/device/device_buffer.hpp"
-#include "runtime/device/stream.hpp"
+#include "runtime/cuda/device_buffer.hpp"
+#include "runtime/cuda/stream.hpp"
 
 namespace ordo::device {
 

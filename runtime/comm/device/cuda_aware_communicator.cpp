@@ -1,4 +1,4 @@
-#include "runtime/device/cuda_aware_communicator.hpp"
+#include "runtime/comm/device/cuda_aware_communicator.hpp"
 
 #include <cuda_runtime_api.h>
 
@@ -11,8 +11,8 @@
 #include "runtime/comm/mpi/collectives.hpp"
 #include "runtime/comm/mpi/error.hpp"
 #include "runtime/comm/rules/call.hpp"
-#include "runtime/device/cuda_error.hpp"
-#include "runtime/device/devices.hpp"
+#include "runtime/cuda/cuda_error.hpp"
+#include "runtime/cuda/devices.hpp"
 
 namespace ordo::device {
 

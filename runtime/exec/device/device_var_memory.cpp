@@ -1,13 +1,13 @@
-#include "runtime/device/device_var_memory.hpp"
+#include "runtime/exec/device/device_var_memory.hpp"
 
 #include <cuda_runtime_api.h>
 
 #include <stdexcept>
 
-#include "runtime/device/cuda_device_queue.hpp"
-#include "runtime/device/cuda_error.hpp"
-#include "runtime/device/device_buffer.hpp"
-#include "runtime/device/devices.hpp"
+#include "runtime/engine/cuda/cuda_device_queue.hpp"
+#include "runtime/cuda/cuda_error.hpp"
+#include "runtime/cuda/device_buffer.hpp"
+#include "runtime/cuda/devices.hpp"
 
 namespace ordo::device {
 namespace {

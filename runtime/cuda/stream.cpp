@@ -1,6 +1,6 @@
-#include "runtime/device/stream.hpp"
+#include "runtime/cuda/stream.hpp"
 
-#include "runtime/device/cuda_error.hpp"
+#include "runtime/cuda/cuda_error.hpp"
 
 namespace ordo::device {
 

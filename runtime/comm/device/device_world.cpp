@@ -1,11 +1,11 @@
-#include "runtime/device/device_world.hpp"
+#include "runtime/comm/device/device_world.hpp"
 
 #include <stdexcept>
 #include <string>
 
 #include "runtime/comm/wrapped_world.hpp"
-#include "runtime/device/cuda_aware_communicator.hpp"
-#include "runtime/device/cuda_stager.hpp"
+#include "runtime/comm/device/cuda_aware_communicator.hpp"
+#include "runtime/comm/device/cuda_stager.hpp"
 #if ORDO_NCCL_BUILT
 #include "runtime/comm/nccl/world.hpp"
 #endif

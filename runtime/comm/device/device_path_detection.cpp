@@ -1,4 +1,4 @@
-#include "runtime/device/device_path_detection.hpp"
+#include "runtime/comm/device/device_path_detection.hpp"
 
 #include <mpi.h>
 
@@ -7,7 +7,7 @@
 
 #include "runtime/comm/mpi/error.hpp"
 #include "runtime/comm/mpi/node_layout.hpp"
-#include "runtime/device/devices.hpp"
+#include "runtime/cuda/devices.hpp"
 
 namespace ordo::device {
 namespace {

@@ -4,7 +4,7 @@
 
 #include <cstddef>
 
-#include "runtime/device/stream.hpp"
+#include "runtime/cuda/stream.hpp"
 
 namespace ordo::device {
 

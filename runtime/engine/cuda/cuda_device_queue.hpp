@@ -30,7 +30,7 @@
 #include <thread>
 #include <vector>
 
-#include "runtime/device/stream.hpp"
+#include "runtime/cuda/stream.hpp"
 #include "runtime/engine/device_queue.hpp"
 
 namespace ordo::device {

@@ -1,10 +1,10 @@
-#include "runtime/device/cuda_stager.hpp"
+#include "runtime/comm/device/cuda_stager.hpp"
 
 #include <cassert>
 #include <stdexcept>
 #include <string>
 
-#include "runtime/device/cuda_error.hpp"
+#include "runtime/cuda/cuda_error.hpp"
 
 namespace ordo::device {
 namespace {

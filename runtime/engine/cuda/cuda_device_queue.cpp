@@ -1,11 +1,11 @@
-#include "runtime/device/cuda_device_queue.hpp"
+#include "runtime/engine/cuda/cuda_device_queue.hpp"
 
 #include <cassert>
 #include <exception>
 #include <utility>
 
-#include "runtime/device/cuda_error.hpp"
-#include "runtime/device/devices.hpp"
+#include "runtime/cuda/cuda_error.hpp"
+#include "runtime/cuda/devices.hpp"
 
 namespace ordo::device {
 namespace {

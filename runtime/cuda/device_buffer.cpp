@@ -1,11 +1,11 @@
-#include "runtime/device/device_buffer.hpp"
+#include "runtime/cuda/device_buffer.hpp"
 
 #include <cuda_runtime_api.h>
 
 #include <stdexcept>
 #include <string>
 
-#include "runtime/device/cuda_error.hpp"
+#include "runtime/cuda/cuda_error.hpp"
 
 namespace ordo::device {
 

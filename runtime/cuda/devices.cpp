@@ -1,10 +1,10 @@
-#include "runtime/device/devices.hpp"
+#include "runtime/cuda/devices.hpp"
 
 #include <cuda_runtime_api.h>
 
 #include <cstdio>
 
-#include "runtime/device/cuda_error.hpp"
+#include "runtime/cuda/cuda_error.hpp"
 
 namespace ordo::device {
 
