@@ -14,7 +14,7 @@
 #include "runtime/data/pack_rec.hpp"
 #include "runtime/data/synthetic_images.hpp"
 #ifdef ORDO_HAVE_TORCH
-#include "runtime/train/image_transforms.hpp"
+#include "runtime/train/model/image_transforms.hpp"
 #endif
 
 namespace ordo::data {

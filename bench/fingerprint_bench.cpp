@@ -14,7 +14,7 @@
 #include "runtime/comm/mpi/runtime.hpp"
 #include "runtime/comm/mpi/shadow_channels.hpp"
 #include "runtime/comm/mpi/world.hpp"
-#include "runtime/diag/checked_world.hpp"
+#include "runtime/flight/checked_world.hpp"
 
 namespace {
 

@@ -8,8 +8,8 @@
 #include <string>
 
 #include "runtime/comm/sim/issuer.hpp"
-#include "runtime/diag/flight_ring.hpp"
-#include "runtime/diag/recorded_world.hpp"
+#include "runtime/flight/flight_ring.hpp"
+#include "runtime/flight/recorded_world.hpp"
 
 namespace ordo::diag {
 namespace {

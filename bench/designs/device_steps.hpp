@@ -27,7 +27,7 @@ class DeviceSteps {
   // Collective over `world` (every rank constructs alike; `world` may be an AloneWorld, to run
   // the step without communication): broadcasts the weights. `world` must have
   // step_comms(config) and outlive this object. With `trace`, the engine logs its ops and waits
-  // there from the first (a timeline, runtime/diag/timeline_log.hpp).
+  // there from the first (a timeline, runtime/flight/timeline_log.hpp).
   // `compute_time_scale` 0 leaves the compute ops' sleeps out (a step of communication alone).
   DeviceSteps(const networks::Network& network, const designs::DesignConfig& config,
               comm::World& world, engine::OpTrace* trace = nullptr,

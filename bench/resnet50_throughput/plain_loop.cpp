@@ -11,8 +11,8 @@
 #include "bench/resnet50_throughput/throughput_run.hpp"
 #include "runtime/train/dataset.hpp"
 #include "runtime/train/layers/init.hpp"
-#include "runtime/train/model.hpp"
-#include "runtime/train/sgd.hpp"
+#include "runtime/train/model/model.hpp"
+#include "runtime/train/model/sgd.hpp"
 
 namespace ordo::bench {
 

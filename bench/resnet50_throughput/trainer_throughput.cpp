@@ -12,7 +12,7 @@
 #include "runtime/comm/sim/sim_world.hpp"
 #include "runtime/designs/design_config.hpp"
 #include "runtime/train/dataset.hpp"
-#include "runtime/train/device_gradients.hpp"
+#include "runtime/train/device/device_gradients.hpp"
 #include "runtime/train/train_run.hpp"
 
 namespace ordo::bench {

@@ -15,7 +15,7 @@
 
 #include "runtime/comm/communicator.hpp"
 #include "runtime/dag/program.hpp"
-#include "runtime/diag/flight_ring.hpp"
+#include "runtime/flight/flight_ring.hpp"
 #include "runtime/diag/rank_dump.hpp"
 #include "runtime/engine/engine_snapshot.hpp"
 

@@ -4,7 +4,7 @@
 #include <stdexcept>
 #include <utility>
 
-#include "runtime/diag/flight_ring.hpp"
+#include "runtime/flight/flight_ring.hpp"
 #include "runtime/diag/timeline_writer.hpp"
 
 namespace ordo::diag {

@@ -8,8 +8,8 @@
 #include <string>
 
 #include "runtime/comm/communicator.hpp"
-#include "runtime/diag/timeline_log.hpp"
-#include "runtime/diag/traced_world.hpp"
+#include "runtime/flight/timeline_log.hpp"
+#include "runtime/flight/traced_world.hpp"
 
 namespace ordo::diag {
 

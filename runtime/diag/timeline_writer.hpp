@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/diag/timeline_log.hpp"
+#include "runtime/flight/timeline_log.hpp"
 
 namespace ordo::diag {
 

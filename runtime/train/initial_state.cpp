@@ -2,7 +2,7 @@
 
 #include "runtime/train/initial_values.hpp"
 #include "runtime/train/layers/init.hpp"
-#include "runtime/train/model.hpp"
+#include "runtime/train/model/model.hpp"
 #include "runtime/train/train_state.hpp"
 
 namespace ordo::train {

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "runtime/networks/initial_values.hpp"
-#include "runtime/train/model.hpp"
+#include "runtime/train/model/model.hpp"
 
 namespace ordo::train {
 

@@ -9,7 +9,7 @@
 
 #include "runtime/data/image_rec.hpp"
 #include "runtime/random/split_mix64.hpp"
-#include "runtime/train/image_transforms.hpp"
+#include "runtime/train/model/image_transforms.hpp"
 
 namespace ordo::train {
 

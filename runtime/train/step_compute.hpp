@@ -30,8 +30,8 @@
 
 #include "runtime/designs/step_emitter.hpp"
 #include "runtime/exec/buffers.hpp"
-#include "runtime/train/model.hpp"
-#include "runtime/train/sgd.hpp"
+#include "runtime/train/model/model.hpp"
+#include "runtime/train/model/sgd.hpp"
 
 namespace ordo::train {
 

@@ -12,7 +12,7 @@
 #include <string>
 
 #include "runtime/comm/communicator.hpp"
-#include "runtime/train/model.hpp"
+#include "runtime/train/model/model.hpp"
 #include "runtime/train/step_compute.hpp"
 #include "runtime/train/train_run.hpp"
 

@@ -23,7 +23,7 @@
 #include "runtime/networks/initial_values.hpp"
 #include "runtime/networks/network.hpp"
 #include "runtime/train/dataset.hpp"
-#include "runtime/train/sgd.hpp"
+#include "runtime/train/model/sgd.hpp"
 
 namespace ordo::diag {
 class FlightRecorder;

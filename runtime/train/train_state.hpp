@@ -5,7 +5,7 @@
 #pragma once
 
 #include "runtime/checkpoint/checkpoint_file.hpp"
-#include "runtime/train/model.hpp"
+#include "runtime/train/model/model.hpp"
 #include "runtime/train/step_compute.hpp"
 
 namespace ordo::train {

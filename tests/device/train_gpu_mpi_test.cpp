@@ -17,7 +17,7 @@
 
 #include "runtime/comm/staged/device_path.hpp"
 #include "runtime/cuda/devices.hpp"
-#include "runtime/train/device_gradients.hpp"
+#include "runtime/train/device/device_gradients.hpp"
 #include "runtime/train/training_device.hpp"
 #include "tests/comm/mpi_env.hpp"
 #include "tests/train/sim_ranks.hpp"

@@ -3,7 +3,7 @@
 // when both it and its exchange have, with the divergence preferred over the call's own error and
 // reported without waiting for a call that may never end. The two ends racing on two threads is
 // what ThreadSanitizer checks here.
-#include "runtime/diag/checked_world.hpp"
+#include "runtime/flight/checked_world.hpp"
 
 #include <gtest/gtest.h>
 

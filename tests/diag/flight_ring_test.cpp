@@ -1,6 +1,6 @@
 // The flight recorder's ring: its bounds (the last N calls, numbered by the communicator's seq),
 // the call states, parked completions, and a reader racing the writers (run under TSan in CI).
-#include "runtime/diag/flight_ring.hpp"
+#include "runtime/flight/flight_ring.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // The recorder's hook: every call through a RecordedWorld lands in its communicator's ring, with
 // its issuer, and its end is recorded however the backend completes it.
-#include "runtime/diag/recorded_world.hpp"
+#include "runtime/flight/recorded_world.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // The timeline's log under concurrent writers and a reader: bounded (a full log counts what it
 // drops), every kept event whole, and the links the writer draws flows from (the last writer of a
 // var, the op that issued a call) kept per thread. Runs under ThreadSanitizer (scripts/test.sh).
-#include "runtime/diag/timeline_log.hpp"
+#include "runtime/flight/timeline_log.hpp"
 
 #include <gtest/gtest.h>
 

@@ -16,7 +16,7 @@
 #include <string>
 #include <tuple>
 
-#include "runtime/diag/traced_world.hpp"
+#include "runtime/flight/traced_world.hpp"
 #include "runtime/engine/thread_pool_scheduler.hpp"
 #include "runtime/exec/executor.hpp"
 

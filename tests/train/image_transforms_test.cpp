@@ -1,7 +1,7 @@
 // The ImageNet transforms: the shapes torchvision gives, normalisation by ImageNet's statistics,
 // the validation crop at the centre of the resized image, random crops within torchvision's
 // bounds, flips half the time, and every draw fixed by the seed.
-#include "runtime/train/image_transforms.hpp"
+#include "runtime/train/model/image_transforms.hpp"
 
 #include <ATen/ops/allclose.h>
 #include <ATen/ops/equal.h>

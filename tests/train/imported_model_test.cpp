@@ -18,7 +18,7 @@
 #include "runtime/train/initial_values.hpp"
 #include "runtime/train/layers/bias.hpp"
 #include "runtime/train/layers/init.hpp"
-#include "runtime/train/model.hpp"
+#include "runtime/train/model/model.hpp"
 
 namespace ordo::train {
 namespace {

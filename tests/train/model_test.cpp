@@ -3,7 +3,7 @@
 // gradients that several layers read, gives exactly autograd's gradients through the same
 // forward, for the parameters and the batch, on networks with residual adds, parameter-free
 // shortcuts, concatenations and every op kind.
-#include "runtime/train/model.hpp"
+#include "runtime/train/model/model.hpp"
 
 #include <gtest/gtest.h>
 #include <torch/torch.h>

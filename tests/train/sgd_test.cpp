@@ -1,6 +1,6 @@
 // The update against PyTorch's own SGD (torch::optim::SGD with momentum and weight decay) over
 // steps whose learning rate changes, bit for bit in double precision; and the schedule's values.
-#include "runtime/train/sgd.hpp"
+#include "runtime/train/model/sgd.hpp"
 
 #include <gtest/gtest.h>
 #include <torch/torch.h>

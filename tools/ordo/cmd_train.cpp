@@ -26,7 +26,7 @@
 #include "runtime/data/data_error.hpp"
 #include "runtime/data/labelled_images.hpp"
 #include "runtime/designs/step_builder.hpp"
-#include "runtime/diag/checked_world.hpp"
+#include "runtime/flight/checked_world.hpp"
 #include "runtime/diag/debug_mode.hpp"
 #include "runtime/diag/flight_recorder.hpp"
 #include "runtime/diag/timeline_run.hpp"
@@ -35,7 +35,7 @@
 #include "runtime/diag/watchdog.hpp"
 #include "runtime/networks/catalog.hpp"
 #include "runtime/train/compute_threads.hpp"
-#include "runtime/train/device_gradients.hpp"
+#include "runtime/train/device/device_gradients.hpp"
 #include "runtime/train/initial_state.hpp"
 #include "runtime/train/train_run.hpp"
 #include "runtime/train/training_device.hpp"
@@ -71,7 +71,7 @@ struct TrainCli {
   bool network_given = false;
   std::string design = "depcha";
   std::string device = "cpu";  // --device: cpu or cuda
-  std::string comm_path = "auto";  // --comm-path (runtime/train/device_gradients.hpp)
+  std::string comm_path = "auto";  // --comm-path (runtime/train/device/device_gradients.hpp)
   TrainDataOptions data;
   std::string metrics_path;
   std::string progress = "auto";

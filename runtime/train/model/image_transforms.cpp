@@ -1,4 +1,4 @@
-#include "runtime/train/image_transforms.hpp"
+#include "runtime/train/model/image_transforms.hpp"
 
 #include <ATen/ops/_upsample_bilinear2d_aa.h>
 #include <ATen/ops/flip.h>

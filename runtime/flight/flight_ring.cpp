@@ -1,4 +1,4 @@
-#include "runtime/diag/flight_ring.hpp"
+#include "runtime/flight/flight_ring.hpp"
 
 #include <algorithm>
 #include <cstring>

@@ -1,4 +1,4 @@
-#include "runtime/train/sgd.hpp"
+#include "runtime/train/model/sgd.hpp"
 
 #include <cmath>
 #include <stdexcept>

@@ -1,4 +1,4 @@
-#include "runtime/diag/traced_world.hpp"
+#include "runtime/flight/traced_world.hpp"
 
 #include <exception>
 #include <string>

@@ -10,7 +10,7 @@
 
 #include "runtime/comm/communicator.hpp"
 #include "runtime/comm/wrapped_world.hpp"
-#include "runtime/diag/timeline_log.hpp"
+#include "runtime/flight/timeline_log.hpp"
 
 namespace ordo::diag {
 

@@ -11,7 +11,7 @@
 
 #include "runtime/comm/communicator.hpp"
 #include "runtime/comm/wrapped_world.hpp"
-#include "runtime/diag/flight_ring.hpp"
+#include "runtime/flight/flight_ring.hpp"
 
 namespace ordo::diag {
 

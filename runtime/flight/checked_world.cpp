@@ -1,4 +1,4 @@
-#include "runtime/diag/checked_world.hpp"
+#include "runtime/flight/checked_world.hpp"
 
 #include <chrono>
 #include <exception>

@@ -1,10 +1,10 @@
-#include "runtime/diag/timeline_log.hpp"
+#include "runtime/flight/timeline_log.hpp"
 
 #include <algorithm>
 #include <cstring>
 #include <stdexcept>
 
-#include "runtime/diag/flight_ring.hpp"
+#include "runtime/flight/flight_ring.hpp"
 
 namespace ordo::diag {
 namespace {

@@ -1,4 +1,4 @@
-#include "runtime/train/model.hpp"
+#include "runtime/train/model/model.hpp"
 
 #include <stdexcept>
 #include <string>

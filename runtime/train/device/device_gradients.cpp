@@ -1,4 +1,4 @@
-#include "runtime/train/device_gradients.hpp"
+#include "runtime/train/device/device_gradients.hpp"
 
 #include <stdexcept>
 #include <string>

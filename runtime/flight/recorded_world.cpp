@@ -1,4 +1,4 @@
-#include "runtime/diag/recorded_world.hpp"
+#include "runtime/flight/recorded_world.hpp"
 
 #include <cassert>
 #include <exception>
