@@ -20,11 +20,12 @@
 #include <thread>
 
 #include "runtime/diag/flight_recorder.hpp"
+#include "runtime/errors/exit_codes.hpp"
 
 namespace ordo::diag {
 
 // The exit code of a rank ended by its watchdog (docs/diagnostics.md).
-inline constexpr int exit_hang = 4;
+inline constexpr int exit_hang = exit_codes::hang;
 
 struct WatchdogOptions {
   double timeout_s = 600.0;  // > 0

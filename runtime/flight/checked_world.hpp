@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "runtime/comm/check_channel.hpp"
+#include "runtime/errors/exit_codes.hpp"
 #include "runtime/comm/communicator.hpp"
 #include "runtime/comm/rules/backend.hpp"
 #include "runtime/comm/rules/fingerprint.hpp"
@@ -45,8 +46,8 @@ class CollectiveMismatch : public std::runtime_error {
   std::vector<comm::FingerprintGroup> groups_;
 };
 
-// The exit code of a job that fingerprint mode ended (a hang's is 4, diag::exit_hang).
-inline constexpr int exit_collective_mismatch = 5;
+// The exit code of a job that fingerprint mode ended (runtime/errors/exit_codes.hpp).
+inline constexpr int exit_collective_mismatch = exit_codes::collective_mismatch;
 
 // How long a rank that found a divergence waits for the other members to find it too, before it
 // throws (and the job ends): so that every rank's report gets out.

@@ -5,6 +5,8 @@
 #include <CLI/CLI.hpp>
 #include <functional>
 
+#include "runtime/errors/exit_codes.hpp"
+
 namespace ordo::tools {
 
 // A subcommand's body; returns the process exit code.
@@ -26,14 +28,11 @@ Command add_fuzz(CLI::App& app);
 Command add_train(CLI::App& app);  // only where the trainer is built (libtorch)
 #endif
 
-// Exit codes shared by every subcommand (their meaning per subcommand: docs/checker.md).
-inline constexpr int exit_ok = 0;
-// verify: a property fails; replay: the run did not end as the trace says.
-inline constexpr int exit_unsafe = 1;
-inline constexpr int exit_bad_input = 2;
-// verify: a bound was hit before an answer.
-inline constexpr int exit_unknown = 3;
-// fuzz: the checker and the runtime contradict each other (a bug in ordo, or in the job's model).
-inline constexpr int exit_disagreement = 4;
+// Exit codes shared by every subcommand: the one table of runtime/errors/exit_codes.hpp.
+inline constexpr int exit_ok = exit_codes::ok;
+inline constexpr int exit_unsafe = exit_codes::unsafe;
+inline constexpr int exit_bad_input = exit_codes::bad_input;
+inline constexpr int exit_unknown = exit_codes::unknown;
+inline constexpr int exit_disagreement = exit_codes::disagreement;
 
 }  // namespace ordo::tools
