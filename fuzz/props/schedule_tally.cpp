@@ -1,7 +1,5 @@
 #include "fuzz/props/schedule_tally.hpp"
 
-#include <gtest/gtest.h>
-
 #include <cstdint>
 #include <iostream>
 
@@ -9,31 +7,24 @@ namespace ordo::fuzz {
 
 namespace {
 
+// Prints as the program exits, after its last test; shrinking runs are included. Built on the
+// first tally, after the standard streams, so it is destroyed before them.
 struct Totals {
   std::uint64_t instances = 0;
   std::uint64_t runs = 0;
   std::uint64_t transitions = 0;
+
+  ~Totals() {
+    if (runs == 0) return;
+    std::cout << "schedules: " << runs << " controlled runs (" << transitions
+              << " transitions) on " << instances << " instances\n";
+  }
 };
 
 Totals& totals() {
   static Totals t;
   return t;
 }
-
-// Prints after the last test of the program; shrinking runs are included.
-class Report : public ::testing::Environment {
- public:
-  void TearDown() override {
-    const Totals& t = totals();
-    if (t.runs == 0) return;
-    std::cout << "schedules: " << t.runs << " controlled runs (" << t.transitions
-              << " transitions) on " << t.instances << " instances\n";
-  }
-};
-
-// GoogleTest owns and deletes registered environments.
-[[maybe_unused]] ::testing::Environment* const report =
-    ::testing::AddGlobalTestEnvironment(new Report);
 
 }  // namespace
 

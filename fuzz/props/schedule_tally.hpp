@@ -1,5 +1,5 @@
 // How many schedules the properties ran on the controlled run, for the campaign figures in
-// docs/testing.md: each program prints the totals once its tests are done.
+// docs/testing.md: a program that tallies prints the totals once, when it exits.
 #pragma once
 
 #include "fuzz/sched/schedules.hpp"
