@@ -7,7 +7,7 @@
 
 #include <rapidcheck.h>
 
-#include "fuzz/gen/instance.hpp"
+#include "fuzz/lib/instance.hpp"
 
 namespace ordo::fuzz {
 

@@ -11,7 +11,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "fuzz/gen/instance.hpp"
+#include "fuzz/lib/instance.hpp"
 
 namespace ordo::fuzz {
 

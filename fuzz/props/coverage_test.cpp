@@ -7,7 +7,7 @@
 
 #include "fuzz/gen/design_jobs.hpp"
 #include "fuzz/gen/raw_program.hpp"
-#include "fuzz/props/verdicts.hpp"
+#include "fuzz/lib/verdicts.hpp"
 
 namespace ordo::fuzz {
 namespace {

@@ -13,8 +13,8 @@
 #include "fuzz/gen/design_jobs.hpp"
 #include "fuzz/gen/racy_jobs.hpp"
 #include "fuzz/gen/raw_program.hpp"
-#include "fuzz/props/budget.hpp"
-#include "fuzz/props/verdicts.hpp"
+#include "fuzz/lib/budget.hpp"
+#include "fuzz/lib/verdicts.hpp"
 
 namespace ordo::fuzz {
 namespace {

@@ -14,11 +14,11 @@
 #include "fuzz/gen/design_jobs.hpp"
 #include "fuzz/gen/racy_jobs.hpp"
 #include "fuzz/gen/raw_program.hpp"
-#include "fuzz/props/budget.hpp"
-#include "fuzz/props/schedule_tally.hpp"
-#include "fuzz/props/verdicts.hpp"
-#include "fuzz/props/witness_replay.hpp"
-#include "fuzz/sched/schedules.hpp"
+#include "fuzz/lib/budget.hpp"
+#include "fuzz/lib/schedule_tally.hpp"
+#include "fuzz/lib/verdicts.hpp"
+#include "fuzz/lib/witness_replay.hpp"
+#include "fuzz/lib/schedules.hpp"
 
 namespace ordo::fuzz {
 namespace {

@@ -17,8 +17,8 @@
 #include "fuzz/gen/design_jobs.hpp"
 #include "fuzz/gen/racy_jobs.hpp"
 #include "fuzz/gen/raw_program.hpp"
-#include "fuzz/props/verdicts.hpp"
-#include "fuzz/sched/schedules.hpp"
+#include "fuzz/lib/verdicts.hpp"
+#include "fuzz/lib/schedules.hpp"
 #include "runtime/exec/threaded_run.hpp"
 #include "tests/common/sanitizers.hpp"
 

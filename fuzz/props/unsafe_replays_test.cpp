@@ -10,8 +10,8 @@
 #include "fuzz/gen/on_streams.hpp"
 #include "fuzz/gen/racy_jobs.hpp"
 #include "fuzz/gen/raw_program.hpp"
-#include "fuzz/props/verdicts.hpp"
-#include "fuzz/props/witness_replay.hpp"
+#include "fuzz/lib/verdicts.hpp"
+#include "fuzz/lib/witness_replay.hpp"
 
 namespace ordo::fuzz {
 namespace {

@@ -1,4 +1,4 @@
-// The agreement property on one case (tools/fuzz_campaign/agreement.hpp), with the real checker
+// The agreement property on one case (fuzz/lib/agreement.hpp), with the real checker
 // and with forged ones: a checker that calls an unsafe job safe is caught by the runtime's
 // schedules, and the failing schedule, turned into a witness on the model and shrunk, reproduces.
 #include <gtest/gtest.h>
@@ -7,7 +7,7 @@
 
 #include "checker/search/confirm_witness.hpp"
 #include "tests/fuzz_cmd/fuzz_jobs.hpp"
-#include "tools/fuzz_campaign/runtime_witness.hpp"
+#include "fuzz/lib/runtime_witness.hpp"
 #include "tools/replay/replay.hpp"
 
 namespace ordo::fuzz_campaign::testing {

@@ -4,7 +4,7 @@
 
 #include "runtime/dag/program.hpp"
 #include "runtime/designs/design_config.hpp"
-#include "tools/fuzz_campaign/agreement.hpp"
+#include "fuzz/lib/agreement.hpp"
 
 namespace ordo::fuzz_campaign::testing {
 

@@ -1,6 +1,6 @@
-// Mutants of a job (tools/fuzz_campaign/mutants.hpp): valid, each one change of the kind its name
+// Mutants of a job (fuzz/lib/mutants.hpp): valid, each one change of the kind its name
 // says, every kind taken in turn, the same for the same seed, and invalid candidates counted.
-#include "tools/fuzz_campaign/mutants.hpp"
+#include "fuzz/lib/mutants.hpp"
 
 #include <gtest/gtest.h>
 

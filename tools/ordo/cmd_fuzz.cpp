@@ -1,6 +1,6 @@
 // `ordo fuzz`: the property campaign of fuzz/ as a command for a user's job. The checker's verdict
 // is held against the runtime's schedules on the job and on mutants of it
-// (tools/fuzz_campaign/); each finding is written as a dump and a trace that `ordo verify` and
+// (fuzz/lib/); each finding is written as a dump and a trace that `ordo verify` and
 // `ordo replay` reproduce. This file is the front end: options, files, progress, the report in
 // words or SARIF, the JUnit file, and exit codes.
 #include <unistd.h>
@@ -18,11 +18,11 @@
 #include "checker/report/sarif.hpp"
 #include "checker/report/verify_sarif.hpp"
 #include "runtime/errors/input_error.hpp"
-#include "tools/fuzz_campaign/campaign.hpp"
-#include "tools/fuzz_campaign/generated_jobs.hpp"
-#include "tools/fuzz_campaign/report_junit.hpp"
-#include "tools/fuzz_campaign/report_sarif.hpp"
-#include "tools/fuzz_campaign/report_text.hpp"
+#include "fuzz/lib/campaign.hpp"
+#include "fuzz/lib/generated_jobs.hpp"
+#include "fuzz/lib/report_junit.hpp"
+#include "fuzz/lib/report_sarif.hpp"
+#include "fuzz/lib/report_text.hpp"
 #include "tools/ordo/bound_options.hpp"
 #include "tools/ordo/command_guard.hpp"
 #include "tools/ordo/commands.hpp"

@@ -1,0 +1,56 @@
+#include "fuzz/lib/schedule_mix.hpp"
+
+#include "runtime/exec/pct_run.hpp"
+#include "runtime/random/split_mix64.hpp"
+
+namespace ordo::fuzz_campaign {
+
+namespace {
+
+constexpr std::uint32_t pct_depth_max = 3;
+constexpr std::uint64_t golden = 0x9e3779b97f4a7c15ull;
+
+// Room for any run of the case: a finished one takes exactly `run_transitions`; the slack lets a
+// runtime that takes extra transitions end as transition_limit rather than as a cut-off run.
+std::uint64_t transitions_max(std::uint64_t run_transitions) { return 2 * run_transitions + 64; }
+
+}  // namespace
+
+std::string ScheduleChoice::name() const {
+  if (!pct) return "random seed " + std::to_string(seed);
+  return "pct depth " + std::to_string(depth) + " seed " + std::to_string(seed);
+}
+
+ScheduleChoice schedule_choice(std::uint64_t case_seed, std::uint64_t index) {
+  ScheduleChoice choice;
+  choice.seed = random::SplitMix64(case_seed + index * golden).next();
+  choice.pct = index % 2 == 1;
+  if (choice.pct) choice.depth = 1 + static_cast<std::uint32_t>((index / 2) % pct_depth_max);
+  return choice;
+}
+
+std::uint64_t case_seed(std::uint64_t campaign_seed, std::uint64_t case_index) {
+  // A different stream from the schedules' own: case i's seed is not schedule i's.
+  return random::SplitMix64(campaign_seed ^ (case_index * golden + 0x5bd1e995ull)).next();
+}
+
+ScheduleRun run_schedule(const FuzzCase& fuzz_case, comm::Backend backend,
+                         const ScheduleChoice& choice) {
+  exec::ControlledRun run(fuzz_case.job, fuzz_case.ranks, {}, backend);
+  const std::uint64_t k = exec::finished_run_transitions(fuzz_case.job, fuzz_case.ranks);
+  ScheduleRun result;
+  result.choice = choice;
+  if (choice.pct) {
+    result.outcome = exec::run_pct(run, {choice.depth, choice.seed, k, transitions_max(k)});
+  } else {
+    result.outcome = exec::run_random_schedule(run, choice.seed, transitions_max(k));
+  }
+  result.transitions = run.trace();
+  if (result.outcome.end == exec::RunEnd::violation) result.violation = run.violation();
+  if (result.outcome.end == exec::RunEnd::deadlock) {
+    if (std::optional<comm::Deadlock> d = run.deadlock()) result.violation = std::move(*d);
+  }
+  return result;
+}
+
+}  // namespace ordo::fuzz_campaign
