@@ -9,7 +9,7 @@
 #include "fuzz/lib/runtime_witness.hpp"
 #include "tools/replay/replay.hpp"
 
-namespace ordo::fuzz_campaign {
+namespace ordo::fuzz {
 
 namespace {
 
@@ -19,22 +19,6 @@ using Clock = std::chrono::steady_clock;
 // small job, and short of a noticeable share of a campaign.
 constexpr double shrink_seconds = 2.0;
 
-std::string run_end(const exec::RunOutcome& outcome) {
-  switch (outcome.end) {
-    case exec::RunEnd::finished:
-      return "finished";
-    case exec::RunEnd::violation:
-      return "a violation";
-    case exec::RunEnd::deadlock:
-      return "a deadlock";
-    case exec::RunEnd::rank_failed:
-      return "a failed rank";
-    case exec::RunEnd::transition_limit:
-      return "a run that did not end";
-  }
-  return "?";
-}
-
 std::string property_words(const checker::Result& result) {
   return result.property ? std::string(checker::to_string(*result.property)) : "no property";
 }
@@ -42,7 +26,8 @@ std::string property_words(const checker::Result& result) {
 // "schedule 7 (pct depth 2 seed S) ended in a deadlock: ..."
 std::string schedule_words(const CaseOutcome& o) {
   return "schedule " + std::to_string(*o.failing_index) + " (" + o.failing->choice.name() +
-         ") ended in " + run_end(o.failing->outcome) + ":\n" + o.failing->outcome.report;
+         ") ended in " + std::string(run_end_words(o.failing->outcome.end)) + ":\n" +
+         o.failing->outcome.report;
 }
 
 checker::VerifyOptions verify_options(const CaseBudget& budget) {
@@ -57,25 +42,6 @@ checker::VerifyOptions verify_options(const CaseBudget& budget) {
   return options;
 }
 
-void run_schedules(const FuzzCase& fuzz_case, const checker::Model& model, const CaseBudget& budget,
-                   std::uint64_t seed, const std::function<void()>& on_schedule,
-                   Clock::time_point begin, CaseOutcome& o) {
-  for (std::uint64_t i = 0; i < budget.schedules; ++i) {
-    // The first schedule always runs: a case with its checker answer and no run at all has not
-    // been held to the property.
-    if (i > 0 && Clock::now() >= budget.schedules_until) break;
-    ScheduleRun run = run_schedule(fuzz_case, model.backend(), schedule_choice(seed, i));
-    ++o.schedules_run;
-    if (on_schedule) on_schedule();
-    if (run.outcome.end != exec::RunEnd::finished) {
-      o.failing = std::move(run);
-      o.failing_index = i + 1;
-      o.failing_seconds = std::chrono::duration<double>(Clock::now() - begin).count();
-      return;
-    }
-  }
-}
-
 // The checker says unsafe: its witness must end on the runtime in the violation it names, and a
 // schedule that failed must fail on the model too.
 void judge_unsafe(const FuzzCase& fuzz_case, const checker::Model& model, CaseOutcome& o) {
@@ -88,7 +54,7 @@ void judge_unsafe(const FuzzCase& fuzz_case, const checker::Model& model, CaseOu
     std::string why =
         replayed.illegal ? *replayed.illegal
         : replayed.outcome
-            ? "the runtime's run ended in " + run_end(*replayed.outcome) +
+            ? "the runtime's run ended in " + std::string(run_end_words(replayed.outcome->end)) +
                   (replayed.outcome->report.empty() ? "" : ": " + replayed.outcome->report)
             : "the runtime's run has not ended after the witness";
     o.message = "the checker says UNSAFE (" + property_words(result) +
@@ -161,7 +127,14 @@ CaseOutcome check_case(const FuzzCase& fuzz_case, const checker::Model& model,
     o.checked.result.verdict = checker::Verdict::unknown;
     o.checked.result.bound = checker::Bound::bytes_max;
   }
-  run_schedules(fuzz_case, model, budget, seed, on_schedule, begin, o);
+  ScheduleSummary runs = run_schedules(fuzz_case.job, fuzz_case.ranks, model.backend(), seed,
+                                       budget.schedules, budget.schedules_until, on_schedule);
+  o.schedules_run = runs.runs;
+  if (runs.failing) {
+    o.failing = std::move(runs.failing);
+    o.failing_index = runs.failing_index;
+    o.failing_seconds = std::chrono::duration<double>(Clock::now() - begin).count();
+  }
   switch (o.checked.result.verdict) {
     case checker::Verdict::unsafe:
       judge_unsafe(fuzz_case, model, o);
@@ -187,4 +160,4 @@ CaseOutcome check_case(const FuzzCase& fuzz_case, const checker::Model& model,
   return o;
 }
 
-}  // namespace ordo::fuzz_campaign
+}  // namespace ordo::fuzz

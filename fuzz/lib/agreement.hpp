@@ -17,7 +17,7 @@
 #include "fuzz/lib/fuzz_case.hpp"
 #include "fuzz/lib/schedule_mix.hpp"
 
-namespace ordo::fuzz_campaign {
+namespace ordo::fuzz {
 
 // How the checker decides a case: checker::verify, unless a test puts a checker of its own here.
 using Decider =
@@ -59,4 +59,4 @@ CaseOutcome check_case(const FuzzCase& fuzz_case, const checker::Model& model,
                        const Decider& decide, const CaseBudget& budget, std::uint64_t seed,
                        const std::function<void()>& on_schedule = {});
 
-}  // namespace ordo::fuzz_campaign
+}  // namespace ordo::fuzz

@@ -23,9 +23,8 @@ checker::ExploreLimits explore_limits() {
           from_env("ORDO_FUZZ_SECONDS_MAX", 120.0)};
 }
 
-ScheduleBudget schedule_budget() {
-  const auto runs = static_cast<std::uint32_t>(from_env("ORDO_FUZZ_SCHEDULES", 50));
-  return {runs, runs, 3};
+std::uint64_t schedules_per_instance() {
+  return 2 * static_cast<std::uint64_t>(from_env("ORDO_FUZZ_SCHEDULES", 50));
 }
 
 std::uint64_t spin_states_max() {

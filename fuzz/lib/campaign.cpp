@@ -11,7 +11,7 @@
 #include "fuzz/lib/case_files.hpp"
 #include "fuzz/lib/mutants.hpp"
 
-namespace ordo::fuzz_campaign {
+namespace ordo::fuzz {
 
 namespace {
 
@@ -292,4 +292,4 @@ CampaignSummary run_generated(JobDrawer& drawer, std::uint32_t count, const std:
   return Campaign(options, hooks).run_generated(drawer, count, name);
 }
 
-}  // namespace ordo::fuzz_campaign
+}  // namespace ordo::fuzz

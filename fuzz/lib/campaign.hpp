@@ -17,7 +17,7 @@
 #include "fuzz/lib/generated_jobs.hpp"
 #include "fuzz/lib/record.hpp"
 
-namespace ordo::fuzz_campaign {
+namespace ordo::fuzz {
 
 struct CampaignOptions {
   std::uint32_t ranks = 0;  // 0: the job's own, or 2 for a job valid at any rank count
@@ -121,4 +121,4 @@ CampaignSummary run_campaign(const dag::Job& job, const std::string& job_name,
 CampaignSummary run_generated(JobDrawer& drawer, std::uint32_t count, const std::string& name,
                               const CampaignOptions& options, const CampaignHooks& hooks);
 
-}  // namespace ordo::fuzz_campaign
+}  // namespace ordo::fuzz

@@ -5,7 +5,7 @@
 #include "checker/report/trace_io.hpp"
 #include "runtime/dag/dump_writer.hpp"
 
-namespace ordo::fuzz_campaign {
+namespace ordo::fuzz {
 
 namespace {
 
@@ -64,4 +64,4 @@ std::vector<std::string> witness_lines(const checker::Model& model, const checke
   return lines;
 }
 
-}  // namespace ordo::fuzz_campaign
+}  // namespace ordo::fuzz

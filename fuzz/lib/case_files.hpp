@@ -12,7 +12,7 @@
 #include "checker/system/model.hpp"
 #include "fuzz/lib/fuzz_case.hpp"
 
-namespace ordo::fuzz_campaign {
+namespace ordo::fuzz {
 
 struct CaseFiles {
   std::string dump_path;
@@ -33,4 +33,4 @@ CaseFiles write_case_files(const std::string& out_dir, const FuzzCase& fuzz_case
 // The witness's transitions in words, one line each, numbered as `ordo verify` numbers them.
 std::vector<std::string> witness_lines(const checker::Model& model, const checker::Result& result);
 
-}  // namespace ordo::fuzz_campaign
+}  // namespace ordo::fuzz

@@ -7,7 +7,7 @@
 
 #include "runtime/dag/program.hpp"
 
-namespace ordo::fuzz_campaign {
+namespace ordo::fuzz {
 
 struct FuzzCase {
   std::string name;    // the files' stem: "job", "mutant-03-drop-var"
@@ -16,4 +16,4 @@ struct FuzzCase {
   std::uint32_t ranks = 2;
 };
 
-}  // namespace ordo::fuzz_campaign
+}  // namespace ordo::fuzz

@@ -9,7 +9,7 @@
 #include "runtime/networks/network.hpp"
 #include "runtime/random/split_mix64.hpp"
 
-namespace ordo::fuzz_campaign {
+namespace ordo::fuzz {
 
 namespace {
 
@@ -171,4 +171,4 @@ std::string describe(const GeneratorSettings& s) {
          " elements; ranks " + ranks + ")";
 }
 
-}  // namespace ordo::fuzz_campaign
+}  // namespace ordo::fuzz

@@ -15,7 +15,7 @@
 #include "runtime/random/split_mix64.hpp"
 #include "fuzz/lib/fuzz_case.hpp"
 
-namespace ordo::fuzz_campaign {
+namespace ordo::fuzz {
 
 enum class GuardChoice : std::uint8_t { on, off, both };
 
@@ -64,4 +64,4 @@ std::vector<FuzzCase> generated_jobs(const GeneratorSettings& settings, std::uin
 // "2 designs, up to 3 layers and 3 keys, ranks 2,3": the settings in words for the report.
 std::string describe(const GeneratorSettings& settings);
 
-}  // namespace ordo::fuzz_campaign
+}  // namespace ordo::fuzz

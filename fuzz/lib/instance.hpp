@@ -19,11 +19,6 @@ struct Instance {
   comm::Backend backend = comm::Backend::mpi;  // the semantics the checker and the runtime run it under
 };
 
-// The number of transitions every finished controlled run of `instance` takes: one per main action
-// and two per op (start, complete) on every rank. Schedulers use it to place PCT's priority
-// change points and to bound a run.
-std::uint64_t finished_run_transitions(const Instance& instance);
-
 // rapidcheck prints counterexamples through this: the origin, the rank count, then the dump.
 void showValue(const Instance& instance, std::ostream& os);
 

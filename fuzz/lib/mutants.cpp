@@ -13,7 +13,7 @@
 #include "runtime/errors/input_error.hpp"
 #include "runtime/random/split_mix64.hpp"
 
-namespace ordo::fuzz_campaign {
+namespace ordo::fuzz {
 
 namespace {
 
@@ -224,4 +224,4 @@ Mutants mutants_of(const dag::Job& job, std::uint32_t ranks, comm::Backend backe
   return out;
 }
 
-}  // namespace ordo::fuzz_campaign
+}  // namespace ordo::fuzz

@@ -17,7 +17,7 @@
 #include "runtime/dag/program.hpp"
 #include "fuzz/lib/fuzz_case.hpp"
 
-namespace ordo::fuzz_campaign {
+namespace ordo::fuzz {
 
 struct Mutants {
   std::vector<FuzzCase> cases;  // named "mutant-01-<kind>", ...
@@ -28,4 +28,4 @@ struct Mutants {
 Mutants mutants_of(const dag::Job& job, std::uint32_t ranks, comm::Backend backend,
                    std::uint64_t seed, std::uint32_t count);
 
-}  // namespace ordo::fuzz_campaign
+}  // namespace ordo::fuzz

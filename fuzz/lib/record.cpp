@@ -1,6 +1,6 @@
 #include "fuzz/lib/record.hpp"
 
-namespace ordo::fuzz_campaign {
+namespace ordo::fuzz {
 
 std::string_view to_string(RecordKind kind) {
   switch (kind) {
@@ -20,4 +20,4 @@ std::string first_line(const std::string& text) {
   return line;
 }
 
-}  // namespace ordo::fuzz_campaign
+}  // namespace ordo::fuzz

@@ -11,7 +11,7 @@
 
 #include "checker/report/sarif.hpp"
 
-namespace ordo::fuzz_campaign {
+namespace ordo::fuzz {
 
 enum class RecordKind : std::uint8_t {
   finding,       // the user's job is unsafe
@@ -44,4 +44,4 @@ std::string_view to_string(RecordKind kind);  // "finding", "note", "disagreemen
 // what a one-line summary of it shows.
 std::string first_line(const std::string& text);
 
-}  // namespace ordo::fuzz_campaign
+}  // namespace ordo::fuzz

@@ -2,7 +2,7 @@
 
 #include "fuzz/lib/record.hpp"
 
-namespace ordo::fuzz_campaign {
+namespace ordo::fuzz {
 
 namespace {
 
@@ -90,4 +90,4 @@ std::vector<report::JunitCase> campaign_junit_failed(const std::string& job_name
   return {c};
 }
 
-}  // namespace ordo::fuzz_campaign
+}  // namespace ordo::fuzz

@@ -10,7 +10,7 @@
 #include "checker/report/junit.hpp"
 #include "fuzz/lib/campaign.hpp"
 
-namespace ordo::fuzz_campaign {
+namespace ordo::fuzz {
 
 std::vector<report::JunitCase> campaign_junit(const CampaignSummary& summary);
 
@@ -22,4 +22,4 @@ std::vector<report::JunitCase> campaign_junit_unfinished(const std::string& job_
 std::vector<report::JunitCase> campaign_junit_failed(const std::string& job_name,
                                                      const std::string& error);
 
-}  // namespace ordo::fuzz_campaign
+}  // namespace ordo::fuzz

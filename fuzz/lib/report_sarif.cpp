@@ -2,7 +2,7 @@
 
 #include "checker/report/property_rules.hpp"
 
-namespace ordo::fuzz_campaign {
+namespace ordo::fuzz {
 
 namespace {
 
@@ -114,4 +114,4 @@ report::SarifRun campaign_sarif(const CampaignSummary& s) {
   return run;
 }
 
-}  // namespace ordo::fuzz_campaign
+}  // namespace ordo::fuzz

@@ -11,11 +11,11 @@
 #include "checker/report/sarif.hpp"
 #include "fuzz/lib/campaign.hpp"
 
-namespace ordo::fuzz_campaign {
+namespace ordo::fuzz {
 
 report::SarifRun campaign_sarif(const CampaignSummary& summary);
 
 // The rule id of a disagreement, beside P1-P4.
 inline constexpr std::string_view disagreement_rule = "ordo-fuzz-disagreement";
 
-}  // namespace ordo::fuzz_campaign
+}  // namespace ordo::fuzz

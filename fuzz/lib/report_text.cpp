@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <sstream>
 
-namespace ordo::fuzz_campaign {
+namespace ordo::fuzz {
 
 namespace {
 
@@ -149,4 +149,4 @@ std::string text_report(const CampaignSummary& s) {
   return out;
 }
 
-}  // namespace ordo::fuzz_campaign
+}  // namespace ordo::fuzz

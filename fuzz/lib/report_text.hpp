@@ -6,8 +6,8 @@
 
 #include "fuzz/lib/campaign.hpp"
 
-namespace ordo::fuzz_campaign {
+namespace ordo::fuzz {
 
 std::string text_report(const CampaignSummary& summary);
 
-}  // namespace ordo::fuzz_campaign
+}  // namespace ordo::fuzz

@@ -8,7 +8,7 @@
 #include "checker/system/state.hpp"
 #include "checker/system/transitions.hpp"
 
-namespace ordo::fuzz_campaign {
+namespace ordo::fuzz {
 
 namespace {
 
@@ -103,4 +103,4 @@ checker::Result shrink(const checker::Model& model, checker::Result result, doub
   return shorter;
 }
 
-}  // namespace ordo::fuzz_campaign
+}  // namespace ordo::fuzz

@@ -13,7 +13,7 @@
 #include "checker/system/model.hpp"
 #include "fuzz/lib/schedule_mix.hpp"
 
-namespace ordo::fuzz_campaign {
+namespace ordo::fuzz {
 
 // The model's unsafe answer along `run`'s transitions, or why the model does not end where the
 // runtime did (an illegal transition, a violation elsewhere or of another kind, no stuck state).
@@ -28,4 +28,4 @@ std::optional<checker::Result> runtime_result(const checker::Model& model, const
 // A shorter witness of the same violation on the model, within `seconds`, checked again.
 checker::Result shrink(const checker::Model& model, checker::Result result, double seconds);
 
-}  // namespace ordo::fuzz_campaign
+}  // namespace ordo::fuzz

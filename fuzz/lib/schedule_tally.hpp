@@ -2,7 +2,7 @@
 // docs/testing.md: a program that tallies prints the totals once, when it exits.
 #pragma once
 
-#include "fuzz/lib/schedules.hpp"
+#include "fuzz/lib/schedule_mix.hpp"
 
 namespace ordo::fuzz {
 

@@ -2,6 +2,7 @@
 
 #include <variant>
 
+#include "fuzz/lib/schedule_mix.hpp"
 #include "runtime/engine/errors.hpp"
 #include "tools/replay/replay.hpp"
 
@@ -24,14 +25,6 @@ std::optional<std::string> compare(const comm::Violation& expected, const exec::
   return std::nullopt;
 }
 
-std::string transitions_text(const exec::ControlledRun& run) {
-  std::string text;
-  for (std::size_t i = 0; i < run.trace().size(); ++i) {
-    text += std::to_string(i + 1) + ". " + run.describe(run.trace()[i]) + "\n";
-  }
-  return text;
-}
-
 }  // namespace
 
 std::optional<std::string> replay_problem(const Instance& instance, const checker::Model& model,
@@ -50,7 +43,8 @@ std::optional<std::string> replay_problem(const Instance& instance, const checke
     } catch (const engine::ScheduleError& e) {
       return "witness transition " + std::to_string(i + 1) +
              " is illegal on the runtime: " + e.what() + "\nruntime transitions so far:\n" +
-             transitions_text(run) + "checker:\n" + checker_report;
+             transitions_text(instance.job, instance.ranks, instance.backend, run.trace()) +
+             "checker:\n" + checker_report;
     }
   }
   const std::optional<exec::RunOutcome> end = run.outcome();

@@ -14,7 +14,7 @@
 #include "tests/fuzz_cmd/fuzz_jobs.hpp"
 #include "tools/replay/replay.hpp"
 
-namespace ordo::fuzz_campaign::testing {
+namespace ordo::fuzz::testing {
 namespace {
 
 using designs::DesignKind;
@@ -183,4 +183,4 @@ TEST(FuzzCampaign, NcclSemanticsFindConcomsDeadlock) {
 }
 
 }  // namespace
-}  // namespace ordo::fuzz_campaign::testing
+}  // namespace ordo::fuzz::testing

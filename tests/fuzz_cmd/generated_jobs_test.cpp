@@ -12,7 +12,7 @@
 #include "runtime/dag/dump_writer.hpp"
 #include "fuzz/lib/campaign.hpp"
 
-namespace ordo::fuzz_campaign::testing {
+namespace ordo::fuzz::testing {
 namespace {
 
 using designs::DesignKind;
@@ -157,4 +157,4 @@ TEST(GeneratedCampaign, JobsTheTimeLeavesNoRoomForAreNotDrawn) {
 }
 
 }  // namespace
-}  // namespace ordo::fuzz_campaign::testing
+}  // namespace ordo::fuzz::testing

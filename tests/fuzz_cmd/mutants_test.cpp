@@ -13,7 +13,7 @@
 #include "runtime/designs/step_builder.hpp"
 #include "tests/fuzz_cmd/fuzz_jobs.hpp"
 
-namespace ordo::fuzz_campaign::testing {
+namespace ordo::fuzz::testing {
 namespace {
 
 using designs::DesignKind;
@@ -128,4 +128,4 @@ TEST(FuzzMutants, InvalidCandidatesAreSkippedAndCounted) {
 }
 
 }  // namespace
-}  // namespace ordo::fuzz_campaign::testing
+}  // namespace ordo::fuzz::testing

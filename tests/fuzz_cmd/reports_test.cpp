@@ -12,7 +12,7 @@
 #include "fuzz/lib/report_sarif.hpp"
 #include "fuzz/lib/report_text.hpp"
 
-namespace ordo::fuzz_campaign::testing {
+namespace ordo::fuzz::testing {
 namespace {
 
 using designs::DesignKind;
@@ -100,4 +100,4 @@ TEST(FuzzReports, JunitHasACaseForTheJobAndEachMutant) {
 }
 
 }  // namespace
-}  // namespace ordo::fuzz_campaign::testing
+}  // namespace ordo::fuzz::testing
