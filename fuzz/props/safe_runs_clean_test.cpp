@@ -6,14 +6,11 @@
 // rapidcheck/gtest.h needs GoogleTest declared first.
 #include <rapidcheck/gtest.h>
 
-#include "fuzz/gen/design_jobs.hpp"
-#include "fuzz/gen/on_streams.hpp"
-#include "fuzz/gen/racy_jobs.hpp"
-#include "fuzz/gen/raw_program.hpp"
 #include "fuzz/lib/budget.hpp"
 #include "fuzz/lib/schedule_mix.hpp"
 #include "fuzz/lib/schedule_tally.hpp"
 #include "fuzz/lib/verdicts.hpp"
+#include "fuzz/props/families.hpp"
 
 namespace ordo::fuzz {
 namespace {

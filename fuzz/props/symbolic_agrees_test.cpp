@@ -11,14 +11,12 @@
 #include <string>
 
 #include "checker/symbolic/decide.hpp"
-#include "fuzz/gen/design_jobs.hpp"
-#include "fuzz/gen/racy_jobs.hpp"
-#include "fuzz/gen/raw_program.hpp"
 #include "fuzz/lib/budget.hpp"
 #include "fuzz/lib/schedule_mix.hpp"
 #include "fuzz/lib/schedule_tally.hpp"
 #include "fuzz/lib/verdicts.hpp"
 #include "fuzz/lib/witness_replay.hpp"
+#include "fuzz/props/families.hpp"
 
 namespace ordo::fuzz {
 namespace {

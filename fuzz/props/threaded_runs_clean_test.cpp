@@ -14,11 +14,9 @@
 
 #include <string>
 
-#include "fuzz/gen/design_jobs.hpp"
-#include "fuzz/gen/racy_jobs.hpp"
-#include "fuzz/gen/raw_program.hpp"
 #include "fuzz/lib/schedule_mix.hpp"
 #include "fuzz/lib/verdicts.hpp"
+#include "fuzz/props/families.hpp"
 #include "runtime/exec/threaded_run.hpp"
 #include "tests/common/sanitizers.hpp"
 

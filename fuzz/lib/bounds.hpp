@@ -27,6 +27,7 @@ inline constexpr int raw_events_max = 8;  // actions of one rank's main thread, 
 inline constexpr int raw_data_vars_max = 3;
 inline constexpr int raw_tokens_max = 2;
 inline constexpr int raw_pools_max = 2;
+inline constexpr std::uint32_t raw_pool_threads_max = 2;
 inline constexpr int raw_extra_comms_max = 2;
 inline constexpr std::uint64_t raw_count_max = 4;
 // Every data var holds this many bytes, so that any generated count of any dtype fits the

@@ -1,21 +1,19 @@
-#include "fuzz/gen/raw_program.hpp"
+#include "fuzz/lib/raw_program.hpp"
 
 #include <algorithm>
 #include <array>
 #include <optional>
 #include <string>
 
-#include "fuzz/gen/bounds.hpp"
-#include "fuzz/gen/uniform.hpp"
+#include "fuzz/lib/bounds.hpp"
 
 namespace ordo::fuzz {
 
 namespace {
 
 // Mostly zero: a departure from the shared script is the exception, not the rule.
-rc::Gen<std::uint32_t> rare_rank_mask() {
-  return rc::gen::weightedOneOf<std::uint32_t>(
-      {{6, rc::gen::just(std::uint32_t{0})}, {1, uniform<std::uint32_t>(1, 8)}});
+std::uint32_t rare_rank_mask(Draws& d) {
+  return d.weighted({6, 1}) == 0 ? 0 : static_cast<std::uint32_t>(d.between(1, 7));
 }
 
 constexpr std::array<dag::Reduction, 4> reductions{dag::Reduction::sum, dag::Reduction::prod,
@@ -202,46 +200,50 @@ std::vector<dag::Var> vars_of(const RawRecipe& recipe) {
   return vars;
 }
 
+EventRecipe draw_event(Draws& d) {
+  const auto below = [&d](std::uint64_t bound) {
+    return static_cast<std::uint32_t>(d.below(bound));
+  };
+  EventRecipe e;
+  // In the order of EventRecipe::What: compute, copy, collective_op, async_collective_op,
+  // main_collective, wait_to_read, wait_for_all.
+  e.what = static_cast<std::uint32_t>(d.weighted({3, 1, 3, 1, 2, 2, 1}));
+  e.pool = below(2);
+  e.reads = below(32);
+  e.writes = below(32);
+  e.var = below(8);
+  e.priority = static_cast<std::int32_t>(d.below(3));
+  e.comm = below(3);
+  e.kind = below(6);
+  e.count = d.below(bounds::raw_count_max + 1);
+  e.dtype = below(8);
+  e.reduction = below(4);
+  e.root = below(3);
+  e.skip = rare_rank_mask(d);
+  e.bump = rare_rank_mask(d);
+  return e;
+}
+
 }  // namespace
 
-rc::Gen<RawRecipe> raw_recipes() {
-  const auto comms =
-      rc::gen::build<CommRecipe>(rc::gen::set(&CommRecipe::members, uniform<std::uint32_t>(0, 8)),
-                                 rc::gen::set(&CommRecipe::reversed, rc::gen::arbitrary<bool>()));
-  const auto pools = rc::gen::build<PoolRecipe>(
-      rc::gen::set(&PoolRecipe::threads, uniform<std::uint32_t>(1, 3)),
-      rc::gen::set(&PoolRecipe::priority, rc::gen::weightedElement<bool>({{3, false}, {1, true}})));
-  const auto events = rc::gen::build<EventRecipe>(
-      rc::gen::set(&EventRecipe::what,
-                   rc::gen::weightedElement<std::uint32_t>({{3, EventRecipe::compute},
-                                                            {1, EventRecipe::copy},
-                                                            {3, EventRecipe::collective_op},
-                                                            {1, EventRecipe::async_collective_op},
-                                                            {2, EventRecipe::main_collective},
-                                                            {2, EventRecipe::wait_to_read},
-                                                            {1, EventRecipe::wait_for_all}})),
-      rc::gen::set(&EventRecipe::pool, uniform<std::uint32_t>(0, 2)),
-      rc::gen::set(&EventRecipe::reads, uniform<std::uint32_t>(0, 32)),
-      rc::gen::set(&EventRecipe::writes, uniform<std::uint32_t>(0, 32)),
-      rc::gen::set(&EventRecipe::var, uniform<std::uint32_t>(0, 8)),
-      rc::gen::set(&EventRecipe::priority, uniform<std::int32_t>(0, 3)),
-      rc::gen::set(&EventRecipe::comm, uniform<std::uint32_t>(0, 3)),
-      rc::gen::set(&EventRecipe::kind, uniform<std::uint32_t>(0, 6)),
-      rc::gen::set(&EventRecipe::count, uniform<std::uint64_t>(0, bounds::raw_count_max + 1)),
-      rc::gen::set(&EventRecipe::dtype, uniform<std::uint32_t>(0, 8)),
-      rc::gen::set(&EventRecipe::reduction, uniform<std::uint32_t>(0, 4)),
-      rc::gen::set(&EventRecipe::root, uniform<std::uint32_t>(0, 3)),
-      rc::gen::set(&EventRecipe::skip, rare_rank_mask()),
-      rc::gen::set(&EventRecipe::bump, rare_rank_mask()));
-  return rc::gen::build<RawRecipe>(
-      rc::gen::set(&RawRecipe::ranks, uniform<std::uint32_t>(2, bounds::raw_ranks_max + 1)),
-      rc::gen::set(&RawRecipe::comms, up_to(bounds::raw_extra_comms_max, comms)),
-      rc::gen::set(&RawRecipe::pools, rc::gen::nonEmpty(up_to(bounds::raw_pools_max, pools))),
-      rc::gen::set(&RawRecipe::data_vars,
-                   uniform<std::uint32_t>(1, std::uint32_t{bounds::raw_data_vars_max} + 1)),
-      rc::gen::set(&RawRecipe::tokens,
-                   uniform<std::uint32_t>(0, std::uint32_t{bounds::raw_tokens_max} + 1)),
-      rc::gen::set(&RawRecipe::events, rc::gen::nonEmpty(up_to(bounds::raw_events_max, events))));
+RawRecipe draw_raw_recipe(Draws& d) {
+  RawRecipe r;
+  r.ranks = static_cast<std::uint32_t>(d.between(2, bounds::raw_ranks_max));
+  r.comms.resize(d.below(bounds::raw_extra_comms_max + 1));
+  for (CommRecipe& c : r.comms) {
+    c.members = static_cast<std::uint32_t>(d.below(8));
+    c.reversed = d.one_in(2);
+  }
+  r.pools.resize(d.between(1, bounds::raw_pools_max));
+  for (PoolRecipe& p : r.pools) {
+    p.threads = static_cast<std::uint32_t>(d.between(1, bounds::raw_pool_threads_max));
+    p.priority = d.one_in(4);
+  }
+  r.data_vars = static_cast<std::uint32_t>(d.between(1, bounds::raw_data_vars_max));
+  r.tokens = static_cast<std::uint32_t>(d.below(bounds::raw_tokens_max + 1));
+  r.events.resize(d.between(1, bounds::raw_events_max));
+  for (EventRecipe& e : r.events) e = draw_event(d);
+  return r;
 }
 
 Instance to_instance(const RawRecipe& recipe) {
@@ -270,6 +272,6 @@ Instance to_instance(const RawRecipe& recipe) {
   return instance;
 }
 
-rc::Gen<Instance> raw_jobs() { return rc::gen::map(raw_recipes(), to_instance); }
+Instance draw_raw_job(Draws& draws) { return to_instance(draw_raw_recipe(draws)); }
 
 }  // namespace ordo::fuzz

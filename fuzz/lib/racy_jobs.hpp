@@ -7,12 +7,11 @@
 // the runtime cannot break, so the threaded run is their test.
 #pragma once
 
-#include <rapidcheck.h>
-
+#include "fuzz/lib/draws.hpp"
 #include "fuzz/lib/instance.hpp"
 
 namespace ordo::fuzz {
 
-rc::Gen<Instance> racy_jobs();
+Instance draw_racy_job(Draws& draws);
 
 }  // namespace ordo::fuzz

@@ -1,9 +1,8 @@
-#include "fuzz/gen/racy_jobs.hpp"
+#include "fuzz/lib/racy_jobs.hpp"
 
+#include <optional>
 #include <string>
 #include <vector>
-
-#include "fuzz/gen/uniform.hpp"
 
 namespace ordo::fuzz {
 
@@ -31,8 +30,9 @@ struct RacyRecipe {
   std::vector<RacyOp> ops;
 };
 
-constexpr std::uint64_t count = 4;
-constexpr std::uint64_t var_bytes = count * 4;
+// Elements of every call that moves data but splits into no blocks, and its buffer's size (f32).
+constexpr std::uint64_t elements = 4;
+constexpr std::uint64_t var_bytes = elements * 4;
 
 dag::Collective collective_of(const RacyOp& o, std::size_t index, std::uint32_t comms,
                               std::uint32_t comm_size) {
@@ -40,7 +40,7 @@ dag::Collective collective_of(const RacyOp& o, std::size_t index, std::uint32_t 
   c.kind = static_cast<dag::CollectiveKind>(o.kind % 6);
   c.comm = static_cast<dag::CommId>(o.comm % comms);
   c.key = static_cast<std::int64_t>(index);
-  if (c.kind != dag::CollectiveKind::barrier) c.count = count;
+  if (c.kind != dag::CollectiveKind::barrier) c.count = elements;
   // A reduce_scatter or allgather moves one element per member, or, at the top edge, one more
   // than splits: that edge of validity, like the root's, the checker must see both sides of.
   if (dag::splits_into_blocks(c.kind)) c.count = comm_size + (o.root_edge == 3 ? 1 : 0);
@@ -109,29 +109,25 @@ Instance racy_instance(const RacyRecipe& recipe) {
 
 }  // namespace
 
-rc::Gen<Instance> racy_jobs() {
-  const auto ops = rc::gen::build<RacyOp>(
-      rc::gen::set(&RacyOp::async, rc::gen::arbitrary<bool>()),
-      rc::gen::set(&RacyOp::comm, uniform<std::uint32_t>(0, 2)),
-      rc::gen::set(&RacyOp::kind, rc::gen::weightedElement<std::uint32_t>(
-                                      {{4, 0}, {2, 1}, {1, 2}, {1, 3}, {1, 4}, {1, 5}})),
-      rc::gen::set(&RacyOp::root_edge, uniform<std::uint32_t>(0, 4)),
-      rc::gen::set(&RacyOp::chained, rc::gen::weightedElement<bool>({{3, false}, {1, true}})),
-      rc::gen::set(&RacyOp::barrier_before,
-                   rc::gen::weightedElement<bool>({{4, false}, {1, true}})),
-      rc::gen::set(&RacyOp::flip,
-                   rc::gen::weightedOneOf<std::uint32_t>(
-                       {{5, rc::gen::just(std::uint32_t{0})}, {1, uniform<std::uint32_t>(1, 8)}})));
-  const auto recipe = rc::gen::build<RacyRecipe>(
-      rc::gen::set(&RacyRecipe::ranks, uniform<std::uint32_t>(2, 4)),
-      rc::gen::set(&RacyRecipe::fixed_ranks, rc::gen::arbitrary<bool>()),
-      rc::gen::set(&RacyRecipe::comms, uniform<std::uint32_t>(1, 3)),
-      rc::gen::set(&RacyRecipe::threads, uniform<std::uint32_t>(1, 4)),
-      rc::gen::set(&RacyRecipe::priority, rc::gen::weightedElement<bool>({{3, false}, {1, true}})),
-      rc::gen::set(&RacyRecipe::ops,
-                   rc::gen::resize(4, rc::gen::nonEmpty(rc::gen::container<std::vector<RacyOp>>(
-                                          rc::gen::resize(rc::kNominalSize, ops))))));
-  return rc::gen::map(recipe, racy_instance);
+Instance draw_racy_job(Draws& d) {
+  RacyRecipe r;
+  r.ranks = static_cast<std::uint32_t>(d.between(2, 3));
+  r.fixed_ranks = d.one_in(2);
+  r.comms = static_cast<std::uint32_t>(d.between(1, 2));
+  r.threads = static_cast<std::uint32_t>(d.between(1, 3));
+  r.priority = d.one_in(4);
+  r.ops.resize(d.between(1, 4));
+  for (RacyOp& o : r.ops) {
+    o.async = d.one_in(2);
+    o.comm = static_cast<std::uint32_t>(d.below(2));
+    // allreduce most often, then bcast; every kind now and then.
+    o.kind = static_cast<std::uint32_t>(d.weighted({4, 2, 1, 1, 1, 1}));
+    o.root_edge = static_cast<std::uint32_t>(d.below(4));
+    o.chained = d.one_in(4);
+    o.barrier_before = d.one_in(5);
+    o.flip = d.weighted({5, 1}) == 0 ? 0 : static_cast<std::uint32_t>(d.between(1, 7));
+  }
+  return racy_instance(r);
 }
 
 }  // namespace ordo::fuzz
