@@ -10,12 +10,12 @@
 #include <string>
 #include <vector>
 
-#include "runtime/comm/rules/backend.hpp"
-#include "runtime/dag/program.hpp"
-#include "runtime/errors/input_error.hpp"
 #include "fuzz/lib/agreement.hpp"
 #include "fuzz/lib/generated_jobs.hpp"
 #include "fuzz/lib/record.hpp"
+#include "runtime/comm/rules/backend.hpp"
+#include "runtime/dag/program.hpp"
+#include "runtime/errors/input_error.hpp"
 
 namespace ordo::fuzz {
 

@@ -27,16 +27,16 @@ enum class GuardChoice : std::uint8_t { on, off, both };
 struct GeneratorSettings {
   // Empty: every design but naive, which is unsafe by construction.
   std::vector<designs::DesignKind> designs;
-  std::uint32_t layers_max = 3;   // layers of a network, 1 to this
-  std::uint32_t keys_max = 3;     // keys of a network (parameters), 1 to this
-  std::uint64_t count_max = 16;   // elements of a key, 1 to this (at most count_max_limit)
+  std::uint32_t layers_max = 3;  // layers of a network, 1 to this
+  std::uint32_t keys_max = 3;    // keys of a network (parameters), 1 to this
+  std::uint64_t count_max = 16;  // elements of a key, 1 to this (at most count_max_limit)
   // A job's rank count, one of these, uniformly (a count listed twice is drawn twice as often).
   std::vector<std::uint32_t> ranks = {2};
   // At more than two ranks a network has at most this many keys (0: keys_max): a rank multiplies
   // the checker's states far more than a key does.
   std::uint32_t keys_max_past_two_ranks = 0;
-  std::uint32_t threads_max = 3;  // compute, comm (and copy) pool threads, 1 to this
-  std::uint32_t ncomm_max = 3;    // concom's communicators, 1 to this
+  std::uint32_t threads_max = 3;      // compute, comm (and copy) pool threads, 1 to this
+  std::uint32_t ncomm_max = 3;        // concom's communicators, 1 to this
   std::uint32_t outstanding_max = 3;  // concom's keys between barriers, 1 to this
   // fused, nonblocking, sharded, hierarchical, priority: the order guard kept, left out, or
   // either, one time in two (docs/kvstore.md); a design without one always keeps it.

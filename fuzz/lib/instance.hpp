@@ -12,8 +12,8 @@
 namespace ordo::fuzz {
 
 struct Instance {
-  std::string
-      origin;  // the family and its knobs, e.g. "concom(comm_threads=2, ...) on 2 layer(s), ..."
+  // The family and its knobs, e.g. "concom(comm_threads=2, ...) on 2 layer(s), 3 key(s), ...".
+  std::string origin;
   dag::Job job;
   std::uint32_t ranks = 2;
   comm::Backend backend = comm::Backend::mpi;  // the semantics the checker and the runtime run it under

@@ -13,9 +13,9 @@
 #include <cstdint>
 #include <vector>
 
+#include "fuzz/lib/fuzz_case.hpp"
 #include "runtime/comm/rules/backend.hpp"
 #include "runtime/dag/program.hpp"
-#include "fuzz/lib/fuzz_case.hpp"
 
 namespace ordo::fuzz {
 

@@ -27,8 +27,8 @@ report::JunitCase case_of(const CampaignSummary& s, const CaseLine& line, bool j
   c.suite = "ordo fuzz " + s.job_name +
             (s.ranks != 0 ? " at " + std::to_string(s.ranks) + " rank(s)" : std::string()) + " (" +
             std::string(comm::to_string(s.backend)) + ")";
-  c.classname = report::junit_classname("fuzz", s.junit_job.empty() ? s.job_name : s.junit_job, s.ranks,
-                                   comm::to_string(s.backend));
+  c.classname = report::junit_classname("fuzz", s.junit_job.empty() ? s.job_name : s.junit_job,
+                                        s.ranks, comm::to_string(s.backend));
   if (s.generated) {
     c.name = line.name + ": P1-P4 hold and the checker and the runtime agree (" + line.change + ")";
   } else {

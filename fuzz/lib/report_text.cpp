@@ -139,8 +139,8 @@ std::string text_report(const CampaignSummary& s) {
   }
   if (s.generated) {
     return out + s.job_name + " under " + std::string(comm::to_string(s.backend)) + ": " +
-           generated_words(s) + "; " + plural(s.schedules, "schedule", "schedules") +
-           " in all, " + seconds(s.seconds) + ".\n";
+           generated_words(s) + "; " + plural(s.schedules, "schedule", "schedules") + " in all, " +
+           seconds(s.seconds) + ".\n";
   }
   out += s.job_name + " at " + std::to_string(s.ranks) + " rank(s) under " +
          std::string(comm::to_string(s.backend)) + ": " + job_words(s) + "; " + mutant_words(s) +

@@ -16,8 +16,8 @@ struct Totals {
 
   ~Totals() {
     if (runs == 0) return;
-    std::cout << "schedules: " << runs << " controlled runs (" << transitions
-              << " transitions) on " << instances << " instances\n";
+    std::cout << "schedules: " << runs << " controlled runs (" << transitions << " transitions) on "
+              << instances << " instances\n";
   }
 };
 

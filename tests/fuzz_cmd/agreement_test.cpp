@@ -6,8 +6,8 @@
 #include <variant>
 
 #include "checker/search/confirm_witness.hpp"
-#include "tests/fuzz_cmd/fuzz_jobs.hpp"
 #include "fuzz/lib/runtime_witness.hpp"
+#include "tests/fuzz_cmd/fuzz_jobs.hpp"
 #include "tools/replay/replay.hpp"
 
 namespace ordo::fuzz::testing {

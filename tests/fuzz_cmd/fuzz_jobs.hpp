@@ -2,9 +2,9 @@
 // verdicts, and checkers that a test forges to make the checker and the runtime disagree.
 #pragma once
 
+#include "fuzz/lib/agreement.hpp"
 #include "runtime/dag/program.hpp"
 #include "runtime/designs/design_config.hpp"
-#include "fuzz/lib/agreement.hpp"
 
 namespace ordo::fuzz::testing {
 

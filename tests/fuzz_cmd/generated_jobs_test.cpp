@@ -9,8 +9,8 @@
 #include <set>
 #include <stdexcept>
 
-#include "runtime/dag/dump_writer.hpp"
 #include "fuzz/lib/campaign.hpp"
+#include "runtime/dag/dump_writer.hpp"
 
 namespace ordo::fuzz::testing {
 namespace {

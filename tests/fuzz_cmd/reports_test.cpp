@@ -6,11 +6,11 @@
 
 #include "checker/report/junit.hpp"
 #include "checker/report/sarif.hpp"
-#include "tests/fuzz_cmd/fuzz_jobs.hpp"
 #include "fuzz/lib/campaign.hpp"
 #include "fuzz/lib/report_junit.hpp"
 #include "fuzz/lib/report_sarif.hpp"
 #include "fuzz/lib/report_text.hpp"
+#include "tests/fuzz_cmd/fuzz_jobs.hpp"
 
 namespace ordo::fuzz::testing {
 namespace {
