@@ -7,7 +7,7 @@
 #   fuzz/run_campaign.sh [SEED]
 #   ORDO_FUZZ_BUILD   a release build with the test suites (default build/release)
 #   ORDO_FUZZ_SCALE   multiple of CI's counts (default 10)
-# and the bounds of fuzz/props/budget.hpp (states, seconds, schedules), wider here by default.
+# and the bounds of fuzz/lib/budget.hpp (states, seconds, schedules), wider here by default.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 

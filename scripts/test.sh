@@ -73,7 +73,7 @@ targets="ordo_engine_tests ordo_exec_tests ordo_comm_sim_tests ordo_kvstore_sim_
 # LeakSanitizer reports them, so the MPI jobs run in the other presets only; SPIN's agreement
 # runs SPIN natively and only slows the explicit search here, so it runs in release only; and
 # `ordo fuzz` run as a command (label campaign) repeats, at -O0, campaigns whose code the
-# in-process tests of tools/fuzz_campaign run under ASan already, so it runs in release only.
+# in-process tests of fuzz/lib run under ASan already, so it runs in release only.
 run_preset asan -LE 'mpi|spin|campaign'
 # The code on libtorch under g++'s ASan/UBSan (clang 14 cannot compile libtorch's headers as C++20):
 # the layers and the model, and training runs on simulated ranks (the MPI ones run in release).

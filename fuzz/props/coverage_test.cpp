@@ -5,9 +5,8 @@
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
 
-#include "fuzz/gen/design_jobs.hpp"
-#include "fuzz/gen/raw_program.hpp"
-#include "fuzz/props/verdicts.hpp"
+#include "fuzz/lib/verdicts.hpp"
+#include "fuzz/props/families.hpp"
 
 namespace ordo::fuzz {
 namespace {

@@ -5,8 +5,7 @@
 // rapidcheck/gtest.h needs GoogleTest declared first.
 #include <rapidcheck/gtest.h>
 
-#include "fuzz/gen/design_jobs.hpp"
-#include "fuzz/gen/raw_program.hpp"
+#include "fuzz/props/families.hpp"
 #include "runtime/dag/dump_reader.hpp"
 #include "runtime/dag/dump_writer.hpp"
 #include "runtime/dag/validate.hpp"

@@ -10,11 +10,9 @@
 #include <string>
 
 #include "checker/search/explore.hpp"
-#include "fuzz/gen/design_jobs.hpp"
-#include "fuzz/gen/racy_jobs.hpp"
-#include "fuzz/gen/raw_program.hpp"
-#include "fuzz/props/budget.hpp"
-#include "fuzz/props/verdicts.hpp"
+#include "fuzz/lib/budget.hpp"
+#include "fuzz/lib/verdicts.hpp"
+#include "fuzz/props/families.hpp"
 
 namespace ordo::fuzz {
 namespace {

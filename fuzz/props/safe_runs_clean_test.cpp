@@ -6,14 +6,11 @@
 // rapidcheck/gtest.h needs GoogleTest declared first.
 #include <rapidcheck/gtest.h>
 
-#include "fuzz/gen/design_jobs.hpp"
-#include "fuzz/gen/on_streams.hpp"
-#include "fuzz/gen/racy_jobs.hpp"
-#include "fuzz/gen/raw_program.hpp"
-#include "fuzz/props/budget.hpp"
-#include "fuzz/props/schedule_tally.hpp"
-#include "fuzz/props/verdicts.hpp"
-#include "fuzz/sched/schedules.hpp"
+#include "fuzz/lib/budget.hpp"
+#include "fuzz/lib/schedule_mix.hpp"
+#include "fuzz/lib/schedule_tally.hpp"
+#include "fuzz/lib/verdicts.hpp"
+#include "fuzz/props/families.hpp"
 
 namespace ordo::fuzz {
 namespace {
@@ -24,14 +21,16 @@ void check_safe_runs_clean(const rc::Gen<Instance>& family) {
   const Decision decision = decide(instance);
   RC_TAG(verdict_tag(decision));
   if (decision.result.verdict != checker::Verdict::safe) return;
-  const ScheduleSummary summary = run_schedules(instance, seed, schedule_budget());
+  const ScheduleSummary summary =
+      run_schedules(instance.job, instance.ranks, instance.backend, seed, schedules_per_instance());
   tally(summary);
-  if (summary.first_bad) {
-    const ScheduleRun& bad = *summary.first_bad;
+  if (summary.failing) {
+    const ScheduleRun& bad = *summary.failing;
     RC_FAIL("the checker says safe (" + std::to_string(decision.result.stats.states) +
-            " states), but the " + bad.scheduler + " schedule ended in " +
-            std::string(to_string(bad.outcome.end)) + ":\n" + bad.outcome.report + "\nschedule:\n" +
-            bad.trace);
+            " states), but the " + bad.choice.name() + " schedule ended in " +
+            std::string(run_end_words(bad.outcome.end)) + ":\n" + bad.outcome.report +
+            "\nschedule:\n" +
+            transitions_text(instance.job, instance.ranks, instance.backend, bad.transitions));
   }
 }
 

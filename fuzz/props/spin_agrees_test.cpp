@@ -12,12 +12,9 @@
 
 #include "checker/promela/export.hpp"
 #include "checker/promela/spin_run.hpp"
-#include "fuzz/gen/design_jobs.hpp"
-#include "fuzz/gen/on_streams.hpp"
-#include "fuzz/gen/racy_jobs.hpp"
-#include "fuzz/gen/raw_program.hpp"
-#include "fuzz/props/budget.hpp"
-#include "fuzz/props/verdicts.hpp"
+#include "fuzz/lib/budget.hpp"
+#include "fuzz/lib/verdicts.hpp"
+#include "fuzz/props/families.hpp"
 
 namespace ordo::fuzz {
 namespace {

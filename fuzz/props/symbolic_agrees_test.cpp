@@ -11,14 +11,12 @@
 #include <string>
 
 #include "checker/symbolic/decide.hpp"
-#include "fuzz/gen/design_jobs.hpp"
-#include "fuzz/gen/racy_jobs.hpp"
-#include "fuzz/gen/raw_program.hpp"
-#include "fuzz/props/budget.hpp"
-#include "fuzz/props/schedule_tally.hpp"
-#include "fuzz/props/verdicts.hpp"
-#include "fuzz/props/witness_replay.hpp"
-#include "fuzz/sched/schedules.hpp"
+#include "fuzz/lib/budget.hpp"
+#include "fuzz/lib/schedule_mix.hpp"
+#include "fuzz/lib/schedule_tally.hpp"
+#include "fuzz/lib/verdicts.hpp"
+#include "fuzz/lib/witness_replay.hpp"
+#include "fuzz/props/families.hpp"
 
 namespace ordo::fuzz {
 namespace {
@@ -54,13 +52,16 @@ void check_symbolic_agrees(const rc::Gen<Instance>& family) {
     }
     return;
   }
-  const ScheduleSummary summary = run_schedules(instance, seed, schedule_budget());
+  const ScheduleSummary summary =
+      run_schedules(instance.job, instance.ranks, instance.backend, seed, schedules_per_instance());
   tally(summary);
-  if (summary.first_bad) {
-    const ScheduleRun& bad = *summary.first_bad;
-    RC_FAIL("the symbolic checker says safe, but the " + bad.scheduler + " schedule ended in " +
-            std::string(to_string(bad.outcome.end)) + ":\n" + bad.outcome.report + "\nschedule:\n" +
-            bad.trace + "\n" + both);
+  if (summary.failing) {
+    const ScheduleRun& bad = *summary.failing;
+    RC_FAIL("the symbolic checker says safe, but the " + bad.choice.name() + " schedule ended in " +
+            std::string(run_end_words(bad.outcome.end)) + ":\n" + bad.outcome.report +
+            "\nschedule:\n" +
+            transitions_text(instance.job, instance.ranks, instance.backend, bad.transitions) +
+            "\n" + both);
   }
 }
 

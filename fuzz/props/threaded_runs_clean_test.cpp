@@ -14,11 +14,9 @@
 
 #include <string>
 
-#include "fuzz/gen/design_jobs.hpp"
-#include "fuzz/gen/racy_jobs.hpp"
-#include "fuzz/gen/raw_program.hpp"
-#include "fuzz/props/verdicts.hpp"
-#include "fuzz/sched/schedules.hpp"
+#include "fuzz/lib/schedule_mix.hpp"
+#include "fuzz/lib/verdicts.hpp"
+#include "fuzz/props/families.hpp"
 #include "runtime/exec/threaded_run.hpp"
 #include "tests/common/sanitizers.hpp"
 
@@ -60,7 +58,7 @@ void check_threaded_runs_clean(const rc::Gen<Instance>& family, int rounds) {
       if (outcome.end != exec::RunEnd::finished) {
         RC_FAIL("the checker says safe, but threaded run " + std::to_string(round + 1) +
                 std::string(batched ? " with submit batches" : "") + " ended in " +
-                std::string(to_string(outcome.end)) + ":\n" + outcome.report);
+                std::string(run_end_words(outcome.end)) + ":\n" + outcome.report);
       }
     }
   }

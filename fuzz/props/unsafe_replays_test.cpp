@@ -6,12 +6,9 @@
 // rapidcheck/gtest.h needs GoogleTest declared first.
 #include <rapidcheck/gtest.h>
 
-#include "fuzz/gen/design_jobs.hpp"
-#include "fuzz/gen/on_streams.hpp"
-#include "fuzz/gen/racy_jobs.hpp"
-#include "fuzz/gen/raw_program.hpp"
-#include "fuzz/props/verdicts.hpp"
-#include "fuzz/props/witness_replay.hpp"
+#include "fuzz/lib/verdicts.hpp"
+#include "fuzz/lib/witness_replay.hpp"
+#include "fuzz/props/families.hpp"
 
 namespace ordo::fuzz {
 namespace {

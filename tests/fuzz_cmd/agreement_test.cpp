@@ -1,4 +1,4 @@
-// The agreement property on one case (tools/fuzz_campaign/agreement.hpp), with the real checker
+// The agreement property on one case (fuzz/lib/agreement.hpp), with the real checker
 // and with forged ones: a checker that calls an unsafe job safe is caught by the runtime's
 // schedules, and the failing schedule, turned into a witness on the model and shrunk, reproduces.
 #include <gtest/gtest.h>
@@ -6,11 +6,11 @@
 #include <variant>
 
 #include "checker/search/confirm_witness.hpp"
+#include "fuzz/lib/runtime_witness.hpp"
 #include "tests/fuzz_cmd/fuzz_jobs.hpp"
-#include "tools/fuzz_campaign/runtime_witness.hpp"
 #include "tools/replay/replay.hpp"
 
-namespace ordo::fuzz_campaign::testing {
+namespace ordo::fuzz::testing {
 namespace {
 
 using designs::DesignKind;
@@ -103,7 +103,7 @@ TEST(FuzzAgreement, AFailingScheduleIsAWitnessOnTheModel) {
   const checker::Model model(c.job, c.ranks);
   std::optional<ScheduleRun> failing;
   for (std::uint64_t i = 0; i < 40 && !failing; ++i) {
-    ScheduleRun run = run_schedule(c, comm::Backend::mpi, schedule_choice(9, i));
+    ScheduleRun run = run_schedule(c.job, c.ranks, comm::Backend::mpi, schedule_choice(9, i));
     if (run.outcome.end != exec::RunEnd::finished) failing = std::move(run);
   }
   ASSERT_TRUE(failing.has_value()) << "no schedule of 40 broke naive";
@@ -130,4 +130,4 @@ TEST(FuzzAgreement, SchedulesAlternateRandomWalksAndPctDepths) {
 }
 
 }  // namespace
-}  // namespace ordo::fuzz_campaign::testing
+}  // namespace ordo::fuzz::testing

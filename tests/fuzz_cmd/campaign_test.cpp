@@ -1,7 +1,7 @@
-// A whole campaign in-process (tools/fuzz_campaign/campaign.hpp): the user's job decides the
+// A whole campaign in-process (fuzz/lib/campaign.hpp): the user's job decides the
 // outcome, an unsafe mutant of a safe job is a note with its files, a disagreement anywhere is a
 // failure, and the files written reproduce: the dump reads back as the job, the trace replays.
-#include "tools/fuzz_campaign/campaign.hpp"
+#include "fuzz/lib/campaign.hpp"
 
 #include <gtest/gtest.h>
 
@@ -14,7 +14,7 @@
 #include "tests/fuzz_cmd/fuzz_jobs.hpp"
 #include "tools/replay/replay.hpp"
 
-namespace ordo::fuzz_campaign::testing {
+namespace ordo::fuzz::testing {
 namespace {
 
 using designs::DesignKind;
@@ -183,4 +183,4 @@ TEST(FuzzCampaign, NcclSemanticsFindConcomsDeadlock) {
 }
 
 }  // namespace
-}  // namespace ordo::fuzz_campaign::testing
+}  // namespace ordo::fuzz::testing

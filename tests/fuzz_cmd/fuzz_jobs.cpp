@@ -3,7 +3,7 @@
 #include "runtime/designs/step_builder.hpp"
 #include "runtime/networks/network.hpp"
 
-namespace ordo::fuzz_campaign::testing {
+namespace ordo::fuzz::testing {
 
 dag::Job mlp_step(designs::DesignKind kind, std::uint32_t comm_threads) {
   designs::DesignConfig c;
@@ -22,4 +22,4 @@ Decider forged(checker::Verdict verdict) {
   };
 }
 
-}  // namespace ordo::fuzz_campaign::testing
+}  // namespace ordo::fuzz::testing

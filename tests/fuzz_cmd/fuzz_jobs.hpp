@@ -2,11 +2,11 @@
 // verdicts, and checkers that a test forges to make the checker and the runtime disagree.
 #pragma once
 
+#include "fuzz/lib/agreement.hpp"
 #include "runtime/dag/program.hpp"
 #include "runtime/designs/design_config.hpp"
-#include "tools/fuzz_campaign/agreement.hpp"
 
-namespace ordo::fuzz_campaign::testing {
+namespace ordo::fuzz::testing {
 
 // A design's step on a two-layer mlp, valid at any rank count.
 dag::Job mlp_step(designs::DesignKind kind, std::uint32_t comm_threads);
@@ -15,4 +15,4 @@ dag::Job mlp_step(designs::DesignKind kind, std::uint32_t comm_threads);
 // checker with a bug.
 Decider forged(checker::Verdict verdict);
 
-}  // namespace ordo::fuzz_campaign::testing
+}  // namespace ordo::fuzz::testing

@@ -1,7 +1,7 @@
-// `ordo fuzz --generate` (tools/fuzz_campaign/generated_jobs.hpp): the jobs stay inside the
+// `ordo fuzz --generate` (fuzz/lib/generated_jobs.hpp): the jobs stay inside the
 // user's settings, a seed names the same jobs every time, and bad settings are refused by name;
 // a set with an unsafe job is a finding whose files reproduce, and a set of safe ones is clean.
-#include "tools/fuzz_campaign/generated_jobs.hpp"
+#include "fuzz/lib/generated_jobs.hpp"
 
 #include <gtest/gtest.h>
 
@@ -9,10 +9,10 @@
 #include <set>
 #include <stdexcept>
 
+#include "fuzz/lib/campaign.hpp"
 #include "runtime/dag/dump_writer.hpp"
-#include "tools/fuzz_campaign/campaign.hpp"
 
-namespace ordo::fuzz_campaign::testing {
+namespace ordo::fuzz::testing {
 namespace {
 
 using designs::DesignKind;
@@ -157,4 +157,4 @@ TEST(GeneratedCampaign, JobsTheTimeLeavesNoRoomForAreNotDrawn) {
 }
 
 }  // namespace
-}  // namespace ordo::fuzz_campaign::testing
+}  // namespace ordo::fuzz::testing

@@ -1,6 +1,6 @@
-// Mutants of a job (tools/fuzz_campaign/mutants.hpp): valid, each one change of the kind its name
+// Mutants of a job (fuzz/lib/mutants.hpp): valid, each one change of the kind its name
 // says, every kind taken in turn, the same for the same seed, and invalid candidates counted.
-#include "tools/fuzz_campaign/mutants.hpp"
+#include "fuzz/lib/mutants.hpp"
 
 #include <gtest/gtest.h>
 
@@ -13,7 +13,7 @@
 #include "runtime/designs/step_builder.hpp"
 #include "tests/fuzz_cmd/fuzz_jobs.hpp"
 
-namespace ordo::fuzz_campaign::testing {
+namespace ordo::fuzz::testing {
 namespace {
 
 using designs::DesignKind;
@@ -128,4 +128,4 @@ TEST(FuzzMutants, InvalidCandidatesAreSkippedAndCounted) {
 }
 
 }  // namespace
-}  // namespace ordo::fuzz_campaign::testing
+}  // namespace ordo::fuzz::testing

@@ -1,4 +1,4 @@
-// A campaign's reports (tools/fuzz_campaign/report_*.hpp): in words, with the commands that
+// A campaign's reports (fuzz/lib/report_*.hpp): in words, with the commands that
 // reproduce each record; as SARIF, placed in the dump written; as JUnit, one case per case checked.
 #include <gtest/gtest.h>
 
@@ -6,13 +6,13 @@
 
 #include "checker/report/junit.hpp"
 #include "checker/report/sarif.hpp"
+#include "fuzz/lib/campaign.hpp"
+#include "fuzz/lib/report_junit.hpp"
+#include "fuzz/lib/report_sarif.hpp"
+#include "fuzz/lib/report_text.hpp"
 #include "tests/fuzz_cmd/fuzz_jobs.hpp"
-#include "tools/fuzz_campaign/campaign.hpp"
-#include "tools/fuzz_campaign/report_junit.hpp"
-#include "tools/fuzz_campaign/report_sarif.hpp"
-#include "tools/fuzz_campaign/report_text.hpp"
 
-namespace ordo::fuzz_campaign::testing {
+namespace ordo::fuzz::testing {
 namespace {
 
 using designs::DesignKind;
@@ -100,4 +100,4 @@ TEST(FuzzReports, JunitHasACaseForTheJobAndEachMutant) {
 }
 
 }  // namespace
-}  // namespace ordo::fuzz_campaign::testing
+}  // namespace ordo::fuzz::testing

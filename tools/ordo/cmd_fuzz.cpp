@@ -1,6 +1,6 @@
 // `ordo fuzz`: the property campaign of fuzz/ as a command for a user's job. The checker's verdict
 // is held against the runtime's schedules on the job and on mutants of it
-// (tools/fuzz_campaign/); each finding is written as a dump and a trace that `ordo verify` and
+// (fuzz/lib/); each finding is written as a dump and a trace that `ordo verify` and
 // `ordo replay` reproduce. This file is the front end: options, files, progress, the report in
 // words or SARIF, the JUnit file, and exit codes.
 #include <unistd.h>
@@ -17,12 +17,12 @@
 #include "checker/report/junit.hpp"
 #include "checker/report/sarif.hpp"
 #include "checker/report/verify_sarif.hpp"
+#include "fuzz/lib/campaign.hpp"
+#include "fuzz/lib/generated_jobs.hpp"
+#include "fuzz/lib/report_junit.hpp"
+#include "fuzz/lib/report_sarif.hpp"
+#include "fuzz/lib/report_text.hpp"
 #include "runtime/errors/input_error.hpp"
-#include "tools/fuzz_campaign/campaign.hpp"
-#include "tools/fuzz_campaign/generated_jobs.hpp"
-#include "tools/fuzz_campaign/report_junit.hpp"
-#include "tools/fuzz_campaign/report_sarif.hpp"
-#include "tools/fuzz_campaign/report_text.hpp"
 #include "tools/ordo/bound_options.hpp"
 #include "tools/ordo/command_guard.hpp"
 #include "tools/ordo/commands.hpp"
@@ -51,14 +51,14 @@ struct FuzzCli {
   std::uint32_t generate = 0;
   std::vector<std::string> gen_designs;
   std::string gen_order_guard = "on";
-  fuzz_campaign::GeneratorSettings gen;
+  fuzz::GeneratorSettings gen;
 };
 
 bool generating(const FuzzCli& o) { return o.generate > 0; }
 
 // The settings as given, the designs by name; throws std::invalid_argument for an unknown one, or
 // for a job given beside --generate.
-fuzz_campaign::GeneratorSettings generator_settings(const FuzzCli& o) {
+fuzz::GeneratorSettings generator_settings(const FuzzCli& o) {
   const JobInput& in = o.input;
   if (!in.path.empty() || !in.design.empty() || !in.network.empty() || !in.model.empty()) {
     throw std::invalid_argument(
@@ -74,14 +74,14 @@ fuzz_campaign::GeneratorSettings generator_settings(const FuzzCli& o) {
         "--credit-size, --shards, --nodes, --node-ranks, --no-order-guard, --prefetch, "
         "--with-init, --init, --steps, --overlap, --layers, --data-shape) beside it");
   }
-  fuzz_campaign::GeneratorSettings settings = o.gen;
+  fuzz::GeneratorSettings settings = o.gen;
   for (const std::string& name : o.gen_designs) {
     settings.designs.push_back(designs::parse_design(name));
   }
-  settings.order_guard = o.gen_order_guard == "off"    ? fuzz_campaign::GuardChoice::off
-                         : o.gen_order_guard == "both" ? fuzz_campaign::GuardChoice::both
-                                                       : fuzz_campaign::GuardChoice::on;
-  fuzz_campaign::check_settings(settings);
+  settings.order_guard = o.gen_order_guard == "off"    ? fuzz::GuardChoice::off
+                         : o.gen_order_guard == "both" ? fuzz::GuardChoice::both
+                                                       : fuzz::GuardChoice::on;
+  fuzz::check_settings(settings);
   return settings;
 }
 
@@ -106,7 +106,7 @@ class ProgressLine {
   ProgressLine() : terminal_(::isatty(STDERR_FILENO) == 1) {}
   ~ProgressLine() { clear(); }
 
-  void draw(const fuzz_campaign::Progress& p) {
+  void draw(const fuzz::Progress& p) {
     if (!terminal_ || p.seconds - last_ < 0.1) return;
     last_ = p.seconds;
     std::cerr << "\rordo fuzz: " << p.cases_done << "/" << p.cases_total << " cases done, "
@@ -127,17 +127,17 @@ class ProgressLine {
   double last_ = -1.0;
 };
 
-int outcome_code(fuzz_campaign::CampaignOutcome outcome) {
+int outcome_code(fuzz::CampaignOutcome outcome) {
   switch (outcome) {
-    case fuzz_campaign::CampaignOutcome::clean:
+    case fuzz::CampaignOutcome::clean:
       return exit_ok;
-    case fuzz_campaign::CampaignOutcome::unsafe:
+    case fuzz::CampaignOutcome::unsafe:
       return exit_unsafe;
-    case fuzz_campaign::CampaignOutcome::unknown:
+    case fuzz::CampaignOutcome::unknown:
       return exit_unknown;
-    case fuzz_campaign::CampaignOutcome::disagreement:
+    case fuzz::CampaignOutcome::disagreement:
       return exit_disagreement;
-    case fuzz_campaign::CampaignOutcome::not_written:
+    case fuzz::CampaignOutcome::not_written:
       return exit_bad_input;
   }
   return exit_bad_input;
@@ -162,7 +162,7 @@ int refuse(const FuzzCli& o, const std::string& job_name, const std::string& mes
   }
   if (junit && !o.junit_path.empty()) {
     write_output(o.junit_path,
-                 report::junit_xml(fuzz_campaign::campaign_junit_failed(junit_job(o, job_name), message)),
+                 report::junit_xml(fuzz::campaign_junit_failed(junit_job(o, job_name), message)),
                  "fuzz");
   }
   return exit_bad_input;
@@ -176,9 +176,9 @@ class FoundSoFar {
  public:
   // Called after every record: the figures are copied and the new records and case lines
   // appended, so that a campaign of many findings is not copied whole each time.
-  void keep(const fuzz_campaign::CampaignSummary& s) {
+  void keep(const fuzz::CampaignSummary& s) {
     const std::lock_guard<std::mutex> lock(mutex_);
-    static_cast<fuzz_campaign::CampaignFigures&>(kept_) = s;
+    static_cast<fuzz::CampaignFigures&>(kept_) = s;
     kept_.records.insert(kept_.records.end(),
                          s.records.begin() + static_cast<std::ptrdiff_t>(kept_.records.size()),
                          s.records.end());
@@ -190,21 +190,20 @@ class FoundSoFar {
   std::optional<GuardPartial> answer(const FuzzCli& o, const std::string& why, double seconds) {
     const std::lock_guard<std::mutex> lock(mutex_);
     if (kept_.records.empty()) return std::nullopt;
-    fuzz_campaign::CampaignSummary s = kept_;
+    fuzz::CampaignSummary s = kept_;
     s.junit_job = junit_job(o, s.job_name);
     bool finding = false;
     bool disagreement = false;
-    for (const fuzz_campaign::Record& r : s.records) {
-      finding = finding || r.kind == fuzz_campaign::RecordKind::finding;
-      disagreement = disagreement || r.kind == fuzz_campaign::RecordKind::disagreement;
+    for (const fuzz::Record& r : s.records) {
+      finding = finding || r.kind == fuzz::RecordKind::finding;
+      disagreement = disagreement || r.kind == fuzz::RecordKind::disagreement;
     }
     // Notes on mutants of a safe job alone leave the job's answer where it was: unknown.
     if (!finding && !disagreement) return std::nullopt;
-    s.outcome = disagreement ? fuzz_campaign::CampaignOutcome::disagreement
-                             : fuzz_campaign::CampaignOutcome::unsafe;
+    s.outcome = disagreement ? fuzz::CampaignOutcome::disagreement : fuzz::CampaignOutcome::unsafe;
     s.seconds = seconds;
     const std::string stopped = "stopped early: " + why + "; the rest was not checked";
-    fuzz_campaign::CaseLine rest;
+    fuzz::CaseLine rest;
     rest.name = "the rest";
     rest.change = "not checked: " + why;
     rest.checked = false;
@@ -212,27 +211,27 @@ class FoundSoFar {
     GuardPartial partial;
     partial.code = outcome_code(s.outcome);
     if (o.format == "sarif") {
-      report::SarifRun run = fuzz_campaign::campaign_sarif(s);
+      report::SarifRun run = fuzz::campaign_sarif(s);
       run.exit_code = partial.code;
       run.notifications.push_back({"warning", stopped});
       partial.text = report::sarif_log(run);
     } else {
-      partial.text = fuzz_campaign::text_report(s) + stopped + "\n";
+      partial.text = fuzz::text_report(s) + stopped + "\n";
     }
     if (!o.junit_path.empty()) {
-      write_output(o.junit_path, report::junit_xml(fuzz_campaign::campaign_junit(s)), "fuzz");
+      write_output(o.junit_path, report::junit_xml(fuzz::campaign_junit(s)), "fuzz");
     }
     return partial;
   }
 
  private:
   std::mutex mutex_;
-  fuzz_campaign::CampaignSummary kept_;
+  fuzz::CampaignSummary kept_;
 };
 
 std::string name_of(const FuzzCli& o) {
   try {
-    if (generating(o)) return fuzz_campaign::describe(generator_settings(o));
+    if (generating(o)) return fuzz::describe(generator_settings(o));
     return o.input.name();
   } catch (const std::exception&) {
     // A design that does not parse still needs a name for its error.
@@ -257,7 +256,8 @@ int run_fuzz(const FuzzCli& o) {
   const auto status = std::filesystem::symlink_status(o.junit_path, error);
   if (!o.junit_path.empty() &&
       (!std::filesystem::exists(status) || std::filesystem::is_regular_file(status)) &&
-      !write_output(o.junit_path, report::junit_xml(fuzz_campaign::campaign_junit_unfinished(junit_job(o, name))),
+      !write_output(o.junit_path,
+                    report::junit_xml(fuzz::campaign_junit_unfinished(junit_job(o, name))),
                     "fuzz")) {
     return exit_bad_input;
   }
@@ -268,7 +268,7 @@ int run_fuzz(const FuzzCli& o) {
                       o.format == "sarif" ? GuardFormat::sarif : GuardFormat::text});
   guard.stage(generating(o) ? "drawing the jobs" : "reading the input");
   dag::Job job;
-  std::optional<fuzz_campaign::JobDrawer> drawer;
+  std::optional<fuzz::JobDrawer> drawer;
   try {
     if (generating(o)) {
       drawer.emplace(generator_settings(o), o.seed);
@@ -287,7 +287,7 @@ int run_fuzz(const FuzzCli& o) {
     std::cerr << "ordo fuzz: note: the job fixes no rank count; fuzzing at 2 ranks (give --ranks N "
                  "for another count)\n";
   }
-  fuzz_campaign::CampaignOptions options;
+  fuzz::CampaignOptions options;
   options.ranks = o.ranks;
   options.backend = *comm::parse_backend(o.backend);
   options.seed = o.seed;
@@ -301,21 +301,21 @@ int run_fuzz(const FuzzCli& o) {
   options.mutate = !o.no_mutate;
   options.out_dir = o.out_dir;
   ProgressLine line;
-  fuzz_campaign::CampaignHooks hooks;
+  fuzz::CampaignHooks hooks;
   hooks.write = [](const std::string& path, const std::string& text) {
     return write_output(path, text, "fuzz");
   };
-  hooks.progress = [&line](const fuzz_campaign::Progress& p) { line.draw(p); };
+  hooks.progress = [&line](const fuzz::Progress& p) { line.draw(p); };
   FoundSoFar found;
-  hooks.recorded = [&found](const fuzz_campaign::CampaignSummary& s) { found.keep(s); };
+  hooks.recorded = [&found](const fuzz::CampaignSummary& s) { found.keep(s); };
   guard.found_so_far([&found, &o](const std::string& why, double seconds) {
     return found.answer(o, why, seconds);
   });
-  fuzz_campaign::CampaignSummary summary;
+  fuzz::CampaignSummary summary;
   guard.stage("running the campaign");
   try {
-    summary = generating(o) ? fuzz_campaign::run_generated(*drawer, o.generate, name, options, hooks)
-                            : fuzz_campaign::run_campaign(job, name, options, hooks);
+    summary = generating(o) ? fuzz::run_generated(*drawer, o.generate, name, options, hooks)
+                            : fuzz::run_campaign(job, name, options, hooks);
   } catch (const std::bad_alloc&) {
     guard.stand_down();
     line.clear();
@@ -340,9 +340,9 @@ int run_fuzz(const FuzzCli& o) {
   line.clear();
   summary.junit_job = junit_job(o, name);
   int code = outcome_code(summary.outcome);
-  const std::string text = fuzz_campaign::text_report(summary);
+  const std::string text = fuzz::text_report(summary);
   if (o.format == "sarif") {
-    report::SarifRun run = fuzz_campaign::campaign_sarif(summary);
+    report::SarifRun run = fuzz::campaign_sarif(summary);
     run.exit_code = code;
     std::cout << report::sarif_log(run);
     // The log is for a program; the summary in words still belongs in the job's log.
@@ -351,8 +351,7 @@ int run_fuzz(const FuzzCli& o) {
     std::cout << text;
   }
   if (!o.junit_path.empty() &&
-      !write_output(o.junit_path, report::junit_xml(fuzz_campaign::campaign_junit(summary)),
-                    "fuzz")) {
+      !write_output(o.junit_path, report::junit_xml(fuzz::campaign_junit(summary)), "fuzz")) {
     code = exit_bad_input;
   }
   return code;
@@ -420,9 +419,8 @@ Command add_fuzz(CLI::App& app) {
   sub->add_option("--gen-keys", o->gen.keys_max, "with --generate: keys, 1 to this")
       ->check(CLI::Range(1u, 256u))
       ->capture_default_str();
-  sub->add_option("--gen-count", o->gen.count_max,
-                  "with --generate: elements of a key, 1 to this")
-      ->check(CLI::Range(std::uint64_t{1}, fuzz_campaign::count_max_limit))
+  sub->add_option("--gen-count", o->gen.count_max, "with --generate: elements of a key, 1 to this")
+      ->check(CLI::Range(std::uint64_t{1}, fuzz::count_max_limit))
       ->capture_default_str();
   sub->add_option("--gen-threads", o->gen.threads_max,
                   "with --generate: compute and comm pool threads, 1 to this")
