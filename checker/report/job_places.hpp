@@ -11,8 +11,8 @@
 #include <string_view>
 #include <vector>
 
-#include "checker/report/json_locate.hpp"
-#include "checker/report/sarif.hpp"
+#include "report/json_locate.hpp"
+#include "report/sarif.hpp"
 #include "checker/system/model.hpp"
 #include "runtime/dag/transition.hpp"
 

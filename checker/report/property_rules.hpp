@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "checker/report/sarif.hpp"
+#include "report/sarif.hpp"
 #include "checker/search/verdict.hpp"
 
 namespace ordo::checker {

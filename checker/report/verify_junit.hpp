@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "checker/report/job_places.hpp"
-#include "checker/report/junit.hpp"
+#include "report/junit.hpp"
 #include "checker/verify.hpp"
 
 namespace ordo::checker {

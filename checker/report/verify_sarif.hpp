@@ -9,7 +9,7 @@
 #include <string_view>
 
 #include "checker/report/job_places.hpp"
-#include "checker/report/sarif.hpp"
+#include "report/sarif.hpp"
 #include "checker/verify.hpp"
 
 namespace ordo::checker {

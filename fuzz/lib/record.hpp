@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "checker/report/sarif.hpp"
+#include "report/sarif.hpp"
 
 namespace ordo::fuzz {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "checker/report/junit.hpp"
+#include "report/junit.hpp"
 #include "fuzz/lib/campaign.hpp"
 
 namespace ordo::fuzz {

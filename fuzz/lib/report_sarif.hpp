@@ -8,7 +8,7 @@
 
 #include <string_view>
 
-#include "checker/report/sarif.hpp"
+#include "report/sarif.hpp"
 #include "fuzz/lib/campaign.hpp"
 
 namespace ordo::fuzz {

@@ -4,8 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "checker/report/junit.hpp"
-#include "checker/report/sarif.hpp"
+#include "report/junit.hpp"
+#include "report/sarif.hpp"
 #include "fuzz/lib/campaign.hpp"
 #include "fuzz/lib/report_junit.hpp"
 #include "fuzz/lib/report_sarif.hpp"

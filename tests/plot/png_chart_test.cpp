@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "tools/plot/line_chart.hpp"
-#include "tools/plot/png_image.hpp"
+#include "report/plot/line_chart.hpp"
+#include "report/plot/png_image.hpp"
 
 namespace ordo::plot {
 namespace {

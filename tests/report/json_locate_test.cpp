@@ -2,7 +2,7 @@
 // where the parser finds it (the span's text parses to the value at the pointer), on texts laid
 // out every way a writer may (one line, indented, CR LF), with escapes in keys and strings that
 // hold brackets; and lines and columns as SARIF counts them.
-#include "checker/report/json_locate.hpp"
+#include "report/json_locate.hpp"
 
 #include <gtest/gtest.h>
 

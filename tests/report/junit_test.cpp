@@ -1,11 +1,11 @@
 // JUnit XML as CI systems read it: the counts on testsuites and on each testsuite, one element per
 // outcome, and every string escaped so that no name can break the document (XML forbids most
 // control characters outright, and a parser refuses invalid UTF-8).
-#include "checker/report/junit.hpp"
+#include "report/junit.hpp"
 
 #include <gtest/gtest.h>
 
-#include "checker/report/xml_text.hpp"
+#include "report/xml_text.hpp"
 
 namespace ordo::report {
 namespace {

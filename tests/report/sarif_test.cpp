@@ -3,14 +3,14 @@
 // says whether the tool ran, results with ruleId, ruleIndex, level, message.text and locations,
 // code flows of thread flows of locations. The published schema is not checked against (it is
 // not in the tree); docs/checker.md says so.
-#include "checker/report/sarif.hpp"
+#include "report/sarif.hpp"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
-#include "checker/report/tool_version.hpp"
+#include "report/tool_version.hpp"
 
 namespace ordo::report {
 namespace {

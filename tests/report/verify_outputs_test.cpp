@@ -9,7 +9,7 @@
 #include <sstream>
 
 #include "checker/report/job_places.hpp"
-#include "checker/report/junit.hpp"
+#include "report/junit.hpp"
 #include "checker/report/verify_junit.hpp"
 #include "checker/report/verify_sarif.hpp"
 #include "runtime/dag/dump_reader.hpp"

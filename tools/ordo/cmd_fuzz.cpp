@@ -14,8 +14,8 @@
 #include <string>
 #include <system_error>
 
-#include "checker/report/junit.hpp"
-#include "checker/report/sarif.hpp"
+#include "report/junit.hpp"
+#include "report/sarif.hpp"
 #include "checker/report/verify_sarif.hpp"
 #include "fuzz/lib/campaign.hpp"
 #include "fuzz/lib/generated_jobs.hpp"

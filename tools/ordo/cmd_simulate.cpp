@@ -17,7 +17,7 @@
 #include "tools/ordo/commands.hpp"
 #include "tools/ordo/job_input.hpp"
 #include "tools/ordo/output.hpp"
-#include "tools/plot/line_chart.hpp"
+#include "report/plot/line_chart.hpp"
 
 namespace ordo::tools {
 

@@ -13,8 +13,8 @@
 #include <string>
 
 #include "checker/report/dot.hpp"
-#include "checker/report/junit.hpp"
-#include "checker/report/sarif.hpp"
+#include "report/junit.hpp"
+#include "report/sarif.hpp"
 #include "checker/report/trace_io.hpp"
 #include "checker/report/verify_junit.hpp"
 #include "checker/report/verify_sarif.hpp"

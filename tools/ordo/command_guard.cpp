@@ -7,7 +7,7 @@
 #include <iostream>
 #include <string>
 
-#include "checker/report/sarif.hpp"
+#include "report/sarif.hpp"
 #include "checker/report/verify_sarif.hpp"
 #include "checker/search/memory.hpp"
 #include "checker/verify.hpp"

@@ -9,8 +9,8 @@
 #include <new>
 #include <string>
 
-#include "checker/report/junit.hpp"
-#include "checker/report/sarif.hpp"
+#include "report/junit.hpp"
+#include "report/sarif.hpp"
 #include "checker/report/verify_sarif.hpp"
 #include "tools/ordo/command_clock.hpp"
 #include "tools/ordo/output.hpp"

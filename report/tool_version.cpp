@@ -1,4 +1,4 @@
-#include "checker/report/tool_version.hpp"
+#include "report/tool_version.hpp"
 
 // Set for this file alone (checker/CMakeLists.txt), so that a new version rebuilds one file.
 #ifndef ORDO_VERSION

@@ -1,4 +1,4 @@
-#include "checker/report/xml_text.hpp"
+#include "report/xml_text.hpp"
 
 #include <cstdio>
 

@@ -1,10 +1,10 @@
-#include "checker/report/junit.hpp"
+#include "report/junit.hpp"
 
 #include <cmath>
 #include <cstdio>
 #include <map>
 
-#include "checker/report/xml_text.hpp"
+#include "report/xml_text.hpp"
 
 namespace ordo::report {
 

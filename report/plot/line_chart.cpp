@@ -1,11 +1,11 @@
-#include "tools/plot/line_chart.hpp"
+#include "report/plot/line_chart.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <stdexcept>
 
-#include "tools/plot/glyphs.hpp"
+#include "report/plot/glyphs.hpp"
 
 namespace ordo::plot {
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "tools/plot/png_image.hpp"
+#include "report/plot/png_image.hpp"
 
 namespace ordo::plot {
 

@@ -1,4 +1,4 @@
-#include "checker/report/json_locate.hpp"
+#include "report/json_locate.hpp"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "tools/plot/glyphs.hpp"
+#include "report/plot/glyphs.hpp"
 
 namespace ordo::plot {
 

@@ -1,9 +1,9 @@
-#include "checker/report/sarif.hpp"
+#include "report/sarif.hpp"
 
 #include <nlohmann/json.hpp>
 #include <utility>
 
-#include "checker/report/tool_version.hpp"
+#include "report/tool_version.hpp"
 
 namespace ordo::report {
 

@@ -1,4 +1,4 @@
-#include "tools/plot/png_image.hpp"
+#include "report/plot/png_image.hpp"
 
 #include <zlib.h>
 
