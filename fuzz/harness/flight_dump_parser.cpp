@@ -12,7 +12,7 @@
 
 #include "runtime/dag/dump_error.hpp"
 #include "runtime/diag/analysis.hpp"
-#include "runtime/diag/dump_io.hpp"
+#include "runtime/diag/rank_dump_io.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);

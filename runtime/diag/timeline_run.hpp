@@ -9,7 +9,7 @@
 
 #include "runtime/comm/communicator.hpp"
 #include "runtime/flight/timeline_log.hpp"
-#include "runtime/flight/traced_world.hpp"
+#include "runtime/flight/timeline_world.hpp"
 
 namespace ordo::diag {
 
@@ -43,8 +43,8 @@ class TimelineRun {
  private:
   std::string path_;
   TimelineLog log_;
-  std::unique_ptr<TracedWorld> step_world_;  // communicator ids first, when there is one
-  std::unique_ptr<TracedWorld> world_;
+  std::unique_ptr<TimelineWorld> step_world_;  // communicator ids first, when there is one
+  std::unique_ptr<TimelineWorld> world_;
   std::int64_t key_;
 };
 

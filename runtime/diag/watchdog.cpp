@@ -14,7 +14,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "runtime/diag/dump_io.hpp"
+#include "runtime/diag/rank_dump_io.hpp"
 
 namespace ordo::diag {
 namespace {
@@ -121,7 +121,7 @@ std::string Watchdog::dump_now(const std::string& reason, const std::string& det
   const RankDump dump = recorder_.dump(reason, detail, options_.timeout_s);
   try {
     write_program();
-    return write_dump_file(options_.dir, dump);
+    return write_rank_dump_file(options_.dir, dump);
   } catch (const std::exception& e) {
     return std::string("(not written: ") + e.what() + ")";
   }
@@ -152,9 +152,9 @@ void Watchdog::fire(const std::string& reason, const std::string& detail, int co
     std::string path;
     try {
       write_program();
-      path = write_dump_file(options_.dir, dump);
+      path = write_rank_dump_file(options_.dir, dump);
     } catch (const std::exception& e) {
-      path = dump_path(options_.dir, dump.rank) + " (not written: " + e.what() + ")";
+      path = rank_dump_path(options_.dir, dump.rank) + " (not written: " + e.what() + ")";
     }
     std::cerr << summary(dump, path, reason, detail) << '\n' << std::flush;
   });

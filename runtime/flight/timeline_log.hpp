@@ -1,6 +1,6 @@
 // A rank's timeline as it runs (docs/diagnostics.md, "Timeline"): every op function's run on its
 // pool thread, every blocking wait of the main thread, every collective from issue to end with
-// its key and bytes. The engine tells it about ops and waits (engine::OpTrace), a TracedWorld
+// its key and bytes. The engine tells it about ops and waits (engine::OpTrace), a TimelineWorld
 // about collectives; timeline_writer.hpp turns it into a Chrome trace.
 //
 // Events go into one buffer allocated at construction, under one mutex held for a few stores:

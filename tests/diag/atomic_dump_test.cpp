@@ -10,7 +10,7 @@
 #include <filesystem>
 #include <thread>
 
-#include "runtime/diag/dump_io.hpp"
+#include "runtime/diag/rank_dump_io.hpp"
 #include "tests/diag/dumps.hpp"
 
 namespace ordo::diag {
@@ -31,7 +31,7 @@ TEST(AtomicDump, AKillMidWriteLeavesAWholeDumpOrNone) {
     if (child == 0) {
       for (std::int64_t n = 0;; ++n) {
         big.written_us = n;
-        write_dump_file(dir.string(), big);
+        write_rank_dump_file(dir.string(), big);
       }
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(20 + 37 * round));
@@ -41,7 +41,7 @@ TEST(AtomicDump, AKillMidWriteLeavesAWholeDumpOrNone) {
     ASSERT_TRUE(WIFSIGNALED(status));
     const std::filesystem::path dump = dir / "rank-0.json";
     if (!std::filesystem::exists(dump)) continue;  // killed before the first rename
-    const RankDump back = read_dump_file(dump.string());
+    const RankDump back = read_rank_dump_file(dump.string());
     EXPECT_EQ(back.comms.at(0).calls.size(), 2000u);
   }
   std::filesystem::remove_all(dir);

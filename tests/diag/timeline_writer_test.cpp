@@ -16,7 +16,7 @@
 #include <string>
 #include <tuple>
 
-#include "runtime/flight/traced_world.hpp"
+#include "runtime/flight/timeline_world.hpp"
 #include "runtime/engine/thread_pool_scheduler.hpp"
 #include "runtime/exec/executor.hpp"
 
@@ -125,7 +125,7 @@ std::vector<json> events_of(const json& trace, const std::string& ph, const std:
 TimelineContents engine_run(dag::Rank rank, std::uint32_t ranks) {
   InstantWorld inner;
   TimelineLog log(rank, ranks);
-  TracedWorld world(inner, log);
+  TimelineWorld world(inner, log);
   engine::EngineConfig config;
   config.pools = {{"compute", 2}, {"comm", 1}};
   engine::Engine engine(config, std::make_unique<engine::ThreadPoolScheduler>());

@@ -14,7 +14,7 @@
 
 #include "runtime/dag/dump_reader.hpp"
 #include "runtime/diag/analysis.hpp"
-#include "runtime/diag/dump_io.hpp"
+#include "runtime/diag/rank_dump_io.hpp"
 #include "runtime/errors/input_error.hpp"
 #include "tools/ordo/commands.hpp"
 #include "tools/ordo/output.hpp"
@@ -70,7 +70,7 @@ int run_analyze(const AnalyzeCli& o) {
                 << ": no rank-K.json dumps; expected the --dump-dir of a job that stopped\n";
       return exit_bad_input;
     }
-    for (const std::string& file : files) dumps.push_back(diag::read_dump_file(file));
+    for (const std::string& file : files) dumps.push_back(diag::read_rank_dump_file(file));
     std::string program_path = o.program_path;
     // The program a job left beside its dumps (ordo train does), unless another is named.
     const std::filesystem::path beside = std::filesystem::path(o.dir) / diag::program_file_name;

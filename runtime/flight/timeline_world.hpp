@@ -35,9 +35,9 @@ class TracedCommunicator final : public comm::WrappedCommunicator {
 // Wraps `inner`, which must outlive it, and names its communicators in `log`. Two worlds may log
 // into one timeline (a trainer's device world and its MPI world): the second's communicators
 // then take the ids after the first's (`first_id`) and names of their own (`name_prefix`).
-class TracedWorld final : public comm::WrappedWorld {
+class TimelineWorld final : public comm::WrappedWorld {
  public:
-  TracedWorld(comm::World& inner, TimelineLog& log, dag::CommId first_id = 0,
+  TimelineWorld(comm::World& inner, TimelineLog& log, dag::CommId first_id = 0,
               std::string_view name_prefix = {});
 };
 

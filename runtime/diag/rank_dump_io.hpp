@@ -16,17 +16,17 @@ namespace ordo::diag {
 // A dump larger than this is refused before it is parsed.
 inline constexpr std::uint64_t dump_bytes_max = 64ull << 20;
 
-std::string write_dump(const RankDump& dump);
+std::string write_rank_dump(const RankDump& dump);
 // Throws errors::InputError.
-RankDump read_dump(std::string_view text);
+RankDump read_rank_dump(std::string_view text);
 
 // "DIR/rank-K.json".
-std::string dump_path(const std::string& dir, dag::Rank rank);
+std::string rank_dump_path(const std::string& dir, dag::Rank rank);
 // Creates `dir` if needed and writes the dump there atomically (io/atomic_file.hpp); returns the
 // path. Throws std::system_error.
-std::string write_dump_file(const std::string& dir, const RankDump& dump);
+std::string write_rank_dump_file(const std::string& dir, const RankDump& dump);
 // Throws errors::InputError naming the file (an unreadable file, or a bad dump in it).
-RankDump read_dump_file(const std::string& path);
+RankDump read_rank_dump_file(const std::string& path);
 
 // The ranks' step program beside their dumps (a DAG dump, docs/dag-format.md), when the job
 // knew it: `ordo analyze DIR` reads it unless given --program.

@@ -2,7 +2,7 @@
 #include <nlohmann/json.hpp>
 
 #include "runtime/dag/names.hpp"
-#include "runtime/diag/dump_io.hpp"
+#include "runtime/diag/rank_dump_io.hpp"
 #include "runtime/io/atomic_file.hpp"
 
 namespace ordo::diag {
@@ -78,7 +78,7 @@ nlohmann::json engine_json(const engine::EngineSnapshot& e) {
 
 }  // namespace
 
-std::string write_dump(const RankDump& d) {
+std::string write_rank_dump(const RankDump& d) {
   nlohmann::json j;
   j["format"] = dump_format;
   j["version"] = dump_version;
@@ -114,7 +114,7 @@ std::string write_dump(const RankDump& d) {
   return j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
-std::string dump_path(const std::string& dir, dag::Rank rank) {
+std::string rank_dump_path(const std::string& dir, dag::Rank rank) {
   return (std::filesystem::path(dir) / ("rank-" + std::to_string(rank) + ".json")).string();
 }
 
@@ -125,10 +125,10 @@ std::string write_program_file(const std::string& dir, const std::string& progra
   return path;
 }
 
-std::string write_dump_file(const std::string& dir, const RankDump& dump) {
+std::string write_rank_dump_file(const std::string& dir, const RankDump& dump) {
   std::filesystem::create_directories(dir);
-  const std::string path = dump_path(dir, dump.rank);
-  io::write_file_atomically(path, write_dump(dump));
+  const std::string path = rank_dump_path(dir, dump.rank);
+  io::write_file_atomically(path, write_rank_dump(dump));
   return path;
 }
 

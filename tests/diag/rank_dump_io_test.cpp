@@ -1,6 +1,6 @@
 // The dump format: what the watchdog writes reads back field for field, and the reader refuses
 // anything else with where, what and what was expected.
-#include "runtime/diag/dump_io.hpp"
+#include "runtime/diag/rank_dump_io.hpp"
 
 #include <gtest/gtest.h>
 
@@ -42,7 +42,7 @@ RankDump full_dump() {
 }
 
 void expect_same(const RankDump& a, const RankDump& b) {
-  EXPECT_EQ(write_dump(a), write_dump(b));
+  EXPECT_EQ(write_rank_dump(a), write_rank_dump(b));
   ASSERT_EQ(a.comms.size(), b.comms.size());
   for (std::size_t i = 0; i < a.comms.size(); ++i) {
     ASSERT_EQ(a.comms[i].calls.size(), b.comms[i].calls.size());
@@ -54,7 +54,7 @@ void expect_same(const RankDump& a, const RankDump& b) {
 
 TEST(DumpIo, RoundTrips) {
   const RankDump d = full_dump();
-  const RankDump back = read_dump(write_dump(d));
+  const RankDump back = read_rank_dump(write_rank_dump(d));
   expect_same(d, back);
   EXPECT_EQ(back.rank, 1u);
   EXPECT_EQ(back.comms[1].members, d.comms[1].members);
@@ -109,13 +109,13 @@ const Broken broken[] = {
 };
 
 TEST(DumpIo, RefusesEachBrokenDumpSayingWhere) {
-  const std::string good = write_dump(full_dump());
+  const std::string good = write_rank_dump(full_dump());
   for (const Broken& b : broken) {
     SCOPED_TRACE(b.name);
     nlohmann::json j = nlohmann::json::parse(good);
     b.edit(j);
     try {
-      read_dump(j.dump());
+      read_rank_dump(j.dump());
       ADD_FAILURE() << "read a dump with " << b.name;
     } catch (const errors::InputError& e) {
       EXPECT_NE(std::string(e.what()).find(b.pointer), std::string::npos) << e.what();
@@ -126,14 +126,14 @@ TEST(DumpIo, RefusesEachBrokenDumpSayingWhere) {
 TEST(DumpIo, RefusesTextThatIsNoDump) {
   for (const std::string& text : std::vector<std::string>{
            "", "{", "[]", "null", std::string(100, '['), "{\"format\": \"ordo-flight\"}"}) {
-    EXPECT_THROW(read_dump(text), errors::InputError) << text;
+    EXPECT_THROW(read_rank_dump(text), errors::InputError) << text;
   }
-  EXPECT_THROW(read_dump(std::string(dump_bytes_max + 1, ' ')), errors::InputError);
+  EXPECT_THROW(read_rank_dump(std::string(dump_bytes_max + 1, ' ')), errors::InputError);
 }
 
 TEST(DumpIo, NamesTheFileItCannotRead) {
   try {
-    read_dump_file("/nonexistent/rank-0.json");
+    read_rank_dump_file("/nonexistent/rank-0.json");
     FAIL();
   } catch (const errors::InputError& e) {
     EXPECT_NE(std::string(e.what()).find("/nonexistent/rank-0.json"), std::string::npos);

@@ -1,4 +1,4 @@
-#include "runtime/flight/traced_world.hpp"
+#include "runtime/flight/timeline_world.hpp"
 
 #include <exception>
 #include <string>
@@ -51,7 +51,7 @@ void TracedCommunicator::start_then(const comm::Call& call, void* buffer, Done d
   inner_.start_then(call, buffer, ender(token, std::move(done)));
 }
 
-TracedWorld::TracedWorld(comm::World& inner, TimelineLog& log, dag::CommId first_id,
+TimelineWorld::TimelineWorld(comm::World& inner, TimelineLog& log, dag::CommId first_id,
                          std::string_view name_prefix)
     : WrappedWorld(inner, [&log, first_id, name_prefix](dag::CommId id, comm::Communicator& c) {
         log.set_comm_name(first_id + id, std::string(name_prefix) + c.name());

@@ -7,7 +7,7 @@
 #include "runtime/comm/rules/call.hpp"
 #include "runtime/dag/json_fields.hpp"
 #include "runtime/dag/limits.hpp"
-#include "runtime/diag/dump_io.hpp"
+#include "runtime/diag/rank_dump_io.hpp"
 #include "runtime/diag/flight_recorder.hpp"
 #include "runtime/errors/input_error.hpp"
 #include "runtime/json/node.hpp"
@@ -266,7 +266,7 @@ engine::EngineSnapshot read_engine(const Node& node) {
 
 }  // namespace
 
-RankDump read_dump(std::string_view text) {
+RankDump read_rank_dump(std::string_view text) {
   if (text.size() > dump_bytes_max) {
     throw errors::InputError("/", "dump of " + std::to_string(text.size()) + " bytes is too large",
                              "at most " + std::to_string(dump_bytes_max) + " bytes");
@@ -326,7 +326,7 @@ RankDump read_dump(std::string_view text) {
   return d;
 }
 
-RankDump read_dump_file(const std::string& path) {
+RankDump read_rank_dump_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw errors::InputError(path, "cannot open the file", "a readable ordo-flight dump");
   in.seekg(0, std::ios::end);
@@ -342,7 +342,7 @@ RankDump read_dump_file(const std::string& path) {
   in.read(text.data(), size);
   if (!in) throw errors::InputError(path, "cannot read the file", "a readable ordo-flight dump");
   try {
-    return read_dump(text);
+    return read_rank_dump(text);
   } catch (const errors::InputError& e) {
     throw errors::InputError(path + ": " + e.where(), e.problem(), e.expected());
   }
