@@ -55,12 +55,11 @@ std::string_view to_string(Verdict verdict);
 std::string_view to_string(Property property);  // "P1 order consistency", ...
 std::string_view to_string(Bound bound);        // "states_max", "seconds_max"
 
-// "rank 1: start 'allreduce.a.w' thread 0": one witness transition in words. A main transition
-// names its action when `pc`, the rank's main position before the transition, is given.
+// "rank 1: claim 'allreduce.a.w' thread 0": one witness transition in words. A main transition
+// names its action (dag::describe_main) when `pc`, the rank's main position before the
+// transition, is given.
 std::string describe(const Model& model, const dag::Transition& transition,
                      std::optional<std::uint32_t> pc = std::nullopt);
-// "main action 3: submit 'copy.a.w'".
-std::string describe_action(const dag::Program& program, std::uint32_t pc);
 // The whole answer in words: verdict and rank count, then the violation and the numbered
 // witness, or the bound hit, then the figures.
 std::string report(const Model& model, const Result& result);

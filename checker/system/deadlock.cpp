@@ -3,6 +3,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "runtime/dag/action_text.hpp"
+
 namespace ordo::checker {
 
 namespace {
@@ -29,24 +31,22 @@ std::string waiting_for(const Model& model, const State& state, dag::CommId comm
 std::string main_line(const Model& model, const State& state, dag::Rank rank) {
   const RankState& r = state.rank(rank);
   const dag::Program& p = model.program(rank);
-  const std::string who = "rank " + std::to_string(rank) + " main: ";
-  if (r.pc >= p.main.size()) return who + "finished its actions";
+  std::string s = "rank " + std::to_string(rank) + " " +
+                  dag::describe_main(p, model.job().comms, r.pc, r.main_blocked);
+  if (r.pc >= p.main.size()) return s;
   const dag::Action& a = p.main[r.pc];
-  const std::string at = who + "action " + std::to_string(r.pc) + ": ";
   if (const auto* w = std::get_if<dag::WaitToReadAction>(&a)) {
     const engine::VarHandle v{w->var};
-    return at + "wait to read '" + p.vars.at(w->var).name + "' (" +
-           std::to_string(r.rules.writes_completed(v)) + " of " +
+    return s + " (" + std::to_string(r.rules.writes_completed(v)) + " of " +
            std::to_string(r.rules.writes_submitted(v)) + " writes completed)";
   }
   if (std::holds_alternative<dag::WaitForAllAction>(a)) {
-    return at + "wait for all (" + std::to_string(r.rules.ops_incomplete()) + " ops incomplete)";
+    return s + " (" + std::to_string(r.rules.ops_incomplete()) + " ops incomplete)";
   }
   if (const auto* c = std::get_if<dag::CollectiveAction>(&a)) {
-    return at + "in " + describe(model, c->collective) +
-           waiting_for(model, state, c->collective.comm, rank, std::nullopt);
+    return s + waiting_for(model, state, c->collective.comm, rank, std::nullopt);
   }
-  return at + "submit (always possible)";
+  return s;
 }
 
 std::string op_line(const Model& model, const State& state, dag::Rank rank, dag::OpId op) {

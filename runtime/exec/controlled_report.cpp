@@ -2,6 +2,7 @@
 #include <random>
 
 #include "runtime/comm/rules/call.hpp"
+#include "runtime/dag/action_text.hpp"
 #include "runtime/exec/controlled_run.hpp"
 #include "runtime/exec/controlled_run_state.hpp"
 
@@ -23,20 +24,8 @@ std::string ControlledRun::describe(const dag::Transition& s) const {
 }
 
 std::string ControlledRun::main_line(const RankRun& r) const {
-  const dag::Program& p = *r.program;
-  if (r.pc >= p.main.size()) return "main finished";
-  const dag::Action& a = p.main[r.pc];
-  const std::string at = "main action " + std::to_string(r.pc) + ": ";
-  if (const auto* submit = std::get_if<dag::SubmitAction>(&a)) {
-    return at + "submit '" + p.ops.at(submit->op).name + "'";
-  }
-  if (const auto* w = std::get_if<dag::WaitToReadAction>(&a)) {
-    return at + "wait to read '" + p.vars.at(w->var).name + "'";
-  }
-  if (std::holds_alternative<dag::WaitForAllAction>(a)) return at + "wait for all";
-  const auto& c = std::get<dag::CollectiveAction>(a);
-  return at + (r.in_collective ? "in " : "call ") +
-         comm::describe(comm::call_of(c.collective), job_.comms.at(c.collective.comm).name);
+  return dag::describe_main(*r.program, job_.comms, static_cast<std::uint32_t>(r.pc),
+                            r.in_collective);
 }
 
 std::optional<comm::Deadlock> ControlledRun::deadlock() const {

@@ -27,7 +27,7 @@ TEST(CheckerDeadlock, OneAllreduceMoreOnRankZeroDeadlocksNamingRankZero) {
   ASSERT_EQ(result.property, Property::p3_deadlock);
   const auto& d = std::get<comm::Deadlock>(*result.violation);
   EXPECT_EQ(d.ranks_blocked, std::vector<dag::Rank>{0});
-  EXPECT_TRUE(mentions(d, "rank 0 main: action 2: wait for all (1 ops incomplete)"))
+  EXPECT_TRUE(mentions(d, "rank 0 main action 2: wait for all (1 ops incomplete)"))
       << report(model, result);
   EXPECT_TRUE(mentions(
       d,
@@ -56,15 +56,15 @@ TEST(CheckerDeadlock, CrossCommunicatorCycleDeadlocksEveryRank) {
   const auto& d = std::get<comm::Deadlock>(*result.violation);
   EXPECT_EQ(d.ranks_blocked, (std::vector<dag::Rank>{0, 1, 2}));
   EXPECT_TRUE(mentions(d,
-                       "rank 0 main: action 0: in barrier on 'c01', key 0, call 0, waiting for "
+                       "rank 0 main action 0: in barrier on 'c01', key 0, call 0, waiting for "
                        "rank(s) 1"))
       << report(model, result);
   EXPECT_TRUE(mentions(d,
-                       "rank 1 main: action 0: in barrier on 'c12', key 0, call 0, waiting for "
+                       "rank 1 main action 0: in barrier on 'c12', key 0, call 0, waiting for "
                        "rank(s) 2"))
       << report(model, result);
   EXPECT_TRUE(mentions(d,
-                       "rank 2 main: action 0: in barrier on 'c20', key 0, call 0, waiting for "
+                       "rank 2 main action 0: in barrier on 'c20', key 0, call 0, waiting for "
                        "rank(s) 0"))
       << report(model, result);
   EXPECT_EQ(result.witness.size(), 3u);
