@@ -6,10 +6,11 @@
 
 namespace ordo::checker {
 
-Property property_of(const comm::Violation& v, bool collective_involved) {
+Property property_of(const comm::Violation& v) {
   if (std::holds_alternative<comm::Mismatch>(v)) return Property::p1_order;
   if (std::holds_alternative<comm::ThreadRuleBreak>(v)) return Property::p2_thread_rule;
-  return collective_involved ? Property::p3_deadlock : Property::p4_termination;
+  return comm::collective_involved(std::get<comm::Deadlock>(v)) ? Property::p3_deadlock
+                                                                : Property::p4_termination;
 }
 
 std::string_view to_string(Verdict verdict) {

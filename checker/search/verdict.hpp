@@ -47,9 +47,10 @@ struct Result {
   Stats stats;
 };
 
-// The property a violation breaks: P1 or P2 by its kind; a deadlock is P3 when a collective is
-// involved (a call in flight, or a main thread blocked in one), P4 otherwise.
-Property property_of(const comm::Violation& violation, bool collective_involved);
+// The property a violation breaks, for every side that reports one (the checker's searches, the
+// runtime's runs replayed or fuzzed): P1 or P2 by its kind; a deadlock is P3 when a collective is
+// involved (comm::collective_involved: a call in flight, or one a stream holds), P4 otherwise.
+Property property_of(const comm::Violation& violation);
 
 std::string_view to_string(Verdict verdict);
 std::string_view to_string(Property property);  // "P1 order consistency", ...

@@ -1,6 +1,7 @@
 // Deadlocks: ranks that issue different numbers of collectives, and main threads whose
 // collectives on three pairwise communicators close a cycle. Each witness must end, on the
-// runtime, in a state where no transition is legal.
+// runtime, in a state where no transition is legal, which the runtime describes as the checker
+// does, field by field (one description, runtime/comm/rules/deadlock.hpp).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -15,8 +16,18 @@ namespace {
 constexpr ExploreLimits deadlock_limits{100'000, 60.0};
 
 bool mentions(const comm::Deadlock& d, const std::string& text) {
-  return std::any_of(d.waits.begin(), d.waits.end(),
+  const std::vector<std::string> waits = comm::wait_lines(d);
+  return std::any_of(waits.begin(), waits.end(),
                      [&](const std::string& w) { return w.find(text) != std::string::npos; });
+}
+
+// The runtime's own description of where the witness leaves it is the checker's.
+void expect_described_alike(const exec::ControlledRun& run, const comm::Deadlock& checker) {
+  const std::optional<comm::Deadlock> runtime = run.deadlock();
+  ASSERT_TRUE(runtime);
+  EXPECT_EQ(*runtime, checker) << "runtime:\n"
+                               << comm::describe(comm::Violation{*runtime}) << "\nchecker:\n"
+                               << comm::describe(comm::Violation{checker});
 }
 
 TEST(CheckerDeadlock, OneAllreduceMoreOnRankZeroDeadlocksNamingRankZero) {
@@ -39,6 +50,7 @@ TEST(CheckerDeadlock, OneAllreduceMoreOnRankZeroDeadlocksNamingRankZero) {
   const std::optional<exec::RunOutcome> end = replay(run, result.witness);
   ASSERT_TRUE(end);
   EXPECT_EQ(end->end, exec::RunEnd::deadlock) << end->report;
+  expect_described_alike(run, d);
 }
 
 TEST(CheckerDeadlock, EqualAllreduceCountsAreSafe) {
@@ -73,6 +85,7 @@ TEST(CheckerDeadlock, CrossCommunicatorCycleDeadlocksEveryRank) {
   const std::optional<exec::RunOutcome> end = replay(run, result.witness);
   ASSERT_TRUE(end);
   EXPECT_EQ(end->end, exec::RunEnd::deadlock) << end->report;
+  expect_described_alike(run, d);
 }
 
 TEST(CheckerDeadlock, TheSameCommunicatorsInAConsistentOrderAreSafe) {

@@ -34,5 +34,37 @@ TEST(Replay, MainTransitionsReadAlikeInTheCheckerAndTheRuntime) {
                                            job.comms.at(call.collective.comm).name + "', key 0");
 }
 
+// P3 or P4 is the description's, on every side: `ordo replay` called every runtime deadlock P3,
+// and so did the fuzz campaign's account of a runtime run.
+TEST(Replay, ADeadlockIsP3ExactlyWhenACallTakesPart) {
+  comm::Deadlock alone;
+  alone.ranks_blocked = {0};
+  comm::MainWait waits;
+  waits.doing = "main action 1: wait for all";
+  waits.ops_incomplete = 1;
+  alone.mains = {waits};
+  EXPECT_FALSE(comm::collective_involved(alone));
+  EXPECT_EQ(property_of(alone), Property::p4_termination);
+
+  comm::Deadlock waiting = alone;
+  comm::CallWait call;
+  call.call.issuer = comm::Issuer{0, "ar"};
+  call.comm_name = "world";
+  call.waiting_for = {1};
+  waiting.calls.push_back(call);
+  EXPECT_TRUE(comm::collective_involved(waiting));
+  EXPECT_EQ(property_of(waiting), Property::p3_deadlock);
+
+  comm::Deadlock held = alone;
+  comm::StreamWait stream;
+  stream.launches = 1;
+  stream.party = "ar";
+  stream.comm_name = "world";
+  stream.matched = true;
+  stream.waiting_for = {1};
+  held.streams.push_back(stream);
+  EXPECT_EQ(property_of(held), Property::p3_deadlock);
+}
+
 }  // namespace
 }  // namespace ordo::checker::testing

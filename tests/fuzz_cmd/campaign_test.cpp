@@ -59,12 +59,7 @@ void expect_files_reproduce(const Record& r, const Written& w, std::uint32_t ran
   exec::ControlledRun run(job, trace.ranks, {}, trace.backend);
   const tools::Replay replayed = tools::replay(run, trace.transitions);
   ASSERT_TRUE(replayed.seen.has_value()) << r.case_name;
-  const auto deadlock = [](checker::Property p) {
-    return p == checker::Property::p3_deadlock || p == checker::Property::p4_termination;
-  };
-  const checker::Property claimed = *checker::parse_property(*trace.property);
-  EXPECT_TRUE(*replayed.seen == claimed || (deadlock(*replayed.seen) && deadlock(claimed)))
-      << r.case_name;
+  EXPECT_EQ(*replayed.seen, *checker::parse_property(*trace.property)) << r.case_name;
 }
 
 TEST(FuzzCampaign, ASafeJobIsCleanAndWritesNothing) {

@@ -21,8 +21,8 @@ struct Replay {
   std::optional<comm::Violation> violation;  // what the runtime reported, if it saw one
 };
 
-// Whether the runtime saw the very violation the checker reported: the same property and, for P1
-// and P2, the same communicator, position and calls (comm::same_violation).
+// Whether the runtime saw the very violation the checker reported: the same property and the same
+// violation, field by field (comm::same_violation; a deadlock's whole description).
 bool reproduces(const Replay& replay, const checker::Result& result);
 
 // Takes the transitions in order until one is refused or the run ends.
