@@ -1,6 +1,8 @@
 // A checker witness and its replay on the runtime read and end alike: the pieces of the semantics'
 // glue that both sides share, and the differences between the copies they replace, each of which
 // these tests would have caught.
+#include "replay/replay.hpp"
+
 #include <gtest/gtest.h>
 
 #include "checker/search/explore.hpp"
@@ -10,6 +12,60 @@ namespace ordo::checker::testing {
 namespace {
 
 constexpr ExploreLimits limits{100'000, 60.0};
+
+Result deadlock_result(const Model& model) {
+  Result result = explore(model, limits);
+  EXPECT_EQ(result.verdict, Verdict::unsafe) << report(model, result);
+  EXPECT_EQ(result.property, Property::p3_deadlock) << report(model, result);
+  return result;
+}
+
+// The one replay (replay/replay.hpp) takes the witness and judges where the runtime ends.
+TEST(Replay, ACheckerDeadlockReproducesWithItsWholeDescription) {
+  const dag::Job job = allreduce_counts(2, 1);
+  const Model model(job, 2);
+  const Result result = deadlock_result(model);
+  exec::ControlledRun run(job, 2);
+  const replay::Replay r = replay::replay(run, result.witness);
+  EXPECT_EQ(r.transitions_taken, result.witness.size());
+  EXPECT_EQ(r.seen, Property::p3_deadlock);
+  const std::optional<std::string> problem = replay::problem(r, result);
+  EXPECT_FALSE(problem) << *problem;
+}
+
+// Deadlocks compared by their blocked ranks only let a runtime that stopped elsewhere, with the
+// same ranks blocked, pass for the checker's deadlock.
+TEST(Replay, TheSameBlockedRanksInAnotherStateDoNotReproduce) {
+  const dag::Job job = allreduce_counts(2, 1);
+  const Model model(job, 2);
+  Result result = deadlock_result(model);
+  auto& claimed = std::get<comm::Deadlock>(*result.violation);
+  ASSERT_FALSE(claimed.ops.empty());
+  claimed.ops.front().thread.reset();  // the op no longer on its thread: another state
+  exec::ControlledRun run(job, 2);
+  const replay::Replay r = replay::replay(run, result.witness);
+  const std::optional<std::string> problem = replay::problem(r, result);
+  ASSERT_TRUE(problem);
+  EXPECT_NE(problem->find("a different violation"), std::string::npos) << *problem;
+  EXPECT_FALSE(replay::reproduces(r, result));
+}
+
+// The witness's last transition leads to the violation: a run that ends before it does is not
+// the witness's (tools/replay accepted it for `ordo replay` and `ordo fuzz`, the fuzz properties'
+// own replay did not).
+TEST(Replay, ARunThatEndsBeforeTheWitnessDoesNotReproduce) {
+  const dag::Job job = allreduce_counts(2, 1);
+  const Model model(job, 2);
+  Result result = deadlock_result(model);
+  ASSERT_FALSE(result.witness.empty());
+  result.witness.push_back(result.witness.back());
+  exec::ControlledRun run(job, 2);
+  const replay::Replay r = replay::replay(run, result.witness);
+  EXPECT_EQ(r.transitions_taken + 1, result.witness.size());
+  const std::optional<std::string> problem = replay::problem(r, result);
+  ASSERT_TRUE(problem);
+  EXPECT_NE(problem->find("ended after"), std::string::npos) << *problem;
+}
 
 // A main transition reads the same in the checker's witness and in the runtime's trace (one
 // renderer, dag::describe_main: the checker's own, where it had no model, named a communicator by
