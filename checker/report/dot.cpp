@@ -23,15 +23,16 @@ std::string quoted(const std::string& text) {
 std::string rank_node(dag::Rank rank) { return "rank" + std::to_string(rank); }
 
 void deadlock_graph(const comm::Deadlock& d, std::ostringstream& out) {
+  const std::vector<std::string> lines = comm::wait_lines(d);
   for (dag::Rank rank : d.ranks_blocked) {
     std::string label = "rank " + std::to_string(rank);
     const std::string prefix = "rank " + std::to_string(rank) + " ";
-    for (const std::string& w : d.waits) {
+    for (const std::string& w : lines) {
       if (w.rfind(prefix, 0) == 0) label += "\n" + w.substr(prefix.size());
     }
     out << "  " << rank_node(rank) << " [shape=box, label=" << quoted(label) << "];\n";
   }
-  for (const comm::WaitEdge& e : d.edges) {
+  for (const comm::WaitEdge& e : comm::wait_edges(d)) {
     out << "  " << rank_node(e.from) << " -> " << rank_node(e.to) << " [color=red, label="
         << quoted(e.party + " in '" + e.comm_name + "' call " + std::to_string(e.seq)) << "];\n";
   }

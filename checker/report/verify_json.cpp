@@ -44,7 +44,7 @@ json violation_json(const comm::Violation& v) {
   }
   const auto& d = std::get<comm::Deadlock>(v);
   json edges = json::array();
-  for (const comm::WaitEdge& e : d.edges) {
+  for (const comm::WaitEdge& e : comm::wait_edges(d)) {
     edges.push_back({{"from", e.from},
                      {"party", e.party},
                      {"comm", e.comm_name},
@@ -53,7 +53,7 @@ json violation_json(const comm::Violation& v) {
   }
   return {{"kind", "deadlock"},
           {"ranks_blocked", d.ranks_blocked},
-          {"waits", d.waits},
+          {"waits", comm::wait_lines(d)},
           {"edges", edges}};
 }
 

@@ -39,7 +39,7 @@ std::vector<Party> parties_of(const comm::Violation& violation) {
   } else {
     // One party per call it waits in, with every rank that call waits for.
     std::map<std::tuple<dag::Rank, std::string, std::string, std::uint64_t>, std::size_t> seen;
-    for (const comm::WaitEdge& e : std::get<comm::Deadlock>(violation).edges) {
+    for (const comm::WaitEdge& e : comm::wait_edges(std::get<comm::Deadlock>(violation))) {
       const auto [at, added] =
           seen.emplace(std::tuple(e.from, e.party, e.comm_name, e.seq), parties.size());
       if (!added) {

@@ -3,6 +3,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "checker/system/deadlock.hpp"
 #include "checker/system/state.hpp"
 #include "checker/system/transitions.hpp"
 
@@ -35,6 +36,7 @@ void confirm_witness(const Model& model, const Result& result) {
       if (!seen || !comm::same_violation(*seen, *result.violation)) {
         broken("does not end in the violation it claims");
       }
+      if (property_of(*seen) != *result.property) broken("claims another property");
       return;
     }
   }
@@ -43,6 +45,14 @@ void confirm_witness(const Model& model, const Result& result) {
   }
   if (!enabled_transitions(model, state).empty() || finished(model, state)) {
     broken("claims a deadlock, but its end state can move or has finished");
+  }
+  const comm::Violation seen = describe_deadlock(model, state);
+  if (!comm::same_violation(seen, *result.violation)) {
+    broken("ends in a deadlock other than the one it claims:\n" + comm::describe(seen));
+  }
+  if (property_of(seen) != *result.property) {
+    broken("claims " + std::string(to_string(*result.property)) + " for a deadlock that breaks " +
+           std::string(to_string(property_of(seen))));
   }
 }
 

@@ -12,7 +12,8 @@ namespace ordo::checker {
 
 // Throws std::logic_error unless `result` is not `unsafe`, or its witness is a legal schedule whose
 // last transition causes the reported P1/P2 violation (every earlier transition none), or leads to
-// a state where nothing can move and some rank has not finished (P3, P4).
+// a state where nothing can move and some rank has not finished (P3, P4) that is described as the
+// result describes it; and the property claimed is the violation's (property_of).
 void confirm_witness(const Model& model, const Result& result);
 
 }  // namespace ordo::checker

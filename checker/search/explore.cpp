@@ -225,30 +225,21 @@ class Search {
     // Described from the state the renamed witness reaches, so that the threads it names are the
     // run's (witness_as_run); it has the search's state's bytes, so it is as stuck.
     State run_state;
-    std::vector<dag::Transition> witness = witness_as_run(model_, path_of(stack_, depth_), run_state);
-    record_unsafe(describe_deadlock(model_, run_state),
-                  collective_pending(run_state) || main_in_collective(run_state), std::move(witness));
+    std::vector<dag::Transition> witness =
+        witness_as_run(model_, path_of(stack_, depth_), run_state);
+    record_unsafe(describe_deadlock(model_, run_state), std::move(witness));
     return true;
-  }
-
-  static bool main_in_collective(const State& state) {
-    for (dag::Rank rank = 0; rank < state.rank_count(); ++rank) {
-      const RankState& r = state.rank(rank);
-      if (r.main_blocked) return true;
-    }
-    return false;
   }
 
   // A violation found by a transition, with the search's path to it.
   Result unsafe(comm::Violation v, std::vector<dag::Transition> path) {
     State run_state;
-    return record_unsafe(std::move(v), false, witness_as_run(model_, std::move(path), run_state));
+    return record_unsafe(std::move(v), witness_as_run(model_, std::move(path), run_state));
   }
 
-  Result record_unsafe(comm::Violation v, bool collective_involved,
-                       std::vector<dag::Transition> witness) {
+  Result record_unsafe(comm::Violation v, std::vector<dag::Transition> witness) {
     result_.verdict = Verdict::unsafe;
-    result_.property = property_of(v, collective_involved);
+    result_.property = property_of(v);
     result_.violation = std::move(v);
     result_.witness = std::move(witness);
     return conclude();

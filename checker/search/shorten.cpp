@@ -12,14 +12,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-bool main_in_collective(const State& state) {
-  for (dag::Rank rank = 0; rank < state.rank_count(); ++rank) {
-    const RankState& r = state.rank(rank);
-    if (r.main_blocked) return true;
-  }
-  return false;
-}
-
 // Runs `transitions` from the initial state. Returns the violation of `property` they reach, if
 // they are a legal schedule that reaches one; a violation of another property, an illegal
 // transition or a run that ends anywhere else gives nullopt.
@@ -35,21 +27,18 @@ std::optional<comm::Violation> reaches(const Model& model,
       return std::nullopt;
     }
     if (!v) continue;
-    const bool p1 = std::holds_alternative<comm::Mismatch>(*v);
-    if ((p1 && property == Property::p1_order) || (!p1 && property == Property::p2_thread_rule)) {
-      used = i + 1;
-      return v;
-    }
-    return std::nullopt;
+    if (property_of(*v) != property) return std::nullopt;
+    used = i + 1;
+    return v;
   }
   if (property != Property::p3_deadlock && property != Property::p4_termination) {
     return std::nullopt;
   }
   if (!enabled_transitions(model, state).empty() || finished(model, state)) return std::nullopt;
-  const bool collective = collective_pending(state) || main_in_collective(state);
-  if (collective != (property == Property::p3_deadlock)) return std::nullopt;
+  comm::Violation deadlock = describe_deadlock(model, state);
+  if (property_of(deadlock) != property) return std::nullopt;
   used = transitions.size();
-  return describe_deadlock(model, state);
+  return deadlock;
 }
 
 }  // namespace

@@ -2,12 +2,15 @@
 
 #include <cstdio>
 
+#include "runtime/dag/action_text.hpp"
+
 namespace ordo::checker {
 
-Property property_of(const comm::Violation& v, bool collective_involved) {
+Property property_of(const comm::Violation& v) {
   if (std::holds_alternative<comm::Mismatch>(v)) return Property::p1_order;
   if (std::holds_alternative<comm::ThreadRuleBreak>(v)) return Property::p2_thread_rule;
-  return collective_involved ? Property::p3_deadlock : Property::p4_termination;
+  return comm::collective_involved(std::get<comm::Deadlock>(v)) ? Property::p3_deadlock
+                                                                : Property::p4_termination;
 }
 
 std::string_view to_string(Verdict verdict) {
@@ -48,34 +51,13 @@ std::string_view to_string(Bound bound) {
   return "?";
 }
 
-std::string describe_action(const dag::Program& p, std::uint32_t pc) {
-  if (pc >= p.main.size()) return "main: no action " + std::to_string(pc);
-  const dag::Action& a = p.main[pc];
-  const std::string at = "main action " + std::to_string(pc) + ": ";
-  if (const auto* submit = std::get_if<dag::SubmitAction>(&a)) {
-    return at + "submit '" + p.ops.at(submit->op).name + "'";
-  }
-  if (const auto* w = std::get_if<dag::WaitToReadAction>(&a)) {
-    return at + "wait to read '" + p.vars.at(w->var).name + "'";
-  }
-  if (std::holds_alternative<dag::WaitForAllAction>(a)) return at + "wait for all";
-  const dag::Collective& c = std::get<dag::CollectiveAction>(a).collective;
-  return at + "call " + comm::describe(comm::call_of(c), "comm " + std::to_string(c.comm));
-}
-
 std::string describe(const Model& model, const dag::Transition& transition,
                      std::optional<std::uint32_t> pc) {
   const std::string rank = "rank " + std::to_string(transition.rank) + ": ";
   if (transition.rank >= model.ranks()) return rank + "(no such rank)";
   const dag::Program& p = model.program(transition.rank);
   if (transition.kind == dag::Transition::Kind::main) {
-    if (pc && *pc < p.main.size()) {
-      if (const auto* c = std::get_if<dag::CollectiveAction>(&p.main[*pc])) {
-        return rank + "main action " + std::to_string(*pc) + ": call " +
-               describe(model, c->collective);
-      }
-    }
-    return rank + (pc ? describe_action(p, *pc) : std::string("main action"));
+    return rank + (pc ? dag::describe_main(p, model.job().comms, *pc) : std::string("main action"));
   }
   const std::string op = transition.op < p.ops.size() ? "'" + p.ops[transition.op].name + "'"
                                                       : "op " + std::to_string(transition.op);

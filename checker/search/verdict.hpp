@@ -47,20 +47,20 @@ struct Result {
   Stats stats;
 };
 
-// The property a violation breaks: P1 or P2 by its kind; a deadlock is P3 when a collective is
-// involved (a call in flight, or a main thread blocked in one), P4 otherwise.
-Property property_of(const comm::Violation& violation, bool collective_involved);
+// The property a violation breaks, for every side that reports one (the checker's searches, the
+// runtime's runs replayed or fuzzed): P1 or P2 by its kind; a deadlock is P3 when a collective is
+// involved (comm::collective_involved: a call in flight, or one a stream holds), P4 otherwise.
+Property property_of(const comm::Violation& violation);
 
 std::string_view to_string(Verdict verdict);
 std::string_view to_string(Property property);  // "P1 order consistency", ...
 std::string_view to_string(Bound bound);        // "states_max", "seconds_max"
 
-// "rank 1: start 'allreduce.a.w' thread 0": one witness transition in words. A main transition
-// names its action when `pc`, the rank's main position before the transition, is given.
+// "rank 1: claim 'allreduce.a.w' thread 0": one witness transition in words. A main transition
+// names its action (dag::describe_main) when `pc`, the rank's main position before the
+// transition, is given.
 std::string describe(const Model& model, const dag::Transition& transition,
                      std::optional<std::uint32_t> pc = std::nullopt);
-// "main action 3: submit 'copy.a.w'".
-std::string describe_action(const dag::Program& program, std::uint32_t pc);
 // The whole answer in words: verdict and rank count, then the violation and the numbered
 // witness, or the bound hit, then the figures.
 std::string report(const Model& model, const Result& result);

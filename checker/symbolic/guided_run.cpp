@@ -71,17 +71,11 @@ class Run {
       const Candidate c = heap_.top();
       heap_.pop();
       if (!still_enabled(c)) continue;
-      if (std::optional<comm::Violation> v = take(c)) {
-        return violation(std::move(*v), false);
-      }
+      if (std::optional<comm::Violation> v = take(c)) return violation(std::move(*v));
     }
     if (finished(model_, state_)) return end(RunEnd::finished);
     if (!enabled_transitions(model_, state_).empty()) return end(RunEnd::stopped);
-    bool main_in_call = false;
-    for (dag::Rank r = 0; r < state_.rank_count(); ++r) {
-      main_in_call = main_in_call || state_.rank(r).main_blocked;
-    }
-    return violation(describe_deadlock(model_, state_), collective_pending(state_) || main_in_call);
+    return violation(describe_deadlock(model_, state_));
   }
 
  private:
@@ -196,10 +190,10 @@ class Run {
     pending_[comm].erase(it);
   }
 
-  GuidedResult violation(comm::Violation v, bool collective_involved) {
+  GuidedResult violation(comm::Violation v) {
     result_.end = RunEnd::violation;
     result_.result.verdict = Verdict::unsafe;
-    result_.result.property = property_of(v, collective_involved);
+    result_.result.property = property_of(v);
     result_.result.violation = std::move(v);
     return end(RunEnd::violation);
   }

@@ -1,5 +1,8 @@
-// What every party of a stuck state waits on: each unfinished rank's main thread, each op that
-// holds a pool thread, and each op submitted but not started, so a deadlock report names the cycle.
+// A stuck state as a deadlock's description (comm::Deadlock): each unfinished rank's main thread,
+// each op it submitted and has not completed, the calls in flight and the streams, built by the
+// description's one builder (runtime/comm/rules/deadlock.hpp) from this state, so that the checker
+// and the runtime describe one stuck state alike. Whether it is P3 or P4 is the description's
+// (comm::collective_involved), and the property's (checker::property_of).
 #pragma once
 
 #include "checker/system/model.hpp"
@@ -10,9 +13,5 @@ namespace ordo::checker {
 
 // Requires that no transition is enabled in `state` and that some rank has not finished.
 comm::Deadlock describe_deadlock(const Model& model, const State& state);
-
-// Whether a collective takes part in the stuck state: a call issued and not matched. A deadlock
-// without one is a rank that cannot finish alone (P4); with one, ranks wait on each other (P3).
-bool collective_pending(const State& state);
 
 }  // namespace ordo::checker

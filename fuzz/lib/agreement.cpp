@@ -7,7 +7,7 @@
 
 #include "fuzz/lib/record.hpp"
 #include "fuzz/lib/runtime_witness.hpp"
-#include "tools/replay/replay.hpp"
+#include "replay/replay.hpp"
 
 namespace ordo::fuzz {
 
@@ -48,17 +48,11 @@ void judge_unsafe(const FuzzCase& fuzz_case, const checker::Model& model, CaseOu
   const checker::Result& result = o.checked.result;
   o.witness = result;
   exec::ControlledRun run(fuzz_case.job, fuzz_case.ranks, {}, model.backend());
-  const tools::Replay replayed = tools::replay(run, result.witness);
-  if (!tools::reproduces(replayed, result)) {
+  const replay::Replay replayed = replay::replay(run, result.witness);
+  if (const std::optional<std::string> why = replay::problem(replayed, result)) {
     o.verdict = CaseVerdict::disagreement;
-    std::string why =
-        replayed.illegal ? *replayed.illegal
-        : replayed.outcome
-            ? "the runtime's run ended in " + std::string(run_end_words(replayed.outcome->end)) +
-                  (replayed.outcome->report.empty() ? "" : ": " + replayed.outcome->report)
-            : "the runtime's run has not ended after the witness";
     o.message = "the checker says UNSAFE (" + property_words(result) +
-                "), but its witness does not reproduce on the runtime: " + why;
+                "), but its witness does not reproduce on the runtime: " + *why;
     return;
   }
   if (o.failing) {

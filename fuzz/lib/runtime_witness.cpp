@@ -12,19 +12,12 @@ namespace ordo::fuzz {
 
 namespace {
 
-bool main_in_collective(const checker::State& state) {
-  for (dag::Rank rank = 0; rank < state.rank_count(); ++rank) {
-    if (state.rank(rank).main_blocked) return true;
-  }
-  return false;
-}
-
 checker::Result unsafe(const checker::Model& model, const ScheduleRun& run,
-                       comm::Violation violation, checker::Property property) {
+                       comm::Violation violation) {
   checker::Result result;
   result.verdict = checker::Verdict::unsafe;
   result.ranks = model.ranks();
-  result.property = property;
+  result.property = checker::property_of(violation);
   result.violation = std::move(violation);
   result.witness = run.transitions;
   return result;
@@ -60,9 +53,7 @@ std::variant<checker::Result, std::string> model_witness(const checker::Model& m
              "transition:\n" +
              comm::describe(*seen);
     }
-    const bool p1 = std::holds_alternative<comm::Mismatch>(*seen);
-    return unsafe(model, run, std::move(*seen),
-                  p1 ? checker::Property::p1_order : checker::Property::p2_thread_rule);
+    return unsafe(model, run, std::move(*seen));
   }
   if (!std::holds_alternative<comm::Deadlock>(*run.violation)) {
     return "the checker's model meets no violation along the runtime's run";
@@ -73,22 +64,19 @@ std::variant<checker::Result, std::string> model_witness(const checker::Model& m
   if (!checker::enabled_transitions(model, state).empty()) {
     return "the checker's model can still move where the runtime deadlocked";
   }
-  // A stuck state with a call in flight or a main thread in a collective is ranks waiting on
-  // each other (P3); without one, a rank that cannot finish alone (P4), as the search says.
-  const bool collective = checker::collective_pending(state) || main_in_collective(state);
-  return unsafe(model, run, checker::describe_deadlock(model, state),
-                collective ? checker::Property::p3_deadlock : checker::Property::p4_termination);
+  // P3 or P4 as the search says: by the description (checker::property_of), which must be the
+  // runtime's own.
+  comm::Violation stuck = checker::describe_deadlock(model, state);
+  if (!comm::same_violation(stuck, *run.violation)) {
+    return "the checker's model describes the deadlock otherwise than the runtime:\n" +
+           comm::describe(stuck);
+  }
+  return unsafe(model, run, std::move(stuck));
 }
 
 std::optional<checker::Result> runtime_result(const checker::Model& model, const ScheduleRun& run) {
   if (!run.violation) return std::nullopt;
-  checker::Property property = checker::Property::p3_deadlock;
-  if (std::holds_alternative<comm::Mismatch>(*run.violation))
-    property = checker::Property::p1_order;
-  if (std::holds_alternative<comm::ThreadRuleBreak>(*run.violation)) {
-    property = checker::Property::p2_thread_rule;
-  }
-  return unsafe(model, run, *run.violation, property);
+  return unsafe(model, run, *run.violation);
 }
 
 checker::Result shrink(const checker::Model& model, checker::Result result, double seconds) {

@@ -1,6 +1,6 @@
-// Replays an unsafe verdict's witness on the runtime's controlled run and compares where it ends
-// with what the checker reported. The checker and the runtime name transitions the same way (rank,
-// main / start / complete, program op id, pool thread), so the witness replays as written.
+// Replays an unsafe verdict's witness on the runtime's controlled run (replay::replay) and
+// compares where it ends with what the checker reported (replay::problem), with the
+// context a failing property prints.
 #pragma once
 
 #include <optional>
@@ -14,8 +14,9 @@
 namespace ordo::fuzz {
 
 // nullopt when the witness of `result` (an unsafe answer on `model`, from the explicit or the
-// symbolic checker) replays and ends in the reported violation; otherwise what went wrong, with
-// the checker's report and the runtime's transitions.
+// symbolic checker) replays and ends in the reported violation (the same property and the same
+// violation, field by field); otherwise what went wrong, with the runtime's transitions and the
+// checker's report.
 std::optional<std::string> replay_problem(const Instance& instance, const checker::Model& model,
                                           const checker::Result& result);
 

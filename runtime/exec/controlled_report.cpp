@@ -1,7 +1,12 @@
 // How a controlled run speaks: one line per transition, and what ended it.
+#include <limits>
 #include <random>
+#include <stdexcept>
+#include <string_view>
+#include <unordered_map>
 
 #include "runtime/comm/rules/call.hpp"
+#include "runtime/dag/action_text.hpp"
 #include "runtime/exec/controlled_run.hpp"
 #include "runtime/exec/controlled_run_state.hpp"
 
@@ -23,38 +28,72 @@ std::string ControlledRun::describe(const dag::Transition& s) const {
 }
 
 std::string ControlledRun::main_line(const RankRun& r) const {
+  return dag::describe_main(*r.program, job_.comms, static_cast<std::uint32_t>(r.pc),
+                            r.in_collective);
+}
+
+comm::RankAccount ControlledRun::account(const RankRun& r) const {
+  comm::RankAccount a;
+  a.rank = r.rank;
+  a.finished = !r.in_collective && r.pc >= r.program->main.size() && r.engine->all_done();
+  if (a.finished) return a;
+  // The engine as its rules hold it, every op and var of it: the same fields the checker reads
+  // from its copy of the rules.
+  engine::SnapshotBounds everything;
+  everything.ops_max = std::numeric_limits<std::uint32_t>::max();
+  everything.vars_max = std::numeric_limits<std::uint32_t>::max();
+  everything.queue_max = 0;
+  const std::optional<engine::EngineSnapshot> engine = r.engine->snapshot({}, everything);
+  if (!engine) throw std::logic_error("a controlled run's engine lock is taken");
   const dag::Program& p = *r.program;
-  if (r.pc >= p.main.size()) return "main finished";
-  const dag::Action& a = p.main[r.pc];
-  const std::string at = "main action " + std::to_string(r.pc) + ": ";
-  if (const auto* submit = std::get_if<dag::SubmitAction>(&a)) {
-    return at + "submit '" + p.ops.at(submit->op).name + "'";
+  a.main = comm::main_wait(
+      r.rank, p, job_.comms, static_cast<std::uint32_t>(r.pc), r.in_collective,
+      [&](dag::VarId var) -> std::optional<std::pair<std::uint64_t, std::uint64_t>> {
+        for (const engine::SnapshotVar& v : engine->vars) {
+          if (var < p.vars.size() && v.name == p.vars[var].name) {
+            return std::pair(v.writes_completed, v.writes_submitted);
+          }
+        }
+        return std::nullopt;
+      },
+      engine->ops_incomplete);
+  // The live ops by name (names are unique within a program), listed in program op order.
+  std::unordered_map<std::string_view, const engine::SnapshotOp*> live;
+  for (const engine::SnapshotOp& op : engine->ops) live.emplace(op.name, &op);
+  for (dag::OpId id = 0; id < p.ops.size(); ++id) {
+    const dag::Op& o = p.ops[id];
+    const auto it = live.find(o.name);
+    if (!r.handles[id] || it == live.end()) continue;
+    const engine::SnapshotOp& s = *it->second;
+    comm::OpWait w;
+    w.name = o.name;
+    w.pool = s.pool;
+    w.thread = s.thread;
+    if (s.state == "waiting") {
+      w.state = comm::OpWait::State::waiting_for_vars;
+      w.grants_pending = s.accesses_pending;
+    } else if (s.state == "ready") {
+      w.state = comm::OpWait::State::ready;
+    } else if (o.collective) {
+      // A started collective op in a stuck state has issued its call: a claimed one could issue.
+      w.state = comm::OpWait::State::in_call;
+      w.call = comm::call_of(*o.collective);
+      w.comm_name = job_.comms.at(o.collective->comm).name;
+    } else {
+      w.state = comm::OpWait::State::running;
+    }
+    a.ops.push_back(std::move(w));
   }
-  if (const auto* w = std::get_if<dag::WaitToReadAction>(&a)) {
-    return at + "wait to read '" + p.vars.at(w->var).name + "'";
-  }
-  if (std::holds_alternative<dag::WaitForAllAction>(a)) return at + "wait for all";
-  const auto& c = std::get<dag::CollectiveAction>(a);
-  return at + (r.in_collective ? "in " : "call ") +
-         comm::describe(comm::call_of(c.collective), job_.comms.at(c.collective.comm).name);
+  return a;
 }
 
 std::optional<comm::Deadlock> ControlledRun::deadlock() const {
   if (world_->aborted() || rank_failure() || finished() || !legal_transitions().empty()) {
     return std::nullopt;
   }
-  comm::Deadlock d;
-  for (const auto& r : ranks_) {
-    if (r->in_collective || r->pc < r->program->main.size() || !r->engine->all_done()) {
-      d.ranks_blocked.push_back(r->rank);
-    }
-    d.waits.push_back("rank " + std::to_string(r->rank) + ": " + main_line(*r));
-    for (const std::string& op : r->scheduler->running_ops()) {
-      d.waits.push_back("rank " + std::to_string(r->rank) + ": " + op);
-    }
-  }
-  for (const std::string& line : world_->pending_calls()) d.waits.push_back(line);
-  return d;
+  std::vector<comm::RankAccount> ranks;
+  for (const auto& r : ranks_) ranks.push_back(account(*r));
+  return world_->describe_deadlock(std::move(ranks));
 }
 
 std::optional<std::string> ControlledRun::rank_failure() const {

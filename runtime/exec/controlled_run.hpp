@@ -61,6 +61,8 @@ class ControlledRun {
  private:
   struct RankRun;
   std::string main_line(const RankRun& r) const;
+  // The rank's own account of a stuck state, for the deadlock's description.
+  comm::RankAccount account(const RankRun& r) const;
   bool main_enabled(const RankRun& r) const;
   void take_main(RankRun& r);
 

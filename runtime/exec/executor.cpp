@@ -7,8 +7,30 @@
 
 #include "runtime/comm/rules/call.hpp"
 #include "runtime/comm/sim/issuer.hpp"
+#include "runtime/dag/action_text.hpp"
 
 namespace ordo::exec {
+
+namespace {
+
+// What the main thread's action names, as copied under its lock: the var it waits for and the
+// job's communicators (a live run keeps no program to look them up in).
+class MainNames final : public dag::ActionNames {
+ public:
+  MainNames(const std::string& var, const std::vector<std::string>& comms)
+      : var_(var), comms_(comms) {}
+  std::string op(dag::OpId op) const override { return "op " + std::to_string(op); }
+  std::string var(dag::VarId) const override { return var_; }
+  std::string comm(dag::CommId comm) const override {
+    return comm < comms_.size() ? comms_[comm] : "comm " + std::to_string(comm);
+  }
+
+ private:
+  const std::string& var_;
+  const std::vector<std::string>& comms_;
+};
+
+}  // namespace
 
 Executor::Executor(engine::Engine& engine, comm::World& world,
                    const std::vector<dag::Communicator>& comms, BodyOptions options,
@@ -225,6 +247,7 @@ comm::sim::RankActivity Executor::activity() const {
     std::lock_guard lock(main_mutex_);
     state = main_state_;
     moves = main_moves_;
+    const MainNames names(main_var_name_, comm_names_);
     switch (state) {
       case MainState::running:
       case MainState::finished:
@@ -232,15 +255,16 @@ comm::sim::RankActivity Executor::activity() const {
       case MainState::waiting_var:
         // Read under the main lock while the main thread waits, so the var table cannot grow.
         awaited = vars_.at(*main_var_);
-        a.waits.push_back("main waits to read '" + main_var_name_ + "'");
+        a.main.doing = dag::describe_main(dag::WaitToReadAction{*main_var_}, names);
         break;
       case MainState::waiting_all:
-        a.waits.push_back("main waits for all ops");
+        a.main.doing = dag::describe_main(dag::WaitForAllAction{}, names);
         break;
       case MainState::in_collective:
         // Described here, not per call: the call path is the hot one, a report is rare.
-        a.waits.push_back("main in " + comm::describe(comm::call_of(*main_collective_),
-                                                      comm_names_.at(main_collective_->comm)));
+        a.main.in_call = true;
+        a.main.doing =
+            dag::describe_main(dag::CollectiveAction{*main_collective_, std::nullopt}, names, true);
         break;
     }
   }

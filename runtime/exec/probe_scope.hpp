@@ -16,7 +16,7 @@ class ProbeScope {
   }
   ~ProbeScope() {
     if (sim_ != nullptr) {
-      sim_->set_probe(rank_, [] { return comm::sim::RankActivity{true, true, {"finished"}}; });
+      sim_->set_probe(rank_, [] { return comm::sim::RankActivity{true, true, {}}; });
     }
   }
   ProbeScope(const ProbeScope&) = delete;

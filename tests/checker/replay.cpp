@@ -1,13 +1,22 @@
 #include "tests/checker/replay.hpp"
 
-#include "tools/replay/replay.hpp"
+#include <stdexcept>
+#include <string>
+
+#include "replay/replay.hpp"
 
 namespace ordo::checker::testing {
 
 std::optional<exec::RunOutcome> replay(exec::ControlledRun& run,
                                        const std::vector<dag::Transition>& witness) {
-  for (const dag::Transition& transition : witness) run.take(transition);
-  return run.outcome();
+  const replay::Replay r = replay::replay(run, witness);
+  if (r.illegal) throw std::logic_error(*r.illegal);
+  if (r.transitions_taken < witness.size()) {
+    throw std::logic_error("the runtime's run ended after " + std::to_string(r.transitions_taken) +
+                           " of the witness's " + std::to_string(witness.size()) +
+                           " transitions: " + (r.outcome ? r.outcome->report : std::string()));
+  }
+  return r.outcome;
 }
 
 }  // namespace ordo::checker::testing

@@ -1,6 +1,7 @@
-// Replays a checker witness on the runtime: every transition on exec::ControlledRun, which runs the
-// real engines under controlled schedulers on the simulated world. A witness that is not a legal
-// schedule there throws engine::ScheduleError, which fails the test that replays it.
+// A checker witness replayed on the runtime for the test suites: replay::replay (the one replay,
+// replay/replay.hpp), with a witness that is not a legal schedule there, or whose run ends
+// before the witness's last transition, thrown as std::logic_error saying why, which fails the
+// test that replays it.
 #pragma once
 
 #include <optional>

@@ -122,10 +122,17 @@ TEST(ControlledDesigns, HeterogeneousProgramsDeadlockWithEveryWaitNamed) {
   const std::optional<RunOutcome> end = run.outcome();
   ASSERT_TRUE(end);
   ASSERT_EQ(end->end, RunEnd::deadlock) << end->report;
-  EXPECT_NE(end->report.find("rank 0: main action 2: wait for all"), std::string::npos);
-  EXPECT_NE(end->report.find("rank 1: main finished"), std::string::npos);
-  EXPECT_NE(end->report.find("rank 0 (ar1): in allreduce"), std::string::npos) << end->report;
+  EXPECT_NE(end->report.find("rank 0 main action 2: wait for all (1 ops incomplete)"),
+            std::string::npos)
+      << end->report;
+  EXPECT_NE(end->report.find("rank 0 op 'ar1' on pool 'comm' thread 0: in allreduce"),
+            std::string::npos)
+      << end->report;
   EXPECT_NE(end->report.find("waiting for rank(s) 1"), std::string::npos);
+  // Rank 1 finished: it is not among the blocked.
+  const std::optional<comm::Deadlock> d = run.deadlock();
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->ranks_blocked, std::vector<dag::Rank>{0});
 }
 
 class SafeDesigns : public ::testing::TestWithParam<DesignConfig> {};

@@ -7,8 +7,8 @@
 
 #include "checker/search/confirm_witness.hpp"
 #include "fuzz/lib/runtime_witness.hpp"
+#include "replay/replay.hpp"
 #include "tests/fuzz_cmd/fuzz_jobs.hpp"
-#include "tools/replay/replay.hpp"
 
 namespace ordo::fuzz::testing {
 namespace {
@@ -25,9 +25,10 @@ CaseBudget small_budget() {
 // The witness ends on the runtime in the violation it names.
 void expect_reproduces(const FuzzCase& c, const checker::Result& witness) {
   exec::ControlledRun run(c.job, c.ranks);
-  const tools::Replay r = tools::replay(run, witness.witness);
+  const replay::Replay r = replay::replay(run, witness.witness);
   EXPECT_FALSE(r.illegal.has_value()) << *r.illegal;
-  EXPECT_TRUE(tools::reproduces(r, witness));
+  const std::optional<std::string> problem = replay::problem(r, witness);
+  EXPECT_FALSE(problem) << *problem;
 }
 
 TEST(FuzzAgreement, ASafeJobAgreesOnEverySchedule) {

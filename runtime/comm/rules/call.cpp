@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "runtime/dag/action_text.hpp"
 #include "runtime/dag/collective_shape.hpp"
 #include "runtime/dag/names.hpp"
 
@@ -62,16 +63,13 @@ void check_call(const Call& call, const void* buffer, std::string_view comm_name
 }
 
 std::string describe(const Call& call, std::string_view comm_name) {
-  std::string text(dag::to_string(call.kind));
-  if (call.kind != dag::CollectiveKind::barrier) {
-    text += " of " + std::to_string(call.count) + " x " + std::string(dag::to_string(call.dtype));
-  }
-  if (call.reduction != dag::Reduction::none || dag::takes_reduction(call.kind)) {
-    text += " (" + std::string(dag::to_string(call.reduction)) + ")";
-  }
-  if (call.root) text += " from root " + std::to_string(*call.root);
-  text += " on '" + std::string(comm_name) + "', key " + std::to_string(call.key);
-  return text;
+  return dag::describe(dag::Collective{.kind = call.kind,
+                                       .key = call.key,
+                                       .count = call.count,
+                                       .dtype = call.dtype,
+                                       .reduction = call.reduction,
+                                       .root = call.root},
+                       comm_name);
 }
 
 }  // namespace ordo::comm

@@ -51,7 +51,8 @@ void check_call(const Call& call, const void* buffer, std::string_view comm_name
 // The same checks without a buffer (the checker's: a program names vars, not addresses).
 void check_call_shape(const Call& call, std::string_view comm_name, std::uint32_t comm_size);
 
-// One line for diagnostics, e.g. "allreduce of 1024 x f32 (sum) on 'grads', key 3".
+// One line for diagnostics, e.g. "allreduce of 1024 x f32 (sum) on 'grads', key 3": the IR's
+// collective in words (dag::describe), so that a call and the action that makes it read alike.
 std::string describe(const Call& call, std::string_view comm_name);
 
 }  // namespace ordo::comm

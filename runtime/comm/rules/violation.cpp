@@ -25,7 +25,7 @@ struct Describe {
   std::string operator()(const Deadlock& d) const {
     std::string s = "deadlock: nothing can move and " + std::to_string(d.ranks_blocked.size()) +
                     " rank(s) have not finished:";
-    for (const std::string& w : d.waits) s += "\n  " + w;
+    for (const std::string& w : wait_lines(d)) s += "\n  " + w;
     return s;
   }
 };
@@ -40,14 +40,7 @@ std::string kind_name(const Violation& violation) {
   return "deadlock";
 }
 
-bool same_violation(const Violation& a, const Violation& b) {
-  if (a.index() != b.index()) return false;
-  if (const auto* d = std::get_if<Deadlock>(&a)) {
-    return d->ranks_blocked == std::get<Deadlock>(b).ranks_blocked;
-  }
-  if (const auto* m = std::get_if<Mismatch>(&a)) return *m == std::get<Mismatch>(b);
-  return std::get<ThreadRuleBreak>(a) == std::get<ThreadRuleBreak>(b);
-}
+bool same_violation(const Violation& a, const Violation& b) { return a == b; }
 
 ViolationError::ViolationError(const Violation& violation)
     : std::runtime_error(describe(violation)), violation_(violation) {}

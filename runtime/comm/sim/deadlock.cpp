@@ -54,53 +54,37 @@ std::optional<Deadlock> SimWorld::check_deadlock() {
 
 std::optional<Deadlock> SimWorld::deadlock_locked() {
   if (violation_ || deliveries_pending_ > 0) return std::nullopt;
-  std::vector<RankActivity> activity;
+  std::vector<RankAccount> ranks;
   bool all_finished = true;
-  for (const ActivityProbe& probe : probes_) {
-    if (!probe) return std::nullopt;
-    activity.push_back(probe());
-    if (!activity.back().quiescent) return std::nullopt;
-    all_finished = all_finished && activity.back().finished;
-  }
-  const std::vector<std::string> pending = pending_calls_locked();
-  if (all_finished && pending.empty() && held_.empty()) return std::nullopt;
-  Deadlock deadlock;
   for (dag::Rank r = 0; r < ranks_; ++r) {
-    if (activity[r].finished) deadlock.waits.push_back("rank " + std::to_string(r) + ": finished");
-    if (!activity[r].finished) deadlock.ranks_blocked.push_back(r);
-    for (const std::string& w : activity[r].waits) {
-      deadlock.waits.push_back("rank " + std::to_string(r) + ": " + w);
-    }
+    if (!probes_[r]) return std::nullopt;
+    RankActivity activity = probes_[r]();
+    if (!activity.quiescent) return std::nullopt;
+    all_finished = all_finished && activity.finished;
+    ranks.push_back(RankAccount{r, activity.finished, std::move(activity.main), {}});
   }
-  for (const std::string& p : pending) deadlock.waits.push_back(p);
-  for (const std::string& s : stream_lines_locked()) deadlock.waits.push_back(s);
-  return deadlock;
+  bool calls_pending = false;
+  for (const auto& comm : comms_) calls_pending = calls_pending || !comm->match.slots().empty();
+  if (all_finished && !calls_pending && held_.empty()) return std::nullopt;
+  return describe_locked(std::move(ranks));
 }
 
-std::vector<std::string> SimWorld::pending_calls() const {
+Deadlock SimWorld::describe_deadlock(std::vector<RankAccount> ranks) {
   std::lock_guard lock(mutex_);
-  std::vector<std::string> lines = pending_calls_locked();
-  for (std::string& s : stream_lines_locked()) lines.push_back(std::move(s));
-  return lines;
+  return describe_locked(std::move(ranks));
 }
 
-std::vector<std::string> SimWorld::pending_calls_locked() const {
-  std::vector<std::string> lines;
-  for (const auto& comm : comms_) {
-    for (const auto& [seq, slot] : comm->match.slots()) {
-      std::string missing;
-      for (std::size_t m : comm->match.missing_members(seq)) {
-        missing += (missing.empty() ? "" : ", ") + std::to_string(comm->members[m]);
-      }
-      for (const auto& p : slot) {
-        if (!p) continue;
-        lines.push_back("rank " + std::to_string(p->call.issuer.rank) + " (" + p->call.issuer.name +
-                        "): in " + describe(p->call.call, comm->name) + ", call " +
-                        std::to_string(seq) + ", waiting for rank(s) " + missing);
-      }
-    }
-  }
-  return lines;
+Deadlock SimWorld::describe_locked(std::vector<RankAccount> ranks) {
+  std::vector<CommView> comms;
+  for (const auto& comm : comms_)
+    comms.push_back(CommView{&comm->name, &comm->members, &comm->match});
+  Streams streams(*this);
+  return comm::describe_deadlock(std::move(ranks), comms,
+                                 stream_ordered(backend_) ? &streams : nullptr,
+                                 [this](dag::Rank, std::uint64_t tag) {
+                                   const auto it = launched_by_.find(tag);
+                                   return it != launched_by_.end() ? it->second : std::string("?");
+                                 });
 }
 
 }  // namespace ordo::comm::sim

@@ -74,10 +74,10 @@ void SimWorld::post(dag::Rank rank, dag::CommId comm_id, const Call& call, void*
                               std::make_exception_ptr(ViolationError(*violation_)));
     } else {
       const std::uint64_t tag = next_tag_++;
+      const Issuer issuer{rank, current_issuer()};
       IssueResult result = comm.match.issue(
           static_cast<std::size_t>(member),
-          IssuedCall{Issuer{rank, current_issuer()}, call, call_blocks(backend_, blocking)}, tag,
-          comm.name);
+          IssuedCall{issuer, call, call_blocks(backend_, blocking)}, tag, comm.name);
       if (auto* violation = std::get_if<Violation>(&result)) {
         deliveries.emplace_back(std::move(done), nullptr);
         abort_locked(*violation, deliveries);
@@ -85,6 +85,7 @@ void SimWorld::post(dag::Rank rank, dag::CommId comm_id, const Call& call, void*
         comm.deliveries.emplace(tag, Delivery{call, buffer, std::move(done)});
         const auto* matched = std::get_if<Matched>(&result);
         if (stream_ordered(backend_)) {
+          launched_by_.emplace(tag, issuer.name);
           launch_locked(rank, comm_id,
                         matched != nullptr ? matched->seq : std::get<Pending>(result).seq, tag);
           if (matched != nullptr) settle_locked(comm, *matched, deliveries);
@@ -186,6 +187,7 @@ void SimWorld::abort_locked(const Violation& violation, Deliveries& out) {
   }
   for (auto& [tag, done] : held_) out.emplace_back(std::move(done), error);
   held_.clear();
+  launched_by_.clear();
   for (DeviceStream& s : streams_) s.clear();
   watchdog_wake_.notify_all();
 }

@@ -18,6 +18,7 @@
 
 #include "runtime/comm/communicator.hpp"
 #include "runtime/comm/rules/backend.hpp"
+#include "runtime/comm/rules/deadlock.hpp"
 #include "runtime/comm/rules/device_streams.hpp"
 #include "runtime/comm/rules/match_state.hpp"
 
@@ -29,7 +30,7 @@ namespace ordo::comm::sim {
 struct RankActivity {
   bool quiescent = false;
   bool finished = false;
-  std::vector<std::string> waits;  // e.g. "main waits to read 'buf.w3'"
+  MainWait main;  // what its main thread does, for the report: e.g. "main: wait to read 'buf.w3'"
 };
 using ActivityProbe = std::function<RankActivity()>;
 
@@ -60,9 +61,10 @@ class SimWorld {
   void start_watchdog(std::chrono::milliseconds period);
   // One check now; aborts the world with the deadlock when it finds one.
   std::optional<Deadlock> check_deadlock();
-  // Calls issued and not yet matched, one line each, for reports; under a stream-ordered backend
-  // also each rank's stream that still holds a call.
-  std::vector<std::string> pending_calls() const;
+  // A stuck state's description (comm::describe_deadlock), from every rank's own account (`ranks`,
+  // in rank order) and the calls and streams the world holds: what a driver that knows its ranks
+  // are stuck (the controlled run) reports.
+  Deadlock describe_deadlock(std::vector<RankAccount> ranks);
 
   // The backend entry point of SimCommunicator: issue `call` on comm `comm` as world rank
   // `rank`; `done` runs once, outside the world's lock, when it completes or fails.
@@ -83,11 +85,10 @@ class SimWorld {
   // until the streams let the call through (stream_order.cpp).
   void launch_locked(dag::Rank rank, dag::CommId comm, std::uint64_t seq, std::uint64_t tag);
   void settle_locked(CommState& comm, const Matched& matched, Deliveries& out);
-  std::vector<std::string> stream_lines_locked() const;
   class Streams;
   void deliver(Deliveries& deliveries);
   std::optional<Deadlock> deadlock_locked();
-  std::vector<std::string> pending_calls_locked() const;
+  Deadlock describe_locked(std::vector<RankAccount> ranks);
   void watchdog_loop(std::chrono::milliseconds period);
 
   const std::uint32_t ranks_;
@@ -95,6 +96,7 @@ class SimWorld {
   mutable std::mutex mutex_;
   std::vector<DeviceStream> streams_;  // per rank; empty unless stream-ordered
   std::map<std::uint64_t, Communicator::Done> held_;  // matched, by tag, until their stream lets go
+  std::map<std::uint64_t, std::string> launched_by_;  // stream-ordered: who launched each tag
   std::vector<std::unique_ptr<CommState>> comms_;
   std::vector<std::unique_ptr<RankView>> views_;
   std::optional<Violation> violation_;

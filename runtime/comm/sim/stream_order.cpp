@@ -8,19 +8,6 @@
 
 namespace ordo::comm::sim {
 
-class SimWorld::Streams final : public StreamSet {
- public:
-  explicit Streams(SimWorld& world) : world_(world) {}
-  const DeviceStream& stream(dag::Rank rank) const override { return world_.streams_.at(rank); }
-  DeviceStream& stream_for_write(dag::Rank rank) override { return world_.streams_.at(rank); }
-  const std::vector<dag::Rank>& members(dag::CommId comm) const override {
-    return world_.comms_.at(comm)->members;
-  }
-
- private:
-  SimWorld& world_;
-};
-
 void SimWorld::launch_locked(dag::Rank rank, dag::CommId comm, std::uint64_t seq,
                              std::uint64_t tag) {
   streams_.at(rank).launch(comm, seq, tag);
@@ -41,21 +28,8 @@ void SimWorld::settle_locked(CommState& comm, const Matched& matched, Deliveries
     auto node = held_.extract(done.tag);
     assert(!node.empty());
     out.emplace_back(std::move(node.mapped()), nullptr);
+    launched_by_.erase(done.tag);
   }
-}
-
-std::vector<std::string> SimWorld::stream_lines_locked() const {
-  std::vector<std::string> lines;
-  for (dag::Rank r = 0; r < streams_.size(); ++r) {
-    const Launch* head = streams_[r].head();
-    if (head == nullptr) continue;
-    const CommState& comm = *comms_.at(head->comm);
-    lines.push_back("rank " + std::to_string(r) + " stream: " +
-                    std::to_string(streams_[r].launches().size()) +
-                    " launch(es); at its head call " + std::to_string(head->seq) + " on '" +
-                    comm.name + "', " + (head->matched ? "matched" : "not matched yet"));
-  }
-  return lines;
 }
 
 }  // namespace ordo::comm::sim

@@ -27,4 +27,18 @@ struct SimWorld::CommState {
   std::map<std::uint64_t, Delivery> deliveries;  // by the tag its call was posted with
 };
 
+// The world's streams as the settling rule and the deadlock description read them.
+class SimWorld::Streams final : public StreamSet {
+ public:
+  explicit Streams(SimWorld& world) : world_(world) {}
+  const DeviceStream& stream(dag::Rank rank) const override { return world_.streams_.at(rank); }
+  DeviceStream& stream_for_write(dag::Rank rank) override { return world_.streams_.at(rank); }
+  const std::vector<dag::Rank>& members(dag::CommId comm) const override {
+    return world_.comms_.at(comm)->members;
+  }
+
+ private:
+  SimWorld& world_;
+};
+
 }  // namespace ordo::comm::sim

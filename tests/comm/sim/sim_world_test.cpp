@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <future>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -176,12 +177,22 @@ TEST(SimWorld, NonBlockingCallAfterABlockingOneInFlightBreaksTheThreadRule) {
   EXPECT_FALSE(t.second.blocking);
 }
 
+// What a probe says its main thread does.
+MainWait main_doing(std::string doing, bool in_call = false) {
+  MainWait m;
+  m.doing = std::move(doing);
+  m.in_call = in_call;
+  return m;
+}
+
 TEST(SimWorld, DeadlockNeedsEveryRankQuiescentAndReportsPendingCalls) {
   SimWorld world(2, {{"world", std::nullopt}});
   std::vector<float> a(1);
   world.rank(0).comm(0).call_then(allreduce_call(5, 1), a.data(), [](std::exception_ptr) {});
   std::atomic<bool> rank1_busy{true};
-  world.set_probe(0, [] { return RankActivity{true, false, {"main waits to read 'buf'"}}; });
+  world.set_probe(0, [] {
+    return RankActivity{true, false, main_doing("main: wait to read 'buf'")};
+  });
   EXPECT_FALSE(world.check_deadlock());  // rank 1 has no probe yet: no verdict
   world.set_probe(1, [&] { return RankActivity{!rank1_busy.load(), true, {}}; });
   EXPECT_FALSE(world.check_deadlock());  // rank 1 still runs something
@@ -189,9 +200,11 @@ TEST(SimWorld, DeadlockNeedsEveryRankQuiescentAndReportsPendingCalls) {
   const std::optional<Deadlock> d = world.check_deadlock();
   ASSERT_TRUE(d);
   const std::string report = describe(Violation{*d});
-  EXPECT_NE(report.find("rank 0: main waits to read 'buf'"), std::string::npos);
-  EXPECT_NE(report.find("rank 1: finished"), std::string::npos);
-  EXPECT_NE(report.find("waiting for rank(s) 1"), std::string::npos);
+  EXPECT_NE(report.find("rank 0 main: wait to read 'buf'"), std::string::npos) << report;
+  EXPECT_EQ(d->ranks_blocked, std::vector<dag::Rank>{0});  // rank 1 finished
+  ASSERT_EQ(d->calls.size(), 1u);
+  EXPECT_EQ(d->calls[0].waiting_for, std::vector<dag::Rank>{1});
+  EXPECT_NE(report.find("waiting for rank(s) 1"), std::string::npos) << report;
   EXPECT_TRUE(world.aborted());
 }
 
@@ -206,7 +219,9 @@ TEST(SimWorld, AllRanksFinishedWithNothingPendingIsNoDeadlock) {
 TEST(SimWorld, WatchdogAbortsAHungBlockingCall) {
   SimWorld world(2, {{"world", std::nullopt}});
   std::atomic<bool> calling{false};
-  world.set_probe(0, [&] { return RankActivity{calling.load(), false, {"main in allreduce"}}; });
+  world.set_probe(0, [&] {
+    return RankActivity{calling.load(), false, main_doing("main: in allreduce", true)};
+  });
   world.set_probe(1, [] { return RankActivity{true, true, {}}; });
   std::vector<float> a(1);
   std::promise<std::exception_ptr> outcome;

@@ -147,7 +147,9 @@ TEST(SimWorldStreams, CrossedLaunchesDeadlockAndTheReportNamesTheStreams) {
   const std::optional<Deadlock> d = world.check_deadlock();
   ASSERT_TRUE(d);
   bool names_stream = false;
-  for (const std::string& w : d->waits) names_stream |= w.find("stream") != std::string::npos;
+  for (const std::string& w : wait_lines(*d)) {
+    names_stream |= w.find("stream") != std::string::npos;
+  }
   EXPECT_TRUE(names_stream);
   for (auto& e : ends) EXPECT_TRUE(e.get_future().get() != nullptr);  // every call failed
 }
