@@ -199,38 +199,27 @@ std::uint32_t local_ranks() {
   return n > 0 ? static_cast<std::uint32_t>(n) : 1u;
 }
 
-// sharded and hierarchical are written for the world they run on: its size, and the node layout
-// MPI reports. A layout given on the command line must be the world's.
+// A design written for its rank count is fitted to the world it runs on: its size, and the node
+// layout MPI reports where the design needs one (designs::fit_to_ranks refuses a --shards,
+// --nodes or --node-ranks that is not the world's).
 int fit_to_world(const comm::MpiRuntime& runtime, designs::DesignConfig& config) {
-  const bool root = runtime.world_rank() == 0;
-  const auto refuse = [root](const std::string& what) {
-    if (root) std::cerr << "ordo train: error: " << what << '\n';
+  const auto refuse = [&runtime](const std::string& what) {
+    if (runtime.world_rank() == 0) std::cerr << "ordo train: error: " << what << '\n';
     return exit_bad_input;
   };
-  const std::uint32_t size = runtime.world_size();
-  if (config.kind == designs::DesignKind::sharded) {
-    if (config.shards != 0 && config.shards != size) {
-      return refuse("--shards " + std::to_string(config.shards) + " on a world of " +
-                    std::to_string(size) + " ranks; expected the world's size (or no --shards)");
-    }
-    config.shards = size;
-  }
-  if (config.kind == designs::DesignKind::hierarchical) {
-    comm::NodeLayout layout;
+  std::optional<designs::NodeLayout> layout;
+  if (designs::needs_node_layout(config.kind)) {
     try {
-      layout = comm::node_layout(runtime);
+      const comm::NodeLayout world = comm::node_layout(runtime);
+      layout = designs::NodeLayout{world.nodes, world.node_ranks};
     } catch (const std::invalid_argument& e) {
-      return refuse(std::string("design hierarchical: ") + e.what());
+      return refuse("design " + std::string(designs::to_string(config.kind)) + ": " + e.what());
     }
-    if ((config.nodes != 0 && config.nodes != layout.nodes) ||
-        (config.node_ranks != 0 && config.node_ranks != layout.node_ranks)) {
-      return refuse("--nodes " + std::to_string(config.nodes) + " --node-ranks " +
-                    std::to_string(config.node_ranks) + " on a world of " +
-                    std::to_string(layout.nodes) + " node(s) of " +
-                    std::to_string(layout.node_ranks) + " rank(s)");
-    }
-    config.nodes = layout.nodes;
-    config.node_ranks = layout.node_ranks;
+  }
+  try {
+    config = designs::fit_to_ranks(config, runtime.world_size(), layout);
+  } catch (const std::invalid_argument& e) {
+    return refuse(e.what());
   }
   return exit_ok;
 }
