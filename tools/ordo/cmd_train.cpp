@@ -95,10 +95,6 @@ struct TrainCli {
   std::size_t timeline_events = diag::timeline_events_default;
 };
 
-// Minutes: a step of any network here takes far less, and a rank's first step (its warm-up)
-// or an evaluation may take much longer than a step.
-constexpr double hang_timeout_default = 600.0;
-
 // Rank 0's part of verify_first: the dump, the checker, the report.
 int decide(const TrainCli& o, const designs::DesignConfig& config, const networks::Network& net,
            dag::Job job, const std::string& dump, std::uint32_t ranks, comm::Backend backend,
@@ -247,7 +243,7 @@ int run_train(const TrainCli& o) {
   double hang_timeout = o.hang_timeout;
   try {
     if (hang_timeout == 0.0)
-      hang_timeout = diag::hang_timeout_from_env().value_or(hang_timeout_default);
+      hang_timeout = diag::hang_timeout_from_env().value_or(diag::hang_timeout_default_s);
   } catch (const std::invalid_argument& e) {
     if (root) std::cerr << "ordo train: error: " << e.what() << '\n';
     return exit_bad_input;
@@ -607,8 +603,10 @@ Command add_train(CLI::App& app) {
                   "write rank 0's state before the first step here, as a checkpoint of step 0 "
                   "(the initial weights, for bench/ddp)");
   sub->add_option("--hang-timeout", o->hang_timeout,
-                  "seconds a collective or a wait may take before the rank dumps its flight "
-                  "recorder to --dump-dir and ends the job (default: ORDO_HANG_TIMEOUT, else 600)")
+                  std::string("seconds a collective or a wait may take before the rank dumps "
+                              "its flight recorder to --dump-dir and ends the job (default: "
+                              "ORDO_HANG_TIMEOUT, else ") +
+                      std::to_string(static_cast<int>(diag::hang_timeout_default_s)) + ")")
       ->check(CLI::PositiveNumber);
   sub->add_option("--dump-dir", o->dump_dir,
                   "where a hang writes rank-K.json (ordo analyze reads it)")
