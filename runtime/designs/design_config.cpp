@@ -113,7 +113,8 @@ void check_config(const DesignConfig& config) {
   }
   if (config.kind == DesignKind::sharded && config.shards == 0) {
     throw std::invalid_argument(
-        "design sharded is written for a rank count: give the ranks it shards over (--shards N)");
+        "design sharded is written for a rank count: give the ranks it shards over (--ranks N "
+        "or --shards N)");
   }
   if (config.nodes > nodes_max || config.node_ranks > ranks_max ||
       std::uint64_t{config.nodes} * config.node_ranks > ranks_max) {
@@ -149,10 +150,91 @@ bool splits_into_shards(const DesignConfig& config, std::uint64_t count) {
   return config.shards != 0 && count != 0 && count % config.shards == 0;
 }
 
+bool written_for_ranks(DesignKind kind) {
+  return kind == DesignKind::sharded || kind == DesignKind::hierarchical;
+}
+
+bool needs_node_layout(DesignKind kind) { return kind == DesignKind::hierarchical; }
+
+bool compute_shrinks_with_ranks(DesignKind kind) { return kind == DesignKind::sharded; }
+
+namespace {
+
+std::string layout_given(const DesignConfig& config) {
+  std::string s;
+  if (config.nodes != 0) s += "--nodes " + std::to_string(config.nodes);
+  if (config.node_ranks != 0) {
+    s += (s.empty() ? "" : " ") + std::string("--node-ranks ") + std::to_string(config.node_ranks);
+  }
+  return s;
+}
+
+DesignConfig fit_layout(DesignConfig config, std::optional<std::uint32_t> ranks,
+                        std::optional<NodeLayout> layout) {
+  const std::string what = "design hierarchical: ";
+  if (layout) {
+    if ((config.nodes != 0 && config.nodes != layout->nodes) ||
+        (config.node_ranks != 0 && config.node_ranks != layout->node_ranks)) {
+      throw std::invalid_argument(what + layout_given(config) + " on a world of " +
+                                  std::to_string(layout->nodes) + " node(s) of " +
+                                  std::to_string(layout->node_ranks) +
+                                  " rank(s); expected that layout (or no --nodes, --node-ranks)");
+    }
+    config.nodes = layout->nodes;
+    config.node_ranks = layout->node_ranks;
+  } else if (ranks && (config.nodes != 0) != (config.node_ranks != 0)) {
+    // One of the two given: the rank count gives the other, when it is a whole number of nodes.
+    const std::uint32_t given = config.nodes != 0 ? config.nodes : config.node_ranks;
+    if (*ranks % given != 0) {
+      throw std::invalid_argument(
+          what + layout_given(config) + " on a world of " + std::to_string(*ranks) +
+          " ranks: not a whole number of " +
+          (config.nodes != 0 ? "ranks per node" : "nodes of " + std::to_string(given)) +
+          "; expected a rank count that " + std::to_string(given) + " divides");
+    }
+    (config.nodes != 0 ? config.node_ranks : config.nodes) = *ranks / given;
+  }
+  if (config.nodes == 0 || config.node_ranks == 0) {
+    throw std::invalid_argument(
+        "design hierarchical is written for a node layout: give its nodes and ranks per node "
+        "(--nodes N --node-ranks P), or with a rank count the ranks per node (--node-ranks P)");
+  }
+  const std::uint64_t own = std::uint64_t{config.nodes} * config.node_ranks;
+  if (ranks && own != *ranks) {
+    throw std::invalid_argument(what + layout_given(config) + " on a world of " +
+                                std::to_string(*ranks) + " ranks; expected nodes x node-ranks = " +
+                                std::to_string(*ranks) + " (or one of --nodes, --node-ranks)");
+  }
+  return config;
+}
+
+}  // namespace
+
+DesignConfig fit_to_ranks(DesignConfig config, std::optional<std::uint32_t> ranks,
+                          std::optional<NodeLayout> layout) {
+  if (layout && !ranks) ranks = layout->nodes * layout->node_ranks;
+  if (config.kind == DesignKind::sharded) {
+    if (ranks && config.shards != 0 && config.shards != *ranks) {
+      throw std::invalid_argument("design sharded: --shards " + std::to_string(config.shards) +
+                                  " on a world of " + std::to_string(*ranks) +
+                                  " ranks; expected the rank count, " + std::to_string(*ranks) +
+                                  " (or no --shards)");
+    }
+    if (ranks) config.shards = *ranks;
+    if (config.shards == 0) {
+      throw std::invalid_argument(
+          "design sharded is written for a rank count: give the ranks it shards over (--ranks N "
+          "or --shards N)");
+    }
+  }
+  if (needs_node_layout(config.kind)) config = fit_layout(std::move(config), ranks, layout);
+  return config;
+}
+
 std::optional<std::uint32_t> design_ranks(const DesignConfig& config) {
-  if (config.kind == DesignKind::sharded) return config.shards;
-  if (config.kind == DesignKind::hierarchical) return config.nodes * config.node_ranks;
-  return std::nullopt;
+  if (!written_for_ranks(config.kind)) return std::nullopt;
+  if (needs_node_layout(config.kind)) return config.nodes * config.node_ranks;
+  return config.shards;
 }
 
 bool has_order_guard(DesignKind kind) {

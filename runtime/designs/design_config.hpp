@@ -60,12 +60,13 @@ struct DesignConfig {
   // sharded: the ranks a key's weight is split over, one block each. The step program is then one
   // for exactly this many ranks (the job fixes its rank count): a rank updates the block its rank
   // owns, and a key whose count does not split into `shards` blocks is allreduced whole instead.
-  // 0: not set, which sharded refuses (the trainer sets the world's size).
+  // 0: not set, which sharded refuses; fit_to_ranks sets the job's rank count.
   std::uint32_t shards = 0;
   // hierarchical: the job's nodes and ranks per node; node n holds ranks n * node_ranks to
   // (n + 1) * node_ranks - 1, its first rank is its leader. The job is for nodes * node_ranks
   // ranks, one program per node's leader and one per node's other ranks. 0: not set, which
-  // hierarchical refuses (the trainer takes the layout MPI_Comm_split_type reports).
+  // hierarchical refuses; fit_to_ranks sets them (ordo train: the layout MPI_Comm_split_type
+  // reports).
   std::uint32_t nodes = 0;
   std::uint32_t node_ranks = 0;
   // priority: a key is allreduced in slices of at most this many bytes, so that a key of an
@@ -97,6 +98,37 @@ inline constexpr dag::PoolId data_pool = 3;  // only with prefetch
 inline constexpr dag::CommId world_comm = 0;
 dag::CommId node_comm(std::uint32_t node);
 dag::CommId leaders_comm(const DesignConfig& config);
+// What a design's program depends on, asked here rather than by comparing names:
+// written_for_ranks: the program is one for a fixed rank count, which its knobs give (sharded's
+// shards, hierarchical's nodes x node_ranks), not a program valid at any count.
+bool written_for_ranks(DesignKind kind);
+// needs_node_layout: the rank count comes as a node layout (hierarchical: nodes of node_ranks
+// ranks, one program per node's leader and one per its other ranks).
+bool needs_node_layout(DesignKind kind);
+// compute_shrinks_with_ranks: a rank's own compute depends on the rank count (sharded: a rank
+// updates its block of each key, 1/shards of it).
+bool compute_shrinks_with_ranks(DesignKind kind);
+
+// A job's node layout: `nodes` nodes of `node_ranks` consecutive ranks each.
+struct NodeLayout {
+  std::uint32_t nodes = 1;
+  std::uint32_t node_ranks = 1;
+};
+
+// The one place a design is fitted to the rank count of the job it runs in: ordo train (the MPI
+// world's size and node layout), verify, fuzz, replay, step-dag and simulate (--ranks, the
+// trace's, each count of --ranks-list). A design not written for its rank count comes back as
+// given. `ranks`: the job's rank count, nullopt where the command has none (the design's knobs
+// must then fix it); `layout`: the node layout where one is known (the MPI world's).
+//   sharded: shards over `ranks` unless --shards says otherwise; a --shards other than `ranks`
+//     is refused.
+//   hierarchical: takes `layout`, where given, and refuses a --nodes or --node-ranks other than
+//     its; else with `ranks`, --node-ranks (or --nodes) gives the other, and a layout whose
+//     nodes x node_ranks is not `ranks` is refused; without a rank count it needs both.
+// Throws std::invalid_argument saying what was given, on how many ranks, and what was expected.
+DesignConfig fit_to_ranks(DesignConfig config, std::optional<std::uint32_t> ranks,
+                          std::optional<NodeLayout> layout = std::nullopt);
+
 // The job's rank count where the design's program is written for one (sharded, hierarchical).
 std::optional<std::uint32_t> design_ranks(const DesignConfig& config);
 // Throws std::invalid_argument when the design is written for a rank count other than `ranks`.

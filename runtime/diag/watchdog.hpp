@@ -27,8 +27,14 @@ namespace ordo::diag {
 // The exit code of a rank ended by its watchdog (docs/diagnostics.md).
 inline constexpr int exit_hang = exit_codes::hang;
 
+// The hang timeout where none is given (--hang-timeout, ORDO_HANG_TIMEOUT), in seconds. Minutes:
+// a step of any network here takes far less, and a rank's first step (its warm-up) or an
+// evaluation may take much longer than a step; a job that stalls is still ended long before an
+// operator would notice.
+inline constexpr double hang_timeout_default_s = 600.0;
+
 struct WatchdogOptions {
-  double timeout_s = 600.0;  // > 0
+  double timeout_s = hang_timeout_default_s;  // > 0
   std::string dir = "ordo-dumps";
   // Ends the job; must not return (ordo train: MpiRuntime::abort). Default: std::_Exit.
   std::function<void(int code)> abort;

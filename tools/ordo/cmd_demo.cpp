@@ -27,7 +27,7 @@ struct DemoCliOptions {
   std::uint32_t ranks = 4;
   bool mpi = false;
   std::string dump_path;
-  double hang_timeout = 0.0;  // --mpi: 0 is ORDO_HANG_TIMEOUT, else 600 s
+  double hang_timeout = 0.0;  // --mpi: 0 is ORDO_HANG_TIMEOUT, else the default
   std::string dump_dir = "ordo-dumps";
   bool check_collectives = false;  // --mpi; else ORDO_DEBUG=detail
 };
@@ -46,7 +46,7 @@ int run_mpi(const DemoCliOptions& o) {
   double hang_timeout = o.hang_timeout;
   bool check_collectives = o.check_collectives;
   try {
-    if (hang_timeout == 0.0) hang_timeout = diag::hang_timeout_from_env().value_or(600.0);
+    if (hang_timeout == 0.0) hang_timeout = diag::hang_timeout_from_env().value_or(diag::hang_timeout_default_s);
     check_collectives = check_collectives || diag::check_collectives_from_env();
   } catch (const std::invalid_argument& e) {
     if (runtime.world_rank() == 0) std::cerr << "ordo demo: error: " << e.what() << '\n';
@@ -125,8 +125,10 @@ Command add_demo(CLI::App& app) {
       ->check(CLI::Range(1, 1000));
   sub->add_flag("--mpi", o->mpi, "run the designs on the MPI ranks of this job (under mpirun)");
   sub->add_option("--hang-timeout", o->hang_timeout,
-                  "--mpi: seconds a collective may take before the rank dumps its flight recorder "
-                  "and ends the job (default: ORDO_HANG_TIMEOUT, else 600)")
+                  std::string("--mpi: seconds a collective may take before the rank dumps its "
+                              "flight recorder and ends the job (default: ORDO_HANG_TIMEOUT, "
+                              "else ") +
+                      std::to_string(static_cast<int>(diag::hang_timeout_default_s)) + ")")
       ->check(CLI::PositiveNumber);
   sub->add_option("--dump-dir", o->dump_dir, "--mpi: where a hang writes rank-K.json")
       ->capture_default_str();

@@ -35,7 +35,6 @@ namespace {
 
 struct FuzzCli {
   JobInput input;
-  std::uint32_t ranks = 0;
   std::string backend = "mpi";
   std::uint64_t seed = 1;
   std::uint32_t cases = 8;
@@ -282,13 +281,15 @@ int run_fuzz(const FuzzCli& o) {
     guard.stand_down();
     return refuse(o, name, e.what());
   }
-  if (!generating(o)) guard.ranks(o.ranks != 0 ? o.ranks : job.ranks.value_or(2));
-  if (!generating(o) && o.ranks == 0 && !job.ranks) {
+  if (!generating(o)) {
+    guard.ranks(o.input.ranks != 0 ? o.input.ranks : job.ranks.value_or(default_ranks));
+  }
+  if (!generating(o) && o.input.ranks == 0 && !job.ranks) {
     std::cerr << "ordo fuzz: note: the job fixes no rank count; fuzzing at 2 ranks (give --ranks N "
                  "for another count)\n";
   }
   fuzz::CampaignOptions options;
-  options.ranks = o.ranks;
+  options.ranks = o.input.ranks;
   options.backend = *comm::parse_backend(o.backend);
   options.seed = o.seed;
   options.cases = o.cases;
@@ -365,7 +366,9 @@ Command add_fuzz(CLI::App& app) {
       "fuzz",
       "Hold the checker's verdict against the runtime's schedules on a job and on mutants of it");
   o->input.add_options(sub, "DAG dump (JSON, docs/dag-format.md)");
-  sub->add_option("--ranks", o->ranks, "rank count (default: the job's, or 2)")
+  sub->add_option("--ranks", o->input.ranks,
+                  "rank count (default: the job's, or 2); sharded shards over it unless --shards "
+                  "says otherwise")
       ->check(CLI::Range(1u, 1024u));
   sub->add_option("--backend", o->backend, "the semantics to run under: mpi or nccl")
       ->check(CLI::IsMember({"mpi", "nccl"}))

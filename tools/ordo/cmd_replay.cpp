@@ -33,8 +33,11 @@ int run_replay(const ReplayCli& o) {
   dag::Job job;
   checker::Trace trace;
   try {
-    job = o.input.load();
     trace = load_trace(o.trace_path);
+    // The trace's rank count is the job's: a design written for its rank count is fitted to it.
+    JobInput input = o.input;
+    input.ranks = trace.ranks;
+    job = input.load();
   } catch (const errors::InputError& e) {
     std::cerr << "ordo replay: error: " << e.what() << '\n';
     return exit_bad_input;

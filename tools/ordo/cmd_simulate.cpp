@@ -71,36 +71,36 @@ double forward_us(const dag::Job& job) {
   return sum;
 }
 
-// The step at `ranks`: the same job at every count, but sharded's and hierarchical's, which are
-// written for theirs. Hierarchical's is timed on node 0's leader's program, which has every
-// phase (timed_run.hpp), on nodes of --node-ranks.
+// Whether the design (none for a dump) has one of the designs' properties
+// (designs::written_for_ranks, needs_node_layout, compute_shrinks_with_ranks).
+bool design_is(const JobInput& input, bool (*property)(designs::DesignKind)) {
+  return !input.design.empty() && property(designs::parse_design(input.design));
+}
+
+// The step at `ranks`: the same job at every count, but for a design written for its rank count,
+// fitted to each (designs::fit_to_ranks). One with a node layout is timed on node 0's leader's
+// program, which has every phase (timed_run.hpp), on nodes of --node-ranks.
 dag::Job job_at(const JobInput& given, const dag::Job& job, std::uint32_t ranks) {
+  if (!design_is(given, designs::written_for_ranks)) return job;
+  const bool layout = design_is(given, designs::needs_node_layout);
+  // Each count is the job's: what would fix one for all of them is refused.
+  if (layout && given.config.nodes != 0) {
+    throw std::invalid_argument("design " + given.design +
+                                ": simulate takes the nodes from each rank count; give "
+                                "--node-ranks only");
+  }
+  if (!layout && given.config.shards != 0) {
+    throw std::invalid_argument("design " + given.design +
+                                ": simulate takes the shards from each rank count; give no "
+                                "--shards");
+  }
   JobInput input = given;
-  if (given.design == "sharded") {
-    input.config.shards = ranks;
-    return input.load();
-  }
-  if (given.design != "hierarchical") return job;
-  const std::uint32_t per = given.config.node_ranks;
-  if (per == 0) throw std::invalid_argument("hierarchical: give the ranks per node (--node-ranks)");
-  if (given.config.nodes != 0) {
-    throw std::invalid_argument(
-        "hierarchical: simulate takes the nodes from each rank count; give --node-ranks only");
-  }
-  if (ranks % per != 0) {
-    throw std::invalid_argument("hierarchical at " + std::to_string(ranks) +
-                                " ranks: not a whole number of nodes of " + std::to_string(per) +
-                                " (--node-ranks)");
-  }
-  input.config.nodes = ranks / per;
+  input.ranks = ranks;
   dag::Job all = input.load();
+  if (!layout) return all;
   dag::Job leader = all;
   leader.programs = {*dag::program_of(all, 0)};
   return leader;
-}
-
-bool written_for_ranks(const JobInput& input) {
-  return input.design == "sharded" || input.design == "hierarchical";
 }
 
 std::vector<std::string> split_names(const std::string& text) {
@@ -121,8 +121,12 @@ int simulate_design(const SimulateCli& o, const JobInput& input, std::vector<dou
   checker::timing::TimedOptions options;
   try {
     counts = parse_ranks(o.ranks);
-    job = written_for_ranks(input)
-              ? job_at(input, {}, input.design == "sharded" ? 1 : input.config.node_ranks)
+    // Written for its rank count: the smallest it fits, one rank or one node.
+    job = design_is(input, designs::written_for_ranks)
+              ? job_at(input, {},
+                       design_is(input, designs::needs_node_layout)
+                           ? std::max(input.config.node_ranks, 1u)
+                           : 1u)
               : input.load();
     if (!std::isfinite(o.gbit_per_s) || o.gbit_per_s <= 0) {
       throw std::invalid_argument("--gbps must be a positive number");
@@ -136,7 +140,7 @@ int simulate_design(const SimulateCli& o, const JobInput& input, std::vector<dou
     options.node_link.alpha_us = o.node_alpha_us;
     options.node_link.bytes_per_us = o.node_gbit_per_s * 1e3 / 8.0;
     checker::timing::check_link(options.node_link);
-    if (input.design == "hierarchical") options.node_ranks = input.config.node_ranks;
+    if (design_is(input, designs::needs_node_layout)) options.node_ranks = input.config.node_ranks;
     if (o.forward_ms < 0 || !std::isfinite(o.forward_ms)) {
       throw std::invalid_argument("--forward-ms must be a number of at least 0");
     }
@@ -164,7 +168,9 @@ int simulate_design(const SimulateCli& o, const JobInput& input, std::vector<dou
     return exit_bad_input;
   }
   std::printf("compute alone C: %.1f ms per step%s\n\n", alone_us / 1e3,
-              input.design == "sharded" ? " on one rank; sharded's shrinks with the ranks" : "");
+              design_is(input, designs::compute_shrinks_with_ranks)
+                  ? (" on one rank; " + input.design + "'s shrinks with the ranks").c_str()
+                  : "");
   std::cout << "| ranks | step T | communication M | T / max(C, M) | images/s | epoch |\n"
             << "|---:|---:|---:|---:|---:|---:|\n";
   for (const std::uint32_t ranks : counts) {
@@ -172,7 +178,7 @@ int simulate_design(const SimulateCli& o, const JobInput& input, std::vector<dou
     try {
       const dag::Job at = job_at(input, job, ranks);
       // sharded's compute shrinks with the ranks (each updates its blocks only): C at this count.
-      if (input.design == "sharded") {
+      if (design_is(input, designs::compute_shrinks_with_ranks)) {
         options.ranks = 1;
         alone_us = checker::timing::timed_run(at, options).total_us;
       }

@@ -95,10 +95,6 @@ struct TrainCli {
   std::size_t timeline_events = diag::timeline_events_default;
 };
 
-// Minutes: a step of any network here takes far less, and a rank's first step (its warm-up)
-// or an evaluation may take much longer than a step.
-constexpr double hang_timeout_default = 600.0;
-
 // Rank 0's part of verify_first: the dump, the checker, the report.
 int decide(const TrainCli& o, const designs::DesignConfig& config, const networks::Network& net,
            dag::Job job, const std::string& dump, std::uint32_t ranks, comm::Backend backend,
@@ -199,38 +195,27 @@ std::uint32_t local_ranks() {
   return n > 0 ? static_cast<std::uint32_t>(n) : 1u;
 }
 
-// sharded and hierarchical are written for the world they run on: its size, and the node layout
-// MPI reports. A layout given on the command line must be the world's.
+// A design written for its rank count is fitted to the world it runs on: its size, and the node
+// layout MPI reports where the design needs one (designs::fit_to_ranks refuses a --shards,
+// --nodes or --node-ranks that is not the world's).
 int fit_to_world(const comm::MpiRuntime& runtime, designs::DesignConfig& config) {
-  const bool root = runtime.world_rank() == 0;
-  const auto refuse = [root](const std::string& what) {
-    if (root) std::cerr << "ordo train: error: " << what << '\n';
+  const auto refuse = [&runtime](const std::string& what) {
+    if (runtime.world_rank() == 0) std::cerr << "ordo train: error: " << what << '\n';
     return exit_bad_input;
   };
-  const std::uint32_t size = runtime.world_size();
-  if (config.kind == designs::DesignKind::sharded) {
-    if (config.shards != 0 && config.shards != size) {
-      return refuse("--shards " + std::to_string(config.shards) + " on a world of " +
-                    std::to_string(size) + " ranks; expected the world's size (or no --shards)");
-    }
-    config.shards = size;
-  }
-  if (config.kind == designs::DesignKind::hierarchical) {
-    comm::NodeLayout layout;
+  std::optional<designs::NodeLayout> layout;
+  if (designs::needs_node_layout(config.kind)) {
     try {
-      layout = comm::node_layout(runtime);
+      const comm::NodeLayout world = comm::node_layout(runtime);
+      layout = designs::NodeLayout{world.nodes, world.node_ranks};
     } catch (const std::invalid_argument& e) {
-      return refuse(std::string("design hierarchical: ") + e.what());
+      return refuse("design " + std::string(designs::to_string(config.kind)) + ": " + e.what());
     }
-    if ((config.nodes != 0 && config.nodes != layout.nodes) ||
-        (config.node_ranks != 0 && config.node_ranks != layout.node_ranks)) {
-      return refuse("--nodes " + std::to_string(config.nodes) + " --node-ranks " +
-                    std::to_string(config.node_ranks) + " on a world of " +
-                    std::to_string(layout.nodes) + " node(s) of " +
-                    std::to_string(layout.node_ranks) + " rank(s)");
-    }
-    config.nodes = layout.nodes;
-    config.node_ranks = layout.node_ranks;
+  }
+  try {
+    config = designs::fit_to_ranks(config, runtime.world_size(), layout);
+  } catch (const std::invalid_argument& e) {
+    return refuse(e.what());
   }
   return exit_ok;
 }
@@ -258,7 +243,7 @@ int run_train(const TrainCli& o) {
   double hang_timeout = o.hang_timeout;
   try {
     if (hang_timeout == 0.0)
-      hang_timeout = diag::hang_timeout_from_env().value_or(hang_timeout_default);
+      hang_timeout = diag::hang_timeout_from_env().value_or(diag::hang_timeout_default_s);
   } catch (const std::invalid_argument& e) {
     if (root) std::cerr << "ordo train: error: " << e.what() << '\n';
     return exit_bad_input;
@@ -618,8 +603,10 @@ Command add_train(CLI::App& app) {
                   "write rank 0's state before the first step here, as a checkpoint of step 0 "
                   "(the initial weights, for bench/ddp)");
   sub->add_option("--hang-timeout", o->hang_timeout,
-                  "seconds a collective or a wait may take before the rank dumps its flight "
-                  "recorder to --dump-dir and ends the job (default: ORDO_HANG_TIMEOUT, else 600)")
+                  std::string("seconds a collective or a wait may take before the rank dumps "
+                              "its flight recorder to --dump-dir and ends the job (default: "
+                              "ORDO_HANG_TIMEOUT, else ") +
+                      std::to_string(static_cast<int>(diag::hang_timeout_default_s)) + ")")
       ->check(CLI::PositiveNumber);
   sub->add_option("--dump-dir", o->dump_dir,
                   "where a hang writes rank-K.json (ordo analyze reads it)")

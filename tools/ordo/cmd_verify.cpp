@@ -34,7 +34,6 @@ namespace {
 
 struct VerifyCli {
   JobInput input;
-  std::uint32_t ranks = 0;  // 0: the job's own, or 2 for a job valid at any rank count
   bool json = false;        // --json, the same as --format json
   std::string format;       // text, json or sarif; empty: text, or json with --json
   std::string junit_path;
@@ -205,7 +204,7 @@ int run_verify(const VerifyCli& o, Format format, CiOutputs& ci) {
   ci.outputs_checked();
   const checker::Method method = parse_method(o.method);
   const std::string name = o.input.name();
-  if (!ci.junit_until_answered(o.ranks)) return exit_bad_input;
+  if (!ci.junit_until_answered(o.input.ranks)) return exit_bad_input;
   const std::uint64_t memory_max = o.memory_max != 0 ? o.memory_max : default_memory_max();
   const GuardFormat guard_format = format == Format::json    ? GuardFormat::json
                                    : format == Format::sarif ? GuardFormat::sarif
@@ -221,7 +220,7 @@ int run_verify(const VerifyCli& o, Format format, CiOutputs& ci) {
     stage = what;
     guard.stage(what);
   };
-  std::uint32_t ranks = o.ranks;
+  std::uint32_t ranks = o.input.ranks;
   try {
     enter("reading the input");
     dag::Job job;
@@ -230,10 +229,10 @@ int run_verify(const VerifyCli& o, Format format, CiOutputs& ci) {
     } catch (const errors::InputError& e) {
       return ci.bad_input(e.what());
     }
-    const bool ranks_defaulted = o.ranks == 0 && !job.ranks;
-    ranks = o.ranks != 0 ? o.ranks : job.ranks.value_or(2);
+    const bool ranks_defaulted = o.input.ranks == 0 && !job.ranks;
+    ranks = o.input.ranks != 0 ? o.input.ranks : job.ranks.value_or(default_ranks);
     guard.ranks(ranks);
-    if (o.ranks == 0 && !ci.junit_until_answered(ranks)) return exit_bad_input;
+    if (o.input.ranks == 0 && !ci.junit_until_answered(ranks)) return exit_bad_input;
     const std::uint64_t tables = checker::Model::table_bytes_at_least(job, ranks);
     if (tables > memory_max) {
       const std::string why = "the model of " + std::to_string(job.comms.size()) +
@@ -345,7 +344,9 @@ Command add_verify(CLI::App& app) {
   CLI::App* sub = app.add_subcommand(
       "verify", "Prove a job's collectives safe in every schedule, or show one that breaks them");
   o->input.add_options(sub, "DAG dump (JSON, docs/dag-format.md)");
-  sub->add_option("--ranks", o->ranks, "rank count (default: the job's, or 2)")
+  sub->add_option("--ranks", o->input.ranks,
+                  "rank count (default: the job's, or 2); sharded shards over it unless --shards "
+                  "says otherwise")
       ->check(CLI::Range(1u, 1u << 20));
   sub->add_flag("--json", o->json, "stable JSON on standard output (the same as --format json)");
   sub->add_option("--format", o->format,

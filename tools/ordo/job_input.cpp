@@ -1,5 +1,6 @@
 #include "tools/ordo/job_input.hpp"
 
+#include <optional>
 #include <stdexcept>
 
 #include "runtime/dag/dump_reader.hpp"
@@ -37,6 +38,19 @@ void JobInput::add_options(CLI::App* sub, const std::string& what) {
                 "load each step's batch on a data pool (as ordo train)");
 }
 
+designs::DesignConfig JobInput::design_config() const {
+  designs::DesignConfig c = config;
+  c.kind = designs::parse_design(design);
+  c.init = designs::parse_init(init);
+  std::optional<std::uint32_t> fit;
+  if (ranks != 0) {
+    fit = ranks;
+  } else if (designs::written_for_ranks(c.kind) && designs::design_ranks(c).value_or(0) == 0) {
+    fit = default_ranks;  // no --ranks, and the design's knobs fix no count
+  }
+  return designs::fit_to_ranks(c, fit);
+}
+
 dag::Job JobInput::load() const {
   if (design.empty()) {
     if (path.empty()) throw std::invalid_argument("no input: give a DAG dump, or --design");
@@ -63,9 +77,7 @@ dag::Job JobInput::load() const {
   if (!data_shape.empty() && model.empty()) {
     throw std::invalid_argument("--data-shape needs --model");
   }
-  designs::DesignConfig c = config;
-  c.kind = designs::parse_design(design);
-  c.init = designs::parse_init(init);
+  const designs::DesignConfig c = design_config();
   // The design's own knobs first, so that a bad one is not reported as the network's problem.
   designs::check_config(c);
   const std::string net = !model.empty()     ? model
@@ -105,6 +117,11 @@ std::string JobInput::name() const {
                                              : (!path.empty() ? path : "mlp");
   designs::DesignConfig c = config;
   c.kind = designs::parse_design(design);
+  try {
+    c = design_config();
+  } catch (const std::invalid_argument&) {
+    // Named as given: load() says what is wrong with it.
+  }
   return designs::describe(c) + " on " + net;
 }
 

@@ -17,6 +17,10 @@
 
 namespace ordo::tools {
 
+// verify's and fuzz's rank count where neither --ranks nor the job fixes one, and so the shards
+// of sharded without --ranks or --shards: the smallest count at which collectives can mismatch.
+inline constexpr std::uint32_t default_ranks = 2;
+
 struct JobInput {
   std::string path;        // the dump, or with --design the network description
   std::string design;      // empty: `path` is a dump
@@ -27,9 +31,17 @@ struct JobInput {
   std::uint32_t layers = 4;
   designs::DesignConfig config;
   designs::StepOptions step;
+  // The job's rank count where the command has one (verify's and fuzz's --ranks, the trace's in
+  // replay, each count in simulate); 0: none. A design written for its rank count is fitted to
+  // it (designs::fit_to_ranks); without one, to the count its knobs fix, else to default_ranks.
+  std::uint32_t ranks = 0;
 
   // Registers the positional input and the design options on `sub`.
   void add_options(CLI::App* sub, const std::string& what);
+  // With --design: the design's configuration, fitted to `ranks`. Throws std::invalid_argument
+  // for an unknown design or init, or a --shards, --nodes or --node-ranks the rank count
+  // contradicts.
+  designs::DesignConfig design_config() const;
   // Throws errors::InputError for a bad file or a network the step builder refuses (naming the
   // network) and std::invalid_argument for bad options.
   dag::Job load() const;
