@@ -17,7 +17,7 @@
 #include "checker/promela/export.hpp"
 #include "checker/promela/spin_run.hpp"
 #include "checker/search/explore.hpp"
-#include "checker/verify.hpp"
+#include "checker/verify/verify.hpp"
 #include "runtime/networks/network.hpp"
 #include "runtime/designs/step_builder.hpp"
 

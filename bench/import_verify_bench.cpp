@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "checker/system/model.hpp"
-#include "checker/verify.hpp"
+#include "checker/verify/verify.hpp"
 #include "runtime/designs/step_builder.hpp"
 #include "runtime/import/model_file.hpp"
 #include "runtime/networks/network.hpp"

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "checker/system/model.hpp"
-#include "checker/verify.hpp"
+#include "checker/verify/verify.hpp"
 #include "runtime/networks/network.hpp"
 #include "runtime/designs/step_builder.hpp"
 

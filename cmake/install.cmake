@@ -12,8 +12,8 @@ set(ordo_api_targets
   ordo_verify ordo_dag ordo_designs ordo_engine ordo_exec ordo_kvstore ordo_comm_mpi ordo_comm_sim)
 # The headers a user includes; the install copies them and every project header they include.
 set(ordo_api_headers
-  checker/verify.hpp
-  checker/report/trace_io.hpp
+  checker/verify/verify.hpp
+  checker/witness/trace_io.hpp
   runtime/dag/program.hpp
   runtime/dag/dump_reader.hpp
   runtime/dag/dump_writer.hpp

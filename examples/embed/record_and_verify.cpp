@@ -9,7 +9,7 @@
 #include <optional>
 #include <string>
 
-#include "checker/verify.hpp"
+#include "checker/verify/verify.hpp"
 #include "runtime/engine/engine.hpp"
 #include "runtime/engine/thread_pool_scheduler.hpp"
 

@@ -6,7 +6,7 @@
 #include <iostream>
 #include <string>
 
-#include "checker/verify.hpp"
+#include "checker/verify/verify.hpp"
 #include "runtime/dag/dump_error.hpp"
 #include "runtime/dag/dump_reader.hpp"
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <string_view>
 
-#include "checker/report/trace_io.hpp"
+#include "checker/witness/trace_io.hpp"
 #include "checker/system/model.hpp"
 #include "runtime/dag/dump_error.hpp"
 #include "runtime/designs/step_builder.hpp"

@@ -13,7 +13,7 @@
 
 #include "checker/search/verdict.hpp"
 #include "checker/system/model.hpp"
-#include "checker/verify.hpp"
+#include "checker/verify/verify.hpp"
 #include "fuzz/lib/fuzz_case.hpp"
 #include "fuzz/lib/schedule_mix.hpp"
 

@@ -2,7 +2,7 @@
 
 #include <filesystem>
 
-#include "checker/report/trace_io.hpp"
+#include "checker/witness/trace_io.hpp"
 #include "runtime/dag/dump_writer.hpp"
 
 namespace ordo::fuzz {

@@ -1,6 +1,6 @@
 #include "fuzz/lib/report_sarif.hpp"
 
-#include "checker/report/property_rules.hpp"
+#include "checker/verify/property_rules.hpp"
 
 namespace ordo::fuzz {
 

@@ -1,7 +1,7 @@
 // The trace format: what write_trace writes, read_trace reads back transition for transition;
 // malformed traces fail with the place and the expectation; a trace for another job is caught
 // before it runs.
-#include "checker/report/trace_io.hpp"
+#include "checker/witness/trace_io.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,13 +1,13 @@
 // verify() on the known answers: every unsafe answer carries a witness that replays on
 // the runtime with the same kind of violation, the shortened witness is still a real schedule,
 // and the reports (words, JSON, Graphviz) say what the result says.
-#include "checker/verify.hpp"
+#include "checker/verify/verify.hpp"
 
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
 
-#include "checker/report/dot.hpp"
+#include "checker/witness/dot.hpp"
 #include "runtime/designs/step_builder.hpp"
 #include "tests/checker/jobs.hpp"
 #include "tests/checker/replay.hpp"

@@ -7,7 +7,7 @@
 
 #include <map>
 
-#include "checker/report/trace_io.hpp"
+#include "checker/witness/trace_io.hpp"
 #include "replay/replay.hpp"
 #include "runtime/dag/dump_error.hpp"
 #include "runtime/dag/dump_reader.hpp"

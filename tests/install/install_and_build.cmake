@@ -22,7 +22,7 @@ set(consumer ${WORK_DIR}/consumer)
 file(REMOVE_RECURSE ${WORK_DIR})
 run("cmake --install" ${CMAKE_COMMAND} --install ${ORDO_BUILD_DIR} --prefix ${prefix})
 
-foreach(present bin/ordo include/ordo/checker/verify.hpp include/ordo/runtime/engine/engine.hpp
+foreach(present bin/ordo include/ordo/checker/verify/verify.hpp include/ordo/runtime/engine/engine.hpp
         include/ordo/runtime/kvstore/kvstore.hpp include/ordo/runtime/dag/program.hpp)
   if(NOT EXISTS ${prefix}/${present})
     message(FATAL_ERROR "the install has no ${present}")

@@ -8,10 +8,10 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "checker/report/job_places.hpp"
+#include "checker/verify/job_places.hpp"
 #include "report/junit.hpp"
-#include "checker/report/verify_junit.hpp"
-#include "checker/report/verify_sarif.hpp"
+#include "checker/verify/verify_junit.hpp"
+#include "checker/verify/verify_sarif.hpp"
 #include "runtime/dag/dump_reader.hpp"
 #include "runtime/errors/input_error.hpp"
 #include "runtime/json/file.hpp"

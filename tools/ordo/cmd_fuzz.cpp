@@ -16,7 +16,7 @@
 
 #include "report/junit.hpp"
 #include "report/sarif.hpp"
-#include "checker/report/verify_sarif.hpp"
+#include "checker/verify/verify_sarif.hpp"
 #include "fuzz/lib/campaign.hpp"
 #include "fuzz/lib/generated_jobs.hpp"
 #include "fuzz/lib/report_junit.hpp"

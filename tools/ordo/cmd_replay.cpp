@@ -4,7 +4,7 @@
 #include <memory>
 #include <string>
 
-#include "checker/report/trace_io.hpp"
+#include "checker/witness/trace_io.hpp"
 #include "replay/replay.hpp"
 #include "runtime/errors/input_error.hpp"
 #include "runtime/json/file.hpp"

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "checker/verify.hpp"
+#include "checker/verify/verify.hpp"
 #include "runtime/checkpoint/checkpoint_error.hpp"
 #include "runtime/checkpoint/checkpoint_file.hpp"
 #include "runtime/comm/mpi/node_layout.hpp"

@@ -8,9 +8,9 @@
 #include <string>
 
 #include "report/sarif.hpp"
-#include "checker/report/verify_sarif.hpp"
+#include "checker/verify/verify_sarif.hpp"
 #include "checker/search/memory.hpp"
-#include "checker/verify.hpp"
+#include "checker/verify/verify.hpp"
 #include "tools/ordo/commands.hpp"
 
 namespace ordo::tools {

@@ -11,7 +11,7 @@
 
 #include "report/junit.hpp"
 #include "report/sarif.hpp"
-#include "checker/report/verify_sarif.hpp"
+#include "checker/verify/verify_sarif.hpp"
 #include "tools/ordo/command_clock.hpp"
 #include "tools/ordo/output.hpp"
 

@@ -8,9 +8,9 @@
 #include <string>
 #include <string_view>
 
-#include "checker/report/job_places.hpp"
+#include "checker/verify/job_places.hpp"
 #include "report/sarif.hpp"
-#include "checker/verify.hpp"
+#include "checker/verify/verify.hpp"
 
 namespace ordo::checker {
 

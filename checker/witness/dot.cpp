@@ -1,4 +1,4 @@
-#include "checker/report/dot.hpp"
+#include "checker/witness/dot.hpp"
 
 #include <sstream>
 

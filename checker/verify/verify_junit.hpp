@@ -11,9 +11,9 @@
 #include <string_view>
 #include <vector>
 
-#include "checker/report/job_places.hpp"
+#include "checker/verify/job_places.hpp"
 #include "report/junit.hpp"
-#include "checker/verify.hpp"
+#include "checker/verify/verify.hpp"
 
 namespace ordo::checker {
 

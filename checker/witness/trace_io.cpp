@@ -1,4 +1,4 @@
-#include "checker/report/trace_io.hpp"
+#include "checker/witness/trace_io.hpp"
 
 #include <array>
 #include <limits>

@@ -1,4 +1,4 @@
-#include "checker/verify_symbolic.hpp"
+#include "checker/verify/verify_symbolic.hpp"
 
 #include "checker/symbolic/decide.hpp"
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "checker/verify.hpp"
+#include "checker/verify/verify.hpp"
 
 namespace ordo::checker {
 

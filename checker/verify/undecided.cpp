@@ -1,4 +1,4 @@
-#include "checker/report/undecided.hpp"
+#include "checker/verify/undecided.hpp"
 
 namespace ordo::checker {
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "checker/system/model.hpp"
-#include "checker/verify.hpp"
+#include "checker/verify/verify.hpp"
 
 namespace ordo::checker {
 

@@ -1,4 +1,4 @@
-#include "checker/report/property_rules.hpp"
+#include "checker/verify/property_rules.hpp"
 
 #include <array>
 

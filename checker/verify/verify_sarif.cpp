@@ -1,12 +1,12 @@
-#include "checker/report/verify_sarif.hpp"
+#include "checker/verify/verify_sarif.hpp"
 
 #include <map>
 #include <tuple>
 #include <utility>
 
-#include "checker/report/property_rules.hpp"
-#include "checker/report/trace_io.hpp"
-#include "checker/report/undecided.hpp"
+#include "checker/verify/property_rules.hpp"
+#include "checker/witness/trace_io.hpp"
+#include "checker/verify/undecided.hpp"
 
 namespace ordo::checker {
 

@@ -1,4 +1,4 @@
-#include "checker/report/job_places.hpp"
+#include "checker/verify/job_places.hpp"
 
 #include <variant>
 

@@ -1,8 +1,8 @@
 // The human form of a Verification (`ordo verify` without --json).
 #include <cstdio>
 
-#include "checker/report/undecided.hpp"
-#include "checker/verify.hpp"
+#include "checker/verify/undecided.hpp"
+#include "checker/verify/verify.hpp"
 
 namespace ordo::checker {
 

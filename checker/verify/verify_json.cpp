@@ -2,8 +2,8 @@
 // the interface (docs/checker.md) and change only with the version.
 #include <nlohmann/json.hpp>
 
-#include "checker/report/trace_io.hpp"
-#include "checker/verify.hpp"
+#include "checker/witness/trace_io.hpp"
+#include "checker/verify/verify.hpp"
 #include "runtime/dag/names.hpp"
 
 namespace ordo::checker {

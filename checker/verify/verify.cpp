@@ -1,4 +1,4 @@
-#include "checker/verify.hpp"
+#include "checker/verify/verify.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -8,7 +8,7 @@
 #include "checker/search/shorten.hpp"
 #include "checker/system/deadlock.hpp"
 #include "checker/system/transitions.hpp"
-#include "checker/verify_symbolic.hpp"
+#include "checker/verify/verify_symbolic.hpp"
 
 namespace ordo::checker {
 

@@ -1,10 +1,10 @@
-#include "checker/report/verify_junit.hpp"
+#include "checker/verify/verify_junit.hpp"
 
 #include <array>
 #include <filesystem>
 
-#include "checker/report/trace_io.hpp"
-#include "checker/report/undecided.hpp"
+#include "checker/witness/trace_io.hpp"
+#include "checker/verify/undecided.hpp"
 
 namespace ordo::checker {
 
