@@ -18,8 +18,8 @@
 #include "checker/promela/spin_run.hpp"
 #include "checker/search/explore.hpp"
 #include "checker/verify/verify.hpp"
-#include "runtime/networks/network.hpp"
 #include "runtime/designs/step_builder.hpp"
+#include "runtime/networks/network.hpp"
 
 namespace {
 

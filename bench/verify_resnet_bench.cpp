@@ -10,8 +10,8 @@
 
 #include "checker/system/model.hpp"
 #include "checker/verify/verify.hpp"
-#include "runtime/networks/network.hpp"
 #include "runtime/designs/step_builder.hpp"
+#include "runtime/networks/network.hpp"
 
 namespace ordo::checker {
 namespace {

@@ -5,8 +5,8 @@
 #include <string>
 
 #include "runtime/cuda/cuda_error.hpp"
-#include "runtime/exec/device/device_var_memory.hpp"
 #include "runtime/engine/thread_pool_scheduler.hpp"
+#include "runtime/exec/device/device_var_memory.hpp"
 
 namespace ordo::bench {
 

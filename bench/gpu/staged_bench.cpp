@@ -22,13 +22,13 @@
 
 #include "bench/designs/sync_timer.hpp"
 #include "bench/gpu/sizes.hpp"
+#include "runtime/comm/device/cuda_stager.hpp"
+#include "runtime/comm/device/device_path_detection.hpp"
 #include "runtime/comm/mpi/runtime.hpp"
 #include "runtime/comm/mpi/world.hpp"
 #include "runtime/comm/staged/staged_communicator.hpp"
 #include "runtime/cuda/cuda_error.hpp"
-#include "runtime/comm/device/cuda_stager.hpp"
 #include "runtime/cuda/device_buffer.hpp"
-#include "runtime/comm/device/device_path_detection.hpp"
 #include "runtime/cuda/devices.hpp"
 #include "runtime/cuda/stream.hpp"
 

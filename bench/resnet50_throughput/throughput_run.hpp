@@ -19,8 +19,9 @@ struct ThroughputRun {
   std::uint32_t warmup = 2;  // steps run first and not timed (allocation, cuDNN's choices)
   std::uint32_t steps = 10;  // steps timed
   std::uint64_t seed = 1;
-  // On a GPU, the trainer's --comm-path (runtime/train/device/device_gradients.hpp), over `mpi` (a world
-  // of one): "auto" puts its vars in GPU memory, as ordo train does; "host" stages its gradients.
+  // On a GPU, the trainer's --comm-path (runtime/train/device/device_gradients.hpp), over `mpi` (a
+  // world of one): "auto" puts its vars in GPU memory, as ordo train does; "host" stages its
+  // gradients.
   std::string comm_path = "auto";
   const comm::MpiRuntime* mpi = nullptr;  // set on a GPU only
 };

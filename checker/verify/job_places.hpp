@@ -11,9 +11,9 @@
 #include <string_view>
 #include <vector>
 
+#include "checker/system/model.hpp"
 #include "report/json_locate.hpp"
 #include "report/sarif.hpp"
-#include "checker/system/model.hpp"
 #include "runtime/dag/transition.hpp"
 
 namespace ordo::checker {

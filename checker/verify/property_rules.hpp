@@ -6,8 +6,8 @@
 #include <string_view>
 #include <vector>
 
-#include "report/sarif.hpp"
 #include "checker/search/verdict.hpp"
+#include "report/sarif.hpp"
 
 namespace ordo::checker {
 

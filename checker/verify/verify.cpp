@@ -32,8 +32,9 @@ ExploreLimits remaining(const ExploreLimits& limits, double spent) {
 
 // Why a stream-ordered job's symbolic answer is MPI's (D4), first among the facts.
 void add_equivalence_fact(const Model& model, SymbolicStage& stage) {
-  std::string fact = "every collective is on one communicator and issued by ops alone or by main "
-                     "threads alone, so the ";
+  std::string fact =
+      "every collective is on one communicator and issued by ops alone or by main "
+      "threads alone, so the ";
   fact += comm::to_string(model.backend());
   fact += " semantics runs this job as MPI runs it (docs/semantics.md, D4)";
   const auto put_first = [&fact](std::vector<std::string>& facts) {
@@ -92,8 +93,9 @@ Verification verify(const Model& model, const VerifyOptions& options) {
         "the symbolic stage's theorems are about MPI's semantics, and this job has main-thread "
         "calls or more than one communicator, so under ";
     note += comm::to_string(model.backend());
-    note += " the streams may order its calls differently (docs/semantics.md, D4); the explicit "
-            "search decides";
+    note +=
+        " the streams may order its calls differently (docs/semantics.md, D4); the explicit "
+        "search decides";
     v.symbolic_note = std::move(note);
   }
   std::optional<Model> twin;

@@ -56,10 +56,10 @@ std::string json_report(const Model& model, const Verification& verification);
 struct StoppedAnswer {
   std::optional<std::uint32_t> ranks;  // once known
   comm::Backend backend = comm::Backend::mpi;
-  std::string method;       // as asked: "auto", "explicit" or "symbolic"
+  std::string method;  // as asked: "auto", "explicit" or "symbolic"
   Bound bound = Bound::seconds_max;
   std::uint64_t bound_value = 0;
-  std::string stopped;      // "the time limit (--timeout) ran out while building the model"
+  std::string stopped;  // "the time limit (--timeout) ran out while building the model"
   double seconds = 0.0;
 };
 std::string json_report(const StoppedAnswer& answer);

@@ -2,8 +2,8 @@
 // the interface (docs/checker.md) and change only with the version.
 #include <nlohmann/json.hpp>
 
-#include "checker/witness/trace_io.hpp"
 #include "checker/verify/verify.hpp"
+#include "checker/witness/trace_io.hpp"
 #include "runtime/dag/names.hpp"
 
 namespace ordo::checker {
@@ -96,8 +96,8 @@ std::string json_report(const StoppedAnswer& a) {
 
 std::string json_report(const Model& model, const Verification& v) {
   const Result& r = v.result;
-  json j = answer_object(to_string(r.verdict), model.ranks(), model.backend(),
-                         to_string(v.decided_by));
+  json j =
+      answer_object(to_string(r.verdict), model.ranks(), model.backend(), to_string(v.decided_by));
   j["every_rank_count"] = r.verdict == Verdict::safe && v.every_rank_count;
   // Where "every rank count" begins: the smallest count at which the job is valid.
   j["valid_from"] = model.valid_from();

@@ -3,8 +3,8 @@
 #include <array>
 #include <filesystem>
 
-#include "checker/witness/trace_io.hpp"
 #include "checker/verify/undecided.hpp"
+#include "checker/witness/trace_io.hpp"
 
 namespace ordo::checker {
 

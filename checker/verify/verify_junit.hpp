@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "checker/verify/job_places.hpp"
-#include "report/junit.hpp"
 #include "checker/verify/verify.hpp"
+#include "report/junit.hpp"
 
 namespace ordo::checker {
 

@@ -5,8 +5,8 @@
 #include <utility>
 
 #include "checker/verify/property_rules.hpp"
-#include "checker/witness/trace_io.hpp"
 #include "checker/verify/undecided.hpp"
+#include "checker/witness/trace_io.hpp"
 
 namespace ordo::checker {
 

@@ -9,8 +9,8 @@
 #include <string_view>
 
 #include "checker/verify/job_places.hpp"
-#include "report/sarif.hpp"
 #include "checker/verify/verify.hpp"
+#include "report/sarif.hpp"
 
 namespace ordo::checker {
 

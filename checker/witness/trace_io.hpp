@@ -21,7 +21,7 @@ namespace ordo::checker {
 struct Trace {
   std::uint32_t ranks = 0;
   comm::Backend backend = comm::Backend::mpi;  // the semantics the witness was found under
-  std::optional<std::string> property;  // "P1".."P4", when the trace is a witness
+  std::optional<std::string> property;         // "P1".."P4", when the trace is a witness
   std::vector<dag::Transition> transitions;
   // Per transition, the op's name when the file gives one; replay checks it against the job so that
   // a trace is never silently run against a different program.

@@ -10,8 +10,8 @@
 #include <string>
 #include <string_view>
 
-#include "checker/witness/trace_io.hpp"
 #include "checker/system/model.hpp"
+#include "checker/witness/trace_io.hpp"
 #include "runtime/dag/dump_error.hpp"
 #include "runtime/designs/step_builder.hpp"
 

@@ -4,10 +4,10 @@
 #include <chrono>
 #include <memory>
 
-#include "checker/witness/trace_io.hpp"
-#include "checker/verify/verify_sarif.hpp"
 #include "checker/search/memory.hpp"
 #include "checker/verify/verify.hpp"
+#include "checker/verify/verify_sarif.hpp"
+#include "checker/witness/trace_io.hpp"
 #include "fuzz/lib/case_files.hpp"
 #include "fuzz/lib/mutants.hpp"
 

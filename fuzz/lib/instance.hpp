@@ -16,7 +16,8 @@ struct Instance {
   std::string origin;
   dag::Job job;
   std::uint32_t ranks = 2;
-  comm::Backend backend = comm::Backend::mpi;  // the semantics the checker and the runtime run it under
+  comm::Backend backend =
+      comm::Backend::mpi;  // the semantics the checker and the runtime run it under
 };
 
 }  // namespace ordo::fuzz

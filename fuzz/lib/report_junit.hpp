@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "report/junit.hpp"
 #include "fuzz/lib/campaign.hpp"
+#include "report/junit.hpp"
 
 namespace ordo::fuzz {
 

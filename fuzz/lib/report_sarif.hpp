@@ -8,8 +8,8 @@
 
 #include <string_view>
 
-#include "report/sarif.hpp"
 #include "fuzz/lib/campaign.hpp"
+#include "report/sarif.hpp"
 
 namespace ordo::fuzz {
 

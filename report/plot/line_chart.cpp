@@ -25,8 +25,8 @@ constexpr Rgb black{0, 0, 0};
 constexpr Rgb grid{225, 225, 225};
 // Distinct on white and for the common colour-vision deficiencies: Okabe and Ito's palette, with
 // a dark red for its yellow, which is faint on white.
-constexpr Rgb palette[] = {{0, 114, 178},  {213, 94, 0},   {0, 158, 115}, {204, 121, 167},
-                           {230, 159, 0},  {86, 180, 233}, {0, 0, 0},     {140, 40, 40}};
+constexpr Rgb palette[] = {{0, 114, 178}, {213, 94, 0},   {0, 158, 115}, {204, 121, 167},
+                           {230, 159, 0}, {86, 180, 233}, {0, 0, 0},     {140, 40, 40}};
 
 int text_width(const std::string& s) { return static_cast<int>(s.size()) * advance; }
 
@@ -113,7 +113,8 @@ Image draw(const LineChart& chart) {
   for (double y = y_min; y <= y_max + step / 2; y += step) {
     image.line(left, py(y), right, py(y), grid);
     const std::string label = number(y);
-    text(image, left - 10 - text_width(label), static_cast<int>(py(y)) - glyph_height, label, black);
+    text(image, left - 10 - text_width(label), static_cast<int>(py(y)) - glyph_height, label,
+         black);
   }
   // Ticks at the data's x values only: on a log2 axis of rank counts, the counts measured.
   int last_label_end = -1000;
@@ -137,7 +138,8 @@ Image draw(const LineChart& chart) {
     const Rgb colour = palette[i % std::size(palette)];
     std::vector<std::size_t> order(s.x.size());
     for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
-    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return s.x[a] < s.x[b]; });
+    std::sort(order.begin(), order.end(),
+              [&](std::size_t a, std::size_t b) { return s.x[a] < s.x[b]; });
     for (std::size_t k = 0; k < order.size(); ++k) {
       const double x = px(s.x[order[k]]);
       const double y = py(s.y[order[k]]);

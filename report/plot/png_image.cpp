@@ -95,7 +95,8 @@ std::string Image::png() const {
   std::string header;
   put_u32(header, width_);
   put_u32(header, height_);
-  header += std::string("\x08\x02\x00\x00\x00", 5);  // 8 bits, truecolour, deflate, filter 0, no interlace
+  header += std::string("\x08\x02\x00\x00\x00",
+                        5);  // 8 bits, truecolour, deflate, filter 0, no interlace
   put_chunk(out, "IHDR", header);
   put_chunk(out, "IDAT", packed);
   put_chunk(out, "IEND", {});

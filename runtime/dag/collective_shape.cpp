@@ -27,19 +27,18 @@ std::vector<ShapeProblem> shape_problems(CollectiveKind kind, std::uint64_t coun
   }
   // An empty communicator is reported with its members; it has no root to name.
   if (rooted && root && comm_size && *comm_size > 0 && *root >= *comm_size) {
-    problems.push_back(
-        {"root", "root " + std::to_string(*root) + " is not a rank of the communicator",
-         "a root from 0 to " + std::to_string(*comm_size - 1) + " (the communicator has " +
-             std::to_string(*comm_size) + " ranks)"});
+    problems.push_back({"root",
+                        "root " + std::to_string(*root) + " is not a rank of the communicator",
+                        "a root from 0 to " + std::to_string(*comm_size - 1) +
+                            " (the communicator has " + std::to_string(*comm_size) + " ranks)"});
   }
   if (splits_into_blocks(kind) && comm_size && *comm_size > 0 && count % *comm_size != 0) {
     const std::string size = std::to_string(*comm_size);
-    problems.push_back({"count",
-                        name + " of " + std::to_string(count) +
-                            " elements does not split into blocks for the communicator's " + size +
-                            " ranks",
-                        "a count that is a multiple of " + size + " (each rank's block is count / " +
-                            size + ")"});
+    problems.push_back(
+        {"count",
+         name + " of " + std::to_string(count) +
+             " elements does not split into blocks for the communicator's " + size + " ranks",
+         "a count that is a multiple of " + size + " (each rank's block is count / " + size + ")"});
   }
   if (kind == CollectiveKind::barrier && count != 0) {
     problems.push_back({"count", "barrier has count " + std::to_string(count), "count 0"});

@@ -15,9 +15,9 @@
 
 #include "runtime/comm/communicator.hpp"
 #include "runtime/dag/program.hpp"
-#include "runtime/flight/flight_ring.hpp"
 #include "runtime/diag/rank_dump.hpp"
 #include "runtime/engine/engine_snapshot.hpp"
+#include "runtime/flight/flight_ring.hpp"
 
 namespace ordo::diag {
 

@@ -4,8 +4,8 @@
 #include <stdexcept>
 #include <utility>
 
-#include "runtime/flight/flight_ring.hpp"
 #include "runtime/diag/timeline_writer.hpp"
+#include "runtime/flight/flight_ring.hpp"
 
 namespace ordo::diag {
 

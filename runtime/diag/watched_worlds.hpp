@@ -22,11 +22,11 @@
 #include "runtime/comm/joined_world.hpp"
 #include "runtime/comm/rules/backend.hpp"
 #include "runtime/dag/program.hpp"
-#include "runtime/flight/checked_world.hpp"
 #include "runtime/diag/flight_recorder.hpp"
+#include "runtime/diag/timeline_run.hpp"
+#include "runtime/flight/checked_world.hpp"
 #include "runtime/flight/recorded_world.hpp"
 #include "runtime/flight/timeline_log.hpp"
-#include "runtime/diag/timeline_run.hpp"
 
 namespace ordo::diag {
 

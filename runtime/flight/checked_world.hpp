@@ -21,11 +21,11 @@
 #include <vector>
 
 #include "runtime/comm/check_channel.hpp"
-#include "runtime/errors/exit_codes.hpp"
 #include "runtime/comm/communicator.hpp"
 #include "runtime/comm/rules/backend.hpp"
 #include "runtime/comm/rules/fingerprint.hpp"
 #include "runtime/comm/wrapped_world.hpp"
+#include "runtime/errors/exit_codes.hpp"
 
 namespace ordo::diag {
 

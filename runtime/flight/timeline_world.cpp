@@ -52,7 +52,7 @@ void TracedCommunicator::start_then(const comm::Call& call, void* buffer, Done d
 }
 
 TimelineWorld::TimelineWorld(comm::World& inner, TimelineLog& log, dag::CommId first_id,
-                         std::string_view name_prefix)
+                             std::string_view name_prefix)
     : WrappedWorld(inner, [&log, first_id, name_prefix](dag::CommId id, comm::Communicator& c) {
         log.set_comm_name(first_id + id, std::string(name_prefix) + c.name());
         return std::make_unique<TracedCommunicator>(c, first_id + id, log);

@@ -38,7 +38,7 @@ class TracedCommunicator final : public comm::WrappedCommunicator {
 class TimelineWorld final : public comm::WrappedWorld {
  public:
   TimelineWorld(comm::World& inner, TimelineLog& log, dag::CommId first_id = 0,
-              std::string_view name_prefix = {});
+                std::string_view name_prefix = {});
 };
 
 }  // namespace ordo::diag

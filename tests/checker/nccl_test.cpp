@@ -8,9 +8,9 @@
 #include <algorithm>
 #include <string>
 
-#include "checker/witness/trace_io.hpp"
 #include "checker/search/explore.hpp"
 #include "checker/verify/verify.hpp"
+#include "checker/witness/trace_io.hpp"
 #include "runtime/comm/rules/backend.hpp"
 #include "tests/checker/jobs.hpp"
 #include "tests/checker/replay.hpp"

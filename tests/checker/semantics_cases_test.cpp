@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "checker/witness/trace_io.hpp"
 #include "checker/verify/verify.hpp"
+#include "checker/witness/trace_io.hpp"
 #include "replay/replay.hpp"
 #include "runtime/dag/dump_reader.hpp"
 #include "runtime/errors/input_error.hpp"

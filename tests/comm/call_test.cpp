@@ -69,7 +69,9 @@ TEST(CheckCall, AllreduceNeedsAReductionAndNoRoot) {
             "expected one of: sum, prod, min, max");
   call = allreduce_call();
   call.root = 0;
-  EXPECT_NE(rejection(call, buffer).find("allreduce has a root; expected a root on bcast and reduce only"), std::string::npos);
+  EXPECT_NE(rejection(call, buffer)
+                .find("allreduce has a root; expected a root on bcast and reduce only"),
+            std::string::npos);
 }
 
 TEST(CheckCall, BcastNeedsARootInRangeAndNoReduction) {
@@ -79,16 +81,20 @@ TEST(CheckCall, BcastNeedsARootInRangeAndNoReduction) {
             "communicator; expected a root from 0 to 3 (the communicator has 4 ranks)");
   Call call = bcast_call(0);
   call.root.reset();
-  EXPECT_NE(rejection(call, buffer).find("bcast has no root; expected a 'root' rank of the communicator"), std::string::npos);
+  EXPECT_NE(
+      rejection(call, buffer).find("bcast has no root; expected a 'root' rank of the communicator"),
+      std::string::npos);
   call = bcast_call(0);
   call.reduction = Reduction::max;
-  EXPECT_NE(rejection(call, buffer).find("bcast has reduction max; expected reduction none"), std::string::npos);
+  EXPECT_NE(rejection(call, buffer).find("bcast has reduction max; expected reduction none"),
+            std::string::npos);
 }
 
 TEST(CheckCall, BarrierCarriesNothing) {
   Call call = barrier_call();
   call.count = 1;
-  EXPECT_NE(rejection(call, nullptr).find("barrier has count 1; expected count 0"), std::string::npos);
+  EXPECT_NE(rejection(call, nullptr).find("barrier has count 1; expected count 0"),
+            std::string::npos);
   call = barrier_call();
   call.root = 0;
   EXPECT_NE(rejection(call, nullptr).find("barrier has a root"), std::string::npos);
@@ -154,9 +160,11 @@ TEST(CheckCall, AllgatherTakesNoReductionNoRootAndACountThatSplits) {
   EXPECT_NE(rejection(call_of_kind(CollectiveKind::allgather, 8, Reduction::none, 1), buffer)
                 .find("allgather has a root"),
             std::string::npos);
-  EXPECT_NE(rejection(call_of_kind(CollectiveKind::allgather, 8, Reduction::none, {}), buffer, 3)
-                .find("allgather of 8 elements does not split into blocks for the communicator's 3 ranks"),
-            std::string::npos);
+  EXPECT_NE(
+      rejection(call_of_kind(CollectiveKind::allgather, 8, Reduction::none, {}), buffer, 3)
+          .find(
+              "allgather of 8 elements does not split into blocks for the communicator's 3 ranks"),
+      std::string::npos);
 }
 
 TEST(CheckCall, NullBufferWithData) {

@@ -1,6 +1,8 @@
 // On a GPU: bytes copied to device memory and back through pinned memory on a stream are the
 // bytes sent, at an offset too; the event polled reports the copies done; a range outside the
 // buffer is refused before anything is enqueued; an impossible allocation throws.
+#include "runtime/cuda/device_buffer.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -9,7 +11,6 @@
 #include <vector>
 
 #include "runtime/cuda/cuda_error.hpp"
-#include "runtime/cuda/device_buffer.hpp"
 #include "runtime/cuda/devices.hpp"
 #include "runtime/cuda/stream.hpp"
 

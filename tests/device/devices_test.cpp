@@ -1,8 +1,9 @@
 // Without a GPU (or a driver) the runtime sees none and says so; with one, it can name it.
+#include "runtime/cuda/devices.hpp"
+
 #include <gtest/gtest.h>
 
 #include "runtime/cuda/cuda_error.hpp"
-#include "runtime/cuda/devices.hpp"
 
 namespace ordo::device {
 namespace {

@@ -16,18 +16,18 @@
 #include <string>
 #include <vector>
 
+#include "runtime/comm/device/device_world.hpp"
 #include "runtime/comm/staged/device_path.hpp"
 #include "runtime/comm/staged/staged_communicator.hpp"
+#include "runtime/cuda/cuda_error.hpp"
+#include "runtime/cuda/devices.hpp"
 #include "runtime/dag/names.hpp"
 #include "runtime/designs/design_config.hpp"
 #include "runtime/engine/cuda/cuda_device_queue.hpp"
-#include "runtime/cuda/cuda_error.hpp"
-#include "runtime/exec/device/device_var_memory.hpp"
-#include "runtime/comm/device/device_world.hpp"
-#include "runtime/cuda/devices.hpp"
 #include "runtime/engine/engine.hpp"
 #include "runtime/engine/host_device_queue.hpp"
 #include "runtime/engine/thread_pool_scheduler.hpp"
+#include "runtime/exec/device/device_var_memory.hpp"
 #include "runtime/exec/executor.hpp"
 #include "runtime/kvstore/kvstore.hpp"
 #include "tests/comm/mpi_env.hpp"

@@ -2,8 +2,8 @@
 // GPU made current first (its rank on the node, modulo the GPUs it sees) where there is one.
 #include <cuda_runtime_api.h>
 
-#include "runtime/cuda/cuda_error.hpp"
 #include "runtime/comm/device/device_path_detection.hpp"
+#include "runtime/cuda/cuda_error.hpp"
 #include "runtime/cuda/devices.hpp"
 #include "tests/comm/mpi_test_run.hpp"
 

@@ -16,9 +16,9 @@
 #include "device_bytes.hpp"
 #include "runtime/comm/mpi/world.hpp"
 #include "runtime/comm/nccl/world.hpp"
-#include "runtime/dag/names.hpp"
 #include "runtime/cuda/cuda_error.hpp"
 #include "runtime/cuda/devices.hpp"
+#include "runtime/dag/names.hpp"
 #include "tests/comm/mpi_env.hpp"
 #include "tests/comm/staged/expected.hpp"
 

@@ -11,14 +11,14 @@
 #include <vector>
 
 #include "device_bytes.hpp"
-#include "runtime/comm/mpi/cuda_aware.hpp"
-#include "runtime/comm/staged/staged_communicator.hpp"
-#include "runtime/dag/names.hpp"
 #include "runtime/comm/device/cuda_aware_communicator.hpp"
-#include "runtime/cuda/cuda_error.hpp"
 #include "runtime/comm/device/cuda_stager.hpp"
 #include "runtime/comm/device/device_world.hpp"
+#include "runtime/comm/mpi/cuda_aware.hpp"
+#include "runtime/comm/staged/staged_communicator.hpp"
+#include "runtime/cuda/cuda_error.hpp"
 #include "runtime/cuda/devices.hpp"
+#include "runtime/dag/names.hpp"
 #include "tests/comm/mpi_env.hpp"
 #include "tests/comm/staged/expected.hpp"
 

@@ -16,9 +16,9 @@
 #include <string>
 #include <tuple>
 
-#include "runtime/flight/timeline_world.hpp"
 #include "runtime/engine/thread_pool_scheduler.hpp"
 #include "runtime/exec/executor.hpp"
+#include "runtime/flight/timeline_world.hpp"
 
 namespace ordo::diag {
 namespace {

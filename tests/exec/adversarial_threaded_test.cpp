@@ -21,9 +21,9 @@
 #include <string>
 #include <vector>
 
-#include "checker/witness/trace_io.hpp"
 #include "checker/search/verdict.hpp"
 #include "checker/verify/verify.hpp"
+#include "checker/witness/trace_io.hpp"
 #include "replay/replay.hpp"
 #include "runtime/dag/dump_reader.hpp"
 #include "runtime/exec/controlled_run.hpp"

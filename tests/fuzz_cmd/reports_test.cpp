@@ -4,12 +4,12 @@
 
 #include <nlohmann/json.hpp>
 
-#include "report/junit.hpp"
-#include "report/sarif.hpp"
 #include "fuzz/lib/campaign.hpp"
 #include "fuzz/lib/report_junit.hpp"
 #include "fuzz/lib/report_sarif.hpp"
 #include "fuzz/lib/report_text.hpp"
+#include "report/junit.hpp"
+#include "report/sarif.hpp"
 #include "tests/fuzz_cmd/fuzz_jobs.hpp"
 
 namespace ordo::fuzz::testing {

@@ -9,9 +9,9 @@
 #include <sstream>
 
 #include "checker/verify/job_places.hpp"
-#include "report/junit.hpp"
 #include "checker/verify/verify_junit.hpp"
 #include "checker/verify/verify_sarif.hpp"
+#include "report/junit.hpp"
 #include "runtime/dag/dump_reader.hpp"
 #include "runtime/errors/input_error.hpp"
 #include "runtime/json/file.hpp"

@@ -46,7 +46,8 @@ int run_mpi(const DemoCliOptions& o) {
   double hang_timeout = o.hang_timeout;
   bool check_collectives = o.check_collectives;
   try {
-    if (hang_timeout == 0.0) hang_timeout = diag::hang_timeout_from_env().value_or(diag::hang_timeout_default_s);
+    if (hang_timeout == 0.0)
+      hang_timeout = diag::hang_timeout_from_env().value_or(diag::hang_timeout_default_s);
     check_collectives = check_collectives || diag::check_collectives_from_env();
   } catch (const std::invalid_argument& e) {
     if (runtime.world_rank() == 0) std::cerr << "ordo demo: error: " << e.what() << '\n';

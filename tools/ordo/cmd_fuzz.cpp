@@ -14,14 +14,14 @@
 #include <string>
 #include <system_error>
 
-#include "report/junit.hpp"
-#include "report/sarif.hpp"
 #include "checker/verify/verify_sarif.hpp"
 #include "fuzz/lib/campaign.hpp"
 #include "fuzz/lib/generated_jobs.hpp"
 #include "fuzz/lib/report_junit.hpp"
 #include "fuzz/lib/report_sarif.hpp"
 #include "fuzz/lib/report_text.hpp"
+#include "report/junit.hpp"
+#include "report/sarif.hpp"
 #include "runtime/errors/input_error.hpp"
 #include "tools/ordo/bound_options.hpp"
 #include "tools/ordo/command_guard.hpp"

@@ -13,11 +13,11 @@
 #include <vector>
 
 #include "checker/timing/timed_run.hpp"
+#include "report/plot/line_chart.hpp"
 #include "runtime/errors/input_error.hpp"
 #include "tools/ordo/commands.hpp"
 #include "tools/ordo/job_input.hpp"
 #include "tools/ordo/output.hpp"
-#include "report/plot/line_chart.hpp"
 
 namespace ordo::tools {
 

@@ -12,14 +12,14 @@
 #include <optional>
 #include <string>
 
-#include "checker/witness/dot.hpp"
-#include "report/junit.hpp"
-#include "report/sarif.hpp"
-#include "checker/witness/trace_io.hpp"
-#include "checker/verify/verify_junit.hpp"
-#include "checker/verify/verify_sarif.hpp"
 #include "checker/search/memory.hpp"
 #include "checker/verify/verify.hpp"
+#include "checker/verify/verify_junit.hpp"
+#include "checker/verify/verify_sarif.hpp"
+#include "checker/witness/dot.hpp"
+#include "checker/witness/trace_io.hpp"
+#include "report/junit.hpp"
+#include "report/sarif.hpp"
 #include "runtime/errors/input_error.hpp"
 #include "runtime/json/file.hpp"
 #include "tools/ordo/bound_options.hpp"

@@ -7,10 +7,10 @@
 #include <iostream>
 #include <string>
 
-#include "report/sarif.hpp"
-#include "checker/verify/verify_sarif.hpp"
 #include "checker/search/memory.hpp"
 #include "checker/verify/verify.hpp"
+#include "checker/verify/verify_sarif.hpp"
+#include "report/sarif.hpp"
 #include "tools/ordo/commands.hpp"
 
 namespace ordo::tools {
@@ -116,7 +116,8 @@ std::string CommandGuard::answer_text(bool time, const std::string& why, double 
   std::snprintf(figures, sizeof figures, "time to verdict: %.3f s\n", seconds);
   return report_.input + ": UNKNOWN" +
          (ranks_ == 0 ? std::string() : " at " + std::to_string(ranks_) + " rank(s)") + "\n" +
-         "bound " + std::string(checker::to_string(bound)) + (time ? std::string() : " = " + std::to_string(value)) +
+         "bound " + std::string(checker::to_string(bound)) +
+         (time ? std::string() : " = " + std::to_string(value)) +
          (reached ? " reached: " + why + "; raise " + option
                   : " not reached: " + why + "; lower " + option + " so that ordo stops first") +
          "\n" + figures;

@@ -10,8 +10,8 @@
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
-#include <optional>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <thread>

@@ -9,9 +9,9 @@
 #include <new>
 #include <string>
 
+#include "checker/verify/verify_sarif.hpp"
 #include "report/junit.hpp"
 #include "report/sarif.hpp"
-#include "checker/verify/verify_sarif.hpp"
 #include "tools/ordo/command_clock.hpp"
 #include "tools/ordo/output.hpp"
 

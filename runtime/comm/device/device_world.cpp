@@ -3,9 +3,9 @@
 #include <stdexcept>
 #include <string>
 
-#include "runtime/comm/wrapped_world.hpp"
 #include "runtime/comm/device/cuda_aware_communicator.hpp"
 #include "runtime/comm/device/cuda_stager.hpp"
+#include "runtime/comm/wrapped_world.hpp"
 #if ORDO_NCCL_BUILT
 #include "runtime/comm/nccl/world.hpp"
 #endif

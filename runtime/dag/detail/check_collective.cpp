@@ -1,7 +1,8 @@
 // Rules for one collective spec, wherever it appears (an op's or a main-thread action's): the
 // agreement between kind, reduction, root and count that MPI needs (dag::shape_problems, shared
-// with every backend), the communicator it names, and the buffer it fills. Every kind keeps its whole `count` elements in one buffer var (for
-// reduce_scatter and allgather all the members' blocks), so one size check serves them all.
+// with every backend), the communicator it names, and the buffer it fills. Every kind keeps its
+// whole `count` elements in one buffer var (for reduce_scatter and allgather all the members'
+// blocks), so one size check serves them all.
 #include <algorithm>
 #include <cassert>
 #include <limits>

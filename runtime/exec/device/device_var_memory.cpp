@@ -4,10 +4,10 @@
 
 #include <stdexcept>
 
-#include "runtime/engine/cuda/cuda_device_queue.hpp"
 #include "runtime/cuda/cuda_error.hpp"
 #include "runtime/cuda/device_buffer.hpp"
 #include "runtime/cuda/devices.hpp"
+#include "runtime/engine/cuda/cuda_device_queue.hpp"
 
 namespace ordo::device {
 namespace {
@@ -54,9 +54,9 @@ void DeviceVarMemory::copy(std::span<const exec::ByteCopy> copies) {
     try {
       for (const exec::ByteCopy& c : copies) {
         if (c.bytes == 0) continue;
-        check_cuda(cudaMemcpyAsync(c.to, c.from, c.bytes, cudaMemcpyDeviceToDevice,
-                                   copying_->handle()),
-                   "cudaMemcpyAsync (device to device)");
+        check_cuda(
+            cudaMemcpyAsync(c.to, c.from, c.bytes, cudaMemcpyDeviceToDevice, copying_->handle()),
+            "cudaMemcpyAsync (device to device)");
       }
       done.record(*copying_);
     } catch (...) {
@@ -79,9 +79,9 @@ void DeviceVarMemory::enqueue_copy(std::span<const exec::ByteCopy> copies,
   make_current(device_);
   for (const exec::ByteCopy& c : copies) {
     if (c.bytes == 0) continue;
-    check_cuda(cudaMemcpyAsync(c.to, c.from, c.bytes, cudaMemcpyDeviceToDevice,
-                               stream->stream().handle()),
-               "cudaMemcpyAsync (device to device)");
+    check_cuda(
+        cudaMemcpyAsync(c.to, c.from, c.bytes, cudaMemcpyDeviceToDevice, stream->stream().handle()),
+        "cudaMemcpyAsync (device to device)");
   }
 }
 

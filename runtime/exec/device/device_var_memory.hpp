@@ -1,7 +1,7 @@
 // An executor's vars in device memory (exec::VarMemory): gradients that NCCL, staged MPI or
 // CUDA-aware MPI reduce where they are, with no copy to the host. Copy ops copy device to device
-// on the GPU, waited for or enqueued on a copy stream. The host never touches them: compute hooks that compute on the host and
-// Buffers::as/fill refuse such vars (runtime/exec/var_memory.hpp).
+// on the GPU, waited for or enqueued on a copy stream. The host never touches them: compute hooks
+// that compute on the host and Buffers::as/fill refuse such vars (runtime/exec/var_memory.hpp).
 #pragma once
 
 #include <cstdint>

@@ -4,11 +4,11 @@
 #include <string>
 
 #ifdef ORDO_DEVICE_PATHS
-#include "runtime/engine/cuda/cuda_device_queue.hpp"
 #include "runtime/comm/device/device_path_detection.hpp"
-#include "runtime/exec/device/device_var_memory.hpp"
 #include "runtime/comm/device/device_world.hpp"
 #include "runtime/cuda/devices.hpp"
+#include "runtime/engine/cuda/cuda_device_queue.hpp"
+#include "runtime/exec/device/device_var_memory.hpp"
 #endif
 
 namespace ordo::train {

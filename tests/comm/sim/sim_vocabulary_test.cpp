@@ -156,8 +156,8 @@ TEST(SimVocabulary, ACountThatDoesNotSplitIsRefusedBeforeMatching) {
     world.rank(0).comm(0).call(call_of_kind(dag::CollectiveKind::reduce_scatter, 4, {}), a.data());
     FAIL() << "a reduce_scatter of 4 elements at 3 ranks was accepted";
   } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find(
-                  "reduce_scatter of 4 elements does not split into blocks for the communicator's 3 ranks"),
+    EXPECT_NE(std::string(e.what()).find("reduce_scatter of 4 elements does not split into blocks "
+                                         "for the communicator's 3 ranks"),
               std::string::npos)
         << e.what();
   }
