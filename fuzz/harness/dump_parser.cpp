@@ -26,7 +26,7 @@ void check(std::string_view text) {
   ordo::dag::Job job;
   try {
     job = ordo::dag::read_dump(text);
-  } catch (const errors::InputError&) {
+  } catch (const ordo::errors::InputError&) {
     return;
   }
   const bool valid = ordo::dag::validate(job).empty();
@@ -42,7 +42,7 @@ void check(std::string_view text) {
   ordo::dag::Job back;
   try {
     back = ordo::dag::read_dump(once);
-  } catch (const errors::InputError& e) {
+  } catch (const ordo::errors::InputError& e) {
     fail("the dump of a valid job does not read back",
          e.where() + ": " + e.problem() + "\n" + once);
   }

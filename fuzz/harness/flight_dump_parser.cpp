@@ -18,12 +18,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   ordo::diag::RankDump dump;
   try {
-    dump = ordo::diag::read_dump(text);
-  } catch (const errors::InputError&) {
+    dump = ordo::diag::read_rank_dump(text);
+  } catch (const ordo::errors::InputError&) {
     return 0;
   }
-  const std::string written = ordo::diag::write_dump(dump);
-  if (ordo::diag::write_dump(ordo::diag::read_dump(written)) != written) {
+  const std::string written = ordo::diag::write_rank_dump(dump);
+  if (ordo::diag::write_rank_dump(ordo::diag::read_rank_dump(written)) != written) {
     std::fprintf(stderr, "flight_dump_parser: a dump does not read back as itself\n");
     std::abort();
   }

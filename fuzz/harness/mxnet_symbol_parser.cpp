@@ -20,7 +20,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     options.name = "fuzz";
     options.data_shape = {3, 32, 32};
     net = ordo::import::import_mxnet(ordo::import::read_mxnet_symbol(text), options);
-  } catch (const errors::InputError&) {
+  } catch (const ordo::errors::InputError&) {
     return 0;
   }
   if (!(ordo::networks::read_network(ordo::networks::write_network(net)) == net)) {

@@ -17,7 +17,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   ordo::networks::Network net;
   try {
     net = ordo::networks::read_network(text);
-  } catch (const errors::InputError&) {
+  } catch (const ordo::errors::InputError&) {
     return 0;
   }
   if (!(ordo::networks::read_network(ordo::networks::write_network(net)) == net)) {

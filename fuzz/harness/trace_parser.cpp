@@ -1,6 +1,6 @@
-// libFuzzer harness for the counterexample trace reader (checker/trace_io.hpp). Any text must be
-// rejected with errors::InputError or read as a trace whose per-transition op names line up with
-// its transitions; a trace that reads is then checked against a fixed two-rank job with
+// libFuzzer harness for the counterexample trace reader (checker/witness/trace_io.hpp). Any text
+// must be rejected with errors::InputError or read as a trace whose per-transition op names line
+// up with its transitions; a trace that reads is then checked against a fixed two-rank job with
 // trace_mismatch, which must answer for any transitions at all, since `ordo replay` runs it on user
 // files before anything else.
 #include <cstddef>
@@ -40,7 +40,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   ordo::checker::Trace trace;
   try {
     trace = ordo::checker::read_trace(text);
-  } catch (const errors::InputError&) {
+  } catch (const ordo::errors::InputError&) {
     return 0;
   }
   if (trace.op_names.size() != trace.transitions.size()) {
