@@ -2,13 +2,13 @@
 // its pool thread after its function returns, until it completes, under both schedulers.
 #include <gtest/gtest.h>
 
-#include <chrono>
 #include <condition_variable>
 #include <mutex>
 #include <optional>
 #include <thread>
 
 #include "runtime/engine/thread_pool_scheduler.hpp"
+#include "tests/common/eventually.hpp"
 #include "tests/engine/controlled_rig.hpp"
 
 namespace ordo::engine::testing {
@@ -95,13 +95,11 @@ TEST(EngineBlockingAsync, ThreadPoolWaitsForTheCollectiveBeforeTheNextOp) {
   }
   // Once the worker has returned from the collective's function, the rules still hold its
   // thread, so the engine reports nothing running and nothing startable until it completes.
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-  Activity stuck = engine.activity();
-  while (stuck.functions_running != 0 && std::chrono::steady_clock::now() < deadline) {
-    std::this_thread::yield();
+  Activity stuck;
+  ASSERT_TRUE(ordo::testing::eventually([&] {
     stuck = engine.activity();
-  }
-  ASSERT_EQ(stuck.functions_running, 0u);
+    return stuck.functions_running == 0;
+  }));
   EXPECT_EQ(stuck.ops_startable, 0u);
   EXPECT_EQ(stuck.ops_incomplete, 2u);
   {

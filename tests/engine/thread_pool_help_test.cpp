@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "runtime/engine/submit_batch.hpp"
+#include "tests/common/eventually.hpp"
 #include "tests/engine/thread_pool_rig.hpp"
 
 namespace ordo::engine {
@@ -116,7 +117,7 @@ namespace {
 // op runs (on Open MPI, a blocking collective waits for a rank that first needs another op of
 // this batch). So before the helped op runs, the batch's other deferred ops go to the workers;
 // otherwise their wake-up waits for this thread's next wait, which never comes. The helped op
-// here waits (bounded, so a regression fails instead of hanging) for an op of another pool.
+// here waits for an op of another pool (a regression hangs until ctest's TIMEOUT ends the test).
 TEST(HelpedWait, HandsTheBatchsOtherOpsToTheWorkersBeforeRunningOne) {
   const auto engine = thread_pool_engine({dag::Pool{"first", 1}, dag::Pool{"second", 1}}, Limits{},
                                          options(true, 0));
@@ -131,17 +132,13 @@ TEST(HelpedWait, HandsTheBatchsOtherOpsToTheWorkersBeforeRunningOne) {
       SubmitBatch batch(*engine);
       engine->submit({"b", {}, {b}, 1}, [&] { b_ran.store(true); });
       engine->submit({"a", {}, {a}, 0}, [&] {
-        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
-        while (!b_ran.load() && std::chrono::steady_clock::now() < deadline) {
-          std::this_thread::sleep_for(std::chrono::microseconds(50));
-        }
-        a_saw_b = b_ran.load();
+        a_saw_b = ordo::testing::eventually([&] { return b_ran.load(); });
       });
       engine->wait_to_read(a);
       engine->wait_for_all();
     }
-    ASSERT_TRUE(a_saw_b) << "round " << round << ": the op run by the wait waited 5 s for an op "
-                         << "the batch never handed to a worker";
+    ASSERT_TRUE(a_saw_b) << "round " << round << ": the op run by the wait never saw the op the "
+                         << "batch should have handed to a worker";
   }
 }
 
