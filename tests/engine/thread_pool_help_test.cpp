@@ -131,9 +131,8 @@ TEST(HelpedWait, HandsTheBatchsOtherOpsToTheWorkersBeforeRunningOne) {
     {
       SubmitBatch batch(*engine);
       engine->submit({"b", {}, {b}, 1}, [&] { b_ran.store(true); });
-      engine->submit({"a", {}, {a}, 0}, [&] {
-        a_saw_b = ordo::testing::eventually([&] { return b_ran.load(); });
-      });
+      engine->submit({"a", {}, {a}, 0},
+                     [&] { a_saw_b = ordo::testing::eventually([&] { return b_ran.load(); }); });
       engine->wait_to_read(a);
       engine->wait_for_all();
     }
