@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <map>
 
+#include "report/fixed_text.hpp"
 #include "report/xml_text.hpp"
 
 namespace ordo::report {
@@ -17,9 +18,7 @@ std::string attribute(std::string_view name, std::string_view value) {
 // Seconds as JUnit readers parse them: a plain decimal, never "nan" or an exponent.
 std::string seconds_text(double seconds) {
   if (!std::isfinite(seconds) || seconds < 0.0) seconds = 0.0;
-  char text[64];
-  std::snprintf(text, sizeof text, "%.3f", seconds);
-  return text;
+  return fixed_text(seconds, 3);
 }
 
 enum class Kind { passed, error, failure, skipped };

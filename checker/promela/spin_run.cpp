@@ -2,6 +2,7 @@
 
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -179,7 +180,8 @@ SpinResult run_spin(const std::string& promela, const SpinHints& hints,
       "./pan -m" + std::to_string(hints.depth_max) + " -w" + std::to_string(options.hash_bits);
   if (!options.report_deadlocks) pan += " -E";
   if (options.seconds_max > 0) {
-    const auto whole = static_cast<long long>(std::ceil(options.seconds_max));
+    // At most some 30 years: a longer bound never falls either, and the cast stays defined.
+    const auto whole = static_cast<long long>(std::ceil(std::min(options.seconds_max, 1e9)));
     pan = "timeout --signal=KILL " + std::to_string(whole) + " " + pan;
   }
   const Clock::time_point begin = Clock::now();

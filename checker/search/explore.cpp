@@ -12,6 +12,7 @@
 #include "checker/search/visited_set.hpp"
 #include "checker/system/deadlock.hpp"
 #include "checker/system/transitions.hpp"
+#include "runtime/bounds/seconds.hpp"
 
 namespace ordo::checker {
 
@@ -268,7 +269,7 @@ class Search {
     return std::nullopt;
   }
 
-  std::uint64_t seconds_bound() const { return static_cast<std::uint64_t>(limits_.seconds_max); }
+  std::uint64_t seconds_bound() const { return bounds::whole_seconds(limits_.seconds_max); }
 
   double seconds_since_begin() const {
     return std::chrono::duration<double>(Clock::now() - begin_).count();

@@ -4,6 +4,8 @@
 
 #include <chrono>
 
+#include "runtime/bounds/seconds.hpp"
+
 namespace ordo::checker::symbolic {
 
 class Budget {
@@ -11,11 +13,9 @@ class Budget {
   using Clock = std::chrono::steady_clock;
 
   explicit Budget(double seconds)
-      : begin_(Clock::now()),
-        end_(begin_ +
-             std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds))) {}
+      : begin_(Clock::now()), end_(bounds::deadline_after(begin_, seconds)) {}
 
-  double left() const { return std::chrono::duration<double>(end_ - Clock::now()).count(); }
+  double left() const { return bounds::seconds_until(end_); }
   bool spent() const { return left() <= 0.0; }
   double elapsed() const { return std::chrono::duration<double>(Clock::now() - begin_).count(); }
 

@@ -19,6 +19,7 @@
 #include "checker/symbolic/programs.hpp"
 #include "checker/symbolic/stretch_chains.hpp"
 #include "checker/symbolic/timeline.hpp"
+#include "runtime/bounds/seconds.hpp"
 #include "runtime/comm/rules/violation.hpp"
 
 namespace ordo::checker::symbolic {
@@ -87,7 +88,7 @@ class Decision {
     if (!budget_.spent()) return true;
     undecided("the time limit of " + std::to_string(limits_.seconds_max) + " s ran out");
     out_.result.bound = Bound::seconds_max;
-    out_.result.bound_value = static_cast<std::uint64_t>(limits_.seconds_max);
+    out_.result.bound_value = bounds::whole_seconds(limits_.seconds_max);
     return false;
   }
 

@@ -11,6 +11,7 @@
 #include "checker/system/deadlock.hpp"
 #include "checker/system/state.hpp"
 #include "checker/system/transitions.hpp"
+#include "runtime/bounds/seconds.hpp"
 
 namespace ordo::checker::symbolic {
 
@@ -42,8 +43,7 @@ class Run {
       : model_(model),
         hb_(hb_of_rank),
         plan_(plan),
-        deadline_(Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                     std::chrono::duration<double>(seconds))),
+        deadline_(bounds::deadline_after(Clock::now(), seconds)),
         begin_(Clock::now()),
         state_(initial_state(model)),
         pending_(model.comms()) {

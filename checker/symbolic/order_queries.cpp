@@ -4,6 +4,8 @@
 #include <chrono>
 #include <optional>
 
+#include "runtime/bounds/seconds.hpp"
+
 namespace ordo::checker::symbolic {
 
 std::vector<std::uint32_t> calls_on(const HappensBefore& hb, dag::CommId comm) {
@@ -50,9 +52,7 @@ struct PathSearch {
 PathSearch first_link_not_a_path(const HappensBefore& hb, const std::vector<std::uint32_t>& calls,
                                  Link link, double seconds) {
   using Clock = std::chrono::steady_clock;
-  const Clock::time_point deadline =
-      Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                         std::chrono::duration<double>(std::max(seconds, 0.0)));
+  const Clock::time_point deadline = bounds::deadline_after(Clock::now(), seconds);
   std::vector<std::uint32_t> seen(hb.events(), 0);
   std::vector<EventId> todo;
   std::uint32_t search = 0;

@@ -4,6 +4,8 @@
 #include <chrono>
 #include <optional>
 
+#include "runtime/bounds/seconds.hpp"
+
 namespace ordo::checker::symbolic {
 
 namespace {
@@ -172,9 +174,7 @@ PoolAnswer check_pool(z3::context& ctx, const HappensBefore& hb, const dag::Prog
     return has(before[hb.start(ops[b])], a);
   };
   if (by_widths) {
-    const Clock::time_point deadline =
-        Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                           std::chrono::duration<double>(std::max(seconds, 0.0)));
+    const Clock::time_point deadline = bounds::deadline_after(Clock::now(), seconds);
     switch (decided_by_widths(program, ops, threads, ordered, deadline, out)) {
       case Widths::decided:
         return out;

@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <map>
+#include <optional>
+#include <set>
 #include <stdexcept>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -48,16 +50,18 @@ class Clock {
   Clock(const Model& model, const TimedOptions& options, std::vector<CommLink> links)
       : model_(model), options_(options), links_(std::move(links)) {}
 
+  // Each loop takes one transition, so what is enabled is worked out from what changed, never
+  // by a scan of every op (checker::enabled_transitions): the run is linear in the program's
+  // length, not quadratic. The choice is enabled_transitions' order all the same: the main
+  // thread's action, then each pool's next start, then the claimed collective of the lowest op id.
   TimedResult run() {
     State state = initial_state(model_);
-    std::vector<dag::Transition> enabled;
     while (true) {
       if (result_.transitions > options_.transitions_max) {
         throw std::runtime_error("the timed run took more than " +
                                  std::to_string(options_.transitions_max) + " transitions");
       }
-      enabled_transitions(model_, state, enabled);
-      if (const dag::Transition* now = instant(enabled)) {
+      if (const std::optional<dag::Transition> now = instant(state)) {
         take(state, *now);
         continue;
       }
@@ -74,13 +78,21 @@ class Clock {
  private:
   // The first transition that takes no time and may happen now: the main thread's action (once
   // a collective it called has ended), a claim, an issue. Completions wait for their time.
-  const dag::Transition* instant(const std::vector<dag::Transition>& enabled) const {
-    for (const dag::Transition& t : enabled) {
-      if (t.kind == dag::Transition::Kind::complete) continue;
-      if (t.kind == dag::Transition::Kind::main && now_us_ < main_free_us_) continue;
-      return &t;
+  std::optional<dag::Transition> instant(const State& state) const {
+    const RankState& r = state.rank(0);
+    if (now_us_ >= main_free_us_ && main_enabled(model_, r, 0)) {
+      return dag::Transition{dag::Transition::Kind::main, 0, 0, std::nullopt};
     }
-    return nullptr;
+    for (dag::PoolId pool = 0; pool < r.rules.pools(); ++pool) {
+      if (const std::optional<engine::StartChoice> start = r.rules.next_start(pool)) {
+        return dag::Transition{dag::Transition::Kind::claim, 0, r.op_of_slot.at(start->op.slot),
+                               start->thread};
+      }
+    }
+    if (!claimed_.empty()) {
+      return dag::Transition{dag::Transition::Kind::issue, 0, *claimed_.begin(), std::nullopt};
+    }
+    return std::nullopt;
   }
 
   // When the collective ends: after the calls before it on its link, plus its own time. comm_us
@@ -115,32 +127,44 @@ class Clock {
     if (t.kind == dag::Transition::Kind::main) return;
     const dag::Op& op = program.ops.at(t.op);
     const OpPhase phase = state.rank(0).phase.at(t.op);
+    if (phase == OpPhase::claimed) {
+      claimed_.insert(t.op);
+    } else {
+      claimed_.erase(t.op);
+    }
     if (phase == OpPhase::running) {
       const double cost = op.cost_us * (is_update(op) ? 1.0 : options_.compute_scale);
-      due_[t.op] = now_us_ + cost;
+      due(t.op, now_us_ + cost);
       result_.compute_us += cost;
-    } else if (phase == OpPhase::fired && !due_.contains(t.op)) {
-      due_[t.op] = on_link(*op.collective);
+    } else if (phase == OpPhase::fired && !due_at_.contains(t.op)) {
+      due(t.op, on_link(*op.collective));
     }
   }
 
+  void due(dag::OpId op, double at) {
+    due_at_[op] = at;
+    due_.insert({at, op});
+  }
+
   // Moves the clock to the next completion (or the end of the main thread's collective) and takes
-  // the completions due then; false when nothing is left to happen.
+  // the completions due then, in op id order; false when nothing is left to happen.
   bool advance(State& state) {
     double next = std::numeric_limits<double>::infinity();
-    for (const auto& [op, at] : due_) next = std::min(next, at);
+    if (!due_.empty()) next = due_.begin()->first;
     if (main_free_us_ > now_us_) next = std::min(next, main_free_us_);
     if (!std::isfinite(next)) return false;
     now_us_ = next;
-    for (auto it = due_.begin(); it != due_.end();) {
-      if (it->second > now_us_) {
-        ++it;
-        continue;
-      }
-      const dag::Transition complete{dag::Transition::Kind::complete, 0, it->first, std::nullopt};
+    std::vector<dag::OpId> now;
+    while (!due_.empty() && due_.begin()->first <= now_us_) {
+      now.push_back(due_.begin()->second);
+      due_.erase(due_.begin());
+    }
+    std::sort(now.begin(), now.end());
+    for (const dag::OpId op : now) {
+      const dag::Transition complete{dag::Transition::Kind::complete, 0, op, std::nullopt};
       if (apply(model_, state, complete)) throw std::logic_error("a completion broke a rule");
       ++result_.transitions;
-      it = due_.erase(it);
+      due_at_.erase(op);
     }
     return true;
   }
@@ -153,7 +177,10 @@ class Clock {
   double link_free_us_ = 0.0;
   double node_link_free_us_ = 0.0;
   std::vector<CommLink> links_;  // per communicator
-  std::map<dag::OpId, double> due_;  // completion time of every running or matched op
+  // Completion time of every running or matched op, by op and in time order.
+  std::unordered_map<dag::OpId, double> due_at_;
+  std::set<std::pair<double, dag::OpId>> due_;
+  std::set<dag::OpId> claimed_;  // collective ops claimed, their calls not issued yet
 };
 
 }  // namespace

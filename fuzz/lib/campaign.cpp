@@ -10,6 +10,7 @@
 #include "checker/witness/trace_io.hpp"
 #include "fuzz/lib/case_files.hpp"
 #include "fuzz/lib/mutants.hpp"
+#include "runtime/bounds/seconds.hpp"
 
 namespace ordo::fuzz {
 
@@ -22,7 +23,7 @@ double since(Clock::time_point begin) {
 }
 
 Clock::time_point after(Clock::time_point from, double seconds) {
-  return from + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+  return bounds::deadline_after(from, seconds);
 }
 
 // The witness as `ordo verify --format sarif` places it, in the dump just written.

@@ -5,7 +5,7 @@
 #include <optional>
 #include <string>
 
-#include "fuzz/lib/bounds.hpp"
+#include "fuzz/lib/sizes.hpp"
 
 namespace ordo::fuzz {
 
@@ -64,7 +64,7 @@ struct RankBuild {
       const bool full = (e.count % 2 == 1) != has(e.bump, rank);
       c.count = full ? comm_size(comm) : 0;
     } else if (c.kind != dag::CollectiveKind::barrier) {
-      c.count = e.count % (bounds::raw_count_max + 1) + (has(e.bump, rank) ? 1 : 0);
+      c.count = e.count % (sizes::raw_count_max + 1) + (has(e.bump, rank) ? 1 : 0);
     }
     if (dag::takes_reduction(c.kind)) c.reduction = reductions[e.reduction % 4];
     if (dag::takes_root(c.kind)) c.root = e.root % comm_size(comm);
@@ -191,7 +191,7 @@ std::vector<dag::Var> vars_of(const RawRecipe& recipe) {
   std::vector<dag::Var> vars;
   for (std::uint32_t d = 0; d < recipe.data_vars; ++d) {
     vars.push_back({"d" + std::to_string(d),
-                    d % 2 == 0 ? dag::VarKind::tensor : dag::VarKind::buffer, bounds::raw_var_bytes,
+                    d % 2 == 0 ? dag::VarKind::tensor : dag::VarKind::buffer, sizes::raw_var_bytes,
                     dag::DType::f32});
   }
   for (std::uint32_t t = 0; t < recipe.tokens; ++t) {
@@ -215,7 +215,7 @@ EventRecipe draw_event(Draws& d) {
   e.priority = static_cast<std::int32_t>(d.below(3));
   e.comm = below(3);
   e.kind = below(6);
-  e.count = d.below(bounds::raw_count_max + 1);
+  e.count = d.below(sizes::raw_count_max + 1);
   e.dtype = below(8);
   e.reduction = below(4);
   e.root = below(3);
@@ -228,20 +228,20 @@ EventRecipe draw_event(Draws& d) {
 
 RawRecipe draw_raw_recipe(Draws& d) {
   RawRecipe r;
-  r.ranks = static_cast<std::uint32_t>(d.between(2, bounds::raw_ranks_max));
-  r.comms.resize(d.below(bounds::raw_extra_comms_max + 1));
+  r.ranks = static_cast<std::uint32_t>(d.between(2, sizes::raw_ranks_max));
+  r.comms.resize(d.below(sizes::raw_extra_comms_max + 1));
   for (CommRecipe& c : r.comms) {
     c.members = static_cast<std::uint32_t>(d.below(8));
     c.reversed = d.one_in(2);
   }
-  r.pools.resize(d.between(1, bounds::raw_pools_max));
+  r.pools.resize(d.between(1, sizes::raw_pools_max));
   for (PoolRecipe& p : r.pools) {
-    p.threads = static_cast<std::uint32_t>(d.between(1, bounds::raw_pool_threads_max));
+    p.threads = static_cast<std::uint32_t>(d.between(1, sizes::raw_pool_threads_max));
     p.priority = d.one_in(4);
   }
-  r.data_vars = static_cast<std::uint32_t>(d.between(1, bounds::raw_data_vars_max));
-  r.tokens = static_cast<std::uint32_t>(d.below(bounds::raw_tokens_max + 1));
-  r.events.resize(d.between(1, bounds::raw_events_max));
+  r.data_vars = static_cast<std::uint32_t>(d.between(1, sizes::raw_data_vars_max));
+  r.tokens = static_cast<std::uint32_t>(d.below(sizes::raw_tokens_max + 1));
+  r.events.resize(d.between(1, sizes::raw_events_max));
   for (EventRecipe& e : r.events) e = draw_event(d);
   return r;
 }

@@ -60,7 +60,7 @@ struct RawRecipe {
   std::vector<EventRecipe> events;
 };
 
-// Within fuzz/lib/bounds.hpp; a departure from the shared script (an event some rank leaves out
+// Within fuzz/lib/sizes.hpp; a departure from the shared script (an event some rank leaves out
 // or calls with one element more) is the exception, one event in seven.
 RawRecipe draw_raw_recipe(Draws& draws);
 // Every recipe gives a job that validates: events a rank cannot take (a collective on a

@@ -14,6 +14,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "runtime/bounds/seconds.hpp"
 #include "runtime/diag/rank_dump_io.hpp"
 
 namespace ordo::diag {
@@ -89,9 +90,9 @@ Watchdog::Watchdog(FlightRecorder& recorder, WatchdogOptions options)
     throw std::invalid_argument("hang timeout " + std::to_string(options_.timeout_s) +
                                 " s; expected a positive number of seconds");
   }
-  // Capped at about 30 years, so that the nanoseconds fit.
-  timeout_ =
-      std::chrono::nanoseconds(static_cast<std::int64_t>(std::min(options_.timeout_s, 1e9) * 1e9));
+  // Saturated: a timeout past the clock's range never falls, rather than wrapping to the past.
+  timeout_ = std::chrono::duration_cast<std::chrono::nanoseconds>(
+      bounds::saturated_duration(options_.timeout_s));
   // A few looks per timeout, at most 4 a second: late by at most a quarter of the timeout.
   poll_ = std::min<std::chrono::nanoseconds>(timeout_ / 4, std::chrono::milliseconds(250));
   const double grace_s =
@@ -213,14 +214,10 @@ void Watchdog::loop() {
 std::optional<double> hang_timeout_from_env() {
   const char* text = std::getenv("ORDO_HANG_TIMEOUT");
   if (text == nullptr || *text == '\0') return std::nullopt;
-  char* end = nullptr;
-  errno = 0;
-  const double value = std::strtod(text, &end);
-  if (errno != 0 || end == text || *end != '\0' || !(value > 0.0) || !std::isfinite(value)) {
-    throw std::invalid_argument(std::string("ORDO_HANG_TIMEOUT is '") + text +
-                                "'; expected a positive number of seconds");
-  }
-  return value;
+  // Read as --hang-timeout is (runtime/bounds/seconds.hpp).
+  const bounds::SecondsRead read = bounds::read_seconds(text);
+  if (read.problem) throw std::invalid_argument("ORDO_HANG_TIMEOUT: " + *read.problem);
+  return read.seconds;
 }
 
 }  // namespace ordo::diag

@@ -1,5 +1,7 @@
-// The options that bound a whole command, `--timeout` and `--memory-max`, read alike by every
-// command that has them (`ordo verify`, `ordo fuzz`); command_guard.hpp holds the command to them.
+// The options that bound a command, read alike by every command that has them: time bounds
+// (`--timeout`, `--hang-timeout`, `--verify-timeout`) and byte counts (`--memory-max`, the
+// designs' sizes). The reading itself is runtime/bounds's; command_guard.hpp holds a command to
+// its bounds.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -7,9 +9,12 @@
 
 namespace ordo::tools {
 
-// A finite number of seconds above 0: "nan" compares false with everything and "inf" never runs
-// out, so either would turn the bound off.
+// A finite number of seconds above 0 (bounds::read_seconds).
 const CLI::Validator& seconds_bound();
+
+// A byte count with an optional unit (bounds::read_bytes), at least `least`; the option's text is
+// replaced by the count of bytes, which CLI11 then stores.
+CLI::Validator byte_count(std::uint64_t least);
 
 // `--memory-max` into `bytes`: a count of bytes or one with a unit (512M, 4G); 0 while not given,
 // which means default_memory_max().

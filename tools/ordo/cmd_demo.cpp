@@ -13,6 +13,7 @@
 #include "runtime/diag/debug_mode.hpp"
 #include "runtime/diag/watchdog.hpp"
 #include "runtime/diag/watched_worlds.hpp"
+#include "tools/ordo/bound_options.hpp"
 #include "tools/ordo/commands.hpp"
 #include "tools/ordo/fingerprint_channels.hpp"
 #include "tools/ordo/output.hpp"
@@ -130,7 +131,7 @@ Command add_demo(CLI::App& app) {
                               "flight recorder and ends the job (default: ORDO_HANG_TIMEOUT, "
                               "else ") +
                       std::to_string(static_cast<int>(diag::hang_timeout_default_s)) + ")")
-      ->check(CLI::PositiveNumber);
+      ->check(seconds_bound());
   sub->add_option("--dump-dir", o->dump_dir, "--mpi: where a hang writes rank-K.json")
       ->capture_default_str();
   sub->add_flag("--check-collectives", o->check_collectives,

@@ -4,17 +4,21 @@
 // runtime runs; only the durations are the model's.
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "checker/timing/timed_run.hpp"
+#include "report/fixed_text.hpp"
 #include "report/plot/line_chart.hpp"
 #include "runtime/errors/input_error.hpp"
+#include "tools/ordo/bound_options.hpp"
+#include "tools/ordo/command_clock.hpp"
+#include "tools/ordo/command_guard.hpp"
 #include "tools/ordo/commands.hpp"
 #include "tools/ordo/job_input.hpp"
 #include "tools/ordo/output.hpp"
@@ -36,6 +40,8 @@ struct SimulateCli {
   // hierarchical: the link within a node (its reduces and bcasts), shared memory by default.
   double node_alpha_us = 1.0;
   double node_gbit_per_s = 80.0;
+  double timeout = 60.0;         // --timeout: the whole command, as for verify
+  std::uint64_t memory_max = 0;  // --memory-max; 0: default_memory_max()
 };
 
 std::vector<std::uint32_t> parse_ranks(const std::string& text) {
@@ -115,12 +121,14 @@ std::vector<std::string> split_names(const std::string& text) {
 }
 
 // One design's table; its epoch minutes at each count go to `epoch_min`.
-int simulate_design(const SimulateCli& o, const JobInput& input, std::vector<double>& epoch_min) {
+int simulate_design(const SimulateCli& o, const JobInput& input, CommandGuard& guard,
+                    std::vector<double>& epoch_min) {
   dag::Job job;
   std::vector<std::uint32_t> counts;
   checker::timing::TimedOptions options;
   try {
     counts = parse_ranks(o.ranks);
+    guard.stage("reading the input");
     // Written for its rank count: the smallest it fits, one rank or one node.
     job = design_is(input, designs::written_for_ranks)
               ? job_at(input, {},
@@ -161,22 +169,27 @@ int simulate_design(const SimulateCli& o, const JobInput& input, std::vector<dou
   // C: the step with free communication (one rank); M: the link's busy time at each count.
   options.ranks = 1;
   double alone_us = 0.0;
+  guard.stage("timing the step");
   try {
     alone_us = checker::timing::timed_run(job, options).total_us;
   } catch (const std::exception& e) {
     std::cerr << "ordo simulate: error: " << e.what() << '\n';
     return exit_bad_input;
   }
-  std::printf("compute alone C: %.1f ms per step%s\n\n", alone_us / 1e3,
-              design_is(input, designs::compute_shrinks_with_ranks)
-                  ? (" on one rank; " + input.design + "'s shrinks with the ranks").c_str()
-                  : "");
+  std::cout << "compute alone C: " << report::fixed_text(alone_us / 1e3, 1) << " ms per step"
+            << (design_is(input, designs::compute_shrinks_with_ranks)
+                    ? " on one rank; " + input.design + "'s shrinks with the ranks"
+                    : std::string())
+            << "\n\n";
   std::cout << "| ranks | step T | communication M | T / max(C, M) | images/s | epoch |\n"
-            << "|---:|---:|---:|---:|---:|---:|\n";
+            << "|---:|---:|---:|---:|---:|---:|\n"
+            << std::flush;
   for (const std::uint32_t ranks : counts) {
     checker::timing::TimedResult r;
     try {
+      guard.stage("building the step at a rank count");
       const dag::Job at = job_at(input, job, ranks);
+      guard.stage("timing the step");
       // sharded's compute shrinks with the ranks (each updates its blocks only): C at this count.
       if (design_is(input, designs::compute_shrinks_with_ranks)) {
         options.ranks = 1;
@@ -191,12 +204,13 @@ int simulate_design(const SimulateCli& o, const JobInput& input, std::vector<dou
     const double step_s = r.total_us / 1e6;
     const double per_s = step_s > 0 ? static_cast<double>(o.batch) * ranks / step_s : 0.0;
     const double epoch_s = per_s > 0 ? static_cast<double>(o.images) / per_s : 0.0;
-    char line[256];
     const double bound = std::max(alone_us, r.comm_us);
-    std::snprintf(line, sizeof line, "| %u | %.1f ms | %.1f ms | %.2f | %.0f | %.1f min |\n", ranks,
-                  r.total_us / 1e3, r.comm_us / 1e3, bound > 0 ? r.total_us / bound : 0.0, per_s,
-                  epoch_s / 60.0);
-    std::cout << line << std::flush;
+    using report::fixed_text;
+    std::cout << "| " << ranks << " | " << fixed_text(r.total_us / 1e3, 1) << " ms | "
+              << fixed_text(r.comm_us / 1e3, 1) << " ms | "
+              << fixed_text(bound > 0 ? r.total_us / bound : 0.0, 2) << " | "
+              << fixed_text(per_s, 0) << " | " << fixed_text(epoch_s / 60.0, 1) << " min |\n"
+              << std::flush;
     epoch_min.push_back(epoch_s / 60.0);
   }
   return exit_ok;
@@ -224,6 +238,14 @@ int run_simulate(const SimulateCli& o) {
     std::cerr << "ordo simulate: error: " << e.what() << '\n';
     return exit_bad_input;
   }
+  // The tables are printed as they are timed; should a bound stop the command, the rows above
+  // are what it found, and the answer is unknown (exit 3), as verify's is.
+  CommandGuard guard(command_clock(),
+                     {o.timeout, o.memory_max != 0 ? o.memory_max : default_memory_max()},
+                     {"ordo simulate", network_name(o.input), "", GuardFormat::text});
+  guard.found_so_far([](const std::string&, double) {
+    return std::optional<GuardPartial>(GuardPartial{"", exit_unknown});
+  });
   plot::LineChart chart;
   chart.title = network_name(o.input) + ": predicted epoch time (ordo simulate)";
   chart.x_label = "ranks";
@@ -232,13 +254,17 @@ int run_simulate(const SimulateCli& o) {
   for (const std::string& design : designs) {
     JobInput input = o.input;
     input.design = design;
-    if (designs.size() > 1) std::printf("%s## %s\n\n", design == designs.front() ? "" : "\n", design.c_str());
+    if (designs.size() > 1) {
+      std::cout << (design == designs.front() ? "" : "\n") << "## " << design << "\n\n"
+                << std::flush;
+    }
     plot::Series series;
     series.name = design.empty() ? network_name(o.input) : design;
-    if (const int code = simulate_design(o, input, series.y); code != exit_ok) return code;
+    if (const int code = simulate_design(o, input, guard, series.y); code != exit_ok) return code;
     for (std::uint32_t r : counts) series.x.push_back(r);
     chart.series.push_back(std::move(series));
   }
+  guard.stage("drawing the plot");
   if (o.plot.empty()) return exit_ok;
   std::string png;
   try {
@@ -247,6 +273,7 @@ int run_simulate(const SimulateCli& o) {
     std::cerr << "ordo simulate: error: --plot: " << e.what() << '\n';
     return exit_bad_input;
   }
+  guard.stand_down();  // the file is written whole or not at all
   return write_output(o.plot, png, "simulate") ? exit_ok : exit_bad_input;
 }
 
@@ -277,6 +304,12 @@ Command add_simulate(CLI::App& app) {
       ->check(CLI::Range(1, 1 << 20))
       ->capture_default_str();
   sub->add_option("--images", o->images, "images per epoch")->capture_default_str();
+  sub->add_option("--timeout", o->timeout,
+                  "seconds the whole command may take (reading, building and timing included) "
+                  "before the answer is unknown; the rows printed by then stand")
+      ->check(seconds_bound())
+      ->capture_default_str();
+  add_memory_max(sub, o->memory_max);
   sub->add_option("--compare", o->compare,
                   "more designs to predict the same way, comma-separated (with --design)");
   sub->add_option("--plot", o->plot,

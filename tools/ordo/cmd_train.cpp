@@ -39,6 +39,7 @@
 #include "runtime/train/initial_state.hpp"
 #include "runtime/train/train_run.hpp"
 #include "runtime/train/training_device.hpp"
+#include "tools/ordo/bound_options.hpp"
 #include "tools/ordo/commands.hpp"
 #include "tools/ordo/design_options.hpp"
 #include "tools/ordo/fingerprint_channels.hpp"
@@ -607,7 +608,7 @@ Command add_train(CLI::App& app) {
                               "its flight recorder to --dump-dir and ends the job (default: "
                               "ORDO_HANG_TIMEOUT, else ") +
                       std::to_string(static_cast<int>(diag::hang_timeout_default_s)) + ")")
-      ->check(CLI::PositiveNumber);
+      ->check(seconds_bound());
   sub->add_option("--dump-dir", o->dump_dir,
                   "where a hang writes rank-K.json (ordo analyze reads it)")
       ->capture_default_str();
@@ -630,6 +631,7 @@ Command add_train(CLI::App& app) {
   sub->add_flag("--no-verify", o->no_verify, "train without checking the step program first");
   sub->add_flag("--allow-unknown", o->allow_unknown, "train when the checker cannot decide");
   sub->add_option("--verify-timeout", o->verify_seconds, "seconds for the check")
+      ->check(seconds_bound())
       ->capture_default_str();
   o->options.lr.base = 0.05;
   o->config.prefetch = true;

@@ -11,6 +11,7 @@
 #include "checker/verify/verify.hpp"
 #include "checker/verify/verify_sarif.hpp"
 #include "report/sarif.hpp"
+#include "runtime/bounds/seconds.hpp"
 #include "tools/ordo/commands.hpp"
 
 namespace ordo::tools {
@@ -91,7 +92,7 @@ void CommandGuard::watch() {
 std::string CommandGuard::answer_text(bool time, const std::string& why, double seconds,
                                       bool reached) const {
   const checker::Bound bound = time ? checker::Bound::seconds_max : checker::Bound::bytes_max;
-  const std::uint64_t value = time ? static_cast<std::uint64_t>(bounds_.seconds) : bounds_.bytes;
+  const std::uint64_t value = time ? bounds::whole_seconds(bounds_.seconds) : bounds_.bytes;
   const std::string option = time ? "--timeout" : "--memory-max";
   if (report_.format == GuardFormat::sarif) {
     const std::string words =

@@ -1,22 +1,16 @@
 #include "tools/ordo/design_options.hpp"
 
+#include "tools/ordo/bound_options.hpp"
+
 namespace ordo::tools {
 
 namespace {
 
-// 25MiB, 64KiB or plain bytes; "kb" is 1024 bytes, as in the sizes DDP and Horovod are given in.
-// CLI11 runs the transform added last first: a minus sign is refused before the size parser
-// wraps "-5" round to 2^64 - 5. The range is designs::check_config's, as for every knob.
+// 25MiB, 64KiB or plain bytes, read as every byte count is (bound_options.hpp). The range is
+// designs::check_config's, as for every knob.
 void add_size_option(CLI::App* sub, const std::string& name, std::uint64_t& bytes,
                      const std::string& help) {
-  sub->add_option(name, bytes, help)
-      ->transform(CLI::AsSizeValue(false))
-      ->transform(CLI::Validator(
-          [](std::string& s) {
-            return s.find('-') == std::string::npos ? std::string() : "a size is not negative";
-          },
-          "SIZE"))
-      ->capture_default_str();
+  sub->add_option(name, bytes, help)->transform(byte_count(0))->capture_default_str();
 }
 
 }  // namespace
@@ -28,9 +22,6 @@ void add_design_options(CLI::App* sub, std::string& design, designs::DesignConfi
                   "threads of the comm pool (nonblocking issues from one)");
   sub->add_option("--ncomm", config.ncomm, "concom: communicators");
   sub->add_option("--outstanding", config.outstanding, "concom: keys between barriers");
-  // 25MiB, 64KiB or plain bytes; "kb" is 1024 bytes, as in the sizes DDP and Horovod are given in.
-  // CLI11 runs the transform added last first: a minus sign is refused before the size parser
-  // wraps "-5" round to 2^64 - 5. The range is designs::check_config's, as for every knob.
   add_size_option(sub, "--bucket-size", config.bucket_bytes,
                   "fused: bytes of gradients per bucket, 1 to 4GiB (e.g. 25MiB, 64KiB)");
   add_size_option(sub, "--slice-size", config.slice_bytes,

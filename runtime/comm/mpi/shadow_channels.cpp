@@ -7,6 +7,7 @@
 #include <thread>
 #include <utility>
 
+#include "runtime/bounds/seconds.hpp"
 #include "runtime/comm/mpi/error.hpp"
 #include "runtime/comm/mpi/request.hpp"
 
@@ -66,7 +67,7 @@ void MpiCheckChannel::gather_then(const std::byte* mine, std::byte* all, std::si
 void MpiCheckChannel::settle(double seconds) {
   MPI_Request request = MPI_REQUEST_NULL;
   if (MPI_Ibarrier(settle_, &request) != MPI_SUCCESS) return;
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  const auto deadline = bounds::deadline_after(std::chrono::steady_clock::now(), seconds);
   int over = 0;
   while (MPI_Test(&request, &over, MPI_STATUS_IGNORE) == MPI_SUCCESS && over == 0) {
     if (std::chrono::steady_clock::now() >= deadline) return;  // the job ends; MPI with it

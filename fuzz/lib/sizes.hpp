@@ -7,7 +7,7 @@
 
 #include <cstdint>
 
-namespace ordo::fuzz::bounds {
+namespace ordo::fuzz::sizes {
 
 // Layered networks for the KVStore designs.
 inline constexpr int layers_max = 3;
@@ -34,4 +34,4 @@ inline constexpr std::uint64_t raw_count_max = 4;
 // buffer it fills, a rank's one extra element included: (count_max + 1) * 8 bytes (f64, i64).
 inline constexpr std::uint64_t raw_var_bytes = (raw_count_max + 1) * 8;
 
-}  // namespace ordo::fuzz::bounds
+}  // namespace ordo::fuzz::sizes
