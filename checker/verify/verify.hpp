@@ -64,4 +64,9 @@ struct StoppedAnswer {
 };
 std::string json_report(const StoppedAnswer& answer);
 
+// The object `--json` prints for bad input (exit 2): the same shape, verdict "error" and `error`
+// the message standard error gives, so that a CI step parsing standard output never meets an
+// empty one.
+std::string json_error_report(const std::string& message);
+
 }  // namespace ordo::checker

@@ -81,6 +81,7 @@ json answer_object(std::string_view verdict, std::optional<std::uint32_t> ranks,
   j["stopped"] = nullptr;
   j["stats"] = nullptr;
   j["seconds"] = 0.0;
+  j["error"] = nullptr;
   return j;
 }
 
@@ -92,6 +93,12 @@ std::string json_report(const StoppedAnswer& a) {
   j["stopped"] = a.stopped;
   j["seconds"] = a.seconds;
   return j.dump(2) + "\n";
+}
+
+std::string json_error_report(const std::string& message) {
+  json j = answer_object("error", std::nullopt, comm::Backend::mpi, "");
+  j["error"] = message;
+  return j.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }
 
 std::string json_report(const Model& model, const Verification& v) {

@@ -98,6 +98,9 @@ Analysis analyze(const std::vector<RankDump>& dumps, const dag::Job* program = n
 std::string human_report(const Analysis& analysis);
 // Format "ordo-analyze" version 1 (docs/diagnostics.md).
 std::string json_report(const Analysis& analysis);
+// The object `--json` prints for bad input (exit 2): the same shape with nothing found, finding
+// "error", and `error` (null in every other report) the message standard error gives.
+std::string json_error_report(const std::string& message);
 // The wait-for graph: a box per rank (dashed for a rank without a dump), a red edge per call the
 // target rank never issued, the cycle's edges bold; the first divergence as a note.
 std::string dot_report(const Analysis& analysis);

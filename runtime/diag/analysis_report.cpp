@@ -116,7 +116,9 @@ std::string human_report(const Analysis& a) {
   return out.str();
 }
 
-std::string json_report(const Analysis& a) {
+namespace {
+
+nlohmann::json analysis_object(const Analysis& a) {
   nlohmann::json j;
   j["format"] = "ordo-analyze";
   j["version"] = 1;
@@ -173,7 +175,24 @@ std::string json_report(const Analysis& a) {
     ranks.push_back(std::move(r));
   }
   j["ranks"] = std::move(ranks);
+  j["error"] = nullptr;
+  return j;
+}
+
+std::string dumped(const nlohmann::json& j) {
   return j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+}  // namespace
+
+std::string json_report(const Analysis& a) { return dumped(analysis_object(a)); }
+
+std::string json_error_report(const std::string& message) {
+  nlohmann::json j = analysis_object(Analysis{});
+  j["finding"] = "error";
+  j["headline"] = message;
+  j["error"] = message;
+  return dumped(j);
 }
 
 std::string dot_report(const Analysis& a) {

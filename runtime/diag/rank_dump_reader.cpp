@@ -10,6 +10,7 @@
 #include "runtime/diag/flight_recorder.hpp"
 #include "runtime/diag/rank_dump_io.hpp"
 #include "runtime/errors/input_error.hpp"
+#include "runtime/json/file.hpp"
 #include "runtime/json/node.hpp"
 #include "runtime/json/parse.hpp"
 
@@ -327,20 +328,9 @@ RankDump read_rank_dump(std::string_view text) {
 }
 
 RankDump read_rank_dump_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw errors::InputError(path, "cannot open the file", "a readable ordo-flight dump");
-  in.seekg(0, std::ios::end);
-  const std::streamoff size = in.tellg();
-  if (size < 0)
-    throw errors::InputError(path, "cannot read the file", "a readable ordo-flight dump");
-  if (static_cast<std::uint64_t>(size) > dump_bytes_max) {
-    throw errors::InputError(path, "file of " + std::to_string(size) + " bytes is too large",
-                             "at most " + std::to_string(dump_bytes_max) + " bytes");
-  }
-  in.seekg(0);
-  std::string text(static_cast<std::size_t>(size), '\0');
-  in.read(text.data(), size);
-  if (!in) throw errors::InputError(path, "cannot read the file", "a readable ordo-flight dump");
+  // Read as every JSON input is (runtime/json/file.hpp): a directory or a pipe no one writes is
+  // refused by name, not read as a file of 2^63 - 1 bytes or waited on for ever.
+  const std::string text = json::read_json_file(path, "rank dump", dump_bytes_max);
   try {
     return read_rank_dump(text);
   } catch (const errors::InputError& e) {

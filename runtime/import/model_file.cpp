@@ -3,6 +3,7 @@
 #include <array>
 #include <charconv>
 #include <fstream>
+#include <optional>
 #include <stdexcept>
 #include <system_error>
 
@@ -10,6 +11,7 @@
 #include "runtime/import/mxnet_import.hpp"
 #include "runtime/import/mxnet_symbol.hpp"
 #include "runtime/import/onnx_import.hpp"
+#include "runtime/io/input_file.hpp"
 #include "runtime/json/quote.hpp"
 
 namespace ordo::import {
@@ -28,9 +30,8 @@ std::string model_name(const std::filesystem::path& path) {
 
 // The file's bytes, at most model_bytes_max of them (a device or a pipe is read no further).
 std::string read_model_bytes(const std::filesystem::path& path, const std::string& shown) {
-  std::error_code error;
-  if (std::filesystem::is_directory(path, error)) {
-    throw errors::InputError(shown, "is a directory", "a model file");
+  if (std::optional<io::InputProblem> problem = io::input_file_problem(path, "model file")) {
+    throw errors::InputError(shown, std::move(problem->problem), std::move(problem->expected));
   }
   std::ifstream in(path, std::ios::binary);
   if (!in) throw errors::InputError(shown, "cannot be opened", "a readable model file");

@@ -3,9 +3,11 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <optional>
 #include <system_error>
 
 #include "runtime/errors/input_error.hpp"
+#include "runtime/io/input_file.hpp"
 #include "runtime/json/quote.hpp"
 
 namespace ordo::json {
@@ -29,8 +31,11 @@ std::string size_limit(std::uint64_t bytes_max) {
 std::string read_json_file(const std::filesystem::path& path, std::string_view what,
                            std::uint64_t bytes_max) {
   const std::string a_file = "a " + std::string(what) + " file";
+  if (std::optional<io::InputProblem> problem =
+          io::input_file_problem(path, std::string(what) + " file")) {
+    fail_file(path, std::move(problem->problem), std::move(problem->expected));
+  }
   std::error_code error;
-  if (std::filesystem::is_directory(path, error)) fail_file(path, "is a directory", a_file);
   const std::uintmax_t size = std::filesystem::file_size(path, error);
   if (!error && size > bytes_max) {
     fail_file(path, std::string(what) + " is " + std::to_string(size) + " bytes",

@@ -60,15 +60,23 @@ std::vector<std::string> dump_files(const std::string& dir) {
   return files;
 }
 
+// Bad input, said on standard error and, with --json, as the error object on standard output:
+// a CI step that parses standard output never meets an empty one.
+int refuse(const AnalyzeCli& o, const std::string& message) {
+  std::cerr << "ordo analyze: error: " << message << '\n';
+  if (o.json) std::cout << diag::json_error_report(message);
+  return exit_bad_input;
+}
+
 int run_analyze(const AnalyzeCli& o) {
   std::vector<diag::RankDump> dumps;
   std::optional<dag::Job> program;
   try {
     const std::vector<std::string> files = dump_files(o.dir);
     if (files.empty()) {
-      std::cerr << "ordo analyze: error: " << o.dir
-                << ": no rank-K.json dumps; expected the --dump-dir of a job that stopped\n";
-      return exit_bad_input;
+      return refuse(o, o.dir +
+                           ": no rank-K.json dumps; expected the --dump-dir of a job that "
+                           "stopped");
     }
     for (const std::string& file : files) dumps.push_back(diag::read_rank_dump_file(file));
     std::string program_path = o.program_path;
@@ -80,15 +88,13 @@ int run_analyze(const AnalyzeCli& o) {
     }
     if (!program_path.empty()) program = dag::read_dump_file(program_path);
   } catch (const errors::InputError& e) {
-    std::cerr << "ordo analyze: error: " << e.what() << '\n';
-    return exit_bad_input;
+    return refuse(o, e.what());
   }
   diag::Analysis analysis;
   try {
     analysis = diag::analyze(dumps, program ? &*program : nullptr);
   } catch (const diag::AnalysisInputError& e) {
-    std::cerr << "ordo analyze: error: " << o.dir << ": " << e.what() << '\n';
-    return exit_bad_input;
+    return refuse(o, o.dir + ": " + e.what());
   }
   std::cout << (o.json ? diag::json_report(analysis) : diag::human_report(analysis));
   if (!o.dot_path.empty() && !write_output(o.dot_path, diag::dot_report(analysis), "analyze")) {

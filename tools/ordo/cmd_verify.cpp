@@ -120,7 +120,10 @@ checker::JobSource job_source(const VerifyCli& o) {
 class CiOutputs {
  public:
   CiOutputs(const VerifyCli& o, Format format)
-      : o_(o), sarif_(format == Format::sarif), source_(job_source(o)) {}
+      : o_(o),
+        sarif_(format == Format::sarif),
+        json_(format == Format::json),
+        source_(job_source(o)) {}
 
   const checker::JobSource& source() const { return source_; }
   bool sarif() const { return sarif_; }
@@ -138,6 +141,7 @@ class CiOutputs {
       run.exit_code = exit_bad_input;
       std::cout << report::sarif_log(run);
     }
+    if (json_ && !answered_) std::cout << checker::json_error_report(message);
     if (outputs_checked_ && !o_.junit_path.empty()) {
       write_output(o_.junit_path,
                    report::junit_xml(
@@ -179,6 +183,7 @@ class CiOutputs {
  private:
   const VerifyCli& o_;
   bool sarif_;
+  bool json_;
   bool answered_ = false;
   bool outputs_checked_ = false;
   checker::JobSource source_;

@@ -76,6 +76,7 @@ void CommandGuard::stand_down() {
   }
   wake_.notify_all();
   if (thread_.joinable()) thread_.join();
+  streams_.reset();
 }
 
 void CommandGuard::watch() {

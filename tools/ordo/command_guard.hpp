@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "runtime/comm/rules/backend.hpp"
+#include "runtime/io/input_file.hpp"
 #include "tools/ordo/command_clock.hpp"
 
 namespace ordo::tools {
@@ -97,6 +98,8 @@ class CommandGuard {
   const char* stage_ = "starting";
   std::uint32_t ranks_ = 0;
   GuardFound found_;
+  // While the guard watches, a wait for a pipe's writer ends at --timeout: streams are inputs.
+  std::optional<io::StreamsUnderABound> streams_{std::in_place};
   std::thread thread_;
 };
 

@@ -39,6 +39,20 @@ bool sarif_asked(int argc, char** argv) {
   return false;
 }
 
+// Whether the command line asks for JSON, read from the words as sarif_asked reads them.
+bool json_asked(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--json") == 0 || std::strcmp(argv[i], "--format=json") == 0) {
+      return true;
+    }
+    if (std::strcmp(argv[i], "--format") == 0 && i + 1 < argc &&
+        std::strcmp(argv[i + 1], "json") == 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
 // The path after --junit on the command line, if any.
 std::string junit_asked(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
@@ -97,6 +111,14 @@ int run_front_end(int argc, char** argv, const std::vector<CommandEntry>& entrie
       run.exit_code = exit_bad_input;
       std::cout << report::sarif_log(run);
       return finish(exit_bad_input, argc > 1 ? argv[1] : "");
+    }
+    if (argc > 1 && json_asked(argc, argv)) {
+      for (const CommandEntry& entry : entries) {
+        if (entry.json_error != nullptr && std::strcmp(entry.name, argv[1]) == 0) {
+          std::cout << entry.json_error(e.what());
+          return finish(exit_bad_input, argv[1]);
+        }
+      }
     }
     return exit_bad_input;
   }

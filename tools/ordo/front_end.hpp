@@ -6,6 +6,7 @@
 
 #include <CLI/CLI.hpp>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "tools/ordo/commands.hpp"
@@ -18,6 +19,9 @@ using CommandAdder = std::function<Command(CLI::App&)>;
 struct CommandEntry {
   const char* name;
   CommandAdder add;
+  // For a command with `--json` (or `--format json`): the object it prints for bad input, which
+  // options that do not parse get too.
+  std::string (*json_error)(const std::string& message) = nullptr;
 };
 
 // Parses argv against the commands and runs the one named (`fallback` when none is and it is

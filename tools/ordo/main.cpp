@@ -2,6 +2,8 @@
 // sees the runtime work with no arguments at all. `train` runs in `ordo-train` (front_end.hpp).
 #include <cstring>
 
+#include "checker/verify/verify.hpp"
+#include "runtime/diag/analysis.hpp"
 #include "tools/ordo/commands.hpp"
 #include "tools/ordo/front_end.hpp"
 #include "tools/ordo/trainer_exec.hpp"
@@ -19,12 +21,12 @@ int main(int argc, char** argv) {
                         {"validate", add_validate},
                         {"step-dag", add_step_dag},
                         {"export-promela", add_export_promela},
-                        {"verify", add_verify},
+                        {"verify", add_verify, ordo::checker::json_error_report},
                         {"replay", add_replay},
                         {"fuzz", add_fuzz},
                         {"gen-imagenet", add_gen_imagenet},
                         {"pack-rec", add_pack_rec},
-                        {"analyze", add_analyze},
+                        {"analyze", add_analyze, ordo::diag::json_error_report},
                         {"import", add_import},
                         {"simulate", add_simulate},
                         {"train", train}},
