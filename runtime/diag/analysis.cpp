@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <memory>
 #include <set>
 
 namespace ordo::diag {
@@ -17,6 +18,9 @@ struct CommView {
   std::optional<std::vector<dag::Rank>> members;  // world ranks; absent: every rank
   // Per member world rank with a dump: its view of the communicator.
   std::map<dag::Rank, const DumpComm*> dumps;
+  // The view of a member whose dump does not list the communicator: it issued nothing there (it
+  // never created it, or stopped before), which is what the others' open calls wait for.
+  std::vector<std::shared_ptr<const DumpComm>> unlisted;
 };
 
 const DumpCall* call_at(const DumpComm& owner, std::uint64_t seq) {
@@ -56,7 +60,28 @@ std::vector<CommView> comm_views(const std::vector<const RankDump*>& by_rank) {
     }
   }
   std::vector<CommView> out;
-  for (auto& [id, v] : views) out.push_back(std::move(v));
+  for (auto& [id, v] : views) {
+    for (const RankDump* d : by_rank) {
+      if (d == nullptr || v.dumps.contains(d->rank)) continue;
+      std::optional<dag::Rank> in_comm = d->rank;
+      if (v.members) {
+        const auto at = std::find(v.members->begin(), v.members->end(), d->rank);
+        in_comm = at == v.members->end()
+                      ? std::nullopt
+                      : std::optional<dag::Rank>(static_cast<dag::Rank>(at - v.members->begin()));
+      }
+      if (!in_comm) continue;
+      auto none = std::make_shared<DumpComm>();
+      none->id = v.id;
+      none->name = v.name;
+      none->members = v.members;
+      none->rank = *in_comm;
+      none->size = v.members ? static_cast<std::uint32_t>(v.members->size()) : d->world_size;
+      v.dumps[d->rank] = none.get();
+      v.unlisted.push_back(std::move(none));
+    }
+    out.push_back(std::move(v));
+  }
   return out;
 }
 
