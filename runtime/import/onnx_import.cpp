@@ -264,6 +264,16 @@ Inferred infer(const onnx::NodeProto& node, const std::vector<const Tensor*>& in
       bad("an input " + to_string(in0) + " for a weight " + to_string(w) + " in " +
           std::to_string(group) + " groups");
     }
+    if (const auto k = attr_ints(node, "kernel_shape", {}); !k.empty()) {
+      // Optional in ONNX, and then the weight's; given, it must be the weight's.
+      if (k.size() != 2 || k[0] != static_cast<std::int64_t>(w[2]) ||
+          k[1] != static_cast<std::int64_t>(w[3])) {
+        std::string given;
+        for (const std::int64_t d : k) given += (given.empty() ? "" : " x ") + std::to_string(d);
+        bad("a kernel_shape of " + given + " that is not its weight's " + std::to_string(w[2]) +
+            " x " + std::to_string(w[3]));
+      }
+    }
     r.out = window_out(node, in0, w[0], w[2], w[3]);
     r.macs = (elements(r.out) / batch(r.out)) * w[1] * w[2] * w[3];
   } else if (op == "MaxPool" || op == "AveragePool") {
@@ -358,15 +368,44 @@ ImportedModel import_onnx_model(std::string_view bytes, const std::string& name)
   for (int i = 0; i < graph.initializer_size(); ++i) {
     const onnx::TensorProto& t = graph.initializer(i);
     try {
-      tensors[t.name()] = constant_of(t, t.name());
+      if (!tensors.emplace(t.name(), constant_of(t, t.name())).second) {
+        throw errors::InputError("/graph/initializer/" + std::to_string(i),
+                                 "a second initializer named " + quote(t.name()),
+                                 "each tensor named once");
+      }
     } catch (const std::invalid_argument& e) {
       throw errors::InputError("/graph/initializer/" + std::to_string(i),
                                quote(t.name()) + ": " + e.what(), "a tensor of real size");
     }
   }
+  // ONNX names each tensor once (the graph is in single static assignment form): a second
+  // writer of a name would make which one a reader meant ambiguous. An empty name is an optional
+  // output left out.
+  const auto define = [&tensors](int index, const onnx::NodeProto& node, const std::string& out,
+                                 const Tensor& value) {
+    if (out.empty()) return;
+    if (!tensors.emplace(out, value).second) {
+      fail(index, node,
+           "output " + quote(out) +
+               " is a name an initializer, a graph input or "
+               "an earlier node already gave a tensor",
+           "each tensor named once (ONNX graphs are in single static assignment form)");
+    }
+  };
+  std::optional<std::string> first_input;  // the one graph input that is no initializer
   for (int i = 0; i < graph.input_size(); ++i) {
     const onnx::ValueInfoProto& v = graph.input(i);
     if (tensors.count(v.name()) != 0) continue;  // an initializer listed as an input
+    // Refused where it is listed, whether a node reads it or not: a model's inputs are its
+    // contract, and one of them the network would never be given is not this model.
+    if (first_input) {
+      throw errors::InputError("/graph/input/" + std::to_string(i),
+                               "a second graph input " + quote(v.name()) +
+                                   " that is no initializer, besides " + quote(*first_input),
+                               "one data input (an ordo network takes one); parameters as "
+                               "initializers");
+    }
+    first_input = v.name();
     Tensor data;
     Dims dims;
     for (const onnx::TensorShapeProto_Dimension& d : v.type().tensor_type().shape().dim()) {
@@ -456,7 +495,7 @@ ImportedModel import_onnx_model(std::string_view bytes, const std::string& name)
       } catch (const std::invalid_argument& e) {
         fail(i, node, e.what(), "a constant of real size");
       }
-      for (const std::string& out : node.output()) tensors[out] = c;
+      for (const std::string& out : node.output()) define(i, node, out, c);
       continue;
     }
     if (!onnx_known(op))
@@ -561,7 +600,7 @@ ImportedModel import_onnx_model(std::string_view bytes, const std::string& name)
       Tensor made;
       made.layer = index;
       if (o == 0) made.dims = shape.out;
-      tensors[node.output(o)] = made;
+      define(i, node, node.output(o), made);
     }
     net.layers.push_back(std::move(layer));
   }

@@ -175,6 +175,41 @@ TEST(OnnxImport, BrokenModelsAreRefused) {
   EXPECT_NE(refusal(shared.bytes()).find("read by a second layer"), std::string::npos);
 }
 
+// What ONNX's own checker refuses and the importer took with exit 0 (issue: wrong answers).
+TEST(OnnxImport, ModelsOnnxCallsInvalidAreRefused) {
+  Builder twice;  // a second node writing "r": which one does the pool read?
+  twice.node("Relu", "relu_again", {"b"}, {"r"});
+  EXPECT_NE(refusal(twice.bytes())
+                .find("/graph/node/7: node 'relu_again' ('Relu'): output 'r' "
+                      "is a name an initializer, a graph input or an earlier "
+                      "node already gave a tensor"),
+            std::string::npos)
+      << refusal(twice.bytes());
+  Builder shadow;  // a node writing over an initializer's name
+  shadow.node("Relu", "over_fc_b", {"b"}, {"fc_b"});
+  EXPECT_NE(refusal(shadow.bytes()).find("output 'fc_b' is a name"), std::string::npos);
+  Builder again;
+  again.initializer("gamma", {4});
+  EXPECT_NE(refusal(again.bytes()).find("a second initializer named 'gamma'"), std::string::npos);
+  Builder kernel;  // kernel_shape 2^40 x 3 beside a 3 x 3 weight
+  kernel.g->mutable_node(1)->mutable_attribute(1)->set_ints(0, std::int64_t{1} << 40);
+  EXPECT_NE(refusal(kernel.bytes())
+                .find("a kernel_shape of 1099511627776 x 3 that is not its "
+                      "weight's 3 x 3"),
+            std::string::npos)
+      << refusal(kernel.bytes());
+  Builder extra;  // a second graph input, no initializer, read by no node
+  auto* in = extra.g->add_input();
+  in->set_name("labels");
+  in->mutable_type()->mutable_tensor_type()->mutable_shape()->add_dim()->set_dim_value(1);
+  EXPECT_NE(refusal(extra.bytes())
+                .find("/graph/input/1: a second graph input 'labels' that is no "
+                      "initializer, besides 'data'"),
+            std::string::npos)
+      << refusal(extra.bytes());
+  EXPECT_EQ(refusal(Builder().bytes()), "");
+}
+
 TEST(OnnxImport, HostileSizesAreRefusedBeforeAnyAllocation) {
   Builder huge;  // a ConstantOfShape of 2^31 x 2^31 x 3 x 3 elements
   huge.g->mutable_initializer(0)->set_int64_data(0, std::int64_t{1} << 31);
