@@ -127,18 +127,18 @@ void print_row(const std::string& first, const std::vector<double>& ms) {
 }
 
 void run(const comm::MpiRuntime& runtime, Path path) {
-  const device::DevicePathReport report = device::detect_device_path(runtime);
+  const comm::DevicePathReport report = comm::detect_device_path(runtime);
   if (path == Path::nccl && report.inputs.ranks_on_node > report.inputs.visible_gpus) {
     throw std::invalid_argument(
         std::to_string(report.inputs.ranks_on_node) + " ranks on this node and " +
         std::to_string(report.inputs.visible_gpus) +
         " GPU(s): NCCL refuses two ranks on one GPU; run one rank per GPU, or --path=staged");
   }
-  const int gpu = device::rank_device(runtime);
-  device::check_cuda(cudaSetDevice(gpu), "cudaSetDevice");
+  const int gpu = comm::rank_device(runtime);
+  cuda::check_cuda(cudaSetDevice(gpu), "cudaSetDevice");
   comm::MpiWorld mpi(runtime, {dag::Communicator{.name = "world", .members = std::nullopt}});
   std::unique_ptr<comm::World> world;
-  device::Stream raw_stream;
+  cuda::Stream raw_stream;
   RawStep raw;
   std::string raw_name;
   if (path == Path::nccl) {
@@ -155,8 +155,8 @@ void run(const comm::MpiRuntime& runtime, Path path) {
     raw_name = "raw NCCL";
     world = std::move(nccl);
   } else {
-    world = device::make_device_world(comm::DevicePath::staged, runtime, mpi,
-                                      device::DeviceWorldOptions{gpu, comm::StagedOptions{}});
+    world = comm::make_device_world(comm::DevicePath::staged, runtime, mpi,
+                                    comm::DeviceWorldOptions{gpu, comm::StagedOptions{}});
     comm::Communicator& staged = world->comm(0);
     raw = [&staged](bench::DeviceStore& s) {
       std::vector<std::unique_ptr<comm::Request>> in_flight;
@@ -177,7 +177,7 @@ void run(const comm::MpiRuntime& runtime, Path path) {
         "raw / design: the design's speed as a fraction of the communicator alone's (goal: at "
         "least 0.95)\n\n",
         path == Path::nccl ? "NCCL" : "the staged path (chunks of 4 MiB)", runtime.world_size(),
-        device::describe_device(static_cast<std::uint32_t>(gpu)).c_str());
+        cuda::describe_device(static_cast<std::uint32_t>(gpu)).c_str());
     std::printf("One key, push and pull:\n\n%s", header("size", raw_name).c_str());
   }
   for (const std::uint64_t bytes : bench::gpu_sizes()) {
@@ -214,7 +214,7 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "ordo_designs_gpu_bench: %s\n", error.what());
       return 2;
     }
-    if (device::visible_devices() == 0) {
+    if (cuda::visible_devices() == 0) {
       if (runtime->world_rank() == 0) {
         std::fprintf(stderr,
                      "ordo_designs_gpu_bench: no GPU visible; it times the designs on device "

@@ -31,7 +31,7 @@ DeviceStore::DeviceStore(designs::DesignKind kind, comm::World& world, int gpu,
     : world_(world),
       engine_(engine_config(kind), std::make_unique<engine::ThreadPoolScheduler>()),
       executor_(engine_, world, designs::step_comms(config_of(kind)), exec::BodyOptions{},
-                std::make_shared<device::DeviceVarMemory>(gpu)),
+                std::make_shared<exec::DeviceVarMemory>(gpu)),
       store_(kvstore::KVStore::create(designs::to_string(kind), executor_, world, config_of(kind))),
       counts_(counts) {
   for (std::size_t k = 0; k < counts_.size(); ++k) {
@@ -56,7 +56,7 @@ std::uint64_t DeviceStore::wrong_sums() {
   const auto sum = static_cast<float>(world_.size() * (world_.size() + 1) / 2);
   for (std::size_t k = 0; k < vars_.size(); ++k) {
     const std::vector<float> values(counts_[k], mine);
-    device::check_cuda(
+    cuda::check_cuda(
         cudaMemcpy(data(k), values.data(), values.size() * sizeof(float), cudaMemcpyHostToDevice),
         "cudaMemcpy");
   }
@@ -64,13 +64,13 @@ std::uint64_t DeviceStore::wrong_sums() {
   std::uint64_t wrong = 0;
   for (std::size_t k = 0; k < vars_.size(); ++k) {
     std::vector<float> got(counts_[k]);
-    device::check_cuda(
+    cuda::check_cuda(
         cudaMemcpy(got.data(), data(k), got.size() * sizeof(float), cudaMemcpyDeviceToHost),
         "cudaMemcpy");
     for (const float x : got) wrong += x != sum ? 1 : 0;
-    device::check_cuda(cudaMemset(data(k), 0, got.size() * sizeof(float)), "cudaMemset");
+    cuda::check_cuda(cudaMemset(data(k), 0, got.size() * sizeof(float)), "cudaMemset");
   }
-  device::check_cuda(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+  cuda::check_cuda(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
   return wrong;
 }
 

@@ -32,22 +32,22 @@ using namespace ordo;
 constexpr std::uint32_t rounds = 11;  // a warm-up round, then the median of ten
 
 void run(const comm::MpiRuntime& runtime) {
-  if (device::visible_devices() == 0) throw std::runtime_error("no GPU visible");
-  const int gpu = device::rank_device(runtime);
-  device::check_cuda(cudaSetDevice(gpu), "cudaSetDevice");
+  if (cuda::visible_devices() == 0) throw std::runtime_error("no GPU visible");
+  const int gpu = comm::rank_device(runtime);
+  cuda::check_cuda(cudaSetDevice(gpu), "cudaSetDevice");
   comm::MpiWorld mpi(runtime, {dag::Communicator{.name = "world", .members = std::nullopt}});
   comm::NcclWorld nccl(mpi, gpu);
   comm::NcclCommunicator& ordo_comm = nccl.comm(0);
-  device::Stream raw_stream;
+  cuda::Stream raw_stream;
   if (runtime.world_rank() == 0) {
     std::printf("ordo NCCL allreduce vs raw ncclAllReduce, f32 sum in place, %u rank(s), %s\n\n",
                 runtime.world_size(),
-                device::describe_device(static_cast<std::uint32_t>(gpu)).c_str());
+                cuda::describe_device(static_cast<std::uint32_t>(gpu)).c_str());
     std::printf("| size | ordo (ms) | raw NCCL (ms) | ordo / raw |\n|---|---|---|---|\n");
   }
   for (const std::uint64_t bytes : bench::gpu_sizes()) {
-    device::DeviceBuffer buffer(bytes);
-    device::check_cuda(cudaMemset(buffer.data(), 0, bytes), "cudaMemset");  // sums stay 0
+    cuda::DeviceBuffer buffer(bytes);
+    cuda::check_cuda(cudaMemset(buffer.data(), 0, bytes), "cudaMemset");  // sums stay 0
     const std::uint64_t count = bytes / sizeof(float);
     const std::uint32_t reps = bench::repeats_for(bytes);
     const std::vector<double> medians = bench::medians_in_turn(

@@ -59,28 +59,28 @@ std::size_t parse_chunk(int argc, char** argv) {
 }
 
 void run(const comm::MpiRuntime& runtime, std::size_t chunk) {
-  if (device::visible_devices() == 0) throw std::runtime_error("no GPU visible");
-  const int gpu = device::rank_device(runtime);
-  device::check_cuda(cudaSetDevice(gpu), "cudaSetDevice");
+  if (cuda::visible_devices() == 0) throw std::runtime_error("no GPU visible");
+  const int gpu = comm::rank_device(runtime);
+  cuda::check_cuda(cudaSetDevice(gpu), "cudaSetDevice");
   comm::MpiWorld mpi(runtime, {dag::Communicator{.name = "world", .members = std::nullopt}});
-  comm::StagedCommunicator staged(mpi.comm(0), std::make_unique<device::CudaStager>(gpu),
+  comm::StagedCommunicator staged(mpi.comm(0), std::make_unique<comm::CudaStager>(gpu),
                                   comm::StagedOptions{chunk});
-  device::Stream copy_stream;
+  cuda::Stream copy_stream;
   if (runtime.world_rank() == 0) {
     std::printf(
         "staged allreduce (f32 sum, chunks of %zu KiB) vs its copies and host MPI, %u "
         "ranks, %s\n\n",
         chunk >> 10, runtime.world_size(),
-        device::describe_device(static_cast<std::uint32_t>(gpu)).c_str());
+        cuda::describe_device(static_cast<std::uint32_t>(gpu)).c_str());
     std::printf(
         "| size | staged (ms) | copies D2H+H2D (ms) | host MPI (ms) | staged / copies | "
         "staged / host MPI | staged / max(copies, MPI) | staged / (copies + MPI) |\n"
         "|---|---|---|---|---|---|---|---|\n");
   }
   for (const std::uint64_t bytes : bench::gpu_sizes()) {
-    device::DeviceBuffer buffer(bytes);
-    device::check_cuda(cudaMemset(buffer.data(), 0, bytes), "cudaMemset");  // sums stay 0
-    device::PinnedBuffer pinned(bytes);
+    cuda::DeviceBuffer buffer(bytes);
+    cuda::check_cuda(cudaMemset(buffer.data(), 0, bytes), "cudaMemset");  // sums stay 0
+    cuda::PinnedBuffer pinned(bytes);
     std::vector<float> host(bytes / sizeof(float), 0.0f);
     const std::uint64_t count = bytes / sizeof(float);
     const std::uint32_t reps = bench::repeats_for(bytes);
@@ -92,8 +92,8 @@ void run(const comm::MpiRuntime& runtime, std::size_t chunk) {
          },
          [&] {
            for (std::uint32_t i = 0; i < reps; ++i) {
-             device::copy_to_host(buffer, 0, pinned.data(), bytes, copy_stream);
-             device::copy_to_device(pinned.data(), buffer, 0, bytes, copy_stream);
+             cuda::copy_to_host(buffer, 0, pinned.data(), bytes, copy_stream);
+             cuda::copy_to_device(pinned.data(), buffer, 0, bytes, copy_stream);
              copy_stream.synchronize();
            }
          },

@@ -1,6 +1,6 @@
 #include "runtime/cuda/cuda_error.hpp"
 
-namespace ordo::device {
+namespace ordo::cuda {
 
 CudaError::CudaError(const std::string& call, cudaError_t code)
     : std::runtime_error(call + " failed: " + cudaGetErrorName(code) + " (" +
@@ -11,4 +11,4 @@ void check_cuda(cudaError_t code, const char* call) {
   if (code != cudaSuccess) throw CudaError(call, code);
 }
 
-}  // namespace ordo::device
+}  // namespace ordo::cuda

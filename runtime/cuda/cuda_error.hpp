@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <string>
 
-namespace ordo::device {
+namespace ordo::cuda {
 
 class CudaError : public std::runtime_error {
  public:
@@ -21,4 +21,4 @@ class CudaError : public std::runtime_error {
 // Throws CudaError when `code` is not cudaSuccess.
 void check_cuda(cudaError_t code, const char* call);
 
-}  // namespace ordo::device
+}  // namespace ordo::cuda

@@ -7,7 +7,7 @@
 
 #include "runtime/cuda/cuda_error.hpp"
 
-namespace ordo::device {
+namespace ordo::cuda {
 
 namespace {
 
@@ -49,4 +49,4 @@ void copy_to_host(const DeviceBuffer& from, std::size_t offset, void* to, std::s
              "cudaMemcpyAsync");
 }
 
-}  // namespace ordo::device
+}  // namespace ordo::cuda

@@ -6,7 +6,7 @@
 
 #include "runtime/cuda/stream.hpp"
 
-namespace ordo::device {
+namespace ordo::cuda {
 
 class DeviceBuffer {
  public:
@@ -44,4 +44,4 @@ void copy_to_device(const void* from, DeviceBuffer& to, std::size_t offset, std:
 void copy_to_host(const DeviceBuffer& from, std::size_t offset, void* to, std::size_t bytes,
                   Stream& stream);
 
-}  // namespace ordo::device
+}  // namespace ordo::cuda

@@ -6,7 +6,7 @@
 
 #include "runtime/cuda/cuda_error.hpp"
 
-namespace ordo::device {
+namespace ordo::cuda {
 
 std::uint32_t visible_devices() {
   int count = 0;
@@ -34,4 +34,4 @@ void make_current(int device) {
   if (current != device) check_cuda(cudaSetDevice(device), "cudaSetDevice");
 }
 
-}  // namespace ordo::device
+}  // namespace ordo::cuda

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string>
 
-namespace ordo::device {
+namespace ordo::cuda {
 
 // GPUs visible to this process: 0 where there is no driver or no device.
 std::uint32_t visible_devices();
@@ -22,4 +22,4 @@ std::string describe_device(std::uint32_t device);
 // device cannot be made current.
 void make_current(int device);
 
-}  // namespace ordo::device
+}  // namespace ordo::cuda

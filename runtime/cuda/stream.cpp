@@ -2,7 +2,7 @@
 
 #include "runtime/cuda/cuda_error.hpp"
 
-namespace ordo::device {
+namespace ordo::cuda {
 
 Stream::Stream() {
   check_cuda(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking),
@@ -38,4 +38,4 @@ bool Event::done() const {
 
 void Event::wait() const { check_cuda(cudaEventSynchronize(event_), "cudaEventSynchronize"); }
 
-}  // namespace ordo::device
+}  // namespace ordo::cuda

@@ -4,7 +4,7 @@
 
 #include <cuda_runtime_api.h>
 
-namespace ordo::device {
+namespace ordo::cuda {
 
 class Stream {
  public:
@@ -46,4 +46,4 @@ class Event {
   cudaEvent_t event_ = nullptr;
 };
 
-}  // namespace ordo::device
+}  // namespace ordo::cuda

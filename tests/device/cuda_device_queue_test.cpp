@@ -24,7 +24,7 @@
 #include "runtime/engine/thread_pool_scheduler.hpp"
 #include "tests/common/eventually.hpp"
 
-namespace ordo::device {
+namespace ordo::cuda {
 namespace {
 
 using engine::Activity;
@@ -98,8 +98,8 @@ TEST_F(CudaDeviceQueueTest, CopiesAndComputeOnTheirOwnStreamsMeetThroughTheEngin
   std::iota(values, values + n, 0.25f);
   std::memset(out.data(), 0, bytes);
   DeviceBuffer device(bytes);
-  CudaDeviceQueue compute_stream;
-  CudaDeviceQueue copy_stream;
+  engine::CudaDeviceQueue compute_stream;
+  engine::CudaDeviceQueue copy_stream;
   const auto engine = engine_of({dag::Pool{"compute", 1}, dag::Pool{"copy", 1}});
   DevicePool compute(*engine, 0, compute_stream);
   DevicePool copies(*engine, 1, copy_stream);
@@ -126,7 +126,7 @@ TEST_F(CudaDeviceQueueTest, CopiesAndComputeOnTheirOwnStreamsMeetThroughTheEngin
 }
 
 TEST_F(CudaDeviceQueueTest, DependentsWaitForTheStreamNotForTheFunction) {
-  CudaDeviceQueue stream;
+  engine::CudaDeviceQueue stream;
   Gate gate;
   const auto engine = engine_of({dag::Pool{"device", 1}, dag::Pool{"cpu", 1}});
   DevicePool pool(*engine, 0, stream);
@@ -143,7 +143,7 @@ TEST_F(CudaDeviceQueueTest, DependentsWaitForTheStreamNotForTheFunction) {
 }
 
 TEST_F(CudaDeviceQueueTest, WaitingForTheDeviceTakesNoCore) {
-  CudaDeviceQueue stream;
+  engine::CudaDeviceQueue stream;
   Gate gate;
   const auto engine = engine_of({dag::Pool{"device", 1}});
   DevicePool pool(*engine, 0, stream);
@@ -161,7 +161,7 @@ TEST_F(CudaDeviceQueueTest, WaitingForTheDeviceTakesNoCore) {
 
 TEST_F(CudaDeviceQueueTest, OnePoolThreadKeepsManyOpsInFlight) {
   constexpr std::uint64_t ops = 256;
-  CudaDeviceQueue stream;
+  engine::CudaDeviceQueue stream;
   Gate gate;
   DeviceBuffer device(ops * 64);
   const auto engine = engine_of({dag::Pool{"device", 1}});
@@ -185,7 +185,7 @@ TEST_F(CudaDeviceQueueTest, OnePoolThreadKeepsManyOpsInFlight) {
 }
 
 TEST_F(CudaDeviceQueueTest, AFailedEnqueuePoisonsTheWrites) {
-  CudaDeviceQueue stream;
+  engine::CudaDeviceQueue stream;
   const auto engine = engine_of({dag::Pool{"device", 1}, dag::Pool{"cpu", 1}});
   DevicePool pool(*engine, 0, stream);
   const VarHandle range = engine->new_var(dag::Var{"range"});
@@ -215,7 +215,7 @@ TEST_F(CudaDeviceQueueTest, AFailedEnqueuePoisonsTheWrites) {
 
 TEST_F(CudaDeviceQueueTest, ShutdownWithWorkInFlightNeitherHangsNorCrashes) {
   Gate gate;  // outlives the queue, whose stream waits on it
-  CudaDeviceQueue stream;
+  engine::CudaDeviceQueue stream;
   {
     const auto engine = engine_of({dag::Pool{"device", 1}, dag::Pool{"cpu", 1}}, 50);
     DevicePool pool(*engine, 0, stream);
@@ -231,4 +231,4 @@ TEST_F(CudaDeviceQueueTest, ShutdownWithWorkInFlightNeitherHangsNorCrashes) {
 }
 
 }  // namespace
-}  // namespace ordo::device
+}  // namespace ordo::cuda

@@ -13,7 +13,7 @@
 #include "device_bytes.hpp"
 #include "runtime/cuda/devices.hpp"
 
-namespace ordo::device {
+namespace ordo::cuda {
 namespace {
 
 TEST(CudaStager, CopiesLandWhereverTheyAreWaitedFor) {
@@ -23,7 +23,7 @@ TEST(CudaStager, CopiesLandWhereverTheyAreWaitedFor) {
   for (std::size_t i = 0; i < n; ++i) source[i] = static_cast<std::byte>(i * 7 + 3);
   std::unique_ptr<DeviceBuffer> device = test::upload(source);
   std::unique_ptr<DeviceBuffer> back = test::upload(std::vector<std::byte>(n));
-  CudaStager stager(0);
+  comm::CudaStager stager(0);
   auto* host = static_cast<std::byte*>(stager.host(n));
   std::memset(host, 0, n);
   // In, in pieces of uneven size, waited for last to first.
@@ -49,4 +49,4 @@ TEST(CudaStager, CopiesLandWhereverTheyAreWaitedFor) {
 }
 
 }  // namespace
-}  // namespace ordo::device
+}  // namespace ordo::cuda

@@ -14,7 +14,7 @@
 #include "runtime/cuda/devices.hpp"
 #include "runtime/cuda/stream.hpp"
 
-namespace ordo::device {
+namespace ordo::cuda {
 namespace {
 
 TEST(DeviceBuffer, BytesRoundTripThroughPinnedMemory) {
@@ -48,4 +48,4 @@ TEST(DeviceBuffer, RangesOutsideTheBufferAndImpossibleSizesAreRefused) {
 }
 
 }  // namespace
-}  // namespace ordo::device
+}  // namespace ordo::cuda

@@ -6,7 +6,7 @@
 
 #include "runtime/cuda/cuda_error.hpp"
 
-namespace ordo::device::test {
+namespace ordo::cuda::test {
 
 std::unique_ptr<DeviceBuffer> upload(const std::vector<std::byte>& bytes) {
   auto buffer = std::make_unique<DeviceBuffer>(std::max<std::size_t>(1, bytes.size()));
@@ -21,4 +21,4 @@ std::vector<std::byte> download(const DeviceBuffer& buffer, std::size_t bytes) {
   return out;
 }
 
-}  // namespace ordo::device::test
+}  // namespace ordo::cuda::test

@@ -8,7 +8,7 @@
 
 #include "runtime/cuda/device_buffer.hpp"
 
-namespace ordo::device::test {
+namespace ordo::cuda::test {
 
 // A device buffer holding `bytes`; at least one byte is allocated, so an empty one still has an
 // address.
@@ -16,4 +16,4 @@ std::unique_ptr<DeviceBuffer> upload(const std::vector<std::byte>& bytes);
 // The first `bytes` bytes of `buffer`.
 std::vector<std::byte> download(const DeviceBuffer& buffer, std::size_t bytes);
 
-}  // namespace ordo::device::test
+}  // namespace ordo::cuda::test

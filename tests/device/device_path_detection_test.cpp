@@ -13,14 +13,14 @@
 #include "runtime/cuda/devices.hpp"
 #include "tests/comm/mpi_env.hpp"
 
-namespace ordo::device {
+namespace ordo::cuda {
 namespace {
 
 using comm::test::runtime;
 using comm::test::world;
 
 TEST(DevicePathDetection, AnswersTheSamePathOnEveryRank) {
-  const DevicePathReport report = detect_device_path(runtime());
+  const comm::DevicePathReport report = comm::detect_device_path(runtime());
   if (world().rank() == 0) std::printf("%s\n", describe(report).c_str());
   EXPECT_EQ(report.chosen, comm::choose_device_path(report.inputs));
   EXPECT_EQ(report.inputs.visible_gpus, visible_devices());
@@ -64,7 +64,7 @@ TEST(DevicePathDetection, CudaAwareAnswersAreStable) {
 }
 
 TEST(DevicePathDetection, EachRankGetsAVisibleDevice) {
-  const int device = rank_device(runtime());
+  const int device = comm::rank_device(runtime());
   EXPECT_GE(device, 0);
   if (visible_devices() > 0) {
     EXPECT_LT(static_cast<std::uint32_t>(device), visible_devices());
@@ -72,4 +72,4 @@ TEST(DevicePathDetection, EachRankGetsAVisibleDevice) {
 }
 
 }  // namespace
-}  // namespace ordo::device
+}  // namespace ordo::cuda

@@ -5,7 +5,7 @@
 
 #include "runtime/cuda/cuda_error.hpp"
 
-namespace ordo::device {
+namespace ordo::cuda {
 namespace {
 
 TEST(Devices, NoneVisibleIsAnAnswerAndNamingOneThatIsNotThrows) {
@@ -18,4 +18,4 @@ TEST(Devices, NoneVisibleIsAnAnswerAndNamingOneThatIsNotThrows) {
 }
 
 }  // namespace
-}  // namespace ordo::device
+}  // namespace ordo::cuda

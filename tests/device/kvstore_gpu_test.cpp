@@ -42,7 +42,7 @@ using dag::DType;
 
 int current_device() {
   int device = 0;
-  device::check_cuda(cudaGetDevice(&device), "cudaGetDevice");
+  cuda::check_cuda(cudaGetDevice(&device), "cudaGetDevice");
   return device;
 }
 
@@ -121,12 +121,12 @@ void expect_design_sums(const designs::DesignConfig& config, World& world,
   const designs::DesignKind kind = config.kind;
   // The copy pool on a stream of its own, as ordo train runs it; made before the engine, so that
   // it outlives every op.
-  device::CudaDeviceQueue copies;
+  engine::CudaDeviceQueue copies;
   engine::EngineConfig engine_config;
   engine_config.pools = designs::step_pools(config);
   engine::Engine engine(std::move(engine_config), std::make_unique<engine::ThreadPoolScheduler>());
   exec::Executor executor(engine, world, designs::step_comms(config), {},
-                          std::make_shared<device::DeviceVarMemory>(current_device()));
+                          std::make_shared<exec::DeviceVarMemory>(current_device()));
   executor.use_device_queue(designs::copy_pool, copies);
   auto store = kvstore::KVStore::create(designs::to_string(kind), executor, world, config);
   std::vector<dag::VarId> vars;
@@ -138,23 +138,23 @@ void expect_design_sums(const designs::DesignConfig& config, World& world,
     std::vector<std::pair<std::int64_t, dag::VarId>> pushes;
     for (std::size_t i = 0; i < keys.size(); ++i) {
       const std::vector<std::byte> mine = values(keys[i], world.rank(), step);
-      device::check_cuda(cudaMemcpy(executor.buffers().bytes(vars[i]).data(), mine.data(),
-                                    mine.size(), cudaMemcpyHostToDevice),
-                         "cudaMemcpy");
+      cuda::check_cuda(cudaMemcpy(executor.buffers().bytes(vars[i]).data(), mine.data(),
+                                  mine.size(), cudaMemcpyHostToDevice),
+                       "cudaMemcpy");
       pushes.emplace_back(keys[i].key, vars[i]);
     }
     // A cudaMemcpy from pageable memory may return before its DMA has landed, and the
     // collectives' streams do not wait for the legacy stream.
-    device::check_cuda(cudaStreamSynchronize(cudaStreamLegacy), "cudaStreamSynchronize");
+    cuda::check_cuda(cudaStreamSynchronize(cudaStreamLegacy), "cudaStreamSynchronize");
     store->push(pushes);
     for (std::size_t i = 0; i < keys.size(); ++i) store->pull(keys[i].key, vars[i]);
     executor.wait_for_all();
     for (std::size_t i = 0; i < keys.size(); ++i) {
       const std::vector<std::byte> want = values(keys[i], 0, step, world.size());
       std::vector<std::byte> got(want.size());
-      device::check_cuda(cudaMemcpy(got.data(), executor.buffers().bytes(vars[i]).data(),
-                                    got.size(), cudaMemcpyDeviceToHost),
-                         "cudaMemcpy");
+      cuda::check_cuda(cudaMemcpy(got.data(), executor.buffers().bytes(vars[i]).data(), got.size(),
+                                  cudaMemcpyDeviceToHost),
+                       "cudaMemcpy");
       EXPECT_EQ(first_difference(got, want, keys[i]), "")
           << designs::describe(config) << " over " << path << ", step " << step;
     }
@@ -183,17 +183,17 @@ std::vector<designs::DesignConfig> configs() {
 class KvstoreOnDevice : public ::testing::Test {
  protected:
   void SetUp() override {
-    ASSERT_GT(device::visible_devices(), 0u) << "a gpu test ran where no GPU is visible";
+    ASSERT_GT(cuda::visible_devices(), 0u) << "a gpu test ran where no GPU is visible";
   }
 };
 
 TEST_F(KvstoreOnDevice, TheHostRefusesDeviceVars) {
-  exec::Buffers buffers(std::make_shared<device::DeviceVarMemory>(current_device()));
+  exec::Buffers buffers(std::make_shared<exec::DeviceVarMemory>(current_device()));
   const dag::VarId g = buffers.add({"g", dag::VarKind::tensor, 16, DType::f32});
   EXPECT_THROW(buffers.fill<float>(g, {1, 2, 3, 4}), std::invalid_argument);
   cudaPointerAttributes attributes{};
-  device::check_cuda(cudaPointerGetAttributes(&attributes, buffers.bytes(g).data()),
-                     "cudaPointerGetAttributes");
+  cuda::check_cuda(cudaPointerGetAttributes(&attributes, buffers.bytes(g).data()),
+                   "cudaPointerGetAttributes");
   EXPECT_EQ(attributes.type, cudaMemoryTypeDevice);
   EXPECT_EQ(attributes.device, current_device());
 }
@@ -201,7 +201,7 @@ TEST_F(KvstoreOnDevice, TheHostRefusesDeviceVars) {
 // Packing and unpacking as fused's bucket does, on the device: pieces end to end and back, a
 // piece of zero bytes among them.
 TEST_F(KvstoreOnDevice, DeviceVarsCopyOnTheDevice) {
-  auto memory = std::make_shared<device::DeviceVarMemory>(current_device());
+  auto memory = std::make_shared<exec::DeviceVarMemory>(current_device());
   exec::Buffers buffers(memory);
   const std::vector<std::uint64_t> sizes = {4, 0, (std::uint64_t{1} << 20) + 12, 8};
   std::vector<dag::VarId> parts;
@@ -220,46 +220,45 @@ TEST_F(KvstoreOnDevice, DeviceVarsCopyOnTheDevice) {
   std::vector<exec::ByteCopy> pack;
   for (const dag::VarId p : parts) {
     const std::span<std::byte> b = buffers.bytes(p);
-    device::check_cuda(cudaMemcpy(b.data(), want.data() + at, b.size(), cudaMemcpyHostToDevice),
-                       "cudaMemcpy");
+    cuda::check_cuda(cudaMemcpy(b.data(), want.data() + at, b.size(), cudaMemcpyHostToDevice),
+                     "cudaMemcpy");
     pack.push_back({buffers.bytes(whole).data() + at, b.data(), b.size()});
     at += b.size();
   }
-  device::check_cuda(cudaStreamSynchronize(cudaStreamLegacy), "cudaStreamSynchronize");
+  cuda::check_cuda(cudaStreamSynchronize(cudaStreamLegacy), "cudaStreamSynchronize");
   pack.push_back({buffers.bytes(whole).data(), buffers.bytes(whole).data(), 0});
   buffers.copy(pack);
   const exec::ByteCopy whole_copy{buffers.bytes(back).data(), buffers.bytes(whole).data(), total};
   buffers.copy({&whole_copy, 1});
   std::vector<std::byte> got(total);
-  device::check_cuda(cudaMemcpy(got.data(), buffers.bytes(back).data(), total,
-                                cudaMemcpyDeviceToHost),
-                     "cudaMemcpy");
+  cuda::check_cuda(
+      cudaMemcpy(got.data(), buffers.bytes(back).data(), total, cudaMemcpyDeviceToHost),
+      "cudaMemcpy");
   EXPECT_EQ(got, want);
 }
 
 // A device pool's copies go on its CUDA stream and are done at the marker behind them; a queue
 // that is not a stream of the memory's GPU is refused.
 TEST_F(KvstoreOnDevice, DeviceVarsEnqueueCopiesOnACopyStream) {
-  auto memory = std::make_shared<device::DeviceVarMemory>(current_device());
+  auto memory = std::make_shared<exec::DeviceVarMemory>(current_device());
   exec::Buffers buffers(memory);
   const std::uint64_t n = (std::uint64_t{1} << 22) + 5;
   const dag::VarId from = buffers.add({"from", dag::VarKind::buffer, n, DType::u8});
   const dag::VarId to = buffers.add({"to", dag::VarKind::buffer, n, DType::u8});
   std::vector<std::byte> want(n);
   for (std::uint64_t i = 0; i < n; ++i) want[i] = static_cast<std::byte>(i * 7 % 253);
-  device::check_cuda(cudaMemcpy(buffers.bytes(from).data(), want.data(), n,
-                                cudaMemcpyHostToDevice),
-                     "cudaMemcpy");
-  device::check_cuda(cudaStreamSynchronize(cudaStreamLegacy), "cudaStreamSynchronize");
-  device::CudaDeviceQueue copies;
+  cuda::check_cuda(cudaMemcpy(buffers.bytes(from).data(), want.data(), n, cudaMemcpyHostToDevice),
+                   "cudaMemcpy");
+  cuda::check_cuda(cudaStreamSynchronize(cudaStreamLegacy), "cudaStreamSynchronize");
+  engine::CudaDeviceQueue copies;
   const exec::ByteCopy all{buffers.bytes(to).data(), buffers.bytes(from).data(), n};
   buffers.copy({&all, 1}, &copies);
   std::promise<std::exception_ptr> reached;
   copies.mark([&reached](std::exception_ptr error) { reached.set_value(error); });
   EXPECT_EQ(reached.get_future().get(), nullptr);
   std::vector<std::byte> got(n);
-  device::check_cuda(cudaMemcpy(got.data(), buffers.bytes(to).data(), n, cudaMemcpyDeviceToHost),
-                     "cudaMemcpy");
+  cuda::check_cuda(cudaMemcpy(got.data(), buffers.bytes(to).data(), n, cudaMemcpyDeviceToHost),
+                   "cudaMemcpy");
   EXPECT_EQ(got, want);
   engine::HostDeviceQueue host;
   EXPECT_THROW(buffers.copy({&all, 1}, &host), std::invalid_argument);
@@ -267,9 +266,9 @@ TEST_F(KvstoreOnDevice, DeviceVarsEnqueueCopiesOnACopyStream) {
 
 TEST_F(KvstoreOnDevice, DesignsOverTheStagedPath) {
   // Chunks of 64 KiB, so that every key but the smallest goes in several.
-  std::unique_ptr<World> staged = device::make_device_world(
-      DevicePath::staged, runtime(), world(),
-      device::DeviceWorldOptions{current_device(), StagedOptions{64u << 10}});
+  std::unique_ptr<World> staged =
+      comm::make_device_world(DevicePath::staged, runtime(), world(),
+                              comm::DeviceWorldOptions{current_device(), StagedOptions{64u << 10}});
   for (const designs::DesignConfig& config : configs()) {
     expect_design_sums(config, *staged, "the staged path");
   }
@@ -278,8 +277,8 @@ TEST_F(KvstoreOnDevice, DesignsOverTheStagedPath) {
 #ifdef ORDO_NCCL_BUILT
 TEST_F(KvstoreOnDevice, DesignsOverNccl) {
   // NCCL refuses two members of one communicator on one GPU: every rank skips alike.
-  if (world().size() > device::visible_devices()) {
-    GTEST_SKIP() << world().size() << " ranks and " << device::visible_devices()
+  if (world().size() > cuda::visible_devices()) {
+    GTEST_SKIP() << world().size() << " ranks and " << cuda::visible_devices()
                  << " GPU(s): NCCL needs a GPU per rank";
   }
   NcclWorld nccl(world(), current_device());

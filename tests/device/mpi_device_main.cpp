@@ -11,9 +11,9 @@ int main(int argc, char** argv) {
   ordo::comm::test::MpiTestRun run;
   run.what = "the device tests";
   run.before = [](const ordo::comm::MpiRuntime& runtime) {
-    const int device = ordo::device::rank_device(runtime);
-    if (ordo::device::visible_devices() > 0) {
-      ordo::device::check_cuda(cudaSetDevice(device), "cudaSetDevice");
+    const int device = ordo::comm::rank_device(runtime);
+    if (ordo::cuda::visible_devices() > 0) {
+      ordo::cuda::check_cuda(cudaSetDevice(device), "cudaSetDevice");
     }
   };
   return ordo::comm::test::run_mpi_tests(argc, argv, run);

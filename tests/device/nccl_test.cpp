@@ -31,7 +31,7 @@ using dag::Reduction;
 
 int current_device() {
   int device = 0;
-  device::check_cuda(cudaGetDevice(&device), "cudaGetDevice");
+  cuda::check_cuda(cudaGetDevice(&device), "cudaGetDevice");
   return device;
 }
 
@@ -43,16 +43,16 @@ Call make_call(CollectiveKind kind, std::uint64_t count, DType dtype, Reduction 
 // Runs `call` on a device copy of this rank's buffer and checks what comes back.
 void expect_on_device(Communicator& comm, const Call& call) {
   const Expected e = expected(call, comm.size(), comm.rank());
-  std::unique_ptr<device::DeviceBuffer> buffer = device::test::upload(e.before);
+  std::unique_ptr<cuda::DeviceBuffer> buffer = cuda::test::upload(e.before);
   comm.call(call, buffer->data());
-  EXPECT_EQ(check(device::test::download(*buffer, e.before.size()), e, call, comm.rank()), "")
+  EXPECT_EQ(check(cuda::test::download(*buffer, e.before.size()), e, call, comm.rank()), "")
       << describe(call, comm.name());
 }
 
 class NcclOnDevice : public ::testing::Test {
  protected:
   void SetUp() override {
-    ASSERT_GT(device::visible_devices(), 0u) << "a gpu test ran where no GPU is visible";
+    ASSERT_GT(cuda::visible_devices(), 0u) << "a gpu test ran where no GPU is visible";
     nccl_ = std::make_unique<NcclWorld>(world(), current_device());
   }
   void TearDown() override { nccl_.reset(); }
@@ -92,20 +92,19 @@ TEST_F(NcclOnDevice, StartTestAndCallbacksCompleteThroughTheEvent) {
   const Call call =
       make_call(CollectiveKind::allreduce, (16u << 20) / 4, DType::f32, Reduction::sum);
   const Expected e = expected(call, comm().size(), comm().rank());
-  auto started = device::test::upload(e.before);
+  auto started = cuda::test::upload(e.before);
   std::unique_ptr<Request> request = comm().start(call, started->data());
   while (!request->test()) std::this_thread::sleep_for(std::chrono::microseconds(50));
   EXPECT_TRUE(request->test());  // stays true
   request->wait();               // and returns at once
-  EXPECT_EQ(check(device::test::download(*started, e.before.size()), e, call, comm().rank()), "");
+  EXPECT_EQ(check(cuda::test::download(*started, e.before.size()), e, call, comm().rank()), "");
 
-  auto called_back = device::test::upload(e.before);
+  auto called_back = cuda::test::upload(e.before);
   std::promise<std::exception_ptr> ended;
   comm().start_then(call, called_back->data(),
                     [&ended](std::exception_ptr error) { ended.set_value(error); });
   EXPECT_EQ(ended.get_future().get(), nullptr);
-  EXPECT_EQ(check(device::test::download(*called_back, e.before.size()), e, call, comm().rank()),
-            "");
+  EXPECT_EQ(check(cuda::test::download(*called_back, e.before.size()), e, call, comm().rank()), "");
 
   std::promise<std::exception_ptr> barrier_ended;
   comm().call_then(make_call(CollectiveKind::barrier, 0, DType::f32, Reduction::none), nullptr,
@@ -116,14 +115,14 @@ TEST_F(NcclOnDevice, StartTestAndCallbacksCompleteThroughTheEvent) {
 // Two communicators, one stream: a small collective launched on the second after a large one
 // on the first cannot complete before it.
 TEST(NcclStreamOrder, LaunchesCompleteInLaunchOrderAcrossCommunicators) {
-  ASSERT_GT(device::visible_devices(), 0u) << "a gpu test ran where no GPU is visible";
+  ASSERT_GT(cuda::visible_devices(), 0u) << "a gpu test ran where no GPU is visible";
   MpiWorld two(runtime(), {{"first", std::nullopt}, {"second", std::nullopt}});
   NcclWorld nccl(two, current_device());
   const Call large =
       make_call(CollectiveKind::allreduce, (64u << 20) / 4, DType::f32, Reduction::sum);
   const Call small = make_call(CollectiveKind::allreduce, 1, DType::f32, Reduction::sum);
-  auto a = device::test::upload(expected(large, nccl.size(), nccl.rank()).before);
-  auto b = device::test::upload(expected(small, nccl.size(), nccl.rank()).before);
+  auto a = cuda::test::upload(expected(large, nccl.size(), nccl.rank()).before);
+  auto b = cuda::test::upload(expected(small, nccl.size(), nccl.rank()).before);
   for (int round = 0; round < 5; ++round) {
     std::unique_ptr<Request> first = nccl.comm(0).start(large, a->data());
     std::unique_ptr<Request> second = nccl.comm(1).start(small, b->data());
@@ -134,7 +133,7 @@ TEST(NcclStreamOrder, LaunchesCompleteInLaunchOrderAcrossCommunicators) {
 }
 
 TEST_F(NcclOnDevice, MalformedAndUnsupportedCallsAreRefusedBeforeLaunch) {
-  auto buffer = device::test::upload(std::vector<std::byte>(64));
+  auto buffer = cuda::test::upload(std::vector<std::byte>(64));
   EXPECT_THROW(comm().allreduce(buffer->data(), 4, DType::f32, Reduction::none),
                std::invalid_argument);
   EXPECT_THROW(comm().allreduce(nullptr, 4, DType::f32, Reduction::sum), std::invalid_argument);

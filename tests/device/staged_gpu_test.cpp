@@ -33,7 +33,7 @@ enum class Form { blocking, started, callback };
 
 int current_device() {
   int device = 0;
-  device::check_cuda(cudaGetDevice(&device), "cudaGetDevice");
+  cuda::check_cuda(cudaGetDevice(&device), "cudaGetDevice");
   return device;
 }
 
@@ -61,14 +61,14 @@ void run(Communicator& comm, const Call& call, void* buffer, Form form) {
 
 void expect_on_device(Communicator& comm, const Call& call, Form form, const std::string& what) {
   const Expected e = expected(call, comm.size(), comm.rank());
-  std::unique_ptr<device::DeviceBuffer> buffer = device::test::upload(e.before);
+  std::unique_ptr<cuda::DeviceBuffer> buffer = cuda::test::upload(e.before);
   run(comm, call, buffer->data(), form);
-  EXPECT_EQ(check(device::test::download(*buffer, e.before.size()), e, call, comm.rank()), "")
+  EXPECT_EQ(check(cuda::test::download(*buffer, e.before.size()), e, call, comm.rank()), "")
       << what;
 }
 
 void expect_staged(const Call& call, std::size_t chunk_bytes, Form form = Form::blocking) {
-  StagedCommunicator staged(world_comm(), std::make_unique<device::CudaStager>(current_device()),
+  StagedCommunicator staged(world_comm(), std::make_unique<comm::CudaStager>(current_device()),
                             StagedOptions{chunk_bytes});
   expect_on_device(staged, call, form, label(call, chunk_bytes));
 }
@@ -76,7 +76,7 @@ void expect_staged(const Call& call, std::size_t chunk_bytes, Form form = Form::
 class StagedOnDevice : public ::testing::TestWithParam<DType> {
  protected:
   void SetUp() override {
-    ASSERT_GT(device::visible_devices(), 0u) << "a gpu test ran where no GPU is visible";
+    ASSERT_GT(cuda::visible_devices(), 0u) << "a gpu test ran where no GPU is visible";
   }
 };
 
@@ -96,7 +96,7 @@ INSTANTIATE_TEST_SUITE_P(AllDTypes, StagedOnDevice,
                          });
 
 TEST(StagedOnDeviceKinds, EveryKindEveryFormAndTheDefaultChunk) {
-  ASSERT_GT(device::visible_devices(), 0u) << "a gpu test ran where no GPU is visible";
+  ASSERT_GT(cuda::visible_devices(), 0u) << "a gpu test ran where no GPU is visible";
   const std::uint32_t size = world().size();
   for (const Form form : {Form::blocking, Form::started, Form::callback}) {
     for (const Reduction reduction : {Reduction::prod, Reduction::min, Reduction::max}) {
@@ -120,21 +120,21 @@ TEST(StagedOnDeviceKinds, EveryKindEveryFormAndTheDefaultChunk) {
 }
 
 TEST(StagedOnDeviceKinds, TheStagedDeviceWorldCarriesEveryCommunicator) {
-  ASSERT_GT(device::visible_devices(), 0u) << "a gpu test ran where no GPU is visible";
+  ASSERT_GT(cuda::visible_devices(), 0u) << "a gpu test ran where no GPU is visible";
   std::unique_ptr<World> staged =
-      device::make_device_world(DevicePath::staged, runtime(), world(),
-                                device::DeviceWorldOptions{current_device(), StagedOptions{}});
+      comm::make_device_world(DevicePath::staged, runtime(), world(),
+                              comm::DeviceWorldOptions{current_device(), StagedOptions{}});
   expect_on_device(staged->comm(0),
                    make_call(CollectiveKind::allreduce, 12345, DType::f32, Reduction::sum),
-                   Form::callback, "through make_device_world");
+                   Form::callback, "through comm::make_device_world");
 }
 
 // Only where MPI reports CUDA support at compile time and at run time; skipped otherwise.
 TEST(CudaAwareOnDevice, EveryKindOnDevicePointers) {
-  ASSERT_GT(device::visible_devices(), 0u) << "a gpu test ran where no GPU is visible";
+  ASSERT_GT(cuda::visible_devices(), 0u) << "a gpu test ran where no GPU is visible";
   const CudaAwareSupport support = cuda_aware_support(runtime());
   if (!support.usable()) GTEST_SKIP() << describe(support);
-  device::CudaAwareCommunicator comm(world_comm(), runtime().types());
+  comm::CudaAwareCommunicator comm(world_comm(), runtime().types());
   const std::uint32_t size = world().size();
   for (const Form form : {Form::blocking, Form::started, Form::callback}) {
     expect_on_device(comm, make_call(CollectiveKind::allreduce, 4097, DType::f32, Reduction::sum),

@@ -86,7 +86,7 @@ void expect_cpu_steps(const std::string& path) {
 class TrainOnDeviceVars : public ::testing::Test {
  protected:
   void SetUp() override {
-    ASSERT_GT(device::visible_devices(), 0u) << "a gpu test ran where no GPU is visible";
+    ASSERT_GT(cuda::visible_devices(), 0u) << "a gpu test ran where no GPU is visible";
     // A CPU-only libtorch cannot run this on any GPU: skipped on every rank alike, and ctest
     // says so (not passed).
     if (!at::Context::hasCUDART()) GTEST_SKIP() << *device_unusable(c10::DeviceType::CUDA);
@@ -100,8 +100,8 @@ TEST_F(TrainOnDeviceVars, OverTheStagedPathTheStepsAreTheCpusSteps) {
 #ifdef ORDO_NCCL_BUILT
 TEST_F(TrainOnDeviceVars, OverNcclTheStepsAreTheCpusSteps) {
   // NCCL refuses two members of one communicator on one GPU: every rank skips alike.
-  if (world().size() > device::visible_devices()) {
-    GTEST_SKIP() << world().size() << " ranks and " << device::visible_devices()
+  if (world().size() > cuda::visible_devices()) {
+    GTEST_SKIP() << world().size() << " ranks and " << cuda::visible_devices()
                  << " GPU(s): NCCL needs a GPU per rank";
   }
   expect_cpu_steps("nccl");

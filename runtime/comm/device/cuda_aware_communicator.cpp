@@ -14,7 +14,7 @@
 #include "runtime/cuda/cuda_error.hpp"
 #include "runtime/cuda/devices.hpp"
 
-namespace ordo::device {
+namespace ordo::comm {
 
 CudaAwareCommunicator::CudaAwareCommunicator(comm::MpiCommunicator& mpi,
                                              const comm::MpiTypeTable& types)
@@ -30,8 +30,8 @@ void CudaAwareCommunicator::run(const comm::Call& call, void* buffer) {
   // running the call (a worker, a pool thread) may not have current.
   if (buffer != nullptr) {
     cudaPointerAttributes where{};
-    check_cuda(cudaPointerGetAttributes(&where, buffer), "cudaPointerGetAttributes");
-    if (where.type == cudaMemoryTypeDevice) make_current(where.device);
+    cuda::check_cuda(cudaPointerGetAttributes(&where, buffer), "cudaPointerGetAttributes");
+    if (where.type == cudaMemoryTypeDevice) cuda::make_current(where.device);
   }
   if (call.kind == dag::CollectiveKind::reduce_scatter) {
     reduce_scatter(call, buffer);
@@ -59,11 +59,11 @@ void CudaAwareCommunicator::reduce_scatter(const comm::Call& call, void* buffer)
   if (rank() == 0 || block_bytes == 0) return;
   std::byte* const front = static_cast<std::byte*>(buffer);
   // The blocks do not overlap: block i starts i * block_bytes in, and rank() >= 1.
-  check_cuda(cudaMemcpy(front + rank() * block_bytes, front, block_bytes, cudaMemcpyDefault),
-             "cudaMemcpy");
+  cuda::check_cuda(cudaMemcpy(front + rank() * block_bytes, front, block_bytes, cudaMemcpyDefault),
+                   "cudaMemcpy");
   // A device-to-device cudaMemcpy returns before it has run; the call completes once the block
   // is in place, for whatever stream reads it next.
-  check_cuda(cudaStreamSynchronize(cudaStreamLegacy), "cudaStreamSynchronize");
+  cuda::check_cuda(cudaStreamSynchronize(cudaStreamLegacy), "cudaStreamSynchronize");
 }
 
 void CudaAwareCommunicator::call(const comm::Call& call, void* buffer) {
@@ -92,4 +92,4 @@ void CudaAwareCommunicator::start_then(const comm::Call& call, void* buffer, Don
   call_then(call, buffer, std::move(done));
 }
 
-}  // namespace ordo::device
+}  // namespace ordo::comm

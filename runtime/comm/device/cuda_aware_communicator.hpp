@@ -14,7 +14,7 @@
 #include "runtime/comm/staged/ordered_worker.hpp"
 #include "runtime/comm/wrapped_world.hpp"
 
-namespace ordo::device {
+namespace ordo::comm {
 
 class CudaAwareCommunicator final : public comm::WrappedCommunicator {
  public:
@@ -37,4 +37,4 @@ class CudaAwareCommunicator final : public comm::WrappedCommunicator {
   comm::OrderedWorker worker_;  // last: stops before the rest goes
 };
 
-}  // namespace ordo::device
+}  // namespace ordo::comm

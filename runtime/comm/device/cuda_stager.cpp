@@ -6,13 +6,13 @@
 
 #include "runtime/cuda/cuda_error.hpp"
 
-namespace ordo::device {
+namespace ordo::comm {
 namespace {
 
 // Makes `device` current, for the members constructed after it (streams are made on the
 // current device).
 int made_current(int device) {
-  check_cuda(cudaSetDevice(device), "cudaSetDevice");
+  cuda::check_cuda(cudaSetDevice(device), "cudaSetDevice");
   return device;
 }
 
@@ -32,9 +32,9 @@ CudaStager::~CudaStager() {
 void* CudaStager::host(std::size_t bytes) {
   assert(pending_.empty());
   if (area_ == nullptr || area_->bytes() < bytes) {
-    check_cuda(cudaSetDevice(device_), "cudaSetDevice");
+    cuda::check_cuda(cudaSetDevice(device_), "cudaSetDevice");
     area_.reset();  // the old one first: pinned memory is scarce
-    area_ = std::make_unique<PinnedBuffer>(bytes);
+    area_ = std::make_unique<cuda::PinnedBuffer>(bytes);
   }
   return area_->data();
 }
@@ -54,22 +54,22 @@ cudaEvent_t CudaStager::take_event() {
     return event;
   }
   cudaEvent_t event = nullptr;
-  check_cuda(cudaEventCreateWithFlags(&event, cudaEventBlockingSync | cudaEventDisableTiming),
-             "cudaEventCreateWithFlags");
+  cuda::check_cuda(cudaEventCreateWithFlags(&event, cudaEventBlockingSync | cudaEventDisableTiming),
+                   "cudaEventCreateWithFlags");
   return event;
 }
 
-comm::Stager::Copy CudaStager::enqueue(Stream& stream, void* to, const void* from,
+comm::Stager::Copy CudaStager::enqueue(cuda::Stream& stream, void* to, const void* from,
                                        std::size_t bytes, cudaMemcpyKind kind) {
-  check_cuda(cudaSetDevice(device_), "cudaSetDevice");
+  cuda::check_cuda(cudaSetDevice(device_), "cudaSetDevice");
   const cudaEvent_t event = take_event();
   const cudaError_t copied = cudaMemcpyAsync(to, from, bytes, kind, stream.handle());
   const cudaError_t recorded =
       copied == cudaSuccess ? cudaEventRecord(event, stream.handle()) : cudaSuccess;
   if (copied != cudaSuccess || recorded != cudaSuccess) {
     spare_.push_back(event);
-    check_cuda(copied, "cudaMemcpyAsync");
-    check_cuda(recorded, "cudaEventRecord");
+    cuda::check_cuda(copied, "cudaMemcpyAsync");
+    cuda::check_cuda(recorded, "cudaEventRecord");
   }
   const Copy copy = ++issued_;
   pending_.emplace(copy, event);
@@ -85,7 +85,7 @@ void CudaStager::wait(Copy copy) {
   const cudaEvent_t event = found->second;
   pending_.erase(found);
   spare_.push_back(event);
-  check_cuda(cudaEventSynchronize(event), "cudaEventSynchronize");
+  cuda::check_cuda(cudaEventSynchronize(event), "cudaEventSynchronize");
 }
 
-}  // namespace ordo::device
+}  // namespace ordo::comm

@@ -15,7 +15,7 @@
 #include "runtime/cuda/device_buffer.hpp"
 #include "runtime/cuda/stream.hpp"
 
-namespace ordo::device {
+namespace ordo::comm {
 
 // Used by one thread at a time (the staged communicator runs one collective at a time), not
 // always the same one: every call makes the stager's device current first.
@@ -36,16 +36,17 @@ class CudaStager final : public comm::Stager {
   void wait(Copy copy) override;
 
  private:
-  Copy enqueue(Stream& stream, void* to, const void* from, std::size_t bytes, cudaMemcpyKind kind);
+  Copy enqueue(cuda::Stream& stream, void* to, const void* from, std::size_t bytes,
+               cudaMemcpyKind kind);
   cudaEvent_t take_event();
 
   int device_;
-  Stream to_host_;    // device to host copies
-  Stream to_device_;  // host to device copies
-  std::unique_ptr<PinnedBuffer> area_;
+  cuda::Stream to_host_;    // device to host copies
+  cuda::Stream to_device_;  // host to device copies
+  std::unique_ptr<cuda::PinnedBuffer> area_;
   std::unordered_map<Copy, cudaEvent_t> pending_;  // recorded after each copy in flight
   std::vector<cudaEvent_t> spare_;                 // events of copies waited for, for reuse
   Copy issued_ = 0;
 };
 
-}  // namespace ordo::device
+}  // namespace ordo::comm

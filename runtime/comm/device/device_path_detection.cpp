@@ -9,7 +9,7 @@
 #include "runtime/comm/mpi/node_layout.hpp"
 #include "runtime/cuda/devices.hpp"
 
-namespace ordo::device {
+namespace ordo::comm {
 namespace {
 
 // Set by the build: whether runtime/comm/nccl was built (ORDO_HAVE_NCCL).
@@ -24,7 +24,7 @@ DevicePathReport detect_device_path(const comm::MpiRuntime& runtime) {
   DevicePathReport report;
   report.cuda_aware = comm::cuda_aware_support(runtime);
   report.inputs.nccl_built = nccl_built;
-  report.inputs.visible_gpus = visible_devices();
+  report.inputs.visible_gpus = cuda::visible_devices();
   report.inputs.ranks_on_node = comm::node_place(runtime).ranks;
   report.inputs.cuda_aware_mpi = report.cuda_aware.usable();
   report.chosen = comm::choose_device_path(report.inputs);
@@ -40,7 +40,7 @@ DevicePathReport detect_device_path(const comm::MpiRuntime& runtime) {
 
 int rank_device(const comm::MpiRuntime& runtime) {
   const comm::NodePlace place = comm::node_place(runtime);
-  const std::uint32_t gpus = visible_devices();
+  const std::uint32_t gpus = cuda::visible_devices();
   return gpus == 0 ? 0 : static_cast<int>(place.rank % gpus);
 }
 
@@ -54,4 +54,4 @@ std::string describe(const DevicePathReport& report) {
          "\nthe job's path: " + std::string(comm::to_string(report.agreed));
 }
 
-}  // namespace ordo::device
+}  // namespace ordo::comm

@@ -8,7 +8,7 @@
 #include "runtime/comm/mpi/runtime.hpp"
 #include "runtime/comm/staged/device_path.hpp"
 
-namespace ordo::device {
+namespace ordo::comm {
 
 struct DevicePathReport {
   comm::DevicePathInputs inputs;  // this rank's
@@ -31,4 +31,4 @@ int rank_device(const comm::MpiRuntime& runtime);
 // Several lines for logs: the inputs, both CUDA-aware answers, the choice and the agreed path.
 std::string describe(const DevicePathReport& report);
 
-}  // namespace ordo::device
+}  // namespace ordo::comm

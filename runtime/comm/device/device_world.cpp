@@ -10,7 +10,7 @@
 #include "runtime/comm/nccl/world.hpp"
 #endif
 
-namespace ordo::device {
+namespace ordo::comm {
 
 std::unique_ptr<comm::World> make_device_world(comm::DevicePath path,
                                                const comm::MpiRuntime& runtime, comm::MpiWorld& mpi,
@@ -40,4 +40,4 @@ std::unique_ptr<comm::World> make_device_world(comm::DevicePath path,
                               "' has no device world: gradients in host memory use the MpiWorld");
 }
 
-}  // namespace ordo::device
+}  // namespace ordo::comm

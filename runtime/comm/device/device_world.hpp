@@ -11,7 +11,7 @@
 #include "runtime/comm/staged/device_path.hpp"
 #include "runtime/comm/staged/staged_communicator.hpp"
 
-namespace ordo::device {
+namespace ordo::comm {
 
 struct DeviceWorldOptions {
   int device = 0;              // this rank's GPU (rank_device())
@@ -27,4 +27,4 @@ std::unique_ptr<comm::World> make_device_world(comm::DevicePath path,
                                                const comm::MpiRuntime& runtime, comm::MpiWorld& mpi,
                                                DeviceWorldOptions options);
 
-}  // namespace ordo::device
+}  // namespace ordo::comm

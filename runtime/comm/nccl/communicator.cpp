@@ -25,7 +25,7 @@ NcclCommunicator::NcclCommunicator(ncclComm_t comm, std::string name, dag::Rank 
       completions_(completions),
       barrier_word_(sizeof(std::int32_t)) {
   // Defined contents, so that no tool sees the barrier read uninitialised memory.
-  device::check_cuda(cudaMemset(barrier_word_.data(), 0, barrier_word_.bytes()), "cudaMemset");
+  cuda::check_cuda(cudaMemset(barrier_word_.data(), 0, barrier_word_.bytes()), "cudaMemset");
 }
 
 NcclCommunicator::~NcclCommunicator() { (void)ncclCommDestroy(comm_); }

@@ -67,7 +67,7 @@ class NcclCommunicator final : public Communicator {
   std::uint32_t size_;
   NcclLaunchStream& stream_;
   NcclCompletions& completions_;
-  device::DeviceBuffer barrier_word_;
+  cuda::DeviceBuffer barrier_word_;
 };
 
 }  // namespace ordo::comm

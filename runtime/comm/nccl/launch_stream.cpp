@@ -6,26 +6,25 @@
 namespace ordo::comm {
 
 NcclLaunchStream::NcclLaunchStream(int device) : device_(device) {
-  device::check_cuda(cudaSetDevice(device_), "cudaSetDevice");
-  stream_ = std::make_unique<device::Stream>();
+  cuda::check_cuda(cudaSetDevice(device_), "cudaSetDevice");
+  stream_ = std::make_unique<cuda::Stream>();
 }
 
 std::unique_ptr<NcclRequest> NcclLaunchStream::launch(
     const std::function<ncclResult_t(cudaStream_t)>& issue, ncclComm_t comm, const char* function,
     const std::string& context) {
   // The current device is per thread, and engine threads launch: every launch sets it.
-  device::check_cuda(cudaSetDevice(device_), "cudaSetDevice");
+  cuda::check_cuda(cudaSetDevice(device_), "cudaSetDevice");
   // Made outside the lock (creating an event may take the driver's own locks for a while);
   // blocking synchronisation, so that waiting on it sleeps rather than spins; no timing, the
   // cheapest kind.
   cudaEvent_t event = nullptr;
-  device::check_cuda(
-      cudaEventCreateWithFlags(&event, cudaEventBlockingSync | cudaEventDisableTiming),
-      "cudaEventCreateWithFlags");
+  cuda::check_cuda(cudaEventCreateWithFlags(&event, cudaEventBlockingSync | cudaEventDisableTiming),
+                   "cudaEventCreateWithFlags");
   try {
     const std::lock_guard lock(mutex_);
     check_nccl(issue(stream_->handle()), function, context, comm);
-    device::check_cuda(cudaEventRecord(event, stream_->handle()), "cudaEventRecord");
+    cuda::check_cuda(cudaEventRecord(event, stream_->handle()), "cudaEventRecord");
   } catch (...) {
     (void)cudaEventDestroy(event);
     throw;
@@ -34,7 +33,7 @@ std::unique_ptr<NcclRequest> NcclLaunchStream::launch(
 }
 
 void NcclLaunchStream::synchronize() {
-  device::check_cuda(cudaSetDevice(device_), "cudaSetDevice");
+  cuda::check_cuda(cudaSetDevice(device_), "cudaSetDevice");
   stream_->synchronize();
 }
 

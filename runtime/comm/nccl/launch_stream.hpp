@@ -42,7 +42,7 @@ class NcclLaunchStream {
  private:
   int device_;
   std::mutex mutex_;
-  std::unique_ptr<device::Stream> stream_;  // made once device_ is current
+  std::unique_ptr<cuda::Stream> stream_;  // made once device_ is current
 };
 
 }  // namespace ordo::comm

@@ -10,7 +10,7 @@ namespace {
 
 // The CUDA error, with the collective it happened to.
 void check_event(cudaError_t code, const std::string& context, const char* call) {
-  if (code != cudaSuccess) throw device::CudaError(context + ": " + call, code);
+  if (code != cudaSuccess) throw cuda::CudaError(context + ": " + call, code);
 }
 
 }  // namespace

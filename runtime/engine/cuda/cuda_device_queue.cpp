@@ -7,12 +7,12 @@
 #include "runtime/cuda/cuda_error.hpp"
 #include "runtime/cuda/devices.hpp"
 
-namespace ordo::device {
+namespace ordo::engine {
 namespace {
 
 int current_device() {
   int device = 0;
-  check_cuda(cudaGetDevice(&device), "cudaGetDevice");
+  cuda::check_cuda(cudaGetDevice(&device), "cudaGetDevice");
   return device;
 }
 
@@ -20,7 +20,7 @@ int current_device() {
 
 CudaDeviceQueue::CudaDeviceQueue() : device_(current_device()), thread_([this] { progress(); }) {}
 
-CudaDeviceQueue::CudaDeviceQueue(Stream::LegacyDefault legacy)
+CudaDeviceQueue::CudaDeviceQueue(cuda::Stream::LegacyDefault legacy)
     : device_(current_device()), stream_(legacy), thread_([this] { progress(); }) {}
 
 CudaDeviceQueue::~CudaDeviceQueue() {
@@ -40,22 +40,22 @@ cudaEvent_t CudaDeviceQueue::take_event() {
     spare_.pop_back();
     return event;
   }
-  make_current(device_);
+  cuda::make_current(device_);
   cudaEvent_t event = nullptr;
-  check_cuda(cudaEventCreateWithFlags(&event, cudaEventBlockingSync | cudaEventDisableTiming),
-             "cudaEventCreateWithFlags");
+  cuda::check_cuda(cudaEventCreateWithFlags(&event, cudaEventBlockingSync | cudaEventDisableTiming),
+                   "cudaEventCreateWithFlags");
   return event;
 }
 
 void CudaDeviceQueue::mark(Reached reached) {
   const std::lock_guard<std::mutex> lock(mutex_);
   // The legacy default stream is the current device's: record on this queue's.
-  make_current(device_);
+  cuda::make_current(device_);
   const cudaEvent_t event = take_event();
   const cudaError_t recorded = cudaEventRecord(event, stream_.handle());
   if (recorded != cudaSuccess) {
     spare_.push_back(event);
-    throw CudaError("cudaEventRecord", recorded);
+    throw cuda::CudaError("cudaEventRecord", recorded);
   }
   // Recorded under the lock, so the progress thread sees markers in the stream's order; notified
   // under it, since once it is free the marker may be reached, its op's waiter return and the
@@ -78,7 +78,7 @@ void CudaDeviceQueue::progress() {
     std::exception_ptr error;
     if (status != cudaSuccess) {
       error = std::make_exception_ptr(
-          CudaError("cudaEventSynchronize on a device op's completion marker", status));
+          cuda::CudaError("cudaEventSynchronize on a device op's completion marker", status));
     }
     marker.reached(std::move(error));
     marker.reached = nullptr;  // its captures (a completion handle) die outside the lock
@@ -87,4 +87,4 @@ void CudaDeviceQueue::progress() {
   }
 }
 
-}  // namespace ordo::device
+}  // namespace ordo::engine

@@ -33,7 +33,7 @@
 #include "runtime/cuda/stream.hpp"
 #include "runtime/engine/device_queue.hpp"
 
-namespace ordo::device {
+namespace ordo::engine {
 
 class CudaDeviceQueue final : public engine::DeviceQueue {
  public:
@@ -42,13 +42,13 @@ class CudaDeviceQueue final : public engine::DeviceQueue {
   CudaDeviceQueue();
   // The queue on the current device's legacy default stream, where libtorch launches its kernels
   // unless a stream of its own is made current: the trainer's compute pool marks behind them.
-  explicit CudaDeviceQueue(Stream::LegacyDefault legacy);
+  explicit CudaDeviceQueue(cuda::Stream::LegacyDefault legacy);
   // Waits until every marker recorded has been reached and reported, then joins the thread: work
   // that never ends would hang it, as it hangs cudaStreamDestroy's callers.
   ~CudaDeviceQueue() override;
 
   // Where a device op enqueues its work (kernels, cudaMemcpyAsync, device_buffer.hpp's copies).
-  Stream& stream() { return stream_; }
+  cuda::Stream& stream() { return stream_; }
   int device() const { return device_; }
 
   // Records an event behind the work on stream() (throws CudaError when that fails).
@@ -64,7 +64,7 @@ class CudaDeviceQueue final : public engine::DeviceQueue {
   void progress();
 
   int device_ = 0;
-  Stream stream_;
+  cuda::Stream stream_;
   std::mutex mutex_;
   std::condition_variable wake_;
   std::deque<Marker> markers_;      // recorded, not yet reached, in record order
@@ -73,4 +73,4 @@ class CudaDeviceQueue final : public engine::DeviceQueue {
   std::thread thread_;  // last: started once everything above exists
 };
 
-}  // namespace ordo::device
+}  // namespace ordo::engine

@@ -13,7 +13,7 @@
 #include "runtime/cuda/stream.hpp"
 #include "runtime/exec/var_memory.hpp"
 
-namespace ordo::device {
+namespace ordo::exec {
 
 class DeviceVarMemory final : public exec::VarMemory {
  public:
@@ -40,9 +40,9 @@ class DeviceVarMemory final : public exec::VarMemory {
  private:
   int device_;
   std::mutex mutex_;  // the stream is used by one allocation at a time
-  std::unique_ptr<Stream> zeroing_;
+  std::unique_ptr<cuda::Stream> zeroing_;
   std::mutex copy_mutex_;  // held while a caller enqueues its copies and marks their end
-  std::unique_ptr<Stream> copying_;
+  std::unique_ptr<cuda::Stream> copying_;
 };
 
-}  // namespace ordo::device
+}  // namespace ordo::exec

@@ -38,7 +38,7 @@ DeviceGradients open_device_gradients(const comm::MpiRuntime& runtime,
     return out;
   }
 #ifdef ORDO_DEVICE_PATHS
-  const device::DevicePathReport report = device::detect_device_path(runtime);
+  const comm::DevicePathReport report = comm::detect_device_path(runtime);
   out.path = named.value_or(report.agreed);
   if (const std::optional<std::string> why = comm::path_refusal(out.path, report.job)) {
     throw std::invalid_argument("--comm-path " + std::string(asked) + ": " + *why);
@@ -46,12 +46,12 @@ DeviceGradients open_device_gradients(const comm::MpiRuntime& runtime,
   if (out.path == comm::DevicePath::host) return out;
   const int gpu = device.index();
   out.mpi = std::make_unique<comm::MpiWorld>(runtime, comms);
-  out.world = device::make_device_world(out.path, runtime, *out.mpi,
-                                        device::DeviceWorldOptions{gpu, comm::StagedOptions{}});
-  out.memory = std::make_shared<device::DeviceVarMemory>(gpu);
-  device::make_current(gpu);
-  out.compute_queue = std::make_unique<device::CudaDeviceQueue>(device::Stream::LegacyDefault{});
-  out.copy_queue = std::make_unique<device::CudaDeviceQueue>();
+  out.world = comm::make_device_world(out.path, runtime, *out.mpi,
+                                      comm::DeviceWorldOptions{gpu, comm::StagedOptions{}});
+  out.memory = std::make_shared<exec::DeviceVarMemory>(gpu);
+  cuda::make_current(gpu);
+  out.compute_queue = std::make_unique<engine::CudaDeviceQueue>(cuda::Stream::LegacyDefault{});
+  out.copy_queue = std::make_unique<engine::CudaDeviceQueue>();
   return out;
 #else
   (void)runtime;
