@@ -89,7 +89,7 @@ std::string ratio(double a, double b) { return b > 0 ? fixed(a / b, 1) + "x" : "
 
 // Returns whether SPIN finished.
 bool measure(const Point& point, double seconds) {
-  const checker::Model model(point.job, point.ranks);
+  const checker::System model(point.job, point.ranks);
   const checker::Result ordo = checker::explore(model, {50'000'000, seconds});
   // What a user gets from `ordo verify`: the symbolic stage first, explicit search after.
   checker::VerifyOptions verify_options;

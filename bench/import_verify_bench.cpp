@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "checker/system/model.hpp"
+#include "checker/system/system.hpp"
 #include "checker/verify/verify.hpp"
 #include "runtime/designs/step_builder.hpp"
 #include "runtime/import/model_file.hpp"
@@ -56,7 +56,7 @@ int run(const std::filesystem::path& dir, std::uint32_t ranks) {
       const dag::Job job = designs::build_step_job(network, config, {});
       const double step_s = since(step_begin);
       const Clock::time_point model_begin = Clock::now();
-      const Model model(job, ranks);
+      const System model(job, ranks);
       const double model_s = since(model_begin);
       const Clock::time_point verify_begin = Clock::now();
       const Verification v = verify(model, options);

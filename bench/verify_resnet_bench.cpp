@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "checker/system/model.hpp"
+#include "checker/system/system.hpp"
 #include "checker/verify/verify.hpp"
 #include "runtime/designs/step_builder.hpp"
 #include "runtime/networks/network.hpp"
@@ -52,7 +52,7 @@ int run() {
   for (const designs::DesignConfig& config : configs) {
     const dag::Job job = designs::build_step_job(network, config, {});
     for (std::uint32_t ranks : rank_counts) {
-      const Model model(job, ranks);
+      const System model(job, ranks);
       const Verification v = verify(model, options);
       std::printf("%-50s %6u %-30s %-9s %8.3f %8zu\n", designs::describe(config).c_str(), ranks,
                   verdict(v).c_str(), std::string(to_string(v.decided_by)).c_str(), v.seconds,

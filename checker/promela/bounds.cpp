@@ -90,7 +90,7 @@ void fold_program(const dag::Program& program, Bounds& b) {
 
 // The checker refuses a call on a communicator its rank is not in only when an execution
 // reaches it; the model has no such refusal, so the export refuses it up front.
-void check_membership(const Model& model, dag::Rank rank) {
+void check_membership(const System& model, dag::Rank rank) {
   const dag::Program& program = model.program(rank);
   for (const auto& [comm, calls] : calls_per_comm(program)) {
     if (model.member_of(comm, rank) < 0) {
@@ -103,7 +103,7 @@ void check_membership(const Model& model, dag::Rank rank) {
 
 }  // namespace
 
-Bounds compute_bounds(const Model& model) {
+Bounds compute_bounds(const System& model) {
   Bounds b;
   check(model.ranks(), byte_max, "the rank count");
   check(model.comms(), byte_max, "the communicator count");

@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-#include "checker/system/model.hpp"
+#include "checker/system/system.hpp"
 
 namespace ordo::checker::promela {
 
@@ -27,6 +27,6 @@ struct Bounds {
 };
 
 // Throws ExportError naming the first count that does not fit.
-Bounds compute_bounds(const Model& model);
+Bounds compute_bounds(const System& model);
 
 }  // namespace ordo::checker::promela

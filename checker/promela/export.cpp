@@ -14,7 +14,7 @@ namespace {
 // completes once, and a collective op issues once in between; init takes one transition for its
 // tables and one per process it starts. Twice that leaves room for SPIN's own bookkeeping
 // transitions, and costs only stack.
-std::uint64_t depth_max(const Model& model, const Bounds& b) {
+std::uint64_t depth_max(const System& model, const Bounds& b) {
   std::uint64_t transitions = 2 + b.processes;
   for (dag::Rank r = 0; r < model.ranks(); ++r) {
     const dag::Program& p = model.program(r);
@@ -42,7 +42,7 @@ std::uint64_t vector_bytes(const Bounds& b) {
   return (padded + 1023) / 1024 * 1024;
 }
 
-void write_header(std::ostream& out, const Model& model, const SpinHints& hints) {
+void write_header(std::ostream& out, const System& model, const SpinHints& hints) {
   out << "/*\n"
          " * The ordo engine and collective semantics (docs/semantics.md) for one job, exported\n"
          " * by `ordo export-promela`; docs/promela.md explains the model.\n"
@@ -63,12 +63,12 @@ void write_header(std::ostream& out, const Model& model, const SpinHints& hints)
 
 }  // namespace
 
-SpinHints spin_hints(const Model& model) {
+SpinHints spin_hints(const System& model) {
   const Bounds b = compute_bounds(model);
   return SpinHints{depth_max(model, b), vector_bytes(b), b.processes};
 }
 
-std::string export_promela(const Model& model) {
+std::string export_promela(const System& model) {
   const Bounds bounds = compute_bounds(model);
   const SpinHints hints{depth_max(model, bounds), vector_bytes(bounds), bounds.processes};
   std::ostringstream out;

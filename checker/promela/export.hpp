@@ -8,7 +8,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "checker/system/model.hpp"
+#include "checker/system/system.hpp"
 
 namespace ordo::checker::promela {
 
@@ -28,9 +28,9 @@ struct SpinHints {
 };
 
 // The Promela text for `model` at its rank count. Throws ExportError.
-std::string export_promela(const Model& model);
+std::string export_promela(const System& model);
 
 // Throws ExportError exactly when export_promela does.
-SpinHints spin_hints(const Model& model);
+SpinHints spin_hints(const System& model);
 
 }  // namespace ordo::checker::promela

@@ -39,7 +39,7 @@ void define(std::ostream& out, const char* name, std::uint64_t value) {
 
 class InitWriter {
  public:
-  InitWriter(std::ostream& out, const Model& model) : out_(out), model_(model) {}
+  InitWriter(std::ostream& out, const System& model) : out_(out), model_(model) {}
 
   void write() {
     out_ << "init {\n  d_step {\n";
@@ -152,7 +152,7 @@ class InitWriter {
   }
 
   std::ostream& out_;
-  const Model& model_;
+  const System& model_;
   Signatures signatures_;
 };
 
@@ -184,6 +184,6 @@ void write_defines(std::ostream& out, const Bounds& b, comm::Backend backend) {
   define(out, "T_ISSUERS", std::uint64_t{b.members} * b.calls);
 }
 
-void write_init(std::ostream& out, const Model& model) { InitWriter(out, model).write(); }
+void write_init(std::ostream& out, const System& model) { InitWriter(out, model).write(); }
 
 }  // namespace ordo::checker::promela

@@ -7,7 +7,7 @@
 #include <ostream>
 
 #include "checker/promela/bounds.hpp"
-#include "checker/system/model.hpp"
+#include "checker/system/system.hpp"
 
 namespace ordo::checker::promela {
 
@@ -15,6 +15,6 @@ namespace ordo::checker::promela {
 void write_defines(std::ostream& out, const Bounds& bounds, comm::Backend backend);
 
 // Throws ExportError when the job has more distinct collective signatures than the model holds.
-void write_init(std::ostream& out, const Model& model);
+void write_init(std::ostream& out, const System& model);
 
 }  // namespace ordo::checker::promela

@@ -17,7 +17,7 @@ namespace {
 
 }  // namespace
 
-void confirm_witness(const Model& model, const Result& result) {
+void confirm_witness(const System& model, const Result& result) {
   if (result.verdict != Verdict::unsafe) return;
   if (!result.violation || !result.property) broken("has no violation");
   State state = initial_state(model);

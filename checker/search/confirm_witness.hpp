@@ -6,7 +6,7 @@
 #pragma once
 
 #include "checker/search/verdict.hpp"
-#include "checker/system/model.hpp"
+#include "checker/system/system.hpp"
 
 namespace ordo::checker {
 
@@ -14,6 +14,6 @@ namespace ordo::checker {
 // last transition causes the reported P1/P2 violation (every earlier transition none), or leads to
 // a state where nothing can move and some rank has not finished (P3, P4) that is described as the
 // result describes it; and the property claimed is the violation's (property_of).
-void confirm_witness(const Model& model, const Result& result);
+void confirm_witness(const System& model, const Result& result);
 
 }  // namespace ordo::checker

@@ -18,7 +18,7 @@ using Clock = std::chrono::steady_clock;
 
 }  // namespace
 
-Reach can_finish(const Model& model, const State& from, const ExploreLimits& limits) {
+Reach can_finish(const System& model, const State& from, const ExploreLimits& limits) {
   // Depth-first over the reduced graph: partial-order reduction keeps every terminal state and
   // never reorders collective issues, so a violation-free path to the end survives it.
   const Clock::time_point begin = Clock::now();
@@ -67,7 +67,7 @@ Reach can_finish(const Model& model, const State& from, const ExploreLimits& lim
   return Reach::no;
 }
 
-std::optional<std::size_t> critical_transition(const Model& model,
+std::optional<std::size_t> critical_transition(const System& model,
                                                const std::vector<dag::Transition>& witness,
                                                const ExploreLimits& limits) {
   // The state after the first `n` witness transitions, rebuilt for each probe: keeping every state

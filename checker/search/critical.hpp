@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "checker/search/explore.hpp"
-#include "checker/system/model.hpp"
 #include "checker/system/state.hpp"
+#include "checker/system/system.hpp"
 #include "runtime/dag/transition.hpp"
 
 namespace ordo::checker {
@@ -19,13 +19,13 @@ enum class Reach : std::uint8_t { yes, no, unknown };
 // Whether some execution from `from` finishes every rank with no violation on the way. `no` is a
 // proof (every reachable state was searched, with the same reductions as explore), `unknown`
 // means a limit was hit.
-Reach can_finish(const Model& model, const State& from, const ExploreLimits& limits);
+Reach can_finish(const System& model, const State& from, const ExploreLimits& limits);
 
 // The number of witness transitions after which the job is doomed (1 means the first transition
 // already sealed it; 0 means even the initial state cannot finish; the witness size when only its
 // last, violating transition seals it), or nullopt when a search hit its limit. `limits` bound each
 // search; at most log2(witness size) + 2 searches run.
-std::optional<std::size_t> critical_transition(const Model& model,
+std::optional<std::size_t> critical_transition(const System& model,
                                                const std::vector<dag::Transition>& witness,
                                                const ExploreLimits& limits);
 

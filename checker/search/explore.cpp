@@ -54,7 +54,7 @@ std::vector<dag::Transition> path_of(const std::vector<Frame>& stack, std::size_
 // reaches states with the same bytes, the violation included.
 // `state` is where the renamed path ends (the state before the violation, when the last
 // transition violates a property).
-std::vector<dag::Transition> witness_as_run(const Model& model,
+std::vector<dag::Transition> witness_as_run(const System& model,
                                             std::vector<dag::Transition> witness, State& state) {
   state = initial_state(model);
   for (dag::Transition& t : witness) {
@@ -69,7 +69,7 @@ std::vector<dag::Transition> witness_as_run(const Model& model,
 
 class Search {
  public:
-  Search(const Model& model, const ExploreLimits& limits, const Reductions& reductions)
+  Search(const System& model, const ExploreLimits& limits, const Reductions& reductions)
       : model_(model),
         limits_(limits),
         partial_order_(reductions.partial_order),
@@ -284,7 +284,7 @@ class Search {
     return result_;
   }
 
-  const Model& model_;
+  const System& model_;
   ExploreLimits limits_;
   bool partial_order_;
   bool symmetry_;
@@ -306,7 +306,7 @@ class Search {
 
 }  // namespace
 
-Result explore(const Model& model, const ExploreLimits& limits, const Reductions& reductions) {
+Result explore(const System& model, const ExploreLimits& limits, const Reductions& reductions) {
   return Search(model, limits, reductions).run();
 }
 

@@ -6,7 +6,7 @@
 #include <cstdint>
 
 #include "checker/search/verdict.hpp"
-#include "checker/system/model.hpp"
+#include "checker/system/system.hpp"
 
 namespace ordo::checker {
 
@@ -28,6 +28,6 @@ struct Reductions {
 // (safe) or a limit (unknown). The search depth needs no bound of its own: every transition
 // advances a main pc or an op's phase, which only grow, so every path is at most a few transitions
 // per action and op long.
-Result explore(const Model& model, const ExploreLimits& limits, const Reductions& reductions = {});
+Result explore(const System& model, const ExploreLimits& limits, const Reductions& reductions = {});
 
 }  // namespace ordo::checker

@@ -22,7 +22,7 @@ bool has_call_in_flight(const RankState& r) {
 
 }  // namespace
 
-bool issues_collective(const Model& model, const State& state, const dag::Transition& transition) {
+bool issues_collective(const System& model, const State& state, const dag::Transition& transition) {
   const dag::Program& program = model.program(transition.rank);
   switch (transition.kind) {
     case dag::Transition::Kind::main: {
@@ -41,7 +41,7 @@ bool issues_collective(const Model& model, const State& state, const dag::Transi
   return true;
 }
 
-bool reduce_to_ample(const Model& model, const State& state,
+bool reduce_to_ample(const System& model, const State& state,
                      std::vector<dag::Transition>& enabled) {
   // enabled_transitions lists transitions rank by rank, so each rank's transitions form one run.
   std::size_t begin = 0;
@@ -67,7 +67,7 @@ bool reduce_to_ample(const Model& model, const State& state,
   return false;
 }
 
-std::vector<dag::Transition> ample_transitions(const Model& model, const State& state,
+std::vector<dag::Transition> ample_transitions(const System& model, const State& state,
                                                const std::vector<dag::Transition>& enabled) {
   std::vector<dag::Transition> ample = enabled;
   reduce_to_ample(model, state, ample);

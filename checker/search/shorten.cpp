@@ -15,7 +15,7 @@ using Clock = std::chrono::steady_clock;
 // Runs `transitions` from the initial state. Returns the violation of `property` they reach, if
 // they are a legal schedule that reaches one; a violation of another property, an illegal
 // transition or a run that ends anywhere else gives nullopt.
-std::optional<comm::Violation> reaches(const Model& model,
+std::optional<comm::Violation> reaches(const System& model,
                                        const std::vector<dag::Transition>& transitions,
                                        Property property, std::size_t& used) {
   State state = initial_state(model);
@@ -43,7 +43,7 @@ std::optional<comm::Violation> reaches(const Model& model,
 
 }  // namespace
 
-Result shorten(const Model& model, Result result, double seconds_max) {
+Result shorten(const System& model, Result result, double seconds_max) {
   if (result.verdict != Verdict::unsafe || !result.property) return result;
   const Clock::time_point begin = Clock::now();
   const auto out_of_time = [&] {

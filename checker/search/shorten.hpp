@@ -7,13 +7,13 @@
 #include <vector>
 
 #include "checker/search/verdict.hpp"
-#include "checker/system/model.hpp"
+#include "checker/system/system.hpp"
 
 namespace ordo::checker {
 
 // `result` must be unsafe with its witness. Returns it with a witness no longer than before
 // (usually much shorter) and the violation that witness reaches; the property is unchanged.
 // Stops improving after `seconds_max`, keeping the best witness so far.
-Result shorten(const Model& model, Result result, double seconds_max);
+Result shorten(const System& model, Result result, double seconds_max);
 
 }  // namespace ordo::checker

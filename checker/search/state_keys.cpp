@@ -20,7 +20,7 @@ std::uint64_t next_table_id() {
 
 }  // namespace
 
-StateKeys::StateKeys(const Model& model, bool symmetry)
+StateKeys::StateKeys(const System& model, bool symmetry)
     : model_(model),
       symmetric_(symmetry && model.ranks_interchangeable()),
       table_id_(next_table_id()) {}

@@ -18,8 +18,8 @@
 #include <vector>
 
 #include "checker/search/visited_set.hpp"
-#include "checker/system/model.hpp"
 #include "checker/system/state.hpp"
+#include "checker/system/system.hpp"
 
 namespace ordo::checker {
 
@@ -33,7 +33,7 @@ class StateKeys {
   };
 
   // symmetry: keys equal up to a renaming of ranks, when model.ranks_interchangeable().
-  StateKeys(const Model& model, bool symmetry);
+  StateKeys(const System& model, bool symmetry);
   StateKeys(const StateKeys&) = delete;
   StateKeys& operator=(const StateKeys&) = delete;
 
@@ -59,7 +59,7 @@ class StateKeys {
                             VisitedSet::Place piece = 0);
   static constexpr dag::Rank no_rank = ~dag::Rank{0};
 
-  const Model& model_;
+  const System& model_;
   bool symmetric_;
   std::uint64_t table_id_;       // names pieces_ in the ranks' caches
   VisitedSet pieces_{true};      // rank encodings

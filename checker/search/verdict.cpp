@@ -51,7 +51,7 @@ std::string_view to_string(Bound bound) {
   return "?";
 }
 
-std::string describe(const Model& model, const dag::Transition& transition,
+std::string describe(const System& model, const dag::Transition& transition,
                      std::optional<std::uint32_t> pc) {
   const std::string rank = "rank " + std::to_string(transition.rank) + ": ";
   if (transition.rank >= model.ranks()) return rank + "(no such rank)";
@@ -68,7 +68,7 @@ std::string describe(const Model& model, const dag::Transition& transition,
   return line;
 }
 
-std::string report(const Model& model, const Result& result) {
+std::string report(const System& model, const Result& result) {
   std::string s =
       std::string(to_string(result.verdict)) + " at " + std::to_string(result.ranks) + " rank(s)";
   if (result.verdict == Verdict::unsafe && result.property && result.violation) {

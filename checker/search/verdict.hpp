@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "checker/system/model.hpp"
+#include "checker/system/system.hpp"
 #include "runtime/comm/rules/violation.hpp"
 #include "runtime/dag/transition.hpp"
 
@@ -59,10 +59,10 @@ std::string_view to_string(Bound bound);        // "states_max", "seconds_max"
 // "rank 1: claim 'allreduce.a.w' thread 0": one witness transition in words. A main transition
 // names its action (dag::describe_main) when `pc`, the rank's main position before the
 // transition, is given.
-std::string describe(const Model& model, const dag::Transition& transition,
+std::string describe(const System& model, const dag::Transition& transition,
                      std::optional<std::uint32_t> pc = std::nullopt);
 // The whole answer in words: verdict and rank count, then the violation and the numbered
 // witness, or the bound hit, then the figures.
-std::string report(const Model& model, const Result& result);
+std::string report(const System& model, const Result& result);
 
 }  // namespace ordo::checker

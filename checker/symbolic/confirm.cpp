@@ -33,7 +33,7 @@ Plan plan_for(const Programs& programs, std::uint32_t program, std::vector<std::
   return plan;
 }
 
-std::optional<Result> attempt(const Model& model, const Programs& programs, const Plan& plan,
+std::optional<Result> attempt(const System& model, const Programs& programs, const Plan& plan,
                               const Budget& budget, std::uint32_t* runs) {
   if (budget.spent()) return std::nullopt;
   ++*runs;
@@ -44,7 +44,7 @@ std::optional<Result> attempt(const Model& model, const Programs& programs, cons
 
 }  // namespace
 
-std::optional<Result> confirm_order(const Model& model, const Programs& programs,
+std::optional<Result> confirm_order(const System& model, const Programs& programs,
                                     const OrderCandidate& candidate, const Budget& budget,
                                     std::uint32_t* runs) {
   const HappensBefore& hb = programs.hb(candidate.program);
@@ -74,7 +74,7 @@ std::optional<Result> confirm_order(const Model& model, const Programs& programs
   return std::nullopt;
 }
 
-std::optional<Result> confirm_in_event_order(const Model& model, const Programs& programs,
+std::optional<Result> confirm_in_event_order(const System& model, const Programs& programs,
                                              const Budget& budget, std::uint32_t* runs) {
   Plan plan;
   for (std::uint32_t p = 0; p < programs.size(); ++p) {
@@ -86,7 +86,7 @@ std::optional<Result> confirm_in_event_order(const Model& model, const Programs&
   return attempt(model, programs, plan, budget, runs);
 }
 
-std::optional<Result> confirm_cut(const Model& model, const Programs& programs,
+std::optional<Result> confirm_cut(const System& model, const Programs& programs,
                                   const std::vector<std::vector<bool>>& cuts,
                                   const std::vector<std::uint32_t>& cut_of_rank,
                                   const Budget& budget, std::uint32_t* runs) {

@@ -11,7 +11,7 @@
 #include "checker/symbolic/budget.hpp"
 #include "checker/symbolic/order_queries.hpp"
 #include "checker/symbolic/programs.hpp"
-#include "checker/system/model.hpp"
+#include "checker/system/system.hpp"
 
 namespace ordo::checker::symbolic {
 
@@ -30,17 +30,17 @@ struct OrderCandidate {
 // thread-rule break, when one of them blocks); one rank rushes to the second call while the
 // others rush to the first (a mismatch, or whatever they run into); one rank follows the breaking
 // model while the others follow the keeping one.
-std::optional<Result> confirm_order(const Model& model, const Programs& programs,
+std::optional<Result> confirm_order(const System& model, const Programs& programs,
                                     const OrderCandidate& candidate, const Budget& budget,
                                     std::uint32_t* runs);
 
 // Every rank in event order: for calls whose members disagree on a communicator.
-std::optional<Result> confirm_in_event_order(const Model& model, const Programs& programs,
+std::optional<Result> confirm_in_event_order(const System& model, const Programs& programs,
                                              const Budget& budget, std::uint32_t* runs);
 
 // A stuck cut: `cuts[k]` is a cut of the program of the ranks mapped to k by `cut_of_rank`; the
 // run takes only events inside the cuts and must end with no transition enabled.
-std::optional<Result> confirm_cut(const Model& model, const Programs& programs,
+std::optional<Result> confirm_cut(const System& model, const Programs& programs,
                                   const std::vector<std::vector<bool>>& cuts,
                                   const std::vector<std::uint32_t>& cut_of_rank,
                                   const Budget& budget, std::uint32_t* runs);

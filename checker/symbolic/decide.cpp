@@ -38,7 +38,7 @@ enum class Flow : std::uint8_t { go_on, settled };
 
 class Decision {
  public:
-  Decision(const Model& model, const SymbolicLimits& limits)
+  Decision(const System& model, const SymbolicLimits& limits)
       : model_(model), limits_(limits), budget_(limits.seconds_max), programs_(model) {
     out_.result.ranks = model.ranks();
     out_.result.verdict = Verdict::unknown;
@@ -415,7 +415,7 @@ class Decision {
 
   void fact(std::string text) { out_.facts.push_back(std::move(text)); }
 
-  const Model& model_;
+  const System& model_;
   SymbolicLimits limits_;
   Budget budget_;
   Programs programs_;
@@ -426,7 +426,7 @@ class Decision {
 
 }  // namespace
 
-SymbolicResult decide(const Model& model, const SymbolicLimits& limits) {
+SymbolicResult decide(const System& model, const SymbolicLimits& limits) {
   return Decision(model, limits).run();
 }
 
@@ -442,12 +442,12 @@ std::string_view to_string(SymbolicResult::Outcome outcome) {
   return "?";
 }
 
-std::string from_words(const Model& model) {
+std::string from_words(const System& model) {
   if (model.valid_from() <= 1 && model.valid_divides() == 0) return "";
   return valid_counts_words(model) + " (the job is not valid at other counts)";
 }
 
-std::string report(const Model& model, const SymbolicResult& result) {
+std::string report(const System& model, const SymbolicResult& result) {
   std::string out = "symbolic: " + std::string(to_string(result.outcome));
   if (result.outcome == SymbolicResult::Outcome::safe) {
     out += result.every_rank_count ? " at every rank count" + from_words(model)

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "checker/search/verdict.hpp"
-#include "checker/system/model.hpp"
+#include "checker/system/system.hpp"
 
 namespace ordo::checker::symbolic {
 
@@ -45,13 +45,13 @@ struct SymbolicResult {
 
 // Throws std::invalid_argument for a model whose programs the graphs cannot take (a program
 // that did not pass validation). Never throws for a limit reached: that is `undecided`.
-SymbolicResult decide(const Model& model, const SymbolicLimits& limits = {});
+SymbolicResult decide(const System& model, const SymbolicLimits& limits = {});
 
 std::string_view to_string(SymbolicResult::Outcome outcome);
 // The outcome and its scope, the facts, then report(model, result) for unsafe or the reason for
 // undecided.
 // "" or " from 4 (the job is not valid below)": where "every rank count" begins.
-std::string from_words(const Model& model);
-std::string report(const Model& model, const SymbolicResult& result);
+std::string from_words(const System& model);
+std::string report(const System& model, const SymbolicResult& result);
 
 }  // namespace ordo::checker::symbolic

@@ -38,7 +38,7 @@ struct Issued {
 
 class Run {
  public:
-  Run(const Model& model, const std::vector<const HappensBefore*>& hb_of_rank, const Plan& plan,
+  Run(const System& model, const std::vector<const HappensBefore*>& hb_of_rank, const Plan& plan,
       double seconds)
       : model_(model),
         hb_(hb_of_rank),
@@ -211,7 +211,7 @@ class Run {
     return std::move(result_);
   }
 
-  const Model& model_;
+  const System& model_;
   const std::vector<const HappensBefore*>& hb_;
   const Plan& plan_;
   Clock::time_point deadline_;
@@ -224,7 +224,7 @@ class Run {
 
 }  // namespace
 
-GuidedResult guided_run(const Model& model, const std::vector<const HappensBefore*>& hb_of_rank,
+GuidedResult guided_run(const System& model, const std::vector<const HappensBefore*>& hb_of_rank,
                         const Plan& plan, double seconds) {
   return Run(model, hb_of_rank, plan, seconds).go();
 }

@@ -16,7 +16,7 @@
 
 #include "checker/search/verdict.hpp"
 #include "checker/symbolic/hb.hpp"
-#include "checker/system/model.hpp"
+#include "checker/system/system.hpp"
 
 namespace ordo::checker::symbolic {
 
@@ -44,7 +44,7 @@ struct GuidedResult {
 
 // `hb_of_rank[r]` is the graph of rank r's program, which profile profile_of_rank[r] ranks.
 // Throws std::invalid_argument when the plan does not fit the model.
-GuidedResult guided_run(const Model& model, const std::vector<const HappensBefore*>& hb_of_rank,
+GuidedResult guided_run(const System& model, const std::vector<const HappensBefore*>& hb_of_rank,
                         const Plan& plan, double seconds);
 
 }  // namespace ordo::checker::symbolic

@@ -10,7 +10,7 @@ bool same_program(const dag::Program& a, const dag::Program& b) {
 
 }  // namespace
 
-Programs::Programs(const Model& model) {
+Programs::Programs(const System& model) {
   for (dag::Rank r = 0; r < model.ranks(); ++r) {
     const dag::Program& p = model.program(r);
     std::uint32_t found = size();

@@ -8,13 +8,13 @@
 #include <vector>
 
 #include "checker/symbolic/hb.hpp"
-#include "checker/system/model.hpp"
+#include "checker/system/system.hpp"
 
 namespace ordo::checker::symbolic {
 
 class Programs {
  public:
-  explicit Programs(const Model& model);
+  explicit Programs(const System& model);
 
   std::uint32_t size() const { return static_cast<std::uint32_t>(programs_.size()); }
   const dag::Program& program(std::uint32_t p) const { return *programs_.at(p); }

@@ -12,7 +12,7 @@ namespace {
 // The checker's states read as streams, for the description only.
 class ReadStreams final : public comm::StreamSet {
  public:
-  ReadStreams(const Model& model, const State& state) : model_(model), state_(state) {}
+  ReadStreams(const System& model, const State& state) : model_(model), state_(state) {}
   const comm::DeviceStream& stream(dag::Rank rank) const override {
     return state_.rank(rank).stream;
   }
@@ -24,11 +24,11 @@ class ReadStreams final : public comm::StreamSet {
   }
 
  private:
-  const Model& model_;
+  const System& model_;
   const State& state_;
 };
 
-comm::OpWait op_wait(const Model& model, const RankState& r, dag::Rank rank, dag::OpId op) {
+comm::OpWait op_wait(const System& model, const RankState& r, dag::Rank rank, dag::OpId op) {
   const dag::Program& p = model.program(rank);
   const dag::Op& o = p.ops[op];
   const engine::OpSlot* slot = r.rules.find(r.handle[op]);
@@ -57,7 +57,7 @@ comm::OpWait op_wait(const Model& model, const RankState& r, dag::Rank rank, dag
   return w;
 }
 
-comm::RankAccount account(const Model& model, const State& state, dag::Rank rank) {
+comm::RankAccount account(const System& model, const State& state, dag::Rank rank) {
   const RankState& r = state.rank(rank);
   comm::RankAccount a;
   a.rank = rank;
@@ -80,7 +80,7 @@ comm::RankAccount account(const Model& model, const State& state, dag::Rank rank
 
 }  // namespace
 
-comm::Deadlock describe_deadlock(const Model& model, const State& state) {
+comm::Deadlock describe_deadlock(const System& model, const State& state) {
   std::vector<comm::RankAccount> ranks;
   ranks.reserve(model.ranks());
   for (dag::Rank rank = 0; rank < model.ranks(); ++rank) {

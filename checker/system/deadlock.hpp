@@ -5,13 +5,13 @@
 // (comm::collective_involved), and the property's (checker::property_of).
 #pragma once
 
-#include "checker/system/model.hpp"
 #include "checker/system/state.hpp"
+#include "checker/system/system.hpp"
 #include "runtime/comm/rules/violation.hpp"
 
 namespace ordo::checker {
 
 // Requires that no transition is enabled in `state` and that some rank has not finished.
-comm::Deadlock describe_deadlock(const Model& model, const State& state);
+comm::Deadlock describe_deadlock(const System& model, const State& state);
 
 }  // namespace ordo::checker

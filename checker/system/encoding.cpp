@@ -124,14 +124,14 @@ void put_slot_seqs(const comm::MatchState& c, std::string& out) {
   for (const auto& entry : c.slots()) put_uint(out, entry.first);
 }
 
-std::string encode(const Model& model, const State& state) {
+std::string encode(const System& model, const State& state) {
   std::string out;
   for (dag::Rank rank = 0; rank < model.ranks(); ++rank) out += rank_encoding(state, rank);
   for (dag::CommId id = 0; id < state.comm_count(); ++id) put_comm(state.comm(id), out);
   return out;
 }
 
-std::string encode_up_to_rank_renaming(const Model& model, const State& state) {
+std::string encode_up_to_rank_renaming(const System& model, const State& state) {
   // One key per rank: its own state and its view of every communicator (communicator rank ==
   // world rank under the precondition). Sorting the keys forgets which rank holds which.
   std::vector<std::string> keys(model.ranks());

@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <string>
 
-#include "checker/system/model.hpp"
 #include "checker/system/state.hpp"
+#include "checker/system/system.hpp"
 #include "runtime/comm/rules/match_state.hpp"
 
 namespace ordo::checker {
@@ -17,13 +17,13 @@ namespace ordo::checker {
 // main pc, since each rank submits in program order) and of which of them completed, because the
 // grant rule is a greedy prefix of the var's queue that a completion can only extend; everything
 // else the rules hold (thread occupancy, pending counts, op states) is encoded explicitly.
-std::string encode(const Model& model, const State& state);
+std::string encode(const System& model, const State& state);
 
 // Equal for two states exactly when one is the other with ranks renamed. Requires
 // model.ranks_interchangeable(): then renamed states have renamed futures, so one of them
 // stands for all (symmetry reduction); the search still walks real states, so a witness is a
 // real schedule.
-std::string encode_up_to_rank_renaming(const Model& model, const State& state);
+std::string encode_up_to_rank_renaming(const System& model, const State& state);
 
 // LEB128: seven bits a byte, high bit set on every byte but the last. Prefix-free, so a
 // concatenation of values decodes uniquely, and the small values states hold take one byte.

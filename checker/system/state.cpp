@@ -39,7 +39,7 @@ void State::add_rank(RankState rank) { ranks_.emplace_back(std::move(rank)); }
 
 void State::add_comm(comm::MatchState comm) { comms_.emplace_back(std::move(comm)); }
 
-State initial_state(const Model& model) {
+State initial_state(const System& model) {
   State s;
   for (dag::Rank r = 0; r < model.ranks(); ++r) s.add_rank(RankState(model.program(r)));
   for (dag::CommId c = 0; c < model.comms(); ++c) {
@@ -55,13 +55,13 @@ std::optional<dag::OpId> op_of_tag(std::uint64_t tag) {
   return static_cast<dag::OpId>(tag - 1);
 }
 
-bool rank_finished(const Model& model, const State& state, dag::Rank rank) {
+bool rank_finished(const System& model, const State& state, dag::Rank rank) {
   const RankState& r = state.rank(rank);
   return r.pc >= model.program(rank).main.size() && !r.main_blocked &&
          r.rules.ops_incomplete() == 0;
 }
 
-bool finished(const Model& model, const State& state) {
+bool finished(const System& model, const State& state) {
   for (dag::Rank r = 0; r < model.ranks(); ++r) {
     if (!rank_finished(model, state, r)) return false;
   }

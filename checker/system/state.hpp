@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "checker/system/cow_box.hpp"
-#include "checker/system/model.hpp"
+#include "checker/system/system.hpp"
 #include "runtime/comm/rules/device_streams.hpp"
 #include "runtime/comm/rules/match_state.hpp"
 #include "runtime/dag/transition.hpp"
@@ -120,10 +120,10 @@ class State {
 std::uint64_t tag_of(std::optional<dag::OpId> op);
 std::optional<dag::OpId> op_of_tag(std::uint64_t tag);
 
-State initial_state(const Model& model);
+State initial_state(const System& model);
 
 // Every rank's main thread is past its last action and every op it submitted completed.
-bool rank_finished(const Model& model, const State& state, dag::Rank rank);
-bool finished(const Model& model, const State& state);
+bool rank_finished(const System& model, const State& state, dag::Rank rank);
+bool finished(const System& model, const State& state);
 
 }  // namespace ordo::checker

@@ -19,7 +19,7 @@ void tell(RankState& r, std::uint64_t tag) {
   }
 }
 
-void deliver(const Model& model, State& state, dag::CommId comm, const comm::Matched& matched) {
+void deliver(const System& model, State& state, dag::CommId comm, const comm::Matched& matched) {
   const std::vector<dag::Rank>& members = model.members(comm);
   for (std::size_t m = 0; m < matched.tags.size(); ++m) {
     tell(state.rank_for_write(members[m]), matched.tags[m]);
@@ -29,7 +29,7 @@ void deliver(const Model& model, State& state, dag::CommId comm, const comm::Mat
 // The checker's states as the stream rule sees them (runtime/comm/rules/device_streams.hpp).
 class StateStreams final : public comm::StreamSet {
  public:
-  StateStreams(const Model& model, State& state) : model_(model), state_(state) {}
+  StateStreams(const System& model, State& state) : model_(model), state_(state) {}
   const comm::DeviceStream& stream(dag::Rank rank) const override {
     return state_.rank(rank).stream;
   }
@@ -41,12 +41,12 @@ class StateStreams final : public comm::StreamSet {
   }
 
  private:
-  const Model& model_;
+  const System& model_;
   State& state_;
 };
 
 // `op` issues its call, or the main thread when it is nullopt.
-std::optional<comm::Violation> issue_call(const Model& model, State& state, dag::Rank rank,
+std::optional<comm::Violation> issue_call(const System& model, State& state, dag::Rank rank,
                                           std::optional<dag::OpId> op,
                                           const dag::Collective& collective, bool blocking) {
   const dag::CommId c = collective.comm;
@@ -86,7 +86,7 @@ std::logic_error not_enabled(const dag::Transition& transition, const std::strin
                           std::to_string(transition.op) + " is not enabled: " + why);
 }
 
-std::optional<comm::Violation> apply_main(const Model& model, State& state,
+std::optional<comm::Violation> apply_main(const System& model, State& state,
                                           const dag::Transition& transition) {
   RankState& r = state.rank_for_write(transition.rank);
   if (!main_enabled(model, r, transition.rank)) {
@@ -113,7 +113,7 @@ std::optional<comm::Violation> apply_main(const Model& model, State& state,
   return std::nullopt;
 }
 
-std::optional<comm::Violation> apply_issue(const Model& model, State& state,
+std::optional<comm::Violation> apply_issue(const System& model, State& state,
                                            const dag::Transition& transition) {
   RankState& r = state.rank_for_write(transition.rank);
   if (transition.op >= r.phase.size() || r.phase[transition.op] != OpPhase::claimed) {
@@ -128,7 +128,7 @@ std::optional<comm::Violation> apply_issue(const Model& model, State& state,
                     op.kind == dag::OpKind::collective);
 }
 
-std::optional<comm::Violation> apply_start(const Model& model, State& state,
+std::optional<comm::Violation> apply_start(const System& model, State& state,
                                            const dag::Transition& transition) {
   RankState& r = state.rank_for_write(transition.rank);
   const dag::Program& p = model.program(transition.rank);
@@ -168,7 +168,7 @@ void apply_complete(State& state, const dag::Transition& transition) {
 
 }  // namespace
 
-bool main_enabled(const Model& model, const RankState& r, dag::Rank rank) {
+bool main_enabled(const System& model, const RankState& r, dag::Rank rank) {
   const dag::Program& p = model.program(rank);
   if (r.main_blocked || r.pc >= p.main.size()) return false;
   const dag::Action& action = p.main[r.pc];
@@ -182,7 +182,7 @@ bool main_enabled(const Model& model, const RankState& r, dag::Rank rank) {
 
 namespace {
 
-void append_rank_transitions(const Model& model, const RankState& r, dag::Rank rank,
+void append_rank_transitions(const System& model, const RankState& r, dag::Rank rank,
                              std::vector<dag::Transition>& transitions) {
   if (main_enabled(model, r, rank))
     transitions.push_back(dag::Transition{dag::Transition::Kind::main, rank, 0, std::nullopt});
@@ -207,13 +207,13 @@ void append_rank_transitions(const Model& model, const RankState& r, dag::Rank r
 
 }  // namespace
 
-std::vector<dag::Transition> enabled_transitions(const Model& model, const State& state) {
+std::vector<dag::Transition> enabled_transitions(const System& model, const State& state) {
   std::vector<dag::Transition> transitions;
   enabled_transitions(model, state, transitions);
   return transitions;
 }
 
-void enabled_transitions(const Model& model, const State& state,
+void enabled_transitions(const System& model, const State& state,
                          std::vector<dag::Transition>& transitions) {
   transitions.clear();
   for (dag::Rank rank = 0; rank < model.ranks(); ++rank) {
@@ -230,7 +230,7 @@ void enabled_transitions(const Model& model, const State& state,
 
 namespace {
 
-std::optional<comm::Violation> apply_transition(const Model& model, State& state,
+std::optional<comm::Violation> apply_transition(const System& model, State& state,
                                                 const dag::Transition& transition) {
   switch (transition.kind) {
     case dag::Transition::Kind::main:
@@ -260,7 +260,7 @@ std::uint64_t progress_of(const State& state, const dag::Transition& transition)
 
 }  // namespace
 
-std::optional<comm::Violation> apply(const Model& model, State& state,
+std::optional<comm::Violation> apply(const System& model, State& state,
                                      const dag::Transition& transition) {
   if (transition.rank >= model.ranks()) throw not_enabled(transition, "no such rank");
   if (transition.kind != dag::Transition::Kind::main &&

@@ -7,8 +7,8 @@
 #include <optional>
 #include <vector>
 
-#include "checker/system/model.hpp"
 #include "checker/system/state.hpp"
+#include "checker/system/system.hpp"
 #include "runtime/dag/transition.hpp"
 
 namespace ordo::checker {
@@ -18,18 +18,19 @@ namespace ordo::checker {
 // op that may complete, in op id order. Threads of one pool are interchangeable, so starting on
 // the lowest free one is a naming choice, not a loss of schedules (the runtime's controlled
 // scheduler offers the same choice).
-std::vector<dag::Transition> enabled_transitions(const Model& model, const State& state);
+std::vector<dag::Transition> enabled_transitions(const System& model, const State& state);
 // The same into `out`, replacing what it held (a search reuses its buffer).
-void enabled_transitions(const Model& model, const State& state, std::vector<dag::Transition>& out);
+void enabled_transitions(const System& model, const State& state,
+                         std::vector<dag::Transition>& out);
 
 // Whether the rank's main thread can take its next action: not blocked in a collective, not past
 // its last action, and a wait's condition holds.
-bool main_enabled(const Model& model, const RankState& r, dag::Rank rank);
+bool main_enabled(const System& model, const RankState& r, dag::Rank rank);
 
 // Takes one enabled transition. Returns the violation the transition causes (a mismatch or a
 // thread-rule break at the moment a collective is issued), if any; the state is then not meaningful
 // beyond it. Throws std::logic_error for a transition that is not enabled.
-std::optional<comm::Violation> apply(const Model& model, State& state,
+std::optional<comm::Violation> apply(const System& model, State& state,
                                      const dag::Transition& transition);
 
 }  // namespace ordo::checker

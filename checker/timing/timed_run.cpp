@@ -11,8 +11,8 @@
 #include <utility>
 #include <vector>
 
-#include "checker/system/model.hpp"
 #include "checker/system/state.hpp"
+#include "checker/system/system.hpp"
 #include "checker/system/transitions.hpp"
 
 namespace ordo::checker::timing {
@@ -47,7 +47,7 @@ std::vector<CommLink> comm_links(const dag::Job& job, const TimedOptions& option
 
 class Clock {
  public:
-  Clock(const Model& model, const TimedOptions& options, std::vector<CommLink> links)
+  Clock(const System& model, const TimedOptions& options, std::vector<CommLink> links)
       : model_(model), options_(options), links_(std::move(links)) {}
 
   // Each loop takes one transition, so what is enabled is worked out from what changed, never
@@ -169,7 +169,7 @@ class Clock {
     return true;
   }
 
-  const Model& model_;
+  const System& model_;
   const TimedOptions& options_;
   TimedResult result_;
   double now_us_ = 0.0;
@@ -204,7 +204,7 @@ TimedResult timed_run(const dag::Job& job, const TimedOptions& options) {
   one.ranks.reset();
   one.programs[0].ranks.reset();
   for (dag::Communicator& c : one.comms) c.members.reset();
-  const Model model(std::move(one), 1);
+  const System model(std::move(one), 1);
   return Clock(model, options, std::move(links)).run();
 }
 

@@ -6,14 +6,14 @@ namespace ordo::checker {
 
 namespace {
 
-std::size_t program_index(const Model& model, dag::Rank rank) {
+std::size_t program_index(const System& model, dag::Rank rank) {
   const dag::Program* program = &model.program(rank);
   return static_cast<std::size_t>(program - model.job().programs.data());
 }
 
 }  // namespace
 
-std::vector<ProgramPart> witness_parts(const Model& model,
+std::vector<ProgramPart> witness_parts(const System& model,
                                        const std::vector<dag::Transition>& witness) {
   std::vector<std::uint32_t> pc(model.ranks(), 0);
   std::vector<ProgramPart> parts;
@@ -30,7 +30,7 @@ std::vector<ProgramPart> witness_parts(const Model& model,
   return parts;
 }
 
-std::optional<ProgramPart> party_part(const Model& model, const std::vector<ProgramPart>& witness,
+std::optional<ProgramPart> party_part(const System& model, const std::vector<ProgramPart>& witness,
                                       dag::Rank rank, std::string_view party,
                                       std::string_view comm_name) {
   if (rank >= model.ranks()) return std::nullopt;
@@ -54,7 +54,8 @@ std::optional<ProgramPart> party_part(const Model& model, const std::vector<Prog
   return std::nullopt;
 }
 
-JobPlaces::JobPlaces(const Model& model, const JobSource& source) : model_(model), source_(source) {
+JobPlaces::JobPlaces(const System& model, const JobSource& source)
+    : model_(model), source_(source) {
   if (!source.dump_path.empty() && !source.dump_text.empty()) locator_.emplace(source.dump_text);
 }
 

@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "checker/system/model.hpp"
+#include "checker/system/system.hpp"
 #include "report/json_locate.hpp"
 #include "report/sarif.hpp"
 #include "runtime/dag/transition.hpp"
@@ -34,20 +34,20 @@ struct ProgramPart {
 
 // The part each witness transition is in: its op, or for a main transition the action at the
 // rank's main position then (each main transition takes one action).
-std::vector<ProgramPart> witness_parts(const Model& model,
+std::vector<ProgramPart> witness_parts(const System& model,
                                        const std::vector<dag::Transition>& witness);
 
 // The part that issued a violation's call: the op of that name, or for "main" the last
 // collective action on `comm_name` the rank's main thread took in the witness (`witness` as
 // witness_parts gives it). nullopt when neither is there.
-std::optional<ProgramPart> party_part(const Model& model, const std::vector<ProgramPart>& witness,
+std::optional<ProgramPart> party_part(const System& model, const std::vector<ProgramPart>& witness,
                                       dag::Rank rank, std::string_view party,
                                       std::string_view comm_name);
 
 class JobPlaces {
  public:
   // `model` and `source` must outlive this.
-  JobPlaces(const Model& model, const JobSource& source);
+  JobPlaces(const System& model, const JobSource& source);
 
   // The part's JSON pointer in a dump of the model's job: "/programs/P/ops/K" or
   // "/programs/P/main/K", P the index of the rank's program among the job's.
@@ -57,7 +57,7 @@ class JobPlaces {
   report::SarifLocation location(const ProgramPart& part, std::string message);
 
  private:
-  const Model& model_;
+  const System& model_;
   const JobSource& source_;
   std::optional<report::JsonLocator> locator_;
 };

@@ -31,7 +31,7 @@ ExploreLimits remaining(const ExploreLimits& limits, double spent) {
 }
 
 // Why a stream-ordered job's symbolic answer is MPI's (D4), first among the facts.
-void add_equivalence_fact(const Model& model, SymbolicStage& stage) {
+void add_equivalence_fact(const System& model, SymbolicStage& stage) {
   std::string fact =
       "every collective is on one communicator and issued by ops alone or by main "
       "threads alone, so the ";
@@ -49,7 +49,7 @@ void add_equivalence_fact(const Model& model, SymbolicStage& stage) {
 // the violation differ (no call blocks under a stream-ordered backend, and a stuck state also
 // shows its streams). The violation is restated as `model` reports it, so that the answer, and the
 // check of its witness, are `model`'s own.
-void restate_violation(const Model& model, Result& result) {
+void restate_violation(const System& model, Result& result) {
   if (result.verdict != Verdict::unsafe || !result.violation) return;
   State state = initial_state(model);
   std::optional<comm::Violation> seen;
@@ -79,7 +79,7 @@ std::string_view to_string(Method method) {
   return "?";
 }
 
-Verification verify(const Model& model, const VerifyOptions& options) {
+Verification verify(const System& model, const VerifyOptions& options) {
   const Clock::time_point begin = Clock::now();
   Verification v;
   bool decided = false;
@@ -98,7 +98,7 @@ Verification verify(const Model& model, const VerifyOptions& options) {
         "search decides";
     v.symbolic_note = std::move(note);
   }
-  std::optional<Model> twin;
+  std::optional<System> twin;
   if (options.method != Method::explicit_search && symbolic_applies && stream_ordered) {
     twin.emplace(model.job(), model.ranks(), comm::Backend::mpi);
   }

@@ -13,7 +13,7 @@
 
 #include "checker/search/explore.hpp"
 #include "checker/search/verdict.hpp"
-#include "checker/system/model.hpp"
+#include "checker/system/system.hpp"
 
 namespace ordo::checker {
 
@@ -40,15 +40,15 @@ struct Verification {
   double seconds = 0.0;
 };
 
-Verification verify(const Model& model, const VerifyOptions& options);
+Verification verify(const System& model, const VerifyOptions& options);
 
 std::string_view to_string(Method method);  // "auto", "explicit", "symbolic"
 
 // The human report: verdict line, what it covers, the violation with the first divergence or
 // the blocked parties, the critical transition, the witness, the figures.
-std::string human_report(const Model& model, const Verification& verification);
+std::string human_report(const System& model, const Verification& verification);
 // Stable JSON (format "ordo-verify", version 2, docs/checker.md).
-std::string json_report(const Model& model, const Verification& verification);
+std::string json_report(const System& model, const Verification& verification);
 
 // An `unknown` given before any verification exists: the command's bound stopped a stage that
 // cannot stop by itself (reading the input, building the model, one Z3 call). The same object

@@ -101,7 +101,7 @@ std::string json_error_report(const std::string& message) {
   return j.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }
 
-std::string json_report(const Model& model, const Verification& v) {
+std::string json_report(const System& model, const Verification& v) {
   const Result& r = v.result;
   json j =
       answer_object(to_string(r.verdict), model.ranks(), model.backend(), to_string(v.decided_by));

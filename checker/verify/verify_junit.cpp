@@ -52,7 +52,7 @@ std::string junit_classname(const JobSource& source, std::uint32_t ranks,
   return report::junit_classname("verify", job, ranks, backend);
 }
 
-std::vector<report::JunitCase> verify_junit(const Model& model, const Verification& v,
+std::vector<report::JunitCase> verify_junit(const System& model, const Verification& v,
                                             const JobSource& source) {
   const Result& r = v.result;
   const std::string_view backend = comm::to_string(model.backend());

@@ -22,7 +22,7 @@ namespace ordo::checker {
 // turned into '_'. `ranks` 0 (not known) leaves out its part.
 std::string junit_classname(const JobSource& source, std::uint32_t ranks, std::string_view backend);
 
-std::vector<report::JunitCase> verify_junit(const Model& model, const Verification& verification,
+std::vector<report::JunitCase> verify_junit(const System& model, const Verification& verification,
                                             const JobSource& source);
 
 // Four skipped cases, for an unknown answer that no Verification carries (`why`: the bound and

@@ -32,7 +32,7 @@ std::string figures(const Stats& s) {
   return line;
 }
 
-std::string witness_lines(const Model& model, const Verification& v) {
+std::string witness_lines(const System& model, const Verification& v) {
   std::string s;
   std::vector<std::uint32_t> pc(model.ranks(), 0);
   const std::vector<dag::Transition>& w = v.result.witness;
@@ -48,7 +48,7 @@ std::string witness_lines(const Model& model, const Verification& v) {
 
 }  // namespace
 
-std::string human_report(const Model& model, const Verification& v) {
+std::string human_report(const System& model, const Verification& v) {
   const Result& r = v.result;
   std::string s = upper(to_string(r.verdict)) + " at " + std::to_string(r.ranks) + " rank(s)";
   if (r.verdict == Verdict::safe && v.every_rank_count) {

@@ -63,7 +63,7 @@ report::SarifRun verify_run() {
   return run;
 }
 
-report::SarifResult violation_result(const Model& model, const Verification& v,
+report::SarifResult violation_result(const System& model, const Verification& v,
                                      const JobSource& source) {
   const Result& r = v.result;
   report::SarifResult result;
@@ -105,7 +105,7 @@ report::SarifResult violation_result(const Model& model, const Verification& v,
 
 }  // namespace
 
-report::SarifRun verify_sarif(const Model& model, const Verification& v, const JobSource& source) {
+report::SarifRun verify_sarif(const System& model, const Verification& v, const JobSource& source) {
   const Result& r = v.result;
   report::SarifRun run = verify_run();
   run.properties = {

@@ -14,7 +14,7 @@
 
 namespace ordo::checker {
 
-report::SarifRun verify_sarif(const Model& model, const Verification& verification,
+report::SarifRun verify_sarif(const System& model, const Verification& verification,
                               const JobSource& source);
 
 // An unknown answer that no Verification carries: a bound of the whole command passed before

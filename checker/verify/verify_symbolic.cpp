@@ -4,7 +4,7 @@
 
 namespace ordo::checker {
 
-SymbolicStage symbolic_stage(const Model& model, double seconds_max) {
+SymbolicStage symbolic_stage(const System& model, double seconds_max) {
   symbolic::SymbolicLimits limits;
   // Half the budget at most: what the symbolic stage cannot decide, explicit search still may.
   limits.seconds_max = seconds_max / 2.0;

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "checker/system/model.hpp"
+#include "checker/system/system.hpp"
 #include "checker/verify/verify.hpp"
 
 namespace ordo::checker {
@@ -17,6 +17,6 @@ struct SymbolicStage {
   std::string note;                     // why it did not decide
 };
 
-SymbolicStage symbolic_stage(const Model& model, double seconds_max);
+SymbolicStage symbolic_stage(const System& model, double seconds_max);
 
 }  // namespace ordo::checker

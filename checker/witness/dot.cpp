@@ -66,7 +66,7 @@ void thread_rule_graph(const comm::ThreadRuleBreak& t, std::ostringstream& out) 
 
 }  // namespace
 
-std::string to_dot(const Model& model, const Result& result) {
+std::string to_dot(const System& model, const Result& result) {
   std::ostringstream out;
   out << "digraph ordo {\n  rankdir=LR;\n  node [fontname=\"monospace\"];\n";
   if (result.verdict != Verdict::unsafe || !result.violation) {

@@ -7,11 +7,11 @@
 #include <string>
 
 #include "checker/search/verdict.hpp"
-#include "checker/system/model.hpp"
+#include "checker/system/system.hpp"
 
 namespace ordo::checker {
 
 // A digraph for an unsafe result; for any other result a graph with one note saying so.
-std::string to_dot(const Model& model, const Result& result);
+std::string to_dot(const System& model, const Result& result);
 
 }  // namespace ordo::checker

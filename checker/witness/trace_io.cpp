@@ -43,7 +43,7 @@ constexpr ObjectSpec transition_spec = {"a trace transition", transition_require
 
 constexpr std::array<std::string_view, 4> property_names = {"P1", "P2", "P3", "P4"};
 
-nlohmann::json transition_json(const Model& model, const dag::Transition& transition,
+nlohmann::json transition_json(const System& model, const dag::Transition& transition,
                                std::uint32_t action) {
   nlohmann::json j;
   j["rank"] = transition.rank;
@@ -121,7 +121,7 @@ std::optional<Property> parse_property(std::string_view name) {
   return std::nullopt;
 }
 
-std::string write_trace(const Model& model, const Result& result) {
+std::string write_trace(const System& model, const Result& result) {
   nlohmann::json j;
   j["format"] = format_name;
   j["version"] = format_version;
@@ -187,7 +187,7 @@ Trace read_trace(std::string_view text) {
   return trace;
 }
 
-std::optional<std::string> trace_mismatch(const Model& model, const Trace& trace) {
+std::optional<std::string> trace_mismatch(const System& model, const Trace& trace) {
   if (trace.backend != model.backend()) {
     return "the trace was found under the " + std::string(comm::to_string(trace.backend)) +
            " semantics, the job is run under " + std::string(comm::to_string(model.backend()));

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "checker/search/verdict.hpp"
-#include "checker/system/model.hpp"
+#include "checker/system/system.hpp"
 #include "runtime/dag/transition.hpp"
 #include "runtime/errors/input_error.hpp"
 
@@ -34,7 +34,7 @@ std::optional<Property> parse_property(std::string_view name);
 
 // The witness of an unsafe result (or an empty schedule otherwise) with op names and a line of
 // words per transition.
-std::string write_trace(const Model& model, const Result& result);
+std::string write_trace(const System& model, const Result& result);
 
 // Throws errors::InputError (where, problem, expected) for any text that is not a well-formed
 // trace.
@@ -42,6 +42,6 @@ Trace read_trace(std::string_view text);
 
 // The first transition of `trace` that names a rank, op or thread the model does not have, or an op
 // name that differs from the model's, in words; nullopt when every transition fits.
-std::optional<std::string> trace_mismatch(const Model& model, const Trace& trace);
+std::optional<std::string> trace_mismatch(const System& model, const Trace& trace);
 
 }  // namespace ordo::checker

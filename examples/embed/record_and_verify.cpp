@@ -38,7 +38,7 @@ checker::Verdict record_and_verify(bool chained) {
     eng.submit(allreduce, [] {});
   }
   eng.wait_for_all();
-  const checker::Model model(eng.recorded_job(), 2);
+  const checker::System model(eng.recorded_job(), 2);
   const checker::Verification v = checker::verify(model, checker::VerifyOptions{});
   std::cout << (chained ? "with the chain: " : "as written: ") << checker::human_report(model, v);
   return v.result.verdict;

@@ -19,7 +19,7 @@ int main(int argc, char** argv) {
     const ordo::dag::Job job = ordo::dag::read_dump_file(argv[1]);
     const auto ranks = argc == 3 ? static_cast<std::uint32_t>(std::stoul(argv[2]))
                                  : job.ranks.value_or(2);
-    const ordo::checker::Model model(job, ranks);
+    const ordo::checker::System model(job, ranks);
     ordo::checker::VerifyOptions options;
     options.limits.seconds_max = 30.0;
     const ordo::checker::Verification v = ordo::checker::verify(model, options);

@@ -10,7 +10,7 @@
 #include <string>
 #include <string_view>
 
-#include "checker/system/model.hpp"
+#include "checker/system/system.hpp"
 #include "checker/witness/trace_io.hpp"
 #include "runtime/dag/dump_error.hpp"
 #include "runtime/designs/step_builder.hpp"
@@ -19,8 +19,8 @@ namespace {
 
 // Naive on two concurrent branches: two keys, collective ops on a two-thread pool, main-thread
 // submissions and waits, so traces can name every kind of transition, op and thread that exists.
-const ordo::checker::Model& model() {
-  static const ordo::checker::Model m = [] {
+const ordo::checker::System& model() {
+  static const ordo::checker::System m = [] {
     using ordo::networks::Layer;
     const ordo::networks::Network net{"branches",
                                      {Layer{"a", {{"a.w", 4, ordo::dag::DType::f32}}, 1, 1, {}},
@@ -28,7 +28,7 @@ const ordo::checker::Model& model() {
                                       Layer{"join", {}, 1, 1, {0, 1}}}};
     ordo::designs::DesignConfig config;
     config.kind = ordo::designs::DesignKind::naive;
-    return ordo::checker::Model(ordo::designs::build_step_job(net, config, {}), 2);
+    return ordo::checker::System(ordo::designs::build_step_job(net, config, {}), 2);
   }();
   return m;
 }

@@ -44,7 +44,7 @@ checker::VerifyOptions verify_options(const CaseBudget& budget) {
 
 // The checker says unsafe: its witness must end on the runtime in the violation it names, and a
 // schedule that failed must fail on the model too.
-void judge_unsafe(const FuzzCase& fuzz_case, const checker::Model& model, CaseOutcome& o) {
+void judge_unsafe(const FuzzCase& fuzz_case, const checker::System& model, CaseOutcome& o) {
   const checker::Result& result = o.checked.result;
   o.witness = result;
   exec::ControlledRun run(fuzz_case.job, fuzz_case.ranks, {}, model.backend());
@@ -76,7 +76,7 @@ void judge_unsafe(const FuzzCase& fuzz_case, const checker::Model& model, CaseOu
 }
 
 // The checker says safe or could not decide, and a schedule failed.
-void judge_failing(const checker::Model& model, CaseOutcome& o) {
+void judge_failing(const checker::System& model, CaseOutcome& o) {
   const bool safe = o.checked.result.verdict == checker::Verdict::safe;
   const auto seen = model_witness(model, *o.failing);
   if (const auto* confirmed = std::get_if<checker::Result>(&seen)) {
@@ -104,7 +104,7 @@ void judge_failing(const checker::Model& model, CaseOutcome& o) {
 
 }  // namespace
 
-CaseOutcome check_case(const FuzzCase& fuzz_case, const checker::Model& model,
+CaseOutcome check_case(const FuzzCase& fuzz_case, const checker::System& model,
                        const Decider& decide, const CaseBudget& budget, std::uint64_t seed,
                        const std::function<void()>& on_schedule) {
   const Clock::time_point begin = Clock::now();

@@ -12,7 +12,7 @@
 #include <string>
 
 #include "checker/search/verdict.hpp"
-#include "checker/system/model.hpp"
+#include "checker/system/system.hpp"
 #include "checker/verify/verify.hpp"
 #include "fuzz/lib/fuzz_case.hpp"
 #include "fuzz/lib/schedule_mix.hpp"
@@ -21,7 +21,7 @@ namespace ordo::fuzz {
 
 // How the checker decides a case: checker::verify, unless a test puts a checker of its own here.
 using Decider =
-    std::function<checker::Verification(const checker::Model&, const checker::VerifyOptions&)>;
+    std::function<checker::Verification(const checker::System&, const checker::VerifyOptions&)>;
 
 struct CaseBudget {
   double checker_seconds = 10.0;  // the checker's share, witness shortening included
@@ -55,7 +55,7 @@ struct CaseOutcome {
 
 // Decides `model` (the case's job at its rank count and backend) with `decide`, runs the budget's
 // schedules from `seed` until one fails, and compares. `on_schedule` is called after each one.
-CaseOutcome check_case(const FuzzCase& fuzz_case, const checker::Model& model,
+CaseOutcome check_case(const FuzzCase& fuzz_case, const checker::System& model,
                        const Decider& decide, const CaseBudget& budget, std::uint64_t seed,
                        const std::function<void()>& on_schedule = {});
 

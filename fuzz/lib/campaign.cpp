@@ -27,7 +27,7 @@ Clock::time_point after(Clock::time_point from, double seconds) {
 }
 
 // The witness as `ordo verify --format sarif` places it, in the dump just written.
-std::optional<report::SarifResult> placed_result(const checker::Model& model,
+std::optional<report::SarifResult> placed_result(const checker::System& model,
                                                  const checker::Result& witness, const FuzzCase& c,
                                                  const CaseFiles& files) {
   checker::Verification v;
@@ -59,7 +59,7 @@ class Campaign {
     summary_.ranks = ranks;
     FuzzCase user{"job", "", job, ranks};
     // Built before any work: a job that is not valid at the rank count is bad input.
-    const auto model = std::make_unique<const checker::Model>(job, ranks, options_.backend);
+    const auto model = std::make_unique<const checker::System>(job, ranks, options_.backend);
 
     Mutants mutants;
     if (options_.mutate && options_.cases > 0) {
@@ -122,7 +122,7 @@ class Campaign {
       }
       const FuzzCase c = drawer.next();
       const double share = left / static_cast<double>(count - i);
-      const auto model = std::make_unique<const checker::Model>(c.job, c.ranks, options_.backend);
+      const auto model = std::make_unique<const checker::System>(c.job, c.ranks, options_.backend);
       CaseBudget budget = base_budget();
       budget.checker_seconds = share / 2.0;
       budget.schedules_until = std::min(after(Clock::now(), share), deadline_);
@@ -184,7 +184,7 @@ class Campaign {
     return CampaignOutcome::unknown;
   }
 
-  CaseOutcome check(const FuzzCase& c, const checker::Model& model, const CaseBudget& budget,
+  CaseOutcome check(const FuzzCase& c, const checker::System& model, const CaseBudget& budget,
                     std::uint64_t index) {
     CaseOutcome o = check_case(c, model, decide_, budget, case_seed(options_.seed, index),
                                [this] { schedule_done(); });
@@ -197,8 +197,8 @@ class Campaign {
   // A mutant gets an equal share of what is left: half for its checker, the rest for its
   // schedules.
   void check_mutant(const FuzzCase& mutant, double share, std::uint64_t index) {
-    std::unique_ptr<const checker::Model> model;
-    model = std::make_unique<const checker::Model>(mutant.job, mutant.ranks, options_.backend);
+    std::unique_ptr<const checker::System> model;
+    model = std::make_unique<const checker::System>(mutant.job, mutant.ranks, options_.backend);
     CaseBudget budget = base_budget();
     budget.checker_seconds = share / 2.0;
     budget.schedules_until = std::min(after(Clock::now(), share), deadline_);
@@ -231,7 +231,7 @@ class Campaign {
     summary_.cases.push_back(std::move(line));
   }
 
-  void add_record(RecordKind kind, const FuzzCase& c, const checker::Model& model,
+  void add_record(RecordKind kind, const FuzzCase& c, const checker::System& model,
                   const CaseOutcome& o) {
     const CaseFiles files = write_case_files(options_.out_dir, c, model, o.witness, hooks_.write);
     written_ = written_ && files.written;

@@ -23,7 +23,7 @@ std::string shell_word(const std::string& word) {
 }  // namespace
 
 CaseFiles write_case_files(const std::string& out_dir, const FuzzCase& fuzz_case,
-                           const checker::Model& model,
+                           const checker::System& model,
                            const std::optional<checker::Result>& witness, const FileWriter& write) {
   CaseFiles files;
   const std::filesystem::path dir(out_dir);
@@ -52,7 +52,8 @@ CaseFiles write_case_files(const std::string& out_dir, const FuzzCase& fuzz_case
   return files;
 }
 
-std::vector<std::string> witness_lines(const checker::Model& model, const checker::Result& result) {
+std::vector<std::string> witness_lines(const checker::System& model,
+                                       const checker::Result& result) {
   std::vector<std::string> lines;
   std::vector<std::uint32_t> pc(model.ranks(), 0);
   for (std::size_t i = 0; i < result.witness.size(); ++i) {

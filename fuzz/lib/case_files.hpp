@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "checker/search/verdict.hpp"
-#include "checker/system/model.hpp"
+#include "checker/system/system.hpp"
 #include "fuzz/lib/fuzz_case.hpp"
 
 namespace ordo::fuzz {
@@ -27,10 +27,10 @@ using FileWriter = std::function<bool(const std::string& path, const std::string
 // Writes `fuzz_case`'s dump and, when given, `witness` as its trace into `out_dir` through
 // `write` (nothing when `write` is empty; the paths and commands are given all the same).
 CaseFiles write_case_files(const std::string& out_dir, const FuzzCase& fuzz_case,
-                           const checker::Model& model,
+                           const checker::System& model,
                            const std::optional<checker::Result>& witness, const FileWriter& write);
 
 // The witness's transitions in words, one line each, numbered as `ordo verify` numbers them.
-std::vector<std::string> witness_lines(const checker::Model& model, const checker::Result& result);
+std::vector<std::string> witness_lines(const checker::System& model, const checker::Result& result);
 
 }  // namespace ordo::fuzz

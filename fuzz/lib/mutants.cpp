@@ -8,7 +8,7 @@
 #include <tuple>
 #include <utility>
 
-#include "checker/system/model.hpp"
+#include "checker/system/system.hpp"
 #include "runtime/dag/validate.hpp"
 #include "runtime/errors/input_error.hpp"
 #include "runtime/random/split_mix64.hpp"
@@ -169,7 +169,7 @@ bool valid(const FuzzCase& c, comm::Backend backend) {
   try {
     // The rank-dependent rules (a root that is a rank of its communicator, a count that splits)
     // hold at the mutant's rank count only if its model can be built there.
-    const checker::Model model(c.job, c.ranks, backend);
+    const checker::System model(c.job, c.ranks, backend);
   } catch (const errors::InputError&) {
     return false;
   } catch (const std::invalid_argument&) {

@@ -12,7 +12,7 @@ namespace ordo::fuzz {
 
 namespace {
 
-checker::Result unsafe(const checker::Model& model, const ScheduleRun& run,
+checker::Result unsafe(const checker::System& model, const ScheduleRun& run,
                        comm::Violation violation) {
   checker::Result result;
   result.verdict = checker::Verdict::unsafe;
@@ -25,7 +25,7 @@ checker::Result unsafe(const checker::Model& model, const ScheduleRun& run,
 
 }  // namespace
 
-std::variant<checker::Result, std::string> model_witness(const checker::Model& model,
+std::variant<checker::Result, std::string> model_witness(const checker::System& model,
                                                          const ScheduleRun& run) {
   if (!run.violation) {
     return "the runtime's run ended in what no property names (" + run.outcome.report + ")";
@@ -74,12 +74,13 @@ std::variant<checker::Result, std::string> model_witness(const checker::Model& m
   return unsafe(model, run, std::move(stuck));
 }
 
-std::optional<checker::Result> runtime_result(const checker::Model& model, const ScheduleRun& run) {
+std::optional<checker::Result> runtime_result(const checker::System& model,
+                                              const ScheduleRun& run) {
   if (!run.violation) return std::nullopt;
   return unsafe(model, run, *run.violation);
 }
 
-checker::Result shrink(const checker::Model& model, checker::Result result, double seconds) {
+checker::Result shrink(const checker::System& model, checker::Result result, double seconds) {
   checker::Result shorter = checker::shorten(model, result, seconds);
   // shorten keeps only candidates that reach the violation, and the witness is checked once more
   // on the way out: a trace the user is given must reproduce.

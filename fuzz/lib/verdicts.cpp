@@ -7,9 +7,9 @@
 namespace ordo::fuzz {
 
 Decision decide(const Instance& instance) {
-  std::unique_ptr<const checker::Model> model;
+  std::unique_ptr<const checker::System> model;
   try {
-    model = std::make_unique<const checker::Model>(instance.job, instance.ranks, instance.backend);
+    model = std::make_unique<const checker::System>(instance.job, instance.ranks, instance.backend);
   } catch (const errors::InputError& e) {
     return {nullptr, checker::Result{}, std::string(e.what())};
   }

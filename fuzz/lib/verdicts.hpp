@@ -13,7 +13,7 @@
 namespace ordo::fuzz {
 
 struct Decision {
-  std::unique_ptr<const checker::Model> model;  // the result's states point into it
+  std::unique_ptr<const checker::System> model;  // the result's states point into it
   checker::Result result;
   // Set when the checker refused the job as invalid at its rank count (no model then, and the
   // result is `unknown`): the runtime must refuse it too.

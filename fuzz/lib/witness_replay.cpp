@@ -5,7 +5,7 @@
 
 namespace ordo::fuzz {
 
-std::optional<std::string> replay_problem(const Instance& instance, const checker::Model& model,
+std::optional<std::string> replay_problem(const Instance& instance, const checker::System& model,
                                           const checker::Result& result) {
   exec::ControlledRun run(instance.job, instance.ranks, {}, instance.backend);
   const replay::Replay replayed = replay::replay(run, result.witness);

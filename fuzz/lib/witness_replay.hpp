@@ -7,7 +7,7 @@
 #include <string>
 
 #include "checker/search/verdict.hpp"
-#include "checker/system/model.hpp"
+#include "checker/system/system.hpp"
 #include "fuzz/lib/instance.hpp"
 #include "runtime/exec/controlled_run.hpp"
 
@@ -17,7 +17,7 @@ namespace ordo::fuzz {
 // symbolic checker) replays and ends in the reported violation (the same property and the same
 // violation, field by field); otherwise what went wrong, with the runtime's transitions and the
 // checker's report.
-std::optional<std::string> replay_problem(const Instance& instance, const checker::Model& model,
+std::optional<std::string> replay_problem(const Instance& instance, const checker::System& model,
                                           const checker::Result& result);
 
 }  // namespace ordo::fuzz

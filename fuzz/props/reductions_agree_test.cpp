@@ -24,7 +24,7 @@ void check_reductions_agree(const rc::Gen<Instance>& family) {
     RC_TAG("rejected");
     return;
   }
-  const checker::Model& model = *reduced.model;
+  const checker::System& model = *reduced.model;
   const checker::Result full = checker::explore(model, explore_limits(), {false, false});
   RC_TAG("reduced " + verdict_tag(reduced.result), "full " + verdict_tag(full));
   const checker::Verdict a = reduced.result.verdict;

@@ -31,7 +31,7 @@ void check_symbolic_agrees(const rc::Gen<Instance>& family) {
     RC_TAG("rejected");
     return;
   }
-  const checker::Model& model = *explicit_search.model;
+  const checker::System& model = *explicit_search.model;
   const checker::symbolic::SymbolicResult symbolic =
       checker::symbolic::decide(model, {explore_limits().seconds_max, 20'000});
   RC_TAG("explicit " + verdict_tag(explicit_search.result),

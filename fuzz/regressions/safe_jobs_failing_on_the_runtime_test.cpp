@@ -40,7 +40,7 @@ void expect_valid_safe_jobs_finish(const dag::Job& job, const std::string& rejec
   }
   EXPECT_TRUE(named) << "the validator no longer says '" << rejection << "'";
   if (!found.empty()) return;
-  const checker::Model model(job, 2);
+  const checker::System model(job, 2);
   const checker::Result result = checker::explore(model, {100'000, 30.0});
   ASSERT_EQ(result.verdict, checker::Verdict::safe) << checker::report(model, result);
   exec::ControlledRun run(job, 2);

@@ -32,7 +32,7 @@ void expect_described_alike(const exec::ControlledRun& run, const comm::Deadlock
 
 TEST(CheckerDeadlock, OneAllreduceMoreOnRankZeroDeadlocksNamingRankZero) {
   const dag::Job job = allreduce_counts(2, 1);
-  const Model model(job, 2);
+  const System model(job, 2);
   const Result result = explore(model, deadlock_limits);
   ASSERT_EQ(result.verdict, Verdict::unsafe) << report(model, result);
   ASSERT_EQ(result.property, Property::p3_deadlock);
@@ -54,14 +54,14 @@ TEST(CheckerDeadlock, OneAllreduceMoreOnRankZeroDeadlocksNamingRankZero) {
 }
 
 TEST(CheckerDeadlock, EqualAllreduceCountsAreSafe) {
-  const Model model(allreduce_counts(2, 2), 2);
+  const System model(allreduce_counts(2, 2), 2);
   const Result result = explore(model, deadlock_limits);
   EXPECT_EQ(result.verdict, Verdict::safe) << report(model, result);
 }
 
 TEST(CheckerDeadlock, CrossCommunicatorCycleDeadlocksEveryRank) {
   const dag::Job job = barrier_cycle();
-  const Model model(job, 3);
+  const System model(job, 3);
   const Result result = explore(model, deadlock_limits);
   ASSERT_EQ(result.verdict, Verdict::unsafe) << report(model, result);
   ASSERT_EQ(result.property, Property::p3_deadlock);
@@ -89,7 +89,7 @@ TEST(CheckerDeadlock, CrossCommunicatorCycleDeadlocksEveryRank) {
 }
 
 TEST(CheckerDeadlock, TheSameCommunicatorsInAConsistentOrderAreSafe) {
-  const Model model(barrier_chain(), 3);
+  const System model(barrier_chain(), 3);
   const Result result = explore(model, deadlock_limits);
   EXPECT_EQ(result.verdict, Verdict::safe) << report(model, result);
 }

@@ -42,23 +42,23 @@ std::size_t count_collectives(const dag::Job& job) {
 }
 
 void expect_beyond_safe(const dag::Job& job, std::uint32_t ranks) {
-  const Model model(job, ranks);
+  const System model(job, ranks);
   const Result result = explore(model, designs_beyond_limits);
   EXPECT_EQ(result.verdict, Verdict::safe) << report(model, result);
   EXPECT_GT(result.stats.states, result.stats.depth_max);  // the search did branch
-  const symbolic::SymbolicResult r = symbolic::decide(Model(job, 1024), {});
-  EXPECT_EQ(r.outcome, Outcome::safe) << symbolic::report(Model(job, 1024), r);
+  const symbolic::SymbolicResult r = symbolic::decide(System(job, 1024), {});
+  EXPECT_EQ(r.outcome, Outcome::safe) << symbolic::report(System(job, 1024), r);
 }
 
 // Explicit search finds the violation and its witness ends the same way on the runtime.
 void expect_refuted(const dag::Job& job, Property property) {
-  const Model model(job, 2);
+  const System model(job, 2);
   const Result result = explore(model, designs_beyond_limits);
   ASSERT_EQ(result.verdict, Verdict::unsafe) << report(model, result);
   EXPECT_EQ(result.property, property) << report(model, result);
   expect_replays(job, 2, result);
-  const symbolic::SymbolicResult r = symbolic::decide(Model(job, 64), {});
-  EXPECT_EQ(r.outcome, Outcome::unsafe) << symbolic::report(Model(job, 64), r);
+  const symbolic::SymbolicResult r = symbolic::decide(System(job, 64), {});
+  EXPECT_EQ(r.outcome, Outcome::unsafe) << symbolic::report(System(job, 64), r);
 }
 
 TEST(CheckerDesignsBeyond, FusedBucketsAreOneAllreduceEachAndSafe) {
@@ -76,7 +76,7 @@ TEST(CheckerDesignsBeyond, FusedWithoutItsChainIsRefuted) {
   // One key per bucket and two comm threads: the second bucket's allreduce may be taken by the
   // other thread and issued first, or while the first is in flight.
   const dag::Job job = step_job(networks::mlp(1, 2, 1.0), fused(1, false));
-  const Model model(job, 2);
+  const System model(job, 2);
   const Result result = explore(model, designs_beyond_limits);
   ASSERT_EQ(result.verdict, Verdict::unsafe) << report(model, result);
   expect_refuted(job, *result.property);

@@ -17,7 +17,7 @@ constexpr ExploreLimits designs_limits{2'000'000, 120.0};
 
 TEST(CheckerDesigns, NaiveMismatchesWithAReplayableWitness) {
   const dag::Job job = step_job(branches(), config(DesignKind::naive, 1));
-  const Model model(job, 2);
+  const System model(job, 2);
   const Result result = explore(model, designs_limits);
   ASSERT_EQ(result.verdict, Verdict::unsafe) << report(model, result);
   ASSERT_EQ(result.property, Property::p1_order);
@@ -45,7 +45,7 @@ TEST(CheckerDesigns, ConcomWithOneCommunicatorForTwoOutstandingBreaksTheThreadRu
   c.ncomm = 1;
   c.outstanding = 2;
   const dag::Job job = step_job(networks::mlp(1, 2, 1.0), c);
-  const Model model(job, 2);
+  const System model(job, 2);
   const Result result = explore(model, designs_limits);
   ASSERT_EQ(result.verdict, Verdict::unsafe) << report(model, result);
   ASSERT_EQ(result.property, Property::p2_thread_rule);
@@ -66,7 +66,7 @@ TEST(CheckerDesigns, ConcomWithOneCommunicatorForTwoOutstandingBreaksTheThreadRu
 }
 
 void expect_safe(const dag::Job& job, std::uint32_t ranks) {
-  const Model model(job, ranks);
+  const System model(job, ranks);
   const Result result = explore(model, designs_limits);
   EXPECT_EQ(result.verdict, Verdict::safe) << report(model, result);
   EXPECT_TRUE(result.witness.empty());

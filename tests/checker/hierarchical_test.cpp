@@ -37,7 +37,7 @@ std::size_t count_ops(const dag::Program& program, const std::string& what) {
 
 void expect_hierarchical_safe(const dag::Job& job) {
   ASSERT_TRUE(job.ranks);
-  const Model model(job, *job.ranks);
+  const System model(job, *job.ranks);
   const Result result = explore(model, hierarchical_limits);
   EXPECT_EQ(result.verdict, Verdict::safe) << report(model, result);
   EXPECT_GT(result.stats.states, result.stats.depth_max);  // the search did branch
@@ -84,7 +84,7 @@ TEST(CheckerHierarchical, BcastsOutsideTheNodeChainAreRefutedAndTheWitnessReplay
   // for a's allreduce. Two comm threads let the first rank issue a's bcast while b's reduce is in
   // flight, or before it, and its leader the other way round.
   const dag::Job job = step_job(branches(), hierarchical(1, 2, false));
-  const Model model(job, 2);
+  const System model(job, 2);
   const Result result = explore(model, hierarchical_limits);
   ASSERT_EQ(result.verdict, Verdict::unsafe) << report(model, result);
   expect_replays(job, 2, result);

@@ -11,7 +11,7 @@ namespace ordo::checker::testing {
 namespace {
 
 TEST(CheckerLimits, TooFewStatesGiveUnknownWithTheBoundNamed) {
-  const Model model(step_job(networks::mlp(1, 2, 1.0), config(designs::DesignKind::depcha, 2)), 2);
+  const System model(step_job(networks::mlp(1, 2, 1.0), config(designs::DesignKind::depcha, 2)), 2);
   const Result result = explore(model, ExploreLimits{50, 60.0});
   ASSERT_EQ(result.verdict, Verdict::unknown) << report(model, result);
   EXPECT_EQ(result.bound, Bound::states_max);
@@ -25,7 +25,7 @@ TEST(CheckerLimits, TooFewStatesGiveUnknownWithTheBoundNamed) {
 }
 
 TEST(CheckerLimits, NoTimeGivesUnknownWithTheTimeBoundNamed) {
-  const Model model(step_job(networks::mlp(1, 2, 1.0), config(designs::DesignKind::depcha, 2)), 3);
+  const System model(step_job(networks::mlp(1, 2, 1.0), config(designs::DesignKind::depcha, 2)), 3);
   const Result result = explore(model, ExploreLimits{1'000'000, 0.0});
   ASSERT_EQ(result.verdict, Verdict::unknown) << report(model, result);
   EXPECT_EQ(result.bound, Bound::seconds_max);
@@ -34,8 +34,8 @@ TEST(CheckerLimits, NoTimeGivesUnknownWithTheTimeBoundNamed) {
 // States of 256 ResNet-50 ranks are megabytes each: an initial state that alone passes the
 // memory bound ends the search before its first transition, instead of after a few more copies.
 TEST(CheckerLimits, AnInitialStateOverTheMemoryBoundIsUnknownAtOnce) {
-  const Model model(step_job(networks::resnet50(1000.0), config(designs::DesignKind::depcha, 2)),
-                    256);
+  const System model(step_job(networks::resnet50(1000.0), config(designs::DesignKind::depcha, 2)),
+                     256);
   ExploreLimits limits{1'000'000, 60.0};
   limits.bytes_max = 1u << 20;
   const Result result = explore(model, limits);
@@ -45,9 +45,10 @@ TEST(CheckerLimits, AnInitialStateOverTheMemoryBoundIsUnknownAtOnce) {
 }
 
 TEST(CheckerLimits, ARankCountTheJobDoesNotHaveIsRefused) {
-  EXPECT_THROW(Model(allreduce_counts(1, 1), 3), std::invalid_argument);
-  EXPECT_THROW(Model(step_job(networks::mlp(1, 2, 1.0), config(designs::DesignKind::depcha, 2)), 0),
-               std::invalid_argument);
+  EXPECT_THROW(System(allreduce_counts(1, 1), 3), std::invalid_argument);
+  EXPECT_THROW(
+      System(step_job(networks::mlp(1, 2, 1.0), config(designs::DesignKind::depcha, 2)), 0),
+      std::invalid_argument);
 }
 
 }  // namespace

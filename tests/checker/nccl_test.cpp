@@ -44,9 +44,9 @@ void expect_replays_under(const dag::Job& job, std::uint32_t ranks, Backend back
 TEST(Nccl, ConcurrentCommunicatorsDeadlockOnStreamsAndAreSafeOnMpi) {
   const dag::Job job = step_job(branches(), config(DesignKind::concom, 2));
   for (std::uint32_t ranks : {2u, 3u}) {
-    const Model mpi(job, ranks);
+    const System mpi(job, ranks);
     EXPECT_EQ(explore(mpi, nccl_limits).verdict, Verdict::safe) << ranks;
-    const Model nccl(job, ranks, Backend::nccl);
+    const System nccl(job, ranks, Backend::nccl);
     const Result r = explore(nccl, nccl_limits);
     ASSERT_EQ(r.verdict, Verdict::unsafe) << report(nccl, r);
     ASSERT_EQ(r.property, Property::p3_deadlock) << report(nccl, r);
@@ -65,7 +65,7 @@ TEST(Nccl, OrderedDesignsAreSafeOnStreams) {
                           DesignKind::nonblocking, DesignKind::priority}) {
     const dag::Job job = step_job(branches(), config(kind, 2));
     for (std::uint32_t ranks : {2u, 3u}) {
-      const Model model(job, ranks, Backend::nccl);
+      const System model(job, ranks, Backend::nccl);
       const Result r = explore(model, nccl_limits);
       EXPECT_EQ(r.verdict, Verdict::safe) << designs::to_string(kind) << " at " << ranks << "\n"
                                           << report(model, r);
@@ -76,7 +76,7 @@ TEST(Nccl, OrderedDesignsAreSafeOnStreams) {
 // The naive design's pool race is a mismatch whatever carries the calls.
 TEST(Nccl, TheNaivePoolRaceIsStillAMismatch) {
   const dag::Job job = step_job(branches(), config(DesignKind::naive, 2));
-  const Model model(job, 2, Backend::nccl);
+  const System model(job, 2, Backend::nccl);
   const Result r = explore(model, nccl_limits);
   ASSERT_EQ(r.verdict, Verdict::unsafe);
   EXPECT_EQ(r.property, Property::p1_order);
@@ -89,7 +89,7 @@ TEST(Nccl, HierarchicalInOneChainIsSafeOnStreams) {
   c.nodes = 2;
   c.node_ranks = 2;
   const dag::Job job = step_job(one_key(), c);
-  const Model model(job, 4, Backend::nccl);
+  const System model(job, 4, Backend::nccl);
   EXPECT_FALSE(comm::streams_add_nothing(model.job()));
   const Result r = explore(model, nccl_limits);
   EXPECT_EQ(r.verdict, Verdict::safe) << report(model, r);
@@ -99,7 +99,7 @@ TEST(Nccl, HierarchicalInOneChainIsSafeOnStreams) {
 // search under NCCL agrees.
 TEST(Nccl, SymbolicAnswersCarryOverOnlyWhereStreamsAddNothing) {
   for (DesignKind kind : {DesignKind::depcha, DesignKind::funnel, DesignKind::priority}) {
-    const Model model(step_job(branches(), config(kind, 2)), 2, Backend::nccl);
+    const System model(step_job(branches(), config(kind, 2)), 2, Backend::nccl);
     ASSERT_TRUE(comm::streams_add_nothing(model.job())) << designs::to_string(kind);
     const Verification v = verify(model, VerifyOptions{});
     EXPECT_EQ(v.result.verdict, Verdict::safe) << human_report(model, v);
@@ -110,7 +110,7 @@ TEST(Nccl, SymbolicAnswersCarryOverOnlyWhereStreamsAddNothing) {
     explicit_only.method = Method::explicit_search;
     EXPECT_EQ(verify(model, explicit_only).result.verdict, Verdict::safe);
   }
-  const Model concom(step_job(branches(), config(DesignKind::concom, 2)), 2, Backend::nccl);
+  const System concom(step_job(branches(), config(DesignKind::concom, 2)), 2, Backend::nccl);
   const Verification v = verify(concom, VerifyOptions{});
   EXPECT_EQ(v.result.verdict, Verdict::unsafe) << human_report(concom, v);
   EXPECT_EQ(v.decided_by, Method::explicit_search);
@@ -122,18 +122,18 @@ TEST(Nccl, SymbolicAnswersCarryOverOnlyWhereStreamsAddNothing) {
 // A witness found under NCCL says so, and is refused against MPI's model of the same job.
 TEST(Nccl, TracesCarryTheirBackend) {
   const dag::Job job = step_job(branches(), config(DesignKind::concom, 2));
-  const Model nccl(job, 2, Backend::nccl);
+  const System nccl(job, 2, Backend::nccl);
   const Result r = explore(nccl, nccl_limits);
   ASSERT_EQ(r.verdict, Verdict::unsafe);
   const Trace trace = read_trace(write_trace(nccl, r));
   EXPECT_EQ(trace.backend, Backend::nccl);
   EXPECT_FALSE(trace_mismatch(nccl, trace));
-  const Model mpi(job, 2);
+  const System mpi(job, 2);
   const std::optional<std::string> bad = trace_mismatch(mpi, trace);
   ASSERT_TRUE(bad);
   EXPECT_NE(bad->find("nccl"), std::string::npos) << *bad;
   // A trace of MPI's semantics names no backend, so older readers and traces agree.
-  const Model naive(step_job(branches(), config(DesignKind::naive, 2)), 2);
+  const System naive(step_job(branches(), config(DesignKind::naive, 2)), 2);
   const std::string text = write_trace(naive, explore(naive, nccl_limits));
   EXPECT_EQ(text.find("backend"), std::string::npos);
   EXPECT_EQ(read_trace(text).backend, Backend::mpi);

@@ -55,7 +55,7 @@ bool has_fact(const symbolic::SymbolicResult& r, const std::string& text) {
 }
 
 void expect_priority_safe(const dag::Job& job, std::uint32_t ranks) {
-  const Model model(job, ranks);
+  const System model(job, ranks);
   const Result result = explore(model, priority_limits);
   EXPECT_EQ(result.verdict, Verdict::safe) << report(model, result);
   EXPECT_GT(result.stats.states, result.stats.depth_max);  // the search did branch
@@ -114,12 +114,12 @@ TEST(CheckerPriority, OnlyChainedDesignsAreProvenForRunsOfAnyLength) {
   // funnel's main thread calls its allreduces itself: safe for these two steps, but its calls
   // are not ops writing one var, so Theorem 4 says nothing about longer runs.
   const dag::Job funnel = designs::build_step_job(branches(), config(DesignKind::funnel, 2), options);
-  const Model model(funnel, 2);
+  const System model(funnel, 2);
   const symbolic::SymbolicResult r = symbolic::decide(model, {});
   EXPECT_EQ(r.outcome, Outcome::safe) << symbolic::report(model, r);
   EXPECT_FALSE(has_fact(r, "Theorem 4")) << symbolic::report(model, r);
   const dag::Job depcha = designs::build_step_job(branches(), config(DesignKind::depcha, 2), options);
-  const Model depcha_model(depcha, 2);
+  const System depcha_model(depcha, 2);
   const symbolic::SymbolicResult d = symbolic::decide(depcha_model, {});
   EXPECT_EQ(d.outcome, Outcome::safe) << symbolic::report(depcha_model, d);
   // The init's broadcasts and the steps' allreduces: one chain per stretch.
@@ -130,7 +130,7 @@ TEST(CheckerPriority, SlicesInThePriorityQueueAloneAreRefutedAndTheWitnessReplay
   // Both keys' slices wait in the comm pool's priority queue; a rank whose b gradient is ready
   // first starts b's slice while its peer, with a's gradient ready too, starts a's.
   const dag::Job job = step_job(branches(), priority(false));
-  const Model model(job, 2);
+  const System model(job, 2);
   const Result result = explore(model, priority_limits);
   ASSERT_EQ(result.verdict, Verdict::unsafe) << report(model, result);
   expect_replays(job, 2, result);
@@ -147,7 +147,7 @@ TEST(CheckerPriority, SafeOnResNet50AtEightRanksSymbolically) {
   options.overlap = true;
   const dag::Job job =
       designs::build_step_job(*networks::builtin_network("resnet50"), c, options);
-  const Model model(job, 8);
+  const System model(job, 8);
   const symbolic::SymbolicResult r = symbolic::decide(model, {});
   EXPECT_EQ(r.outcome, Outcome::safe) << symbolic::report(model, r);
   EXPECT_TRUE(has_fact(r, "Theorem 4"));

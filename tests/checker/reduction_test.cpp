@@ -59,7 +59,7 @@ class ReductionAgreement : public ::testing::TestWithParam<std::size_t> {};
 
 TEST_P(ReductionAgreement, EveryCombinationGivesTheSameAnswer) {
   const Case c = cases().at(GetParam());
-  const Model model(c.job, c.ranks);
+  const System model(c.job, c.ranks);
   const Result full = explore(model, reduction_limits, {.partial_order = false, .symmetry = false});
   ASSERT_NE(full.verdict, Verdict::unknown) << c.name << '\n' << report(model, full);
   for (const Reductions r :
@@ -88,7 +88,7 @@ INSTANTIATE_TEST_SUITE_P(Jobs, ReductionAgreement, ::testing::Range<std::size_t>
 TEST(Reductions, DepchaOnTwoKeysIsSafeAtThreeRanks) {
   const dag::Job job = step_job(networks::mlp(1, 2, 1.0), config(DesignKind::depcha, 2));
   for (const std::uint32_t ranks : {3u}) {
-    const Model model(job, ranks);
+    const System model(job, ranks);
     const Result result = explore(model, reduction_limits);
     EXPECT_EQ(result.verdict, Verdict::safe) << report(model, result);
     EXPECT_TRUE(result.stats.partial_order);
@@ -98,10 +98,10 @@ TEST(Reductions, DepchaOnTwoKeysIsSafeAtThreeRanks) {
 }
 
 TEST(Reductions, SymmetryIsOffWhenRanksRunDifferentPrograms) {
-  const Model model(allreduce_counts(2, 1), 2);
+  const System model(allreduce_counts(2, 1), 2);
   EXPECT_FALSE(model.ranks_interchangeable());
   EXPECT_FALSE(explore(model, reduction_limits).stats.symmetry);
-  const Model same(step_job(one_key(), config(DesignKind::depcha, 2)), 2);
+  const System same(step_job(one_key(), config(DesignKind::depcha, 2)), 2);
   EXPECT_TRUE(same.ranks_interchangeable());
 }
 

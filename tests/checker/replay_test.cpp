@@ -13,7 +13,7 @@ namespace {
 
 constexpr ExploreLimits limits{100'000, 60.0};
 
-Result deadlock_result(const Model& model) {
+Result deadlock_result(const System& model) {
   Result result = explore(model, limits);
   EXPECT_EQ(result.verdict, Verdict::unsafe) << report(model, result);
   EXPECT_EQ(result.property, Property::p3_deadlock) << report(model, result);
@@ -23,7 +23,7 @@ Result deadlock_result(const Model& model) {
 // The one replay (replay/replay.hpp) takes the witness and judges where the runtime ends.
 TEST(Replay, ACheckerDeadlockReproducesWithItsWholeDescription) {
   const dag::Job job = allreduce_counts(2, 1);
-  const Model model(job, 2);
+  const System model(job, 2);
   const Result result = deadlock_result(model);
   exec::ControlledRun run(job, 2);
   const replay::Replay r = replay::replay(run, result.witness);
@@ -37,7 +37,7 @@ TEST(Replay, ACheckerDeadlockReproducesWithItsWholeDescription) {
 // same ranks blocked, pass for the checker's deadlock.
 TEST(Replay, TheSameBlockedRanksInAnotherStateDoNotReproduce) {
   const dag::Job job = allreduce_counts(2, 1);
-  const Model model(job, 2);
+  const System model(job, 2);
   Result result = deadlock_result(model);
   auto& claimed = std::get<comm::Deadlock>(*result.violation);
   ASSERT_FALSE(claimed.ops.empty());
@@ -55,7 +55,7 @@ TEST(Replay, TheSameBlockedRanksInAnotherStateDoNotReproduce) {
 // own replay did not).
 TEST(Replay, ARunThatEndsBeforeTheWitnessDoesNotReproduce) {
   const dag::Job job = allreduce_counts(2, 1);
-  const Model model(job, 2);
+  const System model(job, 2);
   Result result = deadlock_result(model);
   ASSERT_FALSE(result.witness.empty());
   result.witness.push_back(result.witness.back());
@@ -72,7 +72,7 @@ TEST(Replay, ARunThatEndsBeforeTheWitnessDoesNotReproduce) {
 // its number, and its deadlocks wrote "main: action 0: ...").
 TEST(Replay, MainTransitionsReadAlikeInTheCheckerAndTheRuntime) {
   const dag::Job job = barrier_cycle();
-  const Model model(job, 3);
+  const System model(job, 3);
   const Result result = explore(model, limits);
   ASSERT_EQ(result.verdict, Verdict::unsafe);
   exec::ControlledRun run(job, 3);

@@ -114,7 +114,7 @@ TEST(CowBox, AWriteNeverReachesASharerEvenWithRecycledNodes) {
 // successors: two states must get equal keys exactly when their plain encodings are equal, both
 // with and without the renaming of ranks, and a state's key must not change between calls.
 TEST(StateKeys, AreEqualExactlyWhenThePlainEncodingsAre) {
-  const Model model(step_job(networks::mlp(2, 2, 1.0), config(designs::DesignKind::depcha, 2)), 3);
+  const System model(step_job(networks::mlp(2, 2, 1.0), config(designs::DesignKind::depcha, 2)), 3);
   ASSERT_TRUE(model.ranks_interchangeable());
   for (const bool symmetry : {false, true}) {
     StateKeys keys(model, symmetry);
@@ -152,7 +152,7 @@ TEST(StateKeys, AreEqualExactlyWhenThePlainEncodingsAre) {
 // A key made from the parent's parts, for a child that wrote one rank only, must be the key made
 // afresh, with and without symmetry; and so must its parts, which the child's own children use.
 TEST(StateKeys, MadeFromTheParentsPartsEqualTheKeysMadeAfresh) {
-  const Model model(step_job(networks::mlp(2, 2, 1.0), config(designs::DesignKind::depcha, 2)), 3);
+  const System model(step_job(networks::mlp(2, 2, 1.0), config(designs::DesignKind::depcha, 2)), 3);
   for (const bool symmetry : {false, true}) {
     StateKeys keys(model, symmetry);
     std::mt19937_64 rng(23);
@@ -196,7 +196,7 @@ TEST(Encoding, EqualEncodingsHaveTheSameTransitions) {
       step_job(networks::mlp(1, 2, 1.0), config(designs::DesignKind::funnel, 2)),
       step_job(branches(), config(designs::DesignKind::naive, 2))};
   for (const dag::Job& job : jobs) {
-    const Model model(job, 2);
+    const System model(job, 2);
     // The transitions with their thread left out, and the encoding each leads to.
     const auto future = [&](const State& state) {
       std::vector<std::string> transitions;
@@ -237,7 +237,7 @@ TEST(Encoding, EqualEncodingsHaveTheSameTransitions) {
 // is part of the transition. That the successor's piece is a function of those three is the
 // encoding's promise, which Encoding.EqualEncodingsHaveTheSameTransitions checks.
 TEST(TransitionMemo, AnswersForWhatItKeptAndSharesOnePartPerPiece) {
-  const Model model(step_job(networks::mlp(1, 2, 1.0), config(designs::DesignKind::depcha, 2)), 2);
+  const System model(step_job(networks::mlp(1, 2, 1.0), config(designs::DesignKind::depcha, 2)), 2);
   const State state = initial_state(model);
   TransitionMemo memo;
   const dag::Transition submit{dag::Transition::Kind::main, 0, 0, std::nullopt};

@@ -38,7 +38,7 @@ TEST_P(SemanticsCase, GetsTheAnswerDerivedFromTheStandard) {
     return;
   }
   const std::uint32_t ranks = c.ranks.value_or(job->ranks.value_or(2));
-  std::optional<Model> model;
+  std::optional<System> model;
   try {
     model.emplace(*job, ranks, *comm::parse_backend(c.backend));
   } catch (const std::exception& e) {
@@ -71,7 +71,7 @@ INSTANTIATE_TEST_SUITE_P(Manifest, SemanticsCase,
 TEST(SemanticsCase, EveryRankCountStartsWhereTheJobIsValid) {
   const dag::Job job = dag::read_dump_file(cases_dir + "/c3_free_root3_cli4_main.json");
   ASSERT_FALSE(job.ranks.has_value());
-  const Model model(job, 4);
+  const System model(job, 4);
   EXPECT_EQ(model.valid_from(), 4u);
   const Verification v = verify(model, VerifyOptions{});
   ASSERT_EQ(v.result.verdict, Verdict::safe);
@@ -79,7 +79,7 @@ TEST(SemanticsCase, EveryRankCountStartsWhereTheJobIsValid) {
     EXPECT_NE(human_report(model, v).find("every rank count from 4"), std::string::npos)
         << human_report(model, v);
   }
-  EXPECT_THROW(Model(job, 3), errors::InputError);
+  EXPECT_THROW(System(job, 3), errors::InputError);
 }
 
 // A reduce_scatter of 4 elements splits at 1, 2 and 4 ranks only: "every rank count" is those
@@ -87,7 +87,7 @@ TEST(SemanticsCase, EveryRankCountStartsWhereTheJobIsValid) {
 TEST(SemanticsCase, EveryRankCountIsTheDivisorsOfABlockedCount) {
   const dag::Job job = dag::read_dump_file(cases_dir + "/c7_reduce_scatter_count4_default.json");
   ASSERT_FALSE(job.ranks.has_value());
-  const Model model(job, 2);
+  const System model(job, 2);
   EXPECT_EQ(model.valid_from(), 1u);
   EXPECT_EQ(model.valid_divides(), 4u);
   const Verification v = verify(model, VerifyOptions{});
@@ -97,7 +97,7 @@ TEST(SemanticsCase, EveryRankCountIsTheDivisorsOfABlockedCount) {
         << human_report(model, v);
   }
   try {
-    const Model at3(job, 3);
+    const System at3(job, 3);
     FAIL() << "a reduce_scatter of 4 elements was accepted at 3 ranks";
   } catch (const errors::InputError& e) {
     EXPECT_NE(std::string(e.what()).find("or a rank count that divides 4"), std::string::npos)

@@ -47,7 +47,7 @@ std::size_t count_ops(const dag::Job& job, const std::string& what) {
 
 void expect_sharded_safe(const dag::Job& job) {
   ASSERT_TRUE(job.ranks);
-  const Model model(job, *job.ranks);
+  const System model(job, *job.ranks);
   const Result result = explore(model, sharded_limits);
   EXPECT_EQ(result.verdict, Verdict::safe) << report(model, result);
   EXPECT_GT(result.stats.states, result.stats.depth_max);  // the search did branch
@@ -93,7 +93,7 @@ TEST(CheckerSharded, SafeAtAThousandRanksSymbolically) {
                                 Layer{"join", {}, 1.0, 1.0, {0, 1}}}};
   const dag::Job job = step_job(wide, sharded(1024, true));
   EXPECT_EQ(count_ops(job, "reduce_scatter"), 2u);
-  const Model model(job, 1024);
+  const System model(job, 1024);
   const symbolic::SymbolicResult r = symbolic::decide(model, {});
   EXPECT_EQ(r.outcome, Outcome::safe) << symbolic::report(model, r);
 }
@@ -102,7 +102,7 @@ TEST(CheckerSharded, AllgathersOutsideTheChainAreRefutedAndTheWitnessReplays) {
   // Two updates run side by side on the compute pool; the rank where b's ends first issues b's
   // allgather first, on the other comm thread, while its peer issues a's.
   const dag::Job job = step_job(branches(), sharded(2, false));
-  const Model model(job, 2);
+  const System model(job, 2);
   const Result result = explore(model, sharded_limits);
   ASSERT_EQ(result.verdict, Verdict::unsafe) << report(model, result);
   expect_replays(job, 2, result);

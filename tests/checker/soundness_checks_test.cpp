@@ -29,7 +29,7 @@ std::vector<dag::Job> jobs() {
 
 // Every state of `walks` random walks (until the end or a violation).
 template <typename Visit>
-void walk_states(const Model& model, int walks, std::uint64_t seed, Visit&& visit) {
+void walk_states(const System& model, int walks, std::uint64_t seed, Visit&& visit) {
   std::mt19937_64 rng(seed);
   for (int walk = 0; walk < walks; ++walk) {
     State state = initial_state(model);
@@ -62,7 +62,7 @@ void expect_every_corruption_caught(const std::string& bytes, Check&& check) {
 
 TEST(EncodingCheck, ReadsBackEveryRankAndCommunicatorAndCatchesEveryCorruption) {
   for (const dag::Job& job : jobs()) {
-    const Model model(job, 2);
+    const System model(job, 2);
     std::size_t corrupted = 0;
     walk_states(model, 10, 3, [&](const State& state) {
       for (dag::Rank rank = 0; rank < state.rank_count(); ++rank) {
@@ -87,7 +87,7 @@ TEST(EncodingCheck, ReadsBackEveryRankAndCommunicatorAndCatchesEveryCorruption) 
 }
 
 TEST(WroteOnly, TellsWhichPartsATransitionCopied) {
-  const Model model(jobs().front(), 2);
+  const System model(jobs().front(), 2);
   const State parent = initial_state(model);
   State child = parent;
   EXPECT_TRUE(child.wrote_only(parent, 0));
@@ -103,7 +103,7 @@ TEST(WroteOnly, TellsWhichPartsATransitionCopied) {
 // rank's transitions and a strict subset, each of them writes that rank only.
 TEST(AmpleSets, TransitionsTakenAsLocalWriteTheirRankOnly) {
   for (const dag::Job& job : jobs()) {
-    const Model model(job, 2);
+    const System model(job, 2);
     std::size_t reduced = 0;
     walk_states(model, 20, 9, [&](const State& state) {
       const std::vector<dag::Transition> enabled = enabled_transitions(model, state);

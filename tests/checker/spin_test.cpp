@@ -201,7 +201,7 @@ std::string summary(const promela::SpinResult& spin) {
 // Searches `model` with SPIN and requires the checker's verdict `ordo`: no error when it is safe;
 // otherwise a violation of the same kind, met first or, when SPIN meets another kind first,
 // reachable when SPIN reports that kind alone.
-void expect_spin_agrees(const Model& model, const Result& ordo) {
+void expect_spin_agrees(const System& model, const Result& ordo) {
   const std::string text = promela::export_promela(model);
   const promela::SpinHints hints = promela::spin_hints(model);
   const promela::SpinResult spin = promela::run_spin(text, hints, spin_options());
@@ -233,7 +233,7 @@ class SpinAgreement : public ::testing::TestWithParam<Instance> {};
 
 TEST_P(SpinAgreement, SameVerdictAsTheExplicitChecker) {
   const Instance& instance = GetParam();
-  const Model model(instance.job(), instance.ranks, instance.backend);
+  const System model(instance.job(), instance.ranks, instance.backend);
   const Result ordo = explore(model, limits);
   ASSERT_NE(ordo.verdict, Verdict::unknown) << report(model, ordo);
   if (instance.breaks.empty()) {
@@ -250,7 +250,7 @@ TEST_P(SpinAgreement, SameVerdictAsTheExplicitChecker) {
 class SpinAgreementRandom : public ::testing::TestWithParam<std::uint64_t> {};
 
 TEST_P(SpinAgreementRandom, SameVerdictAsTheExplicitChecker) {
-  const Model model(random_small_job(GetParam()), 2);
+  const System model(random_small_job(GetParam()), 2);
   const Result ordo = explore(model, limits);
   ASSERT_NE(ordo.verdict, Verdict::unknown) << report(model, ordo);
   expect_spin_agrees(model, ordo);
@@ -263,7 +263,7 @@ INSTANTIATE_TEST_SUITE_P(Seeds, SpinAgreementRandom, ::testing::Range<std::uint6
 class SpinAgreementRandomNccl : public ::testing::TestWithParam<std::uint64_t> {};
 
 TEST_P(SpinAgreementRandomNccl, SameVerdictAsTheExplicitChecker) {
-  const Model model(random_small_job(GetParam()), 2, comm::Backend::nccl);
+  const System model(random_small_job(GetParam()), 2, comm::Backend::nccl);
   const Result ordo = explore(model, limits);
   ASSERT_NE(ordo.verdict, Verdict::unknown) << report(model, ordo);
   expect_spin_agrees(model, ordo);

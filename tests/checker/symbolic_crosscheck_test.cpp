@@ -38,7 +38,7 @@ std::string property_name(const Result& r) {
 
 void cross_check(const Instance& instance, Tally& tally) {
   SCOPED_TRACE(instance.name + " at " + std::to_string(instance.ranks) + " ranks");
-  const Model model(instance.job, instance.ranks);
+  const System model(instance.job, instance.ranks);
   const symbolic::SymbolicResult s = symbolic::decide(model, {});
   const Result e = explore(model, {500'000, 60.0});
   std::printf("  %-44s %u ranks: symbolic %-9s %-26s explicit %-7s %s\n", instance.name.c_str(),

@@ -32,7 +32,7 @@ const dag::Job& resnet_job(DesignKind kind) {
   return it->second;
 }
 
-SymbolicResult decide_and_print(const Model& model, const std::string& what) {
+SymbolicResult decide_and_print(const System& model, const std::string& what) {
   const SymbolicResult r = symbolic::decide(model, {});
   std::printf("  %-32s %5u ranks: %-9s in %.3f s (%u queries, %u guided runs)\n", what.c_str(),
               model.ranks(), std::string(symbolic::to_string(r.outcome)).c_str(), r.seconds,
@@ -64,7 +64,7 @@ void expect_replays(const dag::Job& job, std::uint32_t ranks, const Result& resu
 
 void expect_safe_everywhere(DesignKind kind) {
   for (std::uint32_t ranks : {2u, 8u, 64u, 256u, 1024u}) {
-    const Model model(resnet_job(kind), ranks);
+    const System model(resnet_job(kind), ranks);
     const SymbolicResult r =
         decide_and_print(model, "resnet50 " + std::string(designs::to_string(kind)));
     ASSERT_EQ(r.outcome, Outcome::safe) << symbolic::report(model, r);
@@ -86,7 +86,7 @@ TEST(SymbolicDesigns, DepchaIsSafeOnResNet50AtEveryRankCount) {
 }
 
 TEST(SymbolicDesigns, FunnelFactsNameTheCommunicatorAndTheTheorems) {
-  const Model model(resnet_job(DesignKind::funnel), 8);
+  const System model(resnet_job(DesignKind::funnel), 8);
   const SymbolicResult r = symbolic::decide(model, {});
   ASSERT_EQ(r.outcome, Outcome::safe);
   const std::string text = symbolic::report(model, r);
@@ -99,7 +99,7 @@ TEST(SymbolicDesigns, FunnelFactsNameTheCommunicatorAndTheTheorems) {
 
 TEST(SymbolicDesigns, NaiveOnResNet50BreaksTheThreadRuleWithAReplayableWitness) {
   const dag::Job& job = resnet_job(DesignKind::naive);
-  const Model model(job, 2);
+  const System model(job, 2);
   const SymbolicResult r = decide_and_print(model, "resnet50 naive");
   ASSERT_EQ(r.outcome, Outcome::unsafe) << symbolic::report(model, r);
   ASSERT_EQ(r.result.verdict, Verdict::unsafe);
@@ -111,7 +111,7 @@ TEST(SymbolicDesigns, NaiveOnResNet50BreaksTheThreadRuleWithAReplayableWitness) 
 }
 
 TEST(SymbolicDesigns, NaiveAtAThousandRanksIsRefutedWithAShortWitness) {
-  const Model model(resnet_job(DesignKind::naive), 1024);
+  const System model(resnet_job(DesignKind::naive), 1024);
   const SymbolicResult r = decide_and_print(model, "resnet50 naive");
   ASSERT_EQ(r.outcome, Outcome::unsafe) << symbolic::report(model, r);
   EXPECT_EQ(r.result.property, Property::p2_thread_rule);
@@ -123,7 +123,7 @@ TEST(SymbolicDesigns, NaiveAtAThousandRanksIsRefutedWithAShortWitness) {
 TEST(SymbolicDesigns, NaiveWithOneCommThreadMismatchesAcrossRanks) {
   const dag::Job job = step_job(branches(), config(DesignKind::naive, 1));
   for (std::uint32_t ranks : {2u, 64u}) {
-    const Model model(job, ranks);
+    const System model(job, ranks);
     const SymbolicResult r = decide_and_print(model, "branches naive, 1 comm thread");
     ASSERT_EQ(r.outcome, Outcome::unsafe) << symbolic::report(model, r);
     ASSERT_EQ(r.result.property, Property::p1_order);
@@ -145,12 +145,12 @@ designs::DesignConfig concom(std::uint32_t ncomm, std::uint32_t outstanding,
 
 TEST(SymbolicDesigns, ConcomWithACommunicatorPerOutstandingKeyIsSafe) {
   const dag::Job small = step_job(networks::mlp(2, 4, 1.0), concom(2, 2, 2));
-  const Model model(small, 3);
+  const System model(small, 3);
   const SymbolicResult r = decide_and_print(model, "mlp concom(2, 2, 2 threads)");
   ASSERT_EQ(r.outcome, Outcome::safe) << symbolic::report(model, r);
   EXPECT_TRUE(r.every_rank_count);
   for (std::uint32_t ranks : {2u, 1024u}) {
-    const Model big(resnet_job(DesignKind::concom), ranks);
+    const System big(resnet_job(DesignKind::concom), ranks);
     const SymbolicResult rb = decide_and_print(big, "resnet50 concom(2, 2, 2 threads)");
     EXPECT_EQ(rb.outcome, Outcome::safe) << symbolic::report(big, rb);
   }
@@ -158,7 +158,7 @@ TEST(SymbolicDesigns, ConcomWithACommunicatorPerOutstandingKeyIsSafe) {
 
 TEST(SymbolicDesigns, ConcomWithOneCommunicatorForTwoOutstandingBreaksTheThreadRule) {
   const dag::Job job = step_job(networks::mlp(1, 2, 1.0), concom(1, 2, 2));
-  const Model model(job, 2);
+  const System model(job, 2);
   const SymbolicResult r = decide_and_print(model, "mlp concom(1, 2, 2 threads)");
   ASSERT_EQ(r.outcome, Outcome::unsafe) << symbolic::report(model, r);
   ASSERT_EQ(r.result.property, Property::p2_thread_rule);
@@ -206,7 +206,7 @@ dag::Job two_comms_one_thread() {
 TEST(SymbolicDesigns, OneCommThreadForTwoCommunicatorsDeadlocksAtEveryRankCountChecked) {
   const dag::Job job = two_comms_one_thread();
   for (std::uint32_t ranks : {2u, 3u, 1024u}) {
-    const Model model(job, ranks);
+    const System model(job, ranks);
     const SymbolicResult r = decide_and_print(model, "two comms, one comm thread");
     ASSERT_EQ(r.outcome, Outcome::unsafe) << symbolic::report(model, r);
     ASSERT_EQ(r.result.property, Property::p3_deadlock);
@@ -217,7 +217,7 @@ TEST(SymbolicDesigns, OneCommThreadForTwoCommunicatorsDeadlocksAtEveryRankCountC
 }
 
 TEST(SymbolicDesigns, ATwoRankStuckCutLiftsToAThousandRanks) {
-  const Model model(two_comms_one_thread(), 1024);
+  const System model(two_comms_one_thread(), 1024);
   // Too small a budget for the query at 1024 ranks, enough for two.
   const SymbolicResult r = symbolic::decide(model, {.deadlock_events_max = 100});
   ASSERT_EQ(r.outcome, Outcome::unsafe) << symbolic::report(model, r);
@@ -233,7 +233,7 @@ TEST(SymbolicDesigns, ATwoRankStuckCutLiftsToAThousandRanks) {
 // knows nothing of Lemma 4, agrees.
 TEST(SymbolicDesigns, ConcomWithOneCommThreadForTwoCommunicatorsIsProvenByTheFifoRule) {
   const dag::Job job = step_job(networks::mlp(1, 2, 1.0), concom(2, 2, 1));
-  const Model model(job, 2);
+  const System model(job, 2);
   const SymbolicResult r = decide_and_print(model, "mlp concom(2, 2, 1 thread)");
   EXPECT_EQ(r.outcome, Outcome::safe) << symbolic::report(model, r);
   EXPECT_TRUE(r.every_rank_count);
@@ -243,7 +243,7 @@ TEST(SymbolicDesigns, ConcomWithOneCommThreadForTwoCommunicatorsIsProvenByTheFif
 
 TEST(SymbolicDesigns, ConcomWhoseOrderOnlyTheFifoPoolKeepsIsProvenByTheFifoRule) {
   const dag::Job job = step_job(networks::mlp(1, 2, 1.0), concom(1, 2, 1));
-  const Model model(job, 2);
+  const System model(job, 2);
   const SymbolicResult r = decide_and_print(model, "mlp concom(1, 2, 1 thread)");
   EXPECT_EQ(r.outcome, Outcome::safe) << symbolic::report(model, r);
   const Result explicit_result = explore(model, {2'000'000, 120.0});
@@ -254,7 +254,7 @@ TEST(SymbolicDesigns, ConcomWhoseOrderOnlyTheFifoPoolKeepsIsProvenByTheFifoRule)
 // the rule must not apply: the configuration is unsafe and the witness replays.
 TEST(SymbolicDesigns, TheFifoRuleDoesNotOrderTwoThreads) {
   const dag::Job job = step_job(networks::mlp(1, 2, 1.0), concom(1, 2, 2));
-  const Model model(job, 2);
+  const System model(job, 2);
   const Result explicit_result = explore(model, {2'000'000, 120.0});
   ASSERT_EQ(explicit_result.verdict, Verdict::unsafe) << report(model, explicit_result);
   const SymbolicResult r = decide_and_print(model, "mlp concom(1, 2, 2 threads)");
@@ -269,19 +269,19 @@ dag::Job with_init(designs::InitKind init, std::uint32_t comm_threads) {
 
 TEST(SymbolicDesigns, TheFig4InitWithTwoCommThreadsIsUnsafe) {
   const dag::Job job = with_init(designs::InitKind::fig4, 2);
-  const Model model(job, 2);
+  const System model(job, 2);
   const SymbolicResult r = decide_and_print(model, "mlp depcha, init fig4");
   ASSERT_EQ(r.outcome, Outcome::unsafe) << symbolic::report(model, r);
   ASSERT_TRUE(r.result.property == Property::p1_order ||
               r.result.property == Property::p2_thread_rule);
   expect_replays(job, 2, r.result);
-  const Model big(job, 256);
+  const System big(job, 256);
   EXPECT_EQ(decide_and_print(big, "mlp depcha, init fig4").outcome, Outcome::unsafe);
 }
 
 TEST(SymbolicDesigns, TheRuntimesInitIsSafe) {
   for (std::uint32_t threads : {1u, 2u}) {
-    const Model model(with_init(designs::InitKind::safe, threads), 64);
+    const System model(with_init(designs::InitKind::safe, threads), 64);
     const SymbolicResult r = decide_and_print(model, "mlp depcha, safe init");
     EXPECT_EQ(r.outcome, Outcome::safe) << symbolic::report(model, r);
     EXPECT_TRUE(r.every_rank_count);
@@ -289,7 +289,7 @@ TEST(SymbolicDesigns, TheRuntimesInitIsSafe) {
 }
 
 TEST(SymbolicDesigns, ATimeLimitOfZeroIsUndecidedNotAnswered) {
-  const Model model(resnet_job(DesignKind::depcha), 8);
+  const System model(resnet_job(DesignKind::depcha), 8);
   const SymbolicResult r = symbolic::decide(model, {.seconds_max = 0.0});
   EXPECT_EQ(r.outcome, Outcome::undecided);
   EXPECT_EQ(r.result.verdict, Verdict::unknown);

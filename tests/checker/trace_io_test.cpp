@@ -12,14 +12,14 @@
 namespace ordo::checker::testing {
 namespace {
 
-Result naive_witness(const Model& model) {
+Result naive_witness(const System& model) {
   Result r = explore(model, {100'000, 60.0});
   EXPECT_EQ(r.verdict, Verdict::unsafe);
   return r;
 }
 
 TEST(TraceIo, AWitnessRoundTrips) {
-  const Model model(step_job(branches(), config(designs::DesignKind::naive, 1)), 2);
+  const System model(step_job(branches(), config(designs::DesignKind::naive, 1)), 2);
   const Result result = naive_witness(model);
   const Trace trace = read_trace(write_trace(model, result));
   EXPECT_EQ(trace.ranks, 2u);
@@ -70,7 +70,7 @@ TEST(TraceIo, MalformedTracesNameThePlaceAndTheExpectation) {
 }
 
 TEST(TraceIo, ATraceForAnotherJobIsCaught) {
-  const Model model(step_job(branches(), config(designs::DesignKind::naive, 1)), 2);
+  const System model(step_job(branches(), config(designs::DesignKind::naive, 1)), 2);
   Trace trace = read_trace(write_trace(model, naive_witness(model)));
   Trace renamed = trace;
   for (std::size_t i = 0; i < renamed.op_names.size(); ++i) {
@@ -81,7 +81,7 @@ TEST(TraceIo, ATraceForAnotherJobIsCaught) {
   }
   ASSERT_TRUE(trace_mismatch(model, renamed));
   EXPECT_NE(trace_mismatch(model, renamed)->find("something.else"), std::string::npos);
-  const Model three(step_job(branches(), config(designs::DesignKind::naive, 1)), 3);
+  const System three(step_job(branches(), config(designs::DesignKind::naive, 1)), 3);
   ASSERT_TRUE(trace_mismatch(three, trace));
   EXPECT_NE(trace_mismatch(three, trace)->find("3"), std::string::npos);
 }

@@ -18,7 +18,7 @@ namespace {
 using designs::DesignKind;
 
 Verification run(const dag::Job& job, std::uint32_t ranks) {
-  const Model model(job, ranks);
+  const System model(job, ranks);
   VerifyOptions options;
   options.limits = {3'000'000, 120.0};
   // The witness's shortening and its critical transition are asserted on: on a loaded machine
@@ -76,7 +76,7 @@ TEST(Verify, ConcomWithFewerCommunicatorsThanOutstandingKeysBreaksTheThreadRule)
     const dag::Job job = design(DesignKind::concom, threads, ncomm, outstanding);
     const Verification v = run(job, 2);
     ASSERT_EQ(v.result.property, Property::p2_thread_rule);
-    const std::string text = human_report(Model(job, 2), v);
+    const std::string text = human_report(System(job, 2), v);
     EXPECT_NE(text.find("P2 thread rule broken on communicator"), std::string::npos) << text;
     expect_replays(job, 2, v);
   }
@@ -100,7 +100,7 @@ TEST(Verify, TheCrossCommunicatorCycleDeadlocksAndIsDrawnAsAWaitCycle) {
   const Verification v = run(job, 3);
   ASSERT_EQ(v.result.property, Property::p3_deadlock);
   expect_replays(job, 3, v);
-  const std::string dot = to_dot(Model(job, 3), v.result);
+  const std::string dot = to_dot(System(job, 3), v.result);
   for (const char* edge : {"rank0 -> rank1", "rank1 -> rank2", "rank2 -> rank0"}) {
     EXPECT_NE(dot.find(edge), std::string::npos) << edge << '\n' << dot;
   }
@@ -121,7 +121,7 @@ TEST(Verify, OneAllreduceMoreOnRankZeroIsFoundNamingIt) {
 
 TEST(Verify, TheJsonReportCarriesTheAnswer) {
   const dag::Job job = allreduce_counts(2, 1);
-  const Model model(job, 2);
+  const System model(job, 2);
   const Verification v = run(job, 2);
   const nlohmann::json j = nlohmann::json::parse(json_report(model, v));
   EXPECT_EQ(j.at("format"), "ordo-verify");
@@ -139,7 +139,7 @@ TEST(Verify, TheJsonReportCarriesTheAnswer) {
 // backend the job was to be checked under.
 TEST(Verify, AStoppedAnswerHasTheJsonReportsFields) {
   const dag::Job job = allreduce_counts(2, 1);
-  const nlohmann::json answered = nlohmann::json::parse(json_report(Model(job, 2), run(job, 2)));
+  const nlohmann::json answered = nlohmann::json::parse(json_report(System(job, 2), run(job, 2)));
   StoppedAnswer a;
   a.backend = comm::Backend::nccl;
   a.method = "explicit";
@@ -162,7 +162,7 @@ TEST(Verify, AStoppedAnswerHasTheJsonReportsFields) {
 }
 
 TEST(Verify, AnExhaustedBudgetIsUnknownNeverSafe) {
-  const Model model(design(DesignKind::depcha, 2), 3);
+  const System model(design(DesignKind::depcha, 2), 3);
   VerifyOptions options;
   options.method = Method::explicit_search;
   options.limits = {500, 60.0};

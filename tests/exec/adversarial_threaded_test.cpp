@@ -73,7 +73,7 @@ TEST_P(AdversarialCase, HandDerivedVerdictHoldsOnTheRuntime) {
   const Case& c = GetParam();
   const dag::Job job = dag::read_dump_file(cases_dir + "/" + c.file);
   const std::uint32_t ranks = c.ranks.value_or(job.ranks.value_or(2));
-  const checker::Model model(job, ranks);
+  const checker::System model(job, ranks);
   checker::VerifyOptions options;
   options.limits.seconds_max = ordo::testing::case_seconds_max;
   const checker::Verification v = checker::verify(model, options);

@@ -33,7 +33,7 @@ void expect_reproduces(const FuzzCase& c, const checker::Result& witness) {
 
 TEST(FuzzAgreement, ASafeJobAgreesOnEverySchedule) {
   const FuzzCase c{"job", "", mlp_step(DesignKind::depcha, 2), 2};
-  const checker::Model model(c.job, c.ranks);
+  const checker::System model(c.job, c.ranks);
   const CaseOutcome o = check_case(c, model, checker::verify, small_budget(), 1);
   EXPECT_EQ(o.verdict, CaseVerdict::safe) << o.message;
   EXPECT_EQ(o.schedules_run, 40u);
@@ -42,7 +42,7 @@ TEST(FuzzAgreement, ASafeJobAgreesOnEverySchedule) {
 
 TEST(FuzzAgreement, AnUnsafeJobGivesAWitnessThatReproduces) {
   const FuzzCase c{"job", "", mlp_step(DesignKind::naive, 2), 2};
-  const checker::Model model(c.job, c.ranks);
+  const checker::System model(c.job, c.ranks);
   const CaseOutcome o = check_case(c, model, checker::verify, small_budget(), 1);
   ASSERT_EQ(o.verdict, CaseVerdict::unsafe) << o.message;
   ASSERT_TRUE(o.witness.has_value());
@@ -52,7 +52,7 @@ TEST(FuzzAgreement, AnUnsafeJobGivesAWitnessThatReproduces) {
 
 TEST(FuzzAgreement, ACheckerThatCallsAnUnsafeJobSafeDisagreesWithTheRuntime) {
   const FuzzCase c{"job", "", mlp_step(DesignKind::naive, 2), 2};
-  const checker::Model model(c.job, c.ranks);
+  const checker::System model(c.job, c.ranks);
   const CaseOutcome o = check_case(c, model, forged(checker::Verdict::safe), small_budget(), 1);
   ASSERT_EQ(o.verdict, CaseVerdict::disagreement) << o.message;
   EXPECT_NE(o.message.find("its search missed it"), std::string::npos) << o.message;
@@ -66,7 +66,7 @@ TEST(FuzzAgreement, ACheckerThatCallsAnUnsafeJobSafeDisagreesWithTheRuntime) {
 
 TEST(FuzzAgreement, ARuntimeFailureTheCheckerCouldNotDecideIsAFinding) {
   const FuzzCase c{"job", "", mlp_step(DesignKind::naive, 2), 2};
-  const checker::Model model(c.job, c.ranks);
+  const checker::System model(c.job, c.ranks);
   const CaseOutcome o = check_case(c, model, forged(checker::Verdict::unknown), small_budget(), 1);
   ASSERT_EQ(o.verdict, CaseVerdict::unsafe) << o.message;
   EXPECT_NE(o.message.find("found by the runtime"), std::string::npos) << o.message;
@@ -76,7 +76,7 @@ TEST(FuzzAgreement, ARuntimeFailureTheCheckerCouldNotDecideIsAFinding) {
 
 TEST(FuzzAgreement, AnUndecidedJobWhoseSchedulesFinishIsUnknown) {
   const FuzzCase c{"job", "", mlp_step(DesignKind::depcha, 2), 2};
-  const checker::Model model(c.job, c.ranks);
+  const checker::System model(c.job, c.ranks);
   const CaseOutcome o = check_case(c, model, forged(checker::Verdict::unknown), small_budget(), 1);
   EXPECT_EQ(o.verdict, CaseVerdict::unknown) << o.message;
   EXPECT_EQ(o.schedules_run, 40u);
@@ -84,9 +84,9 @@ TEST(FuzzAgreement, AnUndecidedJobWhoseSchedulesFinishIsUnknown) {
 
 TEST(FuzzAgreement, AnUnsafeAnswerWhoseWitnessDoesNotReproduceDisagrees) {
   const FuzzCase c{"job", "", mlp_step(DesignKind::depcha, 2), 2};
-  const checker::Model model(c.job, c.ranks);
+  const checker::System model(c.job, c.ranks);
   // A checker that claims a deadlock before anything ran.
-  const Decider bogus = [](const checker::Model& m, const checker::VerifyOptions&) {
+  const Decider bogus = [](const checker::System& m, const checker::VerifyOptions&) {
     checker::Verification v;
     v.result.verdict = checker::Verdict::unsafe;
     v.result.ranks = m.ranks();
@@ -101,7 +101,7 @@ TEST(FuzzAgreement, AnUnsafeAnswerWhoseWitnessDoesNotReproduceDisagrees) {
 
 TEST(FuzzAgreement, AFailingScheduleIsAWitnessOnTheModel) {
   const FuzzCase c{"job", "", mlp_step(DesignKind::naive, 2), 2};
-  const checker::Model model(c.job, c.ranks);
+  const checker::System model(c.job, c.ranks);
   std::optional<ScheduleRun> failing;
   for (std::uint64_t i = 0; i < 40 && !failing; ++i) {
     ScheduleRun run = run_schedule(c.job, c.ranks, comm::Backend::mpi, schedule_choice(9, i));

@@ -132,7 +132,7 @@ TEST(FuzzCampaign, ADisagreementOnAMutantFailsTheCampaign) {
   Written w;
   CampaignOptions o = quick(8);
   const dag::Job job = mlp_step(DesignKind::naive, 1);
-  o.decide = [job](const checker::Model& model, const checker::VerifyOptions& options) {
+  o.decide = [job](const checker::System& model, const checker::VerifyOptions& options) {
     if (model.job() == job && model.ranks() == 2) return checker::verify(model, options);
     return forged(checker::Verdict::safe)(model, options);
   };

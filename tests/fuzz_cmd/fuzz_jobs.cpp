@@ -13,7 +13,7 @@ dag::Job mlp_step(designs::DesignKind kind, std::uint32_t comm_threads) {
 }
 
 Decider forged(checker::Verdict verdict) {
-  return [verdict](const checker::Model& model, const checker::VerifyOptions&) {
+  return [verdict](const checker::System& model, const checker::VerifyOptions&) {
     checker::Verification v;
     v.result.verdict = verdict;
     v.result.ranks = model.ranks();

@@ -8,7 +8,7 @@
 #include <set>
 #include <string>
 
-#include "checker/system/model.hpp"
+#include "checker/system/system.hpp"
 #include "runtime/dag/validate.hpp"
 #include "runtime/designs/step_builder.hpp"
 #include "tests/fuzz_cmd/fuzz_jobs.hpp"
@@ -29,7 +29,7 @@ TEST(FuzzMutants, EveryMutantIsValidAndEveryKindTakesItsTurn) {
   std::set<std::string> kinds;
   for (const FuzzCase& c : m.cases) {
     EXPECT_TRUE(dag::validate(c.job).empty()) << c.name;
-    EXPECT_NO_THROW(checker::Model(c.job, c.ranks)) << c.name;
+    EXPECT_NO_THROW(checker::System(c.job, c.ranks)) << c.name;
     EXPECT_FALSE(c.change.empty()) << c.name;
     EXPECT_TRUE(names.insert(c.name).second) << c.name;
     kinds.insert(kind_of(c) == "drop-write" ? "drop-read" : kind_of(c));

@@ -25,7 +25,7 @@ const std::string examples = ORDO_EXAMPLES_DIR;
 const std::string cases = ORDO_SEMANTICS_CASES_DIR;
 
 struct Answer {
-  std::unique_ptr<Model> model;
+  std::unique_ptr<System> model;
   Verification v;
   JobSource source;
   json run;  // the SARIF log's one run
@@ -36,7 +36,7 @@ struct Answer {
 Answer answer(const std::string& dir, const std::string& file, const std::string& shown,
               std::uint32_t ranks, std::optional<std::uint64_t> states_max = std::nullopt) {
   Answer a;
-  a.model = std::make_unique<Model>(dag::read_dump_file(dir + "/" + file), ranks);
+  a.model = std::make_unique<System>(dag::read_dump_file(dir + "/" + file), ranks);
   VerifyOptions options;
   if (states_max) {
     options.method = Method::explicit_search;

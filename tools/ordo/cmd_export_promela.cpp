@@ -8,7 +8,7 @@
 #include <string>
 
 #include "checker/promela/export.hpp"
-#include "checker/system/model.hpp"
+#include "checker/system/system.hpp"
 #include "runtime/dag/dump_reader.hpp"
 #include "runtime/dag/validate.hpp"
 #include "runtime/errors/input_error.hpp"
@@ -72,7 +72,7 @@ int run_export_promela(const ExportPromelaOptions& o) {
   std::string text;
   checker::promela::SpinHints hints;
   try {
-    const checker::Model model(std::move(job), *ranks);
+    const checker::System model(std::move(job), *ranks);
     text = checker::promela::export_promela(model);
     hints = checker::promela::spin_hints(model);
   } catch (const checker::promela::ExportError& e) {

@@ -42,7 +42,7 @@ int run_replay(const ReplayCli& o) {
     std::cerr << "ordo replay: error: " << e.what() << '\n';
     return exit_bad_input;
   }
-  const checker::Model model(job, trace.ranks, trace.backend);
+  const checker::System model(job, trace.ranks, trace.backend);
   if (const std::optional<std::string> bad = checker::trace_mismatch(model, trace)) {
     std::cerr << "ordo replay: error: " << o.trace_path << " does not fit the job: " << *bad
               << '\n';

@@ -108,7 +108,7 @@ int decide(const TrainCli& o, const designs::DesignConfig& config, const network
     if (metrics) metrics->write({{"event", "verify"}, {"verdict", "skipped"}});
     return exit_ok;
   }
-  const checker::Model model(std::move(job), ranks, backend);
+  const checker::System model(std::move(job), ranks, backend);
   checker::VerifyOptions options;
   options.limits.seconds_max = o.verify_seconds;
   const checker::Verification v = checker::verify(model, options);

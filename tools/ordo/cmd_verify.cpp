@@ -218,7 +218,7 @@ int run_verify(const VerifyCli& o, Format format, CiOutputs& ci) {
                      {"ordo verify", name, o.method, guard_format,
                       comm::parse_backend(o.backend).value_or(comm::Backend::mpi)});
 
-  std::optional<checker::Model> built;
+  std::optional<checker::System> built;
   std::optional<checker::Verification> answer;
   const char* stage = "reading the input";
   const auto enter = [&guard, &stage](const char* what) {
@@ -238,7 +238,7 @@ int run_verify(const VerifyCli& o, Format format, CiOutputs& ci) {
     ranks = o.input.ranks != 0 ? o.input.ranks : job.ranks.value_or(default_ranks);
     guard.ranks(ranks);
     if (o.input.ranks == 0 && !ci.junit_until_answered(ranks)) return exit_bad_input;
-    const std::uint64_t tables = checker::Model::table_bytes_at_least(job, ranks);
+    const std::uint64_t tables = checker::System::table_bytes_at_least(job, ranks);
     if (tables > memory_max) {
       const std::string why = "the model of " + std::to_string(job.comms.size()) +
                               " communicator(s) at " + std::to_string(ranks) +
@@ -281,7 +281,7 @@ int run_verify(const VerifyCli& o, Format format, CiOutputs& ci) {
   }
   guard.stand_down();
   checker::Verification& v = *answer;
-  const checker::Model& model = *built;
+  const checker::System& model = *built;
   bounds_as_given(v, o.timeout, memory_max);
   v.seconds = clock.elapsed();
 

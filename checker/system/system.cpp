@@ -1,4 +1,4 @@
-#include "checker/system/model.hpp"
+#include "checker/system/system.hpp"
 
 #include <algorithm>
 #include <numeric>
@@ -54,7 +54,7 @@ std::uint32_t smallest_valid_count(const ValidCounts& v) {
 
 }  // namespace
 
-Model::Model(dag::Job job, std::uint32_t ranks, comm::Backend backend)
+System::System(dag::Job job, std::uint32_t ranks, comm::Backend backend)
     : job_(comm::launch_view(std::move(job), backend)), ranks_(ranks), backend_(backend) {
   dag::validate_or_throw(job_);
   if (ranks_ == 0) throw std::invalid_argument("a job needs at least one rank");
@@ -134,7 +134,7 @@ Model::Model(dag::Job job, std::uint32_t ranks, comm::Backend backend)
   }
 }
 
-std::uint64_t Model::table_bytes_at_least(const dag::Job& job, std::uint32_t ranks) {
+std::uint64_t System::table_bytes_at_least(const dag::Job& job, std::uint32_t ranks) {
   std::uint64_t bytes =
       std::uint64_t{ranks} * (sizeof(const dag::Program*) + sizeof(std::shared_ptr<const Descs>));
   for (const dag::Communicator& c : job.comms) {
@@ -144,7 +144,7 @@ std::uint64_t Model::table_bytes_at_least(const dag::Job& job, std::uint32_t ran
   return bytes;
 }
 
-std::string valid_counts_words(const Model& model) {
+std::string valid_counts_words(const System& model) {
   std::string words;
   if (model.valid_from() > 1) words += " from " + std::to_string(model.valid_from());
   if (model.valid_divides() > 0) {
@@ -153,11 +153,11 @@ std::string valid_counts_words(const Model& model) {
   return words;
 }
 
-std::string describe(const Model& model, const dag::Collective& collective) {
+std::string describe(const System& model, const dag::Collective& collective) {
   return comm::describe(comm::call_of(collective), model.job().comms.at(collective.comm).name);
 }
 
-std::int64_t Model::member_of(dag::CommId comm, dag::Rank rank) const {
+std::int64_t System::member_of(dag::CommId comm, dag::Rank rank) const {
   return member_index_.at(comm).at(rank);
 }
 

@@ -13,7 +13,7 @@
 
 namespace ordo::checker {
 
-class Model {
+class System {
  public:
   // Validates the job (dag::validate_or_throw), and again at `ranks` when the job leaves its rank
   // count open, so that every rank-dependent rule (a bcast root is a rank of its communicator)
@@ -21,7 +21,7 @@ class Model {
   // every rank's program and every communicator's members. Throws std::invalid_argument when
   // `ranks` disagrees with job.ranks, is zero, or leaves a rank without a program. The job is
   // held as `backend` runs it (comm::launch_view): under NCCL its `collective` ops launch.
-  Model(dag::Job job, std::uint32_t ranks, comm::Backend backend = comm::Backend::mpi);
+  System(dag::Job job, std::uint32_t ranks, comm::Backend backend = comm::Backend::mpi);
 
   // What the model's own tables take at `ranks`, at least: each communicator's members and its
   // index by world rank, a program and a description list per rank. With a million ranks and
@@ -71,9 +71,9 @@ class Model {
 
 // Which rank counts the job is valid at, as words that follow "every rank count" or "a rank
 // count": " from 3 that divides 12", or "" when every count is.
-std::string valid_counts_words(const Model& model);
+std::string valid_counts_words(const System& model);
 
 // "allreduce of 4 x f32 (sum) on 'grads', key 3": a collective of the job as reports spell it.
-std::string describe(const Model& model, const dag::Collective& collective);
+std::string describe(const System& model, const dag::Collective& collective);
 
 }  // namespace ordo::checker
