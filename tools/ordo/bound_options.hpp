@@ -2,8 +2,9 @@
 // command that has them (`ordo verify`, `ordo fuzz`); command_guard.hpp holds the command to them.
 #pragma once
 
-#include <CLI/CLI.hpp>
 #include <cstdint>
+
+#include "tools/ordo/cli11.hpp"
 
 namespace ordo::tools {
 

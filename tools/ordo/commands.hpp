@@ -2,10 +2,10 @@
 // function that runs it; all real work happens in the libraries.
 #pragma once
 
-#include <CLI/CLI.hpp>
 #include <functional>
 
 #include "runtime/errors/exit_codes.hpp"
+#include "tools/ordo/cli11.hpp"
 
 namespace ordo::tools {
 

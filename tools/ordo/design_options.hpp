@@ -2,10 +2,10 @@
 // train), registered in one place so that each design's knobs reach all of them alike.
 #pragma once
 
-#include <CLI/CLI.hpp>
 #include <string>
 
 #include "runtime/designs/design_config.hpp"
+#include "tools/ordo/cli11.hpp"
 
 namespace ordo::tools {
 

@@ -4,7 +4,6 @@
 // before anything is built.
 #pragma once
 
-#include <CLI/CLI.hpp>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -14,6 +13,7 @@
 #include "runtime/designs/step_builder.hpp"
 #include "runtime/errors/input_error.hpp"
 #include "runtime/networks/network.hpp"
+#include "tools/ordo/cli11.hpp"
 
 namespace ordo::tools {
 
