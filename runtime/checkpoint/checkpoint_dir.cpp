@@ -30,6 +30,8 @@ std::string step_dir(const std::string& dir, std::uint64_t step) {
   return (fs::path(dir) / (std::string(step_prefix) + std::to_string(step))).string();
 }
 
+std::string latest_path(const std::string& dir) { return (fs::path(dir) / "latest").string(); }
+
 std::string rank_file(const std::string& dir, std::uint64_t step, std::uint32_t rank) {
   return (fs::path(step_dir(dir, step)) / ("rank-" + std::to_string(rank) + ".ckpt")).string();
 }
@@ -40,7 +42,7 @@ void prepare_step(const std::string& dir, std::uint64_t step) {
 
 void commit(const std::string& dir, std::uint64_t step) {
   const std::optional<std::uint64_t> previous = latest(dir);
-  io::write_file_atomically((fs::path(dir) / "latest").string(), std::to_string(step) + "\n");
+  io::write_file_atomically(latest_path(dir), std::to_string(step) + "\n");
   std::vector<fs::path> stale;
   for (const fs::directory_entry& e : fs::directory_iterator(dir)) {
     const std::string name = e.path().filename().string();
@@ -54,7 +56,7 @@ void commit(const std::string& dir, std::uint64_t step) {
 }
 
 std::optional<std::uint64_t> latest(const std::string& dir) {
-  const fs::path path = fs::path(dir) / "latest";
+  const fs::path path = latest_path(dir);
   std::error_code ec;
   if (!fs::exists(path, ec)) return std::nullopt;
   std::ifstream in(path);

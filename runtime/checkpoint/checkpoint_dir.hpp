@@ -13,6 +13,8 @@
 namespace ordo::checkpoint {
 
 std::string step_dir(const std::string& dir, std::uint64_t step);
+// "DIR/latest".
+std::string latest_path(const std::string& dir);
 std::string rank_file(const std::string& dir, std::uint64_t step, std::uint32_t rank);
 
 // Creates the step's directory (and DIR) if needed. Throws std::system_error or

@@ -4,8 +4,12 @@
 
 namespace ordo::data {
 
+std::vector<std::string> image_rec_files(const std::string& prefix) {
+  return {prefix + ".rec", prefix + ".idx"};
+}
+
 ImageRec::ImageRec(const std::string& prefix, std::uint32_t classes)
-    : records_(prefix + ".rec", prefix + ".idx"), classes_(classes) {}
+    : records_(image_rec_files(prefix)[0], image_rec_files(prefix)[1]), classes_(classes) {}
 
 LabelledImage ImageRec::read(std::size_t i) const {
   const Record record = records_.read(i);

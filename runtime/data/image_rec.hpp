@@ -5,11 +5,15 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "runtime/data/indexed_records.hpp"
 #include "runtime/data/jpeg.hpp"
 
 namespace ordo::data {
+
+// The files of the set PREFIX: PREFIX.rec, then PREFIX.idx.
+std::vector<std::string> image_rec_files(const std::string& prefix);
 
 struct LabelledImage {
   std::uint32_t label = 0;

@@ -74,10 +74,25 @@ LabelledImages first_examples(LabelledImages&& set, std::uint32_t count) {
   return first_examples(std::as_const(set), count);
 }
 
+namespace {
+
+// The file names of one half: images, then labels.
+std::vector<std::string> fashion_mnist_half(bool train) {
+  const std::string half = train ? "train" : "t10k";
+  return {half + "-images-idx3-ubyte.gz", half + "-labels-idx1-ubyte.gz"};
+}
+
+}  // namespace
+
 LabelledImages read_fashion_mnist(const std::string& dir, bool train) {
-  const std::string prefix = dir + (train ? "/train" : "/t10k");
-  return read_labelled_images(prefix + "-images-idx3-ubyte.gz", prefix + "-labels-idx1-ubyte.gz",
-                              fashion_mnist_classes);
+  const std::vector<std::string> names = fashion_mnist_half(train);
+  return read_labelled_images(dir + "/" + names[0], dir + "/" + names[1], fashion_mnist_classes);
+}
+
+std::vector<std::string> fashion_mnist_files() {
+  std::vector<std::string> names = fashion_mnist_half(true);
+  for (std::string& name : fashion_mnist_half(false)) names.push_back(std::move(name));
+  return names;
 }
 
 }  // namespace ordo::data

@@ -35,5 +35,7 @@ inline constexpr std::uint32_t fashion_mnist_classes = 10;
 
 // The training (60,000) or test (10,000) half of Fashion-MNIST from `dir`.
 LabelledImages read_fashion_mnist(const std::string& dir, bool train);
+// The names of the files it reads there: images and labels of each half.
+std::vector<std::string> fashion_mnist_files();
 
 }  // namespace ordo::data

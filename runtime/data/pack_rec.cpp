@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "runtime/data/data_error.hpp"
+#include "runtime/data/image_rec.hpp"
 #include "runtime/data/image_record.hpp"
 #include "runtime/data/jpeg.hpp"
 #include "runtime/data/record_index.hpp"
@@ -87,7 +88,8 @@ PackSummary pack_rec(const std::string& root, const std::string& prefix,
     for (std::size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[rng.below(i)]);
   }
 
-  io::AtomicWriter rec(prefix + ".rec");
+  const std::vector<std::string> files = image_rec_files(prefix);
+  io::AtomicWriter rec(files[0]);
   RecordWriter writer([&rec](std::string_view bytes) { rec.write(bytes); });
   std::vector<IndexEntry> index;
   index.reserve(order.size());
@@ -100,7 +102,7 @@ PackSummary pack_rec(const std::string& root, const std::string& prefix,
     index.push_back({image.id, offset});
   }
   // The index last: a reader that finds the new index finds the new records it points into.
-  io::AtomicWriter idx(prefix + ".idx");
+  io::AtomicWriter idx(files[1]);
   idx.write(write_record_index(index));
   rec.commit();
   idx.commit();

@@ -4,8 +4,9 @@
 // its bounds.
 #pragma once
 
-#include <CLI/CLI.hpp>
 #include <cstdint>
+
+#include "tools/ordo/cli11.hpp"
 
 namespace ordo::tools {
 

@@ -17,6 +17,7 @@
 #include "runtime/diag/rank_dump_io.hpp"
 #include "runtime/errors/input_error.hpp"
 #include "tools/ordo/commands.hpp"
+#include "tools/ordo/file_names.hpp"
 #include "tools/ordo/output.hpp"
 
 namespace ordo::tools {
@@ -115,17 +116,26 @@ int run_analyze(const AnalyzeCli& o) {
 
 Command add_analyze(CLI::App& app) {
   auto o = std::make_shared<AnalyzeCli>();
+  auto paths = std::make_shared<PathOptions>();
   CLI::App* sub = app.add_subcommand(
       "analyze", "Say why a job stopped, from the ranks' hang dumps (docs/diagnostics.md)");
-  sub->add_option("dir", o->dir, "the directory of rank-K.json dumps (ordo train --dump-dir)")
-      ->required();
-  sub->add_option("--program", o->program_path,
-                  "the ranks' step program as a DAG dump (ordo train --dump-step, ordo step-dag; "
-                  "default: DIR/program.json where the job left one), "
-                  "to say which op of it each rank was in");
+  // What DIR is read for: the ranks' dumps and the program beside them, the names the watchdog
+  // writes (rank_dump_io.hpp); the job's other files there are left alone.
+  paths->input_folder(
+      sub->add_option("dir", o->dir, "the directory of rank-K.json dumps (ordo train --dump-dir)")
+          ->required(),
+      o->dir, rank_dump_names());
+  paths->input_file(
+      sub->add_option("--program", o->program_path,
+                      "the ranks' step program as a DAG dump (ordo train --dump-step, ordo "
+                      "step-dag; default: DIR/program.json where the job left one), "
+                      "to say which op of it each rank was in"),
+      o->program_path);
   sub->add_flag("--json", o->json, "stable JSON on standard output (docs/diagnostics.md)");
-  sub->add_option("--dot", o->dot_path, "write a Graphviz picture of the wait-for graph here");
-  return [o] { return run_analyze(*o); };
+  paths->output_file(
+      sub->add_option("--dot", o->dot_path, "write a Graphviz picture of the wait-for graph here"),
+      o->dot_path);
+  return {[o] { return run_analyze(*o); }, paths};
 }
 
 }  // namespace ordo::tools

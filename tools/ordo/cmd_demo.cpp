@@ -15,6 +15,7 @@
 #include "runtime/diag/watched_worlds.hpp"
 #include "tools/ordo/bound_options.hpp"
 #include "tools/ordo/commands.hpp"
+#include "tools/ordo/file_names.hpp"
 #include "tools/ordo/fingerprint_channels.hpp"
 #include "tools/ordo/output.hpp"
 
@@ -111,6 +112,7 @@ int run_demo(const DemoCliOptions& o) {
 
 Command add_demo(CLI::App& app) {
   auto o = std::make_shared<DemoCliOptions>();
+  auto paths = std::make_shared<PathOptions>();
   CLI::App* sub = app.add_subcommand("demo", "The embedded default job (what `ordo` runs)");
   sub->add_option("--layers", o->engine.shape.layers, "MLP layers")->check(CLI::Range(1, 64));
   sub->add_option("--width", o->engine.shape.width, "MLP units per layer")
@@ -121,7 +123,9 @@ Command add_demo(CLI::App& app) {
   sub->add_option("--threads", o->engine.compute_threads, "compute pool threads")
       ->check(CLI::Range(1, 256));
   sub->add_option("--seed", o->engine.seed, "seed for weights and data");
-  sub->add_option("--dump", o->dump_path, "write the MLP's recorded program to this file");
+  paths->output_file(
+      sub->add_option("--dump", o->dump_path, "write the MLP's recorded program to this file"),
+      o->dump_path);
   sub->add_option("--ranks", o->ranks, "simulated ranks for the designs")->check(CLI::Range(1, 64));
   sub->add_option("--design-steps", o->designs.steps, "training steps per design")
       ->check(CLI::Range(1, 1000));
@@ -132,12 +136,20 @@ Command add_demo(CLI::App& app) {
                               "else ") +
                       std::to_string(static_cast<int>(diag::hang_timeout_default_s)) + ")")
       ->check(seconds_bound());
-  sub->add_option("--dump-dir", o->dump_dir, "--mpi: where a hang writes rank-K.json")
-      ->capture_default_str();
+  paths->paths(
+      sub->add_option("--dump-dir", o->dump_dir, "--mpi: where a hang writes rank-K.json")
+          ->capture_default_str(),
+      [o](const std::string& option) {
+        std::vector<paths::PathUse> uses;
+        if (o->mpi) {
+          uses.push_back({option, o->dump_dir, paths::Role::output_folder, rank_dump_names()});
+        }
+        return uses;
+      });
   sub->add_flag("--check-collectives", o->check_collectives,
                 "--mpi: fingerprint mode, every collective compared across its ranks before it "
                 "is issued (also ORDO_DEBUG=detail)");
-  return [o] { return run_demo(*o); };
+  return {[o] { return run_demo(*o); }, paths};
 }
 
 }  // namespace ordo::tools

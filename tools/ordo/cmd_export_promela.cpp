@@ -61,10 +61,6 @@ std::optional<std::uint32_t> rank_count(const ExportPromelaOptions& o, const dag
 }
 
 int run_export_promela(const ExportPromelaOptions& o) {
-  if (std::optional<std::string> problem = output_problem({{"-o", o.out_path}}, {o.dump_path})) {
-    std::cerr << "ordo export-promela: error: " << *problem << '\n';
-    return exit_bad_input;
-  }
   dag::Job job;
   if (!read_valid_job(o.dump_path, job)) return exit_bad_input;
   const std::optional<std::uint32_t> ranks = rank_count(o, job);
@@ -94,13 +90,18 @@ int run_export_promela(const ExportPromelaOptions& o) {
 
 Command add_export_promela(CLI::App& app) {
   auto o = std::make_shared<ExportPromelaOptions>();
+  auto paths = std::make_shared<PathOptions>();
   CLI::App* sub = app.add_subcommand("export-promela",
                                      "Write a DAG dump's Promela model for SPIN (docs/promela.md)");
-  sub->add_option("dump", o->dump_path, "DAG dump (JSON, docs/dag-format.md)")->required();
+  paths->input_file(
+      sub->add_option("dump", o->dump_path, "DAG dump (JSON, docs/dag-format.md)")->required(),
+      o->dump_path);
   sub->add_option("--ranks", o->ranks, "rank count, when the dump does not fix one")
       ->check(CLI::Range(1, 255));
-  sub->add_option("-o,--output", o->out_path, "file to write (default: standard output)");
-  return [o] { return run_export_promela(*o); };
+  paths->output_file(
+      sub->add_option("-o,--output", o->out_path, "file to write (default: standard output)"),
+      o->out_path);
+  return {[o] { return run_export_promela(*o); }, paths};
 }
 
 }  // namespace ordo::tools

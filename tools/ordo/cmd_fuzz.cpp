@@ -84,18 +84,15 @@ fuzz::GeneratorSettings generator_settings(const FuzzCli& o) {
   return settings;
 }
 
-// The directory the findings go to, made if it is missing, and checked before any work so that a
-// campaign does not end in "cannot write".
+// The directory the findings go to, made if it is missing before any work, so that a campaign
+// does not end in "cannot write" (the front end has checked that it can be).
 std::optional<std::string> prepare_out_dir(const FuzzCli& o) {
   std::error_code error;
   const std::filesystem::path dir(o.out_dir);
-  if (std::filesystem::exists(dir, error) && !std::filesystem::is_directory(dir, error)) {
-    return "--out '" + o.out_dir + "' is not a directory; expected a directory for the findings";
-  }
   if (!std::filesystem::exists(dir, error) && !std::filesystem::create_directories(dir, error)) {
     return "--out '" + o.out_dir + "': cannot make the directory: " + error.message();
   }
-  return output_problem({{"--out", (dir / "job.dump.json").string()}}, o.input.files());
+  return std::nullopt;
 }
 
 // On a terminal, one line redrawn in place at most ten times a second; elsewhere (a CI log)
@@ -150,16 +147,15 @@ std::string junit_job(const FuzzCli& o, const std::string& name) {
 }
 
 // Bad input, said on standard error as every command says it, and in the SARIF log and the JUnit
-// file when they are asked for. `junit` false: the output paths themselves are in question.
-int refuse(const FuzzCli& o, const std::string& job_name, const std::string& message,
-           bool junit = true) {
+// file when they are asked for (the front end has checked their paths).
+int refuse(const FuzzCli& o, const std::string& job_name, const std::string& message) {
   std::cerr << "ordo fuzz: error: " << message << '\n';
   if (o.format == "sarif") {
     report::SarifRun run = checker::verify_sarif_failed(message);
     run.exit_code = exit_bad_input;
     std::cout << report::sarif_log(run);
   }
-  if (junit && !o.junit_path.empty()) {
+  if (!o.junit_path.empty()) {
     write_output(o.junit_path,
                  report::junit_xml(fuzz::campaign_junit_failed(junit_job(o, job_name), message)),
                  "fuzz");
@@ -241,10 +237,6 @@ std::string name_of(const FuzzCli& o) {
 
 int run_fuzz(const FuzzCli& o) {
   const std::string name = name_of(o);
-  if (std::optional<std::string> problem =
-          output_problem({{"--junit", o.junit_path}}, o.input.files())) {
-    return refuse(o, name, *problem, false);
-  }
   if (std::optional<std::string> problem = prepare_out_dir(o)) {
     return refuse(o, name, *problem);
   }
@@ -362,17 +354,19 @@ int run_fuzz(const FuzzCli& o) {
 
 Command add_fuzz(CLI::App& app) {
   auto o = std::make_shared<FuzzCli>();
+  auto paths = std::make_shared<PathOptions>();
   CLI::App* sub = app.add_subcommand(
       "fuzz",
       "Hold the checker's verdict against the runtime's schedules on a job and on mutants of it");
-  o->input.add_options(sub, "DAG dump (JSON, docs/dag-format.md)");
+  o->input.add_options(sub, *paths, "DAG dump (JSON, docs/dag-format.md)");
   sub->add_option("--ranks", o->input.ranks,
                   "rank count (default: the job's, or 2); sharded shards over it unless --shards "
                   "says otherwise")
       ->check(CLI::Range(1u, 1024u));
-  sub->add_option("--backend", o->backend, "the semantics to run under: mpi or nccl")
-      ->check(CLI::IsMember({"mpi", "nccl"}))
-      ->capture_default_str();
+  paths->not_a_path(
+      sub->add_option("--backend", o->backend, "the semantics to run under: mpi or nccl")
+          ->check(CLI::IsMember({"mpi", "nccl"}))
+          ->capture_default_str());
   sub->add_option("--seed", o->seed, "seed of the schedules and the mutants")
       ->capture_default_str();
   sub->add_option("--cases", o->cases, "mutants of the job to check, at most")
@@ -392,25 +386,32 @@ Command add_fuzz(CLI::App& app) {
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   add_memory_max(sub, o->memory_max);
-  sub->add_option("--out", o->out_dir,
-                  "directory for each finding's dump and trace (made if missing)")
-      ->capture_default_str();
+  // The campaign names its files after the cases: the whole folder is its own.
+  paths->output_folder(sub->add_option("--out", o->out_dir,
+                                       "directory for each finding's dump and trace (made if "
+                                       "missing)")
+                           ->capture_default_str(),
+                       o->out_dir);
   sub->add_flag("--no-mutate", o->no_mutate, "check the job alone, no mutants of it");
-  sub->add_option("--format", o->format,
-                  "text, or sarif: a SARIF 2.1.0 log on standard output (the summary in words "
-                  "on standard error)")
-      ->check(CLI::IsMember({"text", "sarif"}))
-      ->capture_default_str();
-  sub->add_option("--junit", o->junit_path,
-                  "write each case checked as a JUnit test case here (the job, each mutant)");
+  paths->not_a_path(
+      sub->add_option("--format", o->format,
+                      "text, or sarif: a SARIF 2.1.0 log on standard output (the summary in words "
+                      "on standard error)")
+          ->check(CLI::IsMember({"text", "sarif"}))
+          ->capture_default_str());
+  paths->output_file(
+      sub->add_option("--junit", o->junit_path,
+                      "write each case checked as a JUnit test case here (the job, each mutant)"),
+      o->junit_path);
   CLI::Option* generate = sub->add_option("--generate", o->generate,
                   "check this many random jobs drawn from the --gen-* settings instead of one job "
                   "(each checked as a job of its own, without mutants)")
       ->check(CLI::Range(1u, 100000u));
-  sub->add_option("--gen-designs", o->gen_designs,
-                  "with --generate: the designs to draw from, comma-separated (default: every "
-                  "design but naive)")
-      ->delimiter(',');
+  paths->not_a_path(
+      sub->add_option("--gen-designs", o->gen_designs,
+                      "with --generate: the designs to draw from, comma-separated (default: "
+                      "every design but naive)")
+          ->delimiter(','));
   sub->add_option("--gen-ranks", o->gen.ranks,
                   "with --generate: the rank counts to draw from, comma-separated")
       ->delimiter(',')
@@ -437,11 +438,12 @@ Command add_fuzz(CLI::App& app) {
                   "with --generate: concom's keys between barriers, 1 to this")
       ->check(CLI::Range(1u, 64u))
       ->capture_default_str();
-  sub->add_option("--gen-order-guard", o->gen_order_guard,
-                  "with --generate: the order guard of the designs that have one kept (on), left "
-                  "out (off), or either (both)")
-      ->check(CLI::IsMember({"on", "off", "both"}))
-      ->capture_default_str();
+  paths->not_a_path(
+      sub->add_option("--gen-order-guard", o->gen_order_guard,
+                      "with --generate: the order guard of the designs that have one kept (on), "
+                      "left out (off), or either (both)")
+          ->check(CLI::IsMember({"on", "off", "both"}))
+          ->capture_default_str());
   sub->add_flag("--gen-init", o->gen.init,
                 "with --generate: draw the init broadcasts before the step too");
   for (const char* name : {"--gen-designs", "--gen-ranks", "--gen-layers", "--gen-keys",
@@ -453,7 +455,7 @@ Command add_fuzz(CLI::App& app) {
   generate->excludes(sub->get_option("--ranks"))
       ->excludes(sub->get_option("--cases"))
       ->excludes(sub->get_option("--no-mutate"));
-  return [o] { return run_fuzz(*o); };
+  return {[o] { return run_fuzz(*o); }, paths};
 }
 
 }  // namespace ordo::tools

@@ -47,22 +47,26 @@ int run_gen(GenOptions options) {
 
 Command add_gen_imagenet(CLI::App& app) {
   auto options = std::make_shared<GenOptions>();
+  auto paths = std::make_shared<PathOptions>();
   CLI::App* sub = app.add_subcommand(
       "gen-imagenet",
       "Write a synthetic ImageNet-shaped folder of JPEGs, one sub-folder per class");
-  sub->add_option("--out", options->out, "Folder to write (created if missing)")->required();
+  paths->output_folder(
+      sub->add_option("--out", options->out, "Folder to write (created if missing)")->required(),
+      options->out);
   sub->add_option("--classes", options->images.classes, "Classes")
       ->capture_default_str()
       ->check(CLI::Range(1u, 100000u));
   sub->add_option("--per-class", options->images.per_class, "Images per class")
       ->capture_default_str()
       ->check(CLI::Range(1u, 100000u));
-  sub->add_option("--size", options->size, "Image size, WxH")->capture_default_str();
+  paths->not_a_path(
+      sub->add_option("--size", options->size, "Image size, WxH")->capture_default_str());
   sub->add_option("--seed", options->images.seed, "Seed of every pixel")->capture_default_str();
   sub->add_option("--quality", options->images.quality, "JPEG quality")
       ->capture_default_str()
       ->check(CLI::Range(1, 100));
-  return [options] { return run_gen(*options); };
+  return {[options] { return run_gen(*options); }, paths};
 }
 
 }  // namespace ordo::tools

@@ -24,10 +24,6 @@ struct ImportCli {
 };
 
 int run_import(const ImportCli& o) {
-  if (std::optional<std::string> problem = output_problem({{"-o", o.out_path}}, {o.model})) {
-    std::cerr << "ordo import: error: " << *problem << '\n';
-    return exit_bad_input;
-  }
   import::ImportedModel model;
   try {
     import::ModelOptions options;
@@ -70,13 +66,17 @@ int run_import(const ImportCli& o) {
 
 Command add_import(CLI::App& app) {
   auto o = std::make_shared<ImportCli>();
+  auto paths = std::make_shared<PathOptions>();
   CLI::App* sub = app.add_subcommand(
       "import", "Write a model file (ONNX, or MXNet symbol JSON) as an ordo network description");
-  sub->add_option("model", o->model, "the model file")->required();
-  sub->add_option("--data-shape", o->data_shape,
-                  "one example's shape, e.g. 3,224,224 (MXNet symbols carry none)");
-  sub->add_option("-o,--output", o->out_path, "file to write (default: standard output)");
-  return [o] { return run_import(*o); };
+  paths->input_file(sub->add_option("model", o->model, "the model file")->required(), o->model);
+  paths->not_a_path(
+      sub->add_option("--data-shape", o->data_shape,
+                      "one example's shape, e.g. 3,224,224 (MXNet symbols carry none)"));
+  paths->output_file(
+      sub->add_option("-o,--output", o->out_path, "file to write (default: standard output)"),
+      o->out_path);
+  return {[o] { return run_import(*o); }, paths};
 }
 
 }  // namespace ordo::tools

@@ -60,15 +60,26 @@ int run_pack_rec(const PackRecOptions& options) {
 
 Command add_pack_rec(CLI::App& app) {
   auto options = std::make_shared<PackRecOptions>();
+  auto paths = std::make_shared<PathOptions>();
   CLI::App* sub = app.add_subcommand(
       "pack-rec", "Pack a folder of JPEGs, one sub-folder per class, into MXNet's RecordIO");
-  sub->add_option("root", options->root, "Folder with one sub-folder of JPEGs per class")
-      ->required();
-  sub->add_option("prefix", options->prefix, "Writes PREFIX.rec and PREFIX.idx")->required();
+  paths->input_folder(
+      sub->add_option("root", options->root, "Folder with one sub-folder of JPEGs per class")
+          ->required(),
+      options->root);
+  paths->paths(
+      sub->add_option("prefix", options->prefix, "Writes PREFIX.rec and PREFIX.idx")->required(),
+      [options](const std::string& option) {
+        std::vector<paths::PathUse> uses;
+        for (const std::string& file : data::image_rec_files(options->prefix)) {
+          uses.push_back({option, file, paths::Role::output_file, {}});
+        }
+        return uses;
+      });
   sub->add_option("--shuffle", options->shuffle,
                   "Write the records in an order shuffled from this seed");
   sub->add_flag("--verify", options->verify, "Read every record back and decode it");
-  return [options] { return run_pack_rec(*options); };
+  return {[options] { return run_pack_rec(*options); }, paths};
 }
 
 }  // namespace ordo::tools

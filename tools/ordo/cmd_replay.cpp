@@ -80,12 +80,15 @@ int run_replay(const ReplayCli& o) {
 
 Command add_replay(CLI::App& app) {
   auto o = std::make_shared<ReplayCli>();
+  auto paths = std::make_shared<PathOptions>();
   CLI::App* sub = app.add_subcommand(
       "replay", "Run a saved schedule on the runtime's controlled scheduler and simulated world");
-  o->input.add_options(sub, "DAG dump the trace was found on");
-  sub->add_option("--trace", o->trace_path, "trace file written by `ordo verify --trace`")
-      ->required();
-  return [o] { return run_replay(*o); };
+  o->input.add_options(sub, *paths, "DAG dump the trace was found on");
+  paths->input_file(
+      sub->add_option("--trace", o->trace_path, "trace file written by `ordo verify --trace`")
+          ->required(),
+      o->trace_path);
+  return {[o] { return run_replay(*o); }, paths};
 }
 
 }  // namespace ordo::tools

@@ -281,13 +281,15 @@ int run_simulate(const SimulateCli& o) {
 
 Command add_simulate(CLI::App& app) {
   auto o = std::make_shared<SimulateCli>();
+  auto paths = std::make_shared<PathOptions>();
   CLI::App* sub = app.add_subcommand(
       "simulate",
       "Predict a design's step and epoch time at many rank counts (a timed run of its "
       "step under the engine rules, with an alpha-beta network)");
-  o->input.add_options(sub, "DAG dump of one program");
-  sub->add_option("--ranks-list", o->ranks, "rank counts to predict, comma-separated")
-      ->capture_default_str();
+  o->input.add_options(sub, *paths, "DAG dump of one program");
+  paths->not_a_path(
+      sub->add_option("--ranks-list", o->ranks, "rank counts to predict, comma-separated")
+          ->capture_default_str());
   sub->add_option("--alpha-us", o->alpha_us, "start-up cost of one message, microseconds")
       ->capture_default_str();
   sub->add_option("--gbps", o->gbit_per_s, "link bandwidth, Gbit/s")->capture_default_str();
@@ -310,11 +312,14 @@ Command add_simulate(CLI::App& app) {
       ->check(seconds_bound())
       ->capture_default_str();
   add_memory_max(sub, o->memory_max);
-  sub->add_option("--compare", o->compare,
-                  "more designs to predict the same way, comma-separated (with --design)");
-  sub->add_option("--plot", o->plot,
-                  "write a PNG of predicted epoch time against ranks, one line per design");
-  return [o] { return run_simulate(*o); };
+  paths->not_a_path(
+      sub->add_option("--compare", o->compare,
+                      "more designs to predict the same way, comma-separated (with --design)"));
+  paths->output_file(
+      sub->add_option("--plot", o->plot,
+                      "write a PNG of predicted epoch time against ranks, one line per design"),
+      o->plot);
+  return {[o] { return run_simulate(*o); }, paths};
 }
 
 }  // namespace ordo::tools

@@ -40,10 +40,6 @@ int run_step_dag(StepDagOptions o) {
   input.model = o.model;
   input.data_shape = o.data_shape;
   input.layers = o.layers;
-  if (std::optional<std::string> problem = output_problem({{"-o", o.out_path}}, input.files())) {
-    std::cerr << "ordo step-dag: error: " << *problem << '\n';
-    return exit_bad_input;
-  }
   input.init = o.init;
   input.config = o.config;
   input.step = o.step;
@@ -64,18 +60,29 @@ int run_step_dag(StepDagOptions o) {
 
 Command add_step_dag(CLI::App& app) {
   auto o = std::make_shared<StepDagOptions>();
+  auto paths = std::make_shared<PathOptions>();
   CLI::App* sub =
       app.add_subcommand("step-dag", "Write a design's training-step program as a dump");
-  sub->add_option("--network", o->network,
-                  networks::builtin_network_names() + " or a network description file")
-      ->capture_default_str();
-  sub->add_option("--model", o->model,
-                  "a model file (ONNX, or MXNet symbol JSON) instead of --network");
-  sub->add_option("--data-shape", o->data_shape,
-                  "with --model: one example's shape, e.g. 3,224,224");
+  // A file unless it is a built-in's name; not read at all beside --model.
+  paths->paths(sub->add_option("--network", o->network,
+                               networks::builtin_network_names() + " or a network description file")
+                   ->capture_default_str(),
+               [o](const std::string& option) {
+                 std::vector<paths::PathUse> uses;
+                 if (o->model.empty() && !networks::builtin_network(o->network, o->layers)) {
+                   uses.push_back({option, o->network, paths::Role::input_file, {}});
+                 }
+                 return uses;
+               });
+  paths->input_file(
+      sub->add_option("--model", o->model,
+                      "a model file (ONNX, or MXNet symbol JSON) instead of --network"),
+      o->model);
+  paths->not_a_path(sub->add_option("--data-shape", o->data_shape,
+                                    "with --model: one example's shape, e.g. 3,224,224"));
   sub->add_option("--layers", o->layers, "layers of the mlp")->check(CLI::Range(1, 1024));
-  add_design_options(sub, o->design, o->config, "");
-  sub->add_option("--init", o->init, "safe or fig4")->capture_default_str();
+  add_design_options(sub, *paths, o->design, o->config, "");
+  paths->not_a_path(sub->add_option("--init", o->init, "safe or fig4")->capture_default_str());
   sub->add_flag("--with-init", o->step.include_init, "broadcast the weights first");
   sub->add_option("--steps", o->step.steps, "training steps")->check(CLI::Range(1, 1024));
   sub->add_flag("--overlap", o->step.overlap,
@@ -83,8 +90,10 @@ Command add_step_dag(CLI::App& app) {
                 "one's forward");
   sub->add_flag("--prefetch", o->config.prefetch,
                 "load each step's batch on a data pool (as ordo train)");
-  sub->add_option("-o,--output", o->out_path, "file to write (default: standard output)");
-  return [o] { return run_step_dag(*o); };
+  paths->output_file(
+      sub->add_option("-o,--output", o->out_path, "file to write (default: standard output)"),
+      o->out_path);
+  return {[o] { return run_step_dag(*o); }, paths};
 }
 
 }  // namespace ordo::tools

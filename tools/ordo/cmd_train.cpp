@@ -42,6 +42,7 @@
 #include "tools/ordo/bound_options.hpp"
 #include "tools/ordo/commands.hpp"
 #include "tools/ordo/design_options.hpp"
+#include "tools/ordo/file_names.hpp"
 #include "tools/ordo/fingerprint_channels.hpp"
 #include "tools/ordo/front_end.hpp"
 #include "tools/ordo/output.hpp"
@@ -352,16 +353,6 @@ int run_train(const TrainCli& o) {
   if (!o.metrics_path.empty()) {
     if (any_rank_failed(world, root && !metrics)) return exit_bad_input;
   }
-  // A timeline that cannot be written is known before training, on every rank.
-  if (timeline) {
-    const std::optional<std::string> problem =
-        output_problem({{"--timeline", diag::timeline_rank_path(o.timeline_path, world.rank())},
-                        {"--timeline", o.timeline_path}},
-                       {});
-    if (problem)
-      std::cerr << "ordo train: rank " << world.rank() << ": error: " << *problem << '\n';
-    if (any_rank_failed(world, problem.has_value())) return exit_bad_input;
-  }
   std::string step_dump;
   if (const int code = verify_first(o, config, *net, world, backend, metrics.get(), step_dump);
       code != exit_ok)
@@ -372,9 +363,7 @@ int run_train(const TrainCli& o) {
   }
 
   TrainDataOptions data_options = o.data;
-  if (data_options.dir.empty() && data_options.kind == "fashion-mnist") {
-    data_options.dir = data::fashion_mnist_dir_default;
-  }
+  data_options.dir = data_dir(o.data);
   data_options.seed = o.options.seed;
   TrainData data;
   std::int32_t failed = 0;
@@ -525,34 +514,57 @@ int run_train(const TrainCli& o) {
 
 Command add_train(CLI::App& app) {
   auto o = std::make_shared<TrainCli>();
+  auto paths = std::make_shared<PathOptions>();
   CLI::App* sub = app.add_subcommand("train", train_summary);
-  CLI::Option* network = sub->add_option("--network", o->network, networks::builtin_network_names())
-                             ->capture_default_str();
-  sub->add_option("--model", o->model,
-                  "train this model file instead (ONNX, or MXNet symbol JSON; docs/import.md): "
-                  "its operators must be the trainer's, its input the data's examples and its "
-                  "output the classes; ONNX initializers are the initial weights");
-  sub->add_option("--data-shape", o->data_shape,
-                  "with --model: one example's shape, e.g. 1,28,28 (MXNet symbols carry none)");
-  sub->add_option("--device", o->device,
-                  "where the layers, batches and updates run: cpu, or cuda (a GPU through a CUDA "
-                  "build of libtorch; each rank takes the GPU of its local rank, docs/train.md)")
-      ->check(CLI::IsMember({"cpu", "cuda"}))
-      ->capture_default_str();
-  sub->add_option("--comm-path", o->comm_path,
-                  "with --device cuda, what carries the gradients: auto (what the job finds, "
-                  "docs/gpu.md), nccl, cuda-aware or staged (gradients in GPU memory), or host "
-                  "(staged through host buffers by the trainer)")
-      ->check(CLI::IsMember({"auto", "nccl", "cuda-aware", "staged", "host"}))
-      ->capture_default_str();
-  add_design_options(sub, o->design, o->config, "");
-  sub->add_option("--data", o->data.kind,
-                  "fashion-mnist; imagenet (--data-dir holds train.rec/.idx and val.rec/.idx, as "
-                  "im2rec or ordo pack-rec write them); or synthetic (random in-memory images of "
-                  "the network's input, for throughput)")
-      ->capture_default_str();
-  sub->add_option("--data-dir", o->data.dir,
-                  "where the data is (default: Debian's Fashion-MNIST; imagenet: .)");
+  // The trainer takes the built-in networks only; a file is --model.
+  CLI::Option* network =
+      paths->not_a_path(sub->add_option("--network", o->network, networks::builtin_network_names())
+                            ->capture_default_str());
+  paths->input_file(
+      sub->add_option("--model", o->model,
+                      "train this model file instead (ONNX, or MXNet symbol JSON; docs/import.md): "
+                      "its operators must be the trainer's, its input the data's examples and its "
+                      "output the classes; ONNX initializers are the initial weights"),
+      o->model);
+  paths->not_a_path(sub->add_option(
+      "--data-shape", o->data_shape,
+      "with --model: one example's shape, e.g. 1,28,28 (MXNet symbols carry none)"));
+  paths->not_a_path(
+      sub->add_option("--device", o->device,
+                      "where the layers, batches and updates run: cpu, or cuda (a GPU through a "
+                      "CUDA build of libtorch; each rank takes the GPU of its local rank, "
+                      "docs/train.md)")
+          ->check(CLI::IsMember({"cpu", "cuda"}))
+          ->capture_default_str());
+  paths->not_a_path(
+      sub->add_option("--comm-path", o->comm_path,
+                      "with --device cuda, what carries the gradients: auto (what the job finds, "
+                      "docs/gpu.md), nccl, cuda-aware or staged (gradients in GPU memory), or "
+                      "host (staged through host buffers by the trainer)")
+          ->check(CLI::IsMember({"auto", "nccl", "cuda-aware", "staged", "host"}))
+          ->capture_default_str());
+  add_design_options(sub, *paths, o->design, o->config, "");
+  paths->not_a_path(
+      sub->add_option("--data", o->data.kind,
+                      "fashion-mnist; imagenet (--data-dir holds train.rec/.idx and val.rec/.idx, "
+                      "as im2rec or ordo pack-rec write them); or synthetic (random in-memory "
+                      "images of the network's input, for throughput)")
+          ->capture_default_str());
+  // The data folder is read for its data files alone, which the data's kind names; its default
+  // counts as given, since the trainer reads it all the same.
+  paths->paths(sub->add_option("--data-dir", o->data.dir,
+                               "where the data is (default: Debian's Fashion-MNIST; imagenet: .)"),
+               [o](const std::string& option) {
+                 std::vector<paths::PathUse> uses;
+                 std::vector<paths::NamePattern> names;
+                 for (const std::string& name : data_file_names(o->data)) {
+                   names.push_back(paths::NamePattern::exact(name));
+                 }
+                 if (!names.empty()) {
+                   uses.push_back({option, data_dir(o->data), paths::Role::input_folder, names});
+                 }
+                 return uses;
+               });
   sub->add_option("--image-size", o->data.image_size, "imagenet: the side of the crops")
       ->check(CLI::Range(8, 1024))
       ->capture_default_str();
@@ -587,31 +599,52 @@ Command add_train(CLI::App& app) {
                   "threads of the compute pool: how many compute ops run at once");
   sub->add_option("--target-accuracy", o->target_accuracy,
                   "exit 1 unless the final test accuracy reaches this (0: no target)");
-  sub->add_option("--checkpoint-dir", o->options.checkpoint.dir,
-                  "write checkpoints here (each rank its own file, committed together)");
+  // Read back by --resume, but what is read there is the trainer's own writing: an output folder
+  // of the names a commit writes and removes.
+  paths->output_folder(
+      sub->add_option("--checkpoint-dir", o->options.checkpoint.dir,
+                      "write checkpoints here (each rank its own file, committed together)"),
+      o->options.checkpoint.dir, checkpoint_names());
   sub->add_option("--checkpoint-every", o->options.checkpoint.every,
                   "steps between checkpoints (0: only after the last step)");
   sub->add_flag("--resume", o->options.checkpoint.resume,
                 "continue from the latest checkpoint in --checkpoint-dir");
-  sub->add_option("--progress", o->progress,
-                  "auto (a bar on a terminal, log lines otherwise), bar, log or none")
-      ->check(CLI::IsMember({"auto", "bar", "log", "none"}))
-      ->capture_default_str();
-  sub->add_option("--metrics", o->metrics_path, "write JSON lines of every step and epoch here");
-  sub->add_option("--dump-step", o->dump_step_path,
-                  "write the step program the checker decides as a dump (ordo verify reads it)");
-  sub->add_option("--export-init", o->export_init_path,
-                  "write rank 0's state before the first step here, as a checkpoint of step 0 "
-                  "(the initial weights, for bench/ddp)");
+  paths->not_a_path(
+      sub->add_option("--progress", o->progress,
+                      "auto (a bar on a terminal, log lines otherwise), bar, log or none")
+          ->check(CLI::IsMember({"auto", "bar", "log", "none"}))
+          ->capture_default_str());
+  paths->output_file(sub->add_option("--metrics", o->metrics_path,
+                                     "write JSON lines of every step and epoch here"),
+                     o->metrics_path);
+  paths->output_file(
+      sub->add_option("--dump-step", o->dump_step_path,
+                      "write the step program the checker decides as a dump (ordo verify reads "
+                      "it)"),
+      o->dump_step_path);
+  paths->output_file(
+      sub->add_option("--export-init", o->export_init_path,
+                      "write rank 0's state before the first step here, as a checkpoint of step 0 "
+                      "(the initial weights, for bench/ddp)"),
+      o->export_init_path);
   sub->add_option("--hang-timeout", o->hang_timeout,
                   std::string("seconds a collective or a wait may take before the rank dumps "
                               "its flight recorder to --dump-dir and ends the job (default: "
                               "ORDO_HANG_TIMEOUT, else ") +
                       std::to_string(static_cast<int>(diag::hang_timeout_default_s)) + ")")
       ->check(seconds_bound());
-  sub->add_option("--dump-dir", o->dump_dir,
-                  "where a hang writes rank-K.json (ordo analyze reads it)")
-      ->capture_default_str();
+  // Written only with the flight recorder, and only its names (rank-K.json, program.json).
+  paths->paths(
+      sub->add_option("--dump-dir", o->dump_dir,
+                      "where a hang writes rank-K.json (ordo analyze reads it)")
+          ->capture_default_str(),
+      [o](const std::string& option) {
+        std::vector<paths::PathUse> uses;
+        if (o->flight_recorder) {
+          uses.push_back({option, o->dump_dir, paths::Role::output_folder, rank_dump_names()});
+        }
+        return uses;
+      });
   sub->add_option("--flight-ring", o->flight_ring,
                   "calls the flight recorder keeps per communicator")
       ->check(CLI::Range(std::size_t{1}, diag::ring_capacity_max))
@@ -621,9 +654,16 @@ Command add_train(CLI::App& app) {
   sub->add_flag("--check-collectives", o->check_collectives,
                 "fingerprint mode: compare every collective across its ranks before it is issued "
                 "and end the job with both calls named on a mismatch (also ORDO_DEBUG=detail)");
-  sub->add_option("--timeline", o->timeline_path,
-                  "write the run as a Chrome trace here (opens in Perfetto): ops, waits and "
-                  "collectives of every rank; each rank writes FILE.rank-K.json, rank 0 merges");
+  // Each rank's part beside it (FILE.rank-K.json) is written too.
+  paths->paths(
+      sub->add_option("--timeline", o->timeline_path,
+                      "write the run as a Chrome trace here (opens in Perfetto): ops, "
+                      "waits and collectives of every rank; each rank writes "
+                      "FILE.rank-K.json, rank 0 merges"),
+      [o](const std::string& option) {
+        return std::vector<paths::PathUse>{{option, o->timeline_path, paths::Role::output_file,
+                                            timeline_part_names(o->timeline_path)}};
+      });
   sub->add_option("--timeline-events", o->timeline_events,
                   "events each rank's timeline holds; later ones are counted as dropped")
       ->check(CLI::Range(std::size_t{1}, diag::timeline_events_max))
@@ -636,10 +676,11 @@ Command add_train(CLI::App& app) {
   o->options.lr.base = 0.05;
   o->config.prefetch = true;
 
-  return [o, network] {
-    o->network_given = network->count() > 0;
-    return run_train(*o);
-  };
+  return {[o, network] {
+            o->network_given = network->count() > 0;
+            return run_train(*o);
+          },
+          paths};
 }
 
 }  // namespace ordo::tools

@@ -45,9 +45,13 @@ int run_validate(const ValidateOptions& options) {
 
 Command add_validate(CLI::App& app) {
   auto options = std::make_shared<ValidateOptions>();
+  auto paths = std::make_shared<PathOptions>();
   CLI::App* sub = app.add_subcommand("validate", "Check a DAG dump against the format and rules");
-  sub->add_option("dump", options->dump_path, "DAG dump (JSON, docs/dag-format.md)")->required();
-  return [options] { return run_validate(*options); };
+  paths->input_file(
+      sub->add_option("dump", options->dump_path, "DAG dump (JSON, docs/dag-format.md)")
+          ->required(),
+      options->dump_path);
+  return {[options] { return run_validate(*options); }, paths};
 }
 
 }  // namespace ordo::tools

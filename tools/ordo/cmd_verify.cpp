@@ -129,11 +129,9 @@ class CiOutputs {
   bool sarif() const { return sarif_; }
   // Standard output holds the answer: a later error must not add a second log there.
   void answered() { answered_ = true; }
-  void outputs_checked() { outputs_checked_ = true; }
 
   // The message on standard error as every bad input of ordo verify says it, and the same in the
-  // SARIF log and, once the output paths are known to be good, in the JUnit file (before, the
-  // path could be the input itself).
+  // SARIF log and the JUnit file (whose path the front end has checked before the command ran).
   int bad_input(const std::string& message) {
     std::cerr << "ordo verify: error: " << message << '\n';
     if (sarif_ && !answered_) {
@@ -142,7 +140,7 @@ class CiOutputs {
       std::cout << report::sarif_log(run);
     }
     if (json_ && !answered_) std::cout << checker::json_error_report(message);
-    if (outputs_checked_ && !o_.junit_path.empty()) {
+    if (!o_.junit_path.empty()) {
       write_output(o_.junit_path,
                    report::junit_xml(
                        checker::verify_junit_failed(source_, message, command_clock().elapsed())),
@@ -185,7 +183,6 @@ class CiOutputs {
   bool sarif_;
   bool json_;
   bool answered_ = false;
-  bool outputs_checked_ = false;
   checker::JobSource source_;
 };
 
@@ -201,12 +198,6 @@ std::string dump_text(const std::string& path) {
 
 int run_verify(const VerifyCli& o, Format format, CiOutputs& ci) {
   const CommandClock& clock = command_clock();
-  if (std::optional<std::string> problem = output_problem(
-          {{"--trace", o.trace_path}, {"--dot", o.dot_path}, {"--junit", o.junit_path}},
-          o.input.files())) {
-    return ci.bad_input(*problem);
-  }
-  ci.outputs_checked();
   const checker::Method method = parse_method(o.method);
   const std::string name = o.input.name();
   if (!ci.junit_until_answered(o.input.ranks)) return exit_bad_input;
@@ -346,23 +337,30 @@ int run_verify(const VerifyCli& o) {
 
 Command add_verify(CLI::App& app) {
   auto o = std::make_shared<VerifyCli>();
+  auto paths = std::make_shared<PathOptions>();
   CLI::App* sub = app.add_subcommand(
       "verify", "Prove a job's collectives safe in every schedule, or show one that breaks them");
-  o->input.add_options(sub, "DAG dump (JSON, docs/dag-format.md)");
+  o->input.add_options(sub, *paths, "DAG dump (JSON, docs/dag-format.md)");
   sub->add_option("--ranks", o->input.ranks,
                   "rank count (default: the job's, or 2); sharded shards over it unless --shards "
                   "says otherwise")
       ->check(CLI::Range(1u, 1u << 20));
   sub->add_flag("--json", o->json, "stable JSON on standard output (the same as --format json)");
-  sub->add_option("--format", o->format,
-                  "the answer on standard output: text, json (docs/checker.md) or sarif (SARIF "
-                  "2.1.0, for code scanning) (default: text)")
-      ->check(CLI::IsMember({"text", "json", "sarif"}));
-  sub->add_option("--junit", o->junit_path,
-                  "write P1-P4 as JUnit XML test cases here (passed, failed or not decided)");
-  sub->add_option("--trace", o->trace_path,
-                  "write the witness schedule here (ordo replay reads it)");
-  sub->add_option("--dot", o->dot_path, "write a Graphviz picture of the violation here");
+  paths->not_a_path(
+      sub->add_option("--format", o->format,
+                      "the answer on standard output: text, json (docs/checker.md) or sarif "
+                      "(SARIF 2.1.0, for code scanning) (default: text)")
+          ->check(CLI::IsMember({"text", "json", "sarif"})));
+  paths->output_file(
+      sub->add_option("--junit", o->junit_path,
+                      "write P1-P4 as JUnit XML test cases here (passed, failed or not decided)"),
+      o->junit_path);
+  paths->output_file(sub->add_option("--trace", o->trace_path,
+                                     "write the witness schedule here (ordo replay reads it)"),
+                     o->trace_path);
+  paths->output_file(
+      sub->add_option("--dot", o->dot_path, "write a Graphviz picture of the violation here"),
+      o->dot_path);
   sub->add_option("--timeout", o->timeout,
                   "seconds the whole command may take (reading and building included) before "
                   "the answer is unknown")
@@ -372,13 +370,15 @@ Command add_verify(CLI::App& app) {
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   add_memory_max(sub, o->memory_max);
-  sub->add_option("--method", o->method, "auto, explicit or symbolic")->capture_default_str();
-  sub->add_option("--backend", o->backend,
-                  "the semantics to verify under: mpi (completion at the match) or nccl (every "
-                  "call a launch onto the rank's one stream, docs/semantics.md D1-D3)")
-      ->check(CLI::IsMember({"mpi", "nccl"}))
-      ->capture_default_str();
-  return [o] { return run_verify(*o); };
+  paths->not_a_path(
+      sub->add_option("--method", o->method, "auto, explicit or symbolic")->capture_default_str());
+  paths->not_a_path(
+      sub->add_option("--backend", o->backend,
+                      "the semantics to verify under: mpi (completion at the match) or nccl "
+                      "(every call a launch onto the rank's one stream, docs/semantics.md D1-D3)")
+          ->check(CLI::IsMember({"mpi", "nccl"}))
+          ->capture_default_str());
+  return {[o] { return run_verify(*o); }, paths};
 }
 
 }  // namespace ordo::tools

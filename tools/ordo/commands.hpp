@@ -1,16 +1,21 @@
 // The subcommands of the `ordo` front end. Each registers its options on the app and returns the
-// function that runs it; all real work happens in the libraries.
+// function that runs it with the paths its options name; all real work happens in the libraries.
 #pragma once
 
-#include <CLI/CLI.hpp>
 #include <functional>
+#include <memory>
 
 #include "runtime/errors/exit_codes.hpp"
+#include "tools/ordo/cli11.hpp"
+#include "tools/ordo/path_options.hpp"
 
 namespace ordo::tools {
 
-// A subcommand's body; returns the process exit code.
-using Command = std::function<int()>;
+struct Command {
+  std::function<int()> run;  // the body; returns the process exit code
+  // What its options name, checked by the front end before the body runs (path_options.hpp).
+  std::shared_ptr<const PathOptions> paths;
+};
 
 Command add_demo(CLI::App& app);
 Command add_validate(CLI::App& app);

@@ -15,9 +15,10 @@ void add_size_option(CLI::App* sub, const std::string& name, std::uint64_t& byte
 
 }  // namespace
 
-void add_design_options(CLI::App* sub, std::string& design, designs::DesignConfig& config,
-                        const std::string& design_help) {
-  sub->add_option("--design", design, design_help + designs::design_names())->capture_default_str();
+void add_design_options(CLI::App* sub, PathOptions& paths, std::string& design,
+                        designs::DesignConfig& config, const std::string& design_help) {
+  paths.not_a_path(sub->add_option("--design", design, design_help + designs::design_names())
+                       ->capture_default_str());
   sub->add_option("--comm-threads", config.comm_threads,
                   "threads of the comm pool (nonblocking issues from one)");
   sub->add_option("--ncomm", config.ncomm, "concom: communicators");

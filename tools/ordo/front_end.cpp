@@ -12,6 +12,7 @@
 #include "checker/verify/verify_sarif.hpp"
 #include "report/junit.hpp"
 #include "report/sarif.hpp"
+#include "runtime/paths/path_conflicts.hpp"
 #include "tools/ordo/command_clock.hpp"
 #include "tools/ordo/output.hpp"
 
@@ -87,6 +88,24 @@ void junit_for_option_error(int argc, char** argv, const std::string& message) {
   write_output(path, report::junit_xml({c}), command);
 }
 
+// Paths that get in each other's way, said on standard error as every bad input is, and in the
+// SARIF log when one is asked for; no JUnit file is written, as its path is among those in
+// question.
+int refuse_paths(const std::vector<std::string>& problems, const std::string& command, int argc,
+                 char** argv) {
+  std::string all;
+  for (const std::string& problem : problems) {
+    std::cerr << "ordo " << command << ": error: " << problem << '\n';
+    all += (all.empty() ? "" : "; ") + problem;
+  }
+  if (sarif_asked(argc, argv)) {
+    report::SarifRun run = checker::verify_sarif_failed(all);
+    run.exit_code = exit_bad_input;
+    std::cout << report::sarif_log(run);
+  }
+  return finish(exit_bad_input, command);
+}
+
 }  // namespace
 
 int run_front_end(int argc, char** argv, const std::vector<CommandEntry>& entries,
@@ -124,14 +143,22 @@ int run_front_end(int argc, char** argv, const std::vector<CommandEntry>& entrie
   }
 
   std::string name = fallback == nullptr ? "" : fallback;
-  try {
-    for (const auto& [sub, command] : commands) {
-      if (sub->parsed()) {
-        name = sub->get_name();
-        return finish(command(), name);
-      }
+  const Command* chosen = nullptr;
+  for (const auto& [sub, command] : commands) {
+    if (sub->parsed()) {
+      name = sub->get_name();
+      chosen = &command;
     }
-    return finish(commands.at(app.get_subcommand(name))(), name);
+  }
+  if (chosen == nullptr) chosen = &commands.at(app.get_subcommand(name));
+  try {
+    // Here, not in each command: what every command writes is checked against all it reads and
+    // writes before it does any work, and no command can leave the check out.
+    if (chosen->paths) {
+      const std::vector<std::string> problems = paths::path_conflicts(chosen->paths->uses());
+      if (!problems.empty()) return refuse_paths(problems, name, argc, argv);
+    }
+    return finish(chosen->run(), name);
   } catch (const std::bad_alloc&) {
     // Not the input's fault, so not exit 2: a bound of the machine was hit.
     std::cerr << "ordo " << name

@@ -4,11 +4,11 @@
 // (half a second of relocations and operator registration) every other command would pay.
 #pragma once
 
-#include <CLI/CLI.hpp>
 #include <functional>
 #include <string>
 #include <vector>
 
+#include "tools/ordo/cli11.hpp"
 #include "tools/ordo/commands.hpp"
 
 namespace ordo::tools {

@@ -17,18 +17,26 @@ networks::Network pick_network(const std::string& name, std::uint32_t layers) {
   return networks::read_network_file(name);
 }
 
-void JobInput::add_options(CLI::App* sub, const std::string& what) {
-  sub->add_option("input", path, what + " (with --design: a network description)");
-  add_design_options(sub, design, config,
+void JobInput::add_options(CLI::App* sub, PathOptions& paths, const std::string& what) {
+  paths.paths(sub->add_option("input", path, what + " (with --design: a network description)"),
+              [this](const std::string& option) { return file_use(option, path); });
+  add_design_options(sub, paths, design, config,
                      "check this design's step on a network instead of a dump: ");
-  sub->add_option("--network", network,
-                  "with --design: " + networks::builtin_network_names() + " or a description file");
-  sub->add_option("--model", model,
-                  "with --design: a model file (ONNX, or MXNet symbol JSON) instead of a network");
-  sub->add_option("--data-shape", data_shape,
-                  "with --model: one example's shape, e.g. 3,224,224 (MXNet symbols carry none)");
+  paths.paths(sub->add_option(
+                  "--network", network,
+                  "with --design: " + networks::builtin_network_names() + " or a description file"),
+              [this](const std::string& option) { return file_use(option, network); });
+  paths.input_file(
+      sub->add_option("--model", model,
+                      "with --design: a model file (ONNX, or MXNet symbol JSON) instead of a "
+                      "network"),
+      model);
+  paths.not_a_path(sub->add_option(
+      "--data-shape", data_shape,
+      "with --model: one example's shape, e.g. 3,224,224 (MXNet symbols carry none)"));
   sub->add_option("--layers", layers, "layers of the built-in mlp")->check(CLI::Range(1, 1024));
-  sub->add_option("--init", init, "safe or fig4 (with --with-init)")->capture_default_str();
+  paths.not_a_path(
+      sub->add_option("--init", init, "safe or fig4 (with --with-init)")->capture_default_str());
   sub->add_flag("--with-init", step.include_init, "broadcast the weights first");
   sub->add_option("--steps", step.steps, "training steps")->check(CLI::Range(1, 1024));
   sub->add_flag("--overlap", step.overlap,
@@ -99,15 +107,10 @@ dag::Job JobInput::load() const {
   }
 }
 
-std::vector<std::string> JobInput::files() const {
-  std::vector<std::string> out;
-  for (const std::string& name : {path, network}) {
-    if (!name.empty() && !(!design.empty() && networks::builtin_network(name, layers))) {
-      out.push_back(name);
-    }
-  }
-  if (!model.empty()) out.push_back(model);
-  return out;
+std::vector<paths::PathUse> JobInput::file_use(const std::string& option,
+                                               const std::string& name) const {
+  if (name.empty() || (!design.empty() && networks::builtin_network(name, layers))) return {};
+  return {{option, name, paths::Role::input_file, {}}};
 }
 
 std::string JobInput::name() const {

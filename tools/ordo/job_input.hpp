@@ -4,7 +4,6 @@
 // before anything is built.
 #pragma once
 
-#include <CLI/CLI.hpp>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -14,6 +13,8 @@
 #include "runtime/designs/step_builder.hpp"
 #include "runtime/errors/input_error.hpp"
 #include "runtime/networks/network.hpp"
+#include "tools/ordo/cli11.hpp"
+#include "tools/ordo/path_options.hpp"
 
 namespace ordo::tools {
 
@@ -36,8 +37,9 @@ struct JobInput {
   // it (designs::fit_to_ranks); without one, to the count its knobs fix, else to default_ranks.
   std::uint32_t ranks = 0;
 
-  // Registers the positional input and the design options on `sub`.
-  void add_options(CLI::App* sub, const std::string& what);
+  // Registers the positional input and the design options on `sub`, the files among them on
+  // `paths`.
+  void add_options(CLI::App* sub, PathOptions& paths, const std::string& what);
   // With --design: the design's configuration, fitted to `ranks`. Throws std::invalid_argument
   // for an unknown design or init, or a --shards, --nodes or --node-ranks the rank count
   // contradicts.
@@ -45,9 +47,9 @@ struct JobInput {
   // Throws errors::InputError for a bad file or a network the step builder refuses (naming the
   // network) and std::invalid_argument for bad options.
   dag::Job load() const;
-  // The files the job is read from (the dump, or the network description), which no output
-  // may overwrite.
-  std::vector<std::string> files() const;
+  // `name` (the input or --network) as a file the job is read from: none for a built-in
+  // network's name with --design.
+  std::vector<paths::PathUse> file_use(const std::string& option, const std::string& name) const;
   // How reports name the input: the path, or "depcha on resnet50".
   std::string name() const;
 };

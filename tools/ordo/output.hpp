@@ -1,28 +1,14 @@
 // Where subcommands put what they produce: a file named with -o (or --trace, --dot), or
 // standard output when no file is named. A file is written atomically (io/atomic_file.hpp):
 // an interrupted command leaves the old file or none, never half a new one. Output paths are
-// checked before any work, so that a search of an hour does not end in "cannot write".
+// checked before any work, against each other and against every input, by the front end
+// (path_options.hpp), so that a search of an hour does not end in "cannot write".
 #pragma once
 
-#include <optional>
 #include <string>
 #include <string_view>
-#include <vector>
 
 namespace ordo::tools {
-
-// An output file as the user named it: the option and the path.
-struct OutputPath {
-  std::string option;  // "--trace", "-o"
-  std::string path;
-};
-
-// Why the outputs cannot be written, in words, or nullopt when they can: a path that is a
-// directory, in a directory that does not exist or cannot be written, the same file as one of
-// `inputs` (writing it would destroy what the command reads) or as another output. Empty paths
-// (standard output) are left out.
-std::optional<std::string> output_problem(const std::vector<OutputPath>& outputs,
-                                          const std::vector<std::string>& inputs);
 
 // Writes `text` to `path`, or to standard output when `path` is empty. A file that cannot be
 // written, or standard output that fails (a full disk, /dev/full), is reported on standard

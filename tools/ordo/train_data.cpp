@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "runtime/data/image_rec.hpp"
 #include "runtime/data/labelled_images.hpp"
 #include "runtime/train/record_dataset.hpp"
 
@@ -11,6 +12,9 @@ namespace {
 
 constexpr std::uint32_t synthetic_count_default = 8192;
 constexpr std::uint32_t imagenet_classes = 1000;
+// The halves of an imagenet folder, each a RecordIO set: DIR/train.rec and .idx, DIR/val.*.
+constexpr const char* imagenet_train = "train";
+constexpr const char* imagenet_val = "val";
 
 }  // namespace
 
@@ -26,6 +30,23 @@ DataShape data_shape(const TrainDataOptions& o) {
                               "'; expected fashion-mnist, imagenet or synthetic");
 }
 
+std::string data_dir(const TrainDataOptions& o) {
+  if (o.kind == "fashion-mnist") return o.dir.empty() ? data::fashion_mnist_dir_default : o.dir;
+  if (o.kind == "imagenet") return o.dir.empty() ? "." : o.dir;
+  return {};
+}
+
+std::vector<std::string> data_file_names(const TrainDataOptions& o) {
+  if (o.kind == "fashion-mnist") return data::fashion_mnist_files();
+  std::vector<std::string> names;
+  if (o.kind == "imagenet") {
+    for (const char* half : {imagenet_train, imagenet_val}) {
+      for (std::string& name : data::image_rec_files(half)) names.push_back(std::move(name));
+    }
+  }
+  return names;
+}
+
 TrainData load_train_data(const TrainDataOptions& o, const std::vector<std::uint32_t>& input) {
   TrainData d;
   const DataShape shape = data_shape(o);
@@ -35,14 +56,15 @@ TrainData load_train_data(const TrainDataOptions& o, const std::vector<std::uint
                                   std::to_string(shape.classes));
     }
     d.train = train::fashion_mnist(
-        data::first_examples(data::read_fashion_mnist(o.dir, true), o.train_images));
+        data::first_examples(data::read_fashion_mnist(data_dir(o), true), o.train_images));
     d.test = train::fashion_mnist(
-        data::first_examples(data::read_fashion_mnist(o.dir, false), o.test_images));
+        data::first_examples(data::read_fashion_mnist(data_dir(o), false), o.test_images));
   } else if (o.kind == "imagenet") {
-    const std::string dir = o.dir.empty() ? "." : o.dir;
-    d.train =
-        train::record_images(dir + "/train", shape.classes, true, o.image_size, o.train_images);
-    d.test = train::record_images(dir + "/val", shape.classes, false, o.image_size, o.test_images);
+    const std::string dir = data_dir(o) + "/";
+    d.train = train::record_images(dir + imagenet_train, shape.classes, true, o.image_size,
+                                   o.train_images);
+    d.test =
+        train::record_images(dir + imagenet_val, shape.classes, false, o.image_size, o.test_images);
   } else {
     d.train = train::random_tensors(o.train_images != 0 ? o.train_images : synthetic_count_default,
                                     input, shape.classes, o.seed);

@@ -33,6 +33,12 @@ struct TrainData {
   std::unique_ptr<train::Dataset> train;
   std::unique_ptr<train::Dataset> test;  // null: no test set (synthetic data)
 };
+// The folder the data is read from, the default of its kind where none is given (Debian's
+// Fashion-MNIST, imagenet's "."); empty for synthetic data, which reads none.
+std::string data_dir(const TrainDataOptions& o);
+// The files the data is read from in that folder, by name.
+std::vector<std::string> data_file_names(const TrainDataOptions& o);
+
 // Reads or makes the data; `input` is the network's input shape. Throws data::DataError for bad
 // files.
 TrainData load_train_data(const TrainDataOptions& o, const std::vector<std::uint32_t>& input);
