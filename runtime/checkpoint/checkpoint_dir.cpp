@@ -40,7 +40,11 @@ void prepare_step(const std::string& dir, std::uint64_t step) {
 
 void commit(const std::string& dir, std::uint64_t step) {
   const std::optional<std::uint64_t> previous = latest(dir);
-  io::write_file_atomically((fs::path(dir) / "latest").string(), std::to_string(step) + "\n");
+  const std::string latest_path = (fs::path(dir) / "latest").string();
+  io::write_file_atomically(latest_path, std::to_string(step) + "\n");
+  // A commit killed between writing and renaming its temporary left it beside `latest`, where
+  // no later rename replaces it: rank 0 alone writes `latest`, so a dead process's is stale.
+  io::remove_stale_temporaries(latest_path);
   std::vector<fs::path> stale;
   for (const fs::directory_entry& e : fs::directory_iterator(dir)) {
     const std::string name = e.path().filename().string();
@@ -56,7 +60,17 @@ void commit(const std::string& dir, std::uint64_t step) {
 std::optional<std::uint64_t> latest(const std::string& dir) {
   const fs::path path = fs::path(dir) / "latest";
   std::error_code ec;
-  if (!fs::exists(path, ec)) return std::nullopt;
+  const fs::file_status status = fs::status(path, ec);
+  if (!fs::exists(status)) return std::nullopt;
+  // Opening a FIFO would wait for a writer for ever; a directory reads as nothing.
+  if (fs::is_directory(status)) {
+    throw CheckpointError(path.string(), "it is a directory",
+                          "a file holding one step number (what commit writes)");
+  }
+  if (!fs::is_regular_file(status)) {
+    throw CheckpointError(path.string(), "it is not a regular file (a FIFO, a device or a socket)",
+                          "a file holding one step number (what commit writes)");
+  }
   std::ifstream in(path);
   std::string text;
   // A step number is short; reading a bounded prefix keeps a hostile file from filling memory.

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <nlohmann/json.hpp>
@@ -233,6 +234,16 @@ void write(const std::string& path, const Checkpoint& checkpoint) {
 }
 
 Checkpoint read(const std::string& path) {
+  std::error_code ec;
+  const std::filesystem::file_status status = std::filesystem::status(path, ec);
+  // A directory opens and tells a size of its own; a FIFO would wait for a writer for ever.
+  if (std::filesystem::is_directory(status)) {
+    throw CheckpointError(path, "it is a directory", "a checkpoint file");
+  }
+  if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status)) {
+    throw CheckpointError(path, "it is not a regular file (a FIFO, a device or a socket)",
+                          "a checkpoint file");
+  }
   std::ifstream in(path, std::ios::binary | std::ios::ate);
   if (!in) throw CheckpointError(path, "cannot be opened", "a readable checkpoint file");
   const std::streamoff size = in.tellg();

@@ -44,7 +44,7 @@ struct EpochSums {
 
 struct Checkpoint {
   std::string network;
-  std::string design;  // informative: every safe design takes the same steps
+  std::string design;  // the design that wrote it, which a resume must run (train_checkpoints.hpp)
   std::uint32_t world_size = 1;
   std::uint32_t rank = 0;
   std::uint64_t seed = 0;

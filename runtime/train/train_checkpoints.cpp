@@ -34,6 +34,9 @@ void check_fits(const checkpoint::Checkpoint& c, const RunIdentity& run, std::ui
                                       field + " " + want + ", as this run has");
   };
   if (c.network != run.network) differs("network", c.network, run.network);
+  // Designs keep their state apart (sharded steps the momentum of each rank's own blocks only),
+  // so a checkpoint continues under the design that wrote it.
+  if (c.design != run.design) differs("design", c.design, run.design);
   if (c.world_size != run.world_size) {
     differs("world size", std::to_string(c.world_size), std::to_string(run.world_size));
   }

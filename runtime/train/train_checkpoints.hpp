@@ -38,7 +38,7 @@ struct ResumePoint {
 
 // Loads this rank's part of the latest checkpoint into `model` and `compute`; returns where to
 // continue. Throws checkpoint::CheckpointError on every rank when any rank cannot, or when the
-// checkpoint is not of this run: another network, world size, rank, seed or batch, or a
+// checkpoint is not of this run: another network, design, world size, rank, seed or batch, or a
 // position that this run's steps per epoch do not give.
 ResumePoint resume(const CheckpointOptions& o, const RunIdentity& run, comm::World& world,
                    Model& model, StepCompute& compute);

@@ -3,6 +3,8 @@
 #include "runtime/checkpoint/checkpoint_file.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include <bit>
@@ -235,6 +237,28 @@ TEST(CheckpointFile, WritesAndReadsFiles) {
   EXPECT_THROW(read((dir / "missing.ckpt").string()), CheckpointError);
   std::filesystem::resize_file(path, 40);
   EXPECT_THROW(read(path), CheckpointError);
+  std::filesystem::remove_all(dir);
+}
+
+// A directory given as a checkpoint is said to be one (it read as "a size of
+// 9223372036854775807 bytes"); a FIFO is refused without opening it, which would wait for ever.
+TEST(CheckpointFile, ADirectoryOrAFifoIsNamedNotRead) {
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("ordo_ckpt_odd_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir / "rank-0.ckpt");
+  try {
+    read((dir / "rank-0.ckpt").string());
+    FAIL() << "a directory was read";
+  } catch (const CheckpointError& e) {
+    EXPECT_EQ(e.problem(), "it is a directory") << e.what();
+  }
+  ASSERT_EQ(::mkfifo((dir / "rank-1.ckpt").c_str(), 0644), 0);
+  try {
+    read((dir / "rank-1.ckpt").string());
+    FAIL() << "a FIFO was read";
+  } catch (const CheckpointError& e) {
+    EXPECT_NE(e.problem().find("not a regular file"), std::string::npos) << e.what();
+  }
   std::filesystem::remove_all(dir);
 }
 

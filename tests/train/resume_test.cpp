@@ -2,7 +2,8 @@
 // ends with weights equal bit for bit to a run never stopped (across an epoch boundary, with
 // momenta and batch norm's per-rank statistics in play); a run resumed from the exported initial
 // state takes a fresh run's steps; the epoch it resumes in reports the unbroken run's figures; a
-// torn checkpoint, or one of another run, is refused on every rank before any rank trains.
+// torn checkpoint, or one of another run (another network, design, seed, batch), is refused on
+// every rank before any rank trains.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -164,6 +165,19 @@ TEST_F(Resume, ACheckpointOfAnotherRunIsRefused) {
   second.seed = 2;
   runs = run_on_ranks(small_cnn(), config_, train_, nullptr, second, 2);
   EXPECT_NE(runs.errors[0].find("seed"), std::string::npos) << runs.errors[0];
+  // Another design: designs keep their state apart (sharded steps each rank's own blocks'
+  // momentum only), so a checkpoint continues under the design that wrote it.
+  second.seed = 1;
+  designs::DesignConfig sharded = config_;
+  sharded.kind = designs::DesignKind::sharded;
+  sharded.shards = 2;
+  runs = run_on_ranks(small_cnn(), sharded, train_, nullptr, second, 2);
+  for (std::size_t r = 0; r < 2; ++r) {
+    EXPECT_NE(runs.errors[r].find("design depcha; expected design sharded, as this run has"),
+              std::string::npos)
+        << runs.errors[r];
+  }
+  second.seed = 2;
   runs = run_on_ranks(small_cnn(), config_, train_, nullptr, options_, 1);  // one rank: no resume
   EXPECT_EQ(runs.errors[0], "");
   second.seed = 1;
