@@ -41,7 +41,7 @@
 #include "runtime/train/training_device.hpp"
 #include "tools/ordo/commands.hpp"
 #include "tools/ordo/design_options.hpp"
-#include "tools/ordo/fingerprint_channels.hpp"
+#include "runtime/diag/mpi/fingerprint_channels.hpp"
 #include "tools/ordo/front_end.hpp"
 #include "tools/ordo/output.hpp"
 #include "tools/ordo/train_data.hpp"
@@ -286,7 +286,8 @@ int run_train(const TrainCli& o) {
   const comm::Backend backend =
       gradients.path == comm::DevicePath::nccl ? comm::Backend::nccl : comm::Backend::mpi;
   // Made here, collectively, before any collective.
-  const FingerprintChannels fingerprints(mpi_world, check_collectives, gradients.world != nullptr);
+  const diag::FingerprintChannels fingerprints(mpi_world, check_collectives,
+                                               gradients.world != nullptr);
   diag::WatchOptions watch_options;
   fingerprints.give(watch_options);
   watch_options.step_backend = backend;
