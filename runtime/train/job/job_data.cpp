@@ -1,11 +1,11 @@
-#include "tools/ordo/train_data.hpp"
+#include "runtime/train/job/job_data.hpp"
 
 #include <stdexcept>
 
 #include "runtime/data/labelled_images.hpp"
 #include "runtime/train/record_dataset.hpp"
 
-namespace ordo::tools {
+namespace ordo::train {
 
 namespace {
 
@@ -34,20 +34,19 @@ TrainData load_train_data(const TrainDataOptions& o, const std::vector<std::uint
       throw std::invalid_argument("Fashion-MNIST has 10 classes, not " +
                                   std::to_string(shape.classes));
     }
-    d.train = train::fashion_mnist(
-        data::first_examples(data::read_fashion_mnist(o.dir, true), o.train_images));
-    d.test = train::fashion_mnist(
-        data::first_examples(data::read_fashion_mnist(o.dir, false), o.test_images));
+    d.train =
+        fashion_mnist(data::first_examples(data::read_fashion_mnist(o.dir, true), o.train_images));
+    d.test =
+        fashion_mnist(data::first_examples(data::read_fashion_mnist(o.dir, false), o.test_images));
   } else if (o.kind == "imagenet") {
     const std::string dir = o.dir.empty() ? "." : o.dir;
-    d.train =
-        train::record_images(dir + "/train", shape.classes, true, o.image_size, o.train_images);
-    d.test = train::record_images(dir + "/val", shape.classes, false, o.image_size, o.test_images);
+    d.train = record_images(dir + "/train", shape.classes, true, o.image_size, o.train_images);
+    d.test = record_images(dir + "/val", shape.classes, false, o.image_size, o.test_images);
   } else {
-    d.train = train::random_tensors(o.train_images != 0 ? o.train_images : synthetic_count_default,
-                                    input, shape.classes, o.seed);
+    d.train = random_tensors(o.train_images != 0 ? o.train_images : synthetic_count_default, input,
+                             shape.classes, o.seed);
   }
   return d;
 }
 
-}  // namespace ordo::tools
+}  // namespace ordo::train

@@ -9,7 +9,7 @@
 
 #include "runtime/train/dataset.hpp"
 
-namespace ordo::tools {
+namespace ordo::train {
 
 struct TrainDataOptions {
   std::string kind = "fashion-mnist";  // fashion-mnist, imagenet or synthetic
@@ -30,11 +30,11 @@ struct DataShape {
 DataShape data_shape(const TrainDataOptions& o);
 
 struct TrainData {
-  std::unique_ptr<train::Dataset> train;
-  std::unique_ptr<train::Dataset> test;  // null: no test set (synthetic data)
+  std::unique_ptr<Dataset> train;
+  std::unique_ptr<Dataset> test;  // null: no test set (synthetic data)
 };
 // Reads or makes the data; `input` is the network's input shape. Throws data::DataError for bad
 // files.
 TrainData load_train_data(const TrainDataOptions& o, const std::vector<std::uint32_t>& input);
 
-}  // namespace ordo::tools
+}  // namespace ordo::train
