@@ -58,7 +58,7 @@ def epoch_shard(count, rank, ranks, seed, epoch):
 
 
 CKPT_MAGIC = b"ORDOCKPT"
-CKPT_VERSION = 1
+CKPT_VERSION = 2
 
 
 def read_checkpoint(path):

@@ -8,6 +8,7 @@
 
 #include "runtime/checkpoint/checkpoint_error.hpp"
 #include "runtime/io/atomic_file.hpp"
+#include "runtime/io/input_file.hpp"
 
 namespace ordo::checkpoint {
 
@@ -42,7 +43,11 @@ void prepare_step(const std::string& dir, std::uint64_t step) {
 
 void commit(const std::string& dir, std::uint64_t step) {
   const std::optional<std::uint64_t> previous = latest(dir);
-  io::write_file_atomically(latest_path(dir), std::to_string(step) + "\n");
+  const std::string latest = latest_path(dir);
+  io::write_file_atomically(latest, std::to_string(step) + "\n");
+  // A commit killed between writing and renaming its temporary left it beside `latest`, where
+  // no later rename replaces it: rank 0 alone writes `latest`, so a dead process's is stale.
+  io::remove_stale_temporaries(latest);
   std::vector<fs::path> stale;
   for (const fs::directory_entry& e : fs::directory_iterator(dir)) {
     const std::string name = e.path().filename().string();
@@ -58,7 +63,13 @@ void commit(const std::string& dir, std::uint64_t step) {
 std::optional<std::uint64_t> latest(const std::string& dir) {
   const fs::path path = latest_path(dir);
   std::error_code ec;
-  if (!fs::exists(path, ec)) return std::nullopt;
+  const fs::file_status status = fs::status(path, ec);
+  if (!fs::exists(status)) return std::nullopt;
+  // Opening a FIFO would wait for a writer for ever; a directory reads as nothing.
+  if (std::optional<io::InputProblem> problem =
+          io::input_file_problem(path, "file holding one step number (what commit writes)")) {
+    throw CheckpointError(path.string(), problem->problem, problem->expected);
+  }
   std::ifstream in(path);
   std::string text;
   // A step number is short; reading a bounded prefix keeps a hostile file from filling memory.

@@ -21,12 +21,15 @@ std::string rank_file(const std::string& dir, std::uint64_t step, std::uint32_t 
 // std::filesystem::filesystem_error naming the path.
 void prepare_step(const std::string& dir, std::uint64_t step);
 
-// Rank 0, after every rank's file of `step` is written: points DIR/latest at it and removes the
-// step directories older than the previous latest. Throws what the writes throw.
+// Rank 0, after every rank's file of `step` is written: points DIR/latest at it, removes the
+// step directories older than the previous latest and the temporaries of `latest` that an
+// earlier commit, killed half way, left (io::remove_stale_temporaries). Throws what the writes
+// throw.
 void commit(const std::string& dir, std::uint64_t step);
 
 // The step DIR/latest names; nullopt when there is none. Throws CheckpointError for a `latest`
-// that is not one decimal step number.
+// that is a directory or another file that is not regular, or that does not hold one decimal
+// step number.
 std::optional<std::uint64_t> latest(const std::string& dir);
 
 }  // namespace ordo::checkpoint

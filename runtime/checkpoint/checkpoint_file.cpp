@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <nlohmann/json.hpp>
@@ -13,6 +14,7 @@
 
 #include "runtime/checkpoint/checkpoint_error.hpp"
 #include "runtime/io/atomic_file.hpp"
+#include "runtime/io/input_file.hpp"
 
 namespace ordo::checkpoint {
 
@@ -114,6 +116,16 @@ class Decoder {
       c.step = h.at("step").get<std::uint64_t>();
       c.epoch = h.at("epoch").get<std::uint32_t>();
       c.step_in_epoch = h.at("step_in_epoch").get<std::uint32_t>();
+      const nlohmann::json& sums = h.at("epoch_sums");
+      c.epoch_sums.loss = std::bit_cast<double>(sums.at("loss_bits").get<std::uint64_t>());
+      c.epoch_sums.correct = sums.at("correct").get<std::uint64_t>();
+      c.epoch_sums.images = sums.at("images").get<std::uint64_t>();
+      if (c.epoch_sums.correct > c.epoch_sums.images) {
+        fail(header_at,
+             "epoch sums of " + std::to_string(c.epoch_sums.correct) + " right answers in " +
+                 std::to_string(c.epoch_sums.images) + " images",
+             "at most one right answer per image");
+      }
       if (c.world_size == 0 || c.rank >= c.world_size) {
         fail(header_at, "rank " + std::to_string(c.rank) + " of " + std::to_string(c.world_size),
              "a rank below a world size of at least 1");
@@ -148,7 +160,8 @@ class Decoder {
       }
     } catch (const nlohmann::json::exception& e) {
       fail(header_at, std::string("a header field is missing or mistyped (") + e.what() + ")",
-           "network, design, world_size, rank, seed, batch, step, epoch, step_in_epoch, arrays");
+           "network, design, world_size, rank, seed, batch, step, epoch, step_in_epoch, "
+           "epoch_sums (loss_bits, correct, images), arrays");
     }
     return c;
   }
@@ -176,6 +189,11 @@ std::string encode(const Checkpoint& c) {
   h["step"] = c.step;
   h["epoch"] = c.epoch;
   h["step_in_epoch"] = c.step_in_epoch;
+  // The loss as its IEEE-754 bits: they come back exact, and JSON has no NaN or infinity for a
+  // run whose loss diverged.
+  h["epoch_sums"] = {{"loss_bits", std::bit_cast<std::uint64_t>(c.epoch_sums.loss)},
+                     {"correct", c.epoch_sums.correct},
+                     {"images", c.epoch_sums.images}};
   h["arrays"] = nlohmann::json::array();
   std::uint64_t values = 0;
   for (const Array& a : c.arrays) {
@@ -217,6 +235,10 @@ void write(const std::string& path, const Checkpoint& checkpoint) {
 }
 
 Checkpoint read(const std::string& path) {
+  // A directory opens and tells a size of its own; a FIFO would wait for a writer for ever.
+  if (std::optional<io::InputProblem> problem = io::input_file_problem(path, "checkpoint file")) {
+    throw CheckpointError(path, problem->problem, problem->expected);
+  }
   std::ifstream in(path, std::ios::binary | std::ios::ate);
   if (!in) throw CheckpointError(path, "cannot be opened", "a readable checkpoint file");
   const std::streamoff size = in.tellg();

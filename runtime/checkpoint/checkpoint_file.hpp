@@ -1,7 +1,8 @@
 // One rank's training state after a step, as a file: everything a resumed run needs to take
 // exactly the steps an uninterrupted run would (weights, momenta, batch norm's per-rank running
 // statistics, the step, and where the data order stands), so that its final weights are equal
-// bit for bit.
+// bit for bit; and the epoch's figures so far, so that it reports the epoch's train loss and
+// accuracy as the uninterrupted run does.
 //
 // The data order needs no stored permutation: every epoch's shuffle is a pure function of the
 // seed, the epoch, the rank and the world size (data/shard.hpp), so those four and the position
@@ -21,7 +22,8 @@
 
 namespace ordo::checkpoint {
 
-inline constexpr std::uint32_t format_version = 1;
+// 2: the epoch's sums (version 1 had none, and a run resumed from it reported only its own steps).
+inline constexpr std::uint32_t format_version = 2;
 
 struct Array {
   std::string name;
@@ -31,9 +33,18 @@ struct Array {
   friend bool operator==(const Array&, const Array&) = default;
 };
 
+// This rank's figures over the steps of the epoch before `step_in_epoch`, which the epoch's
+// train loss and accuracy are summed from at its end (zero at an epoch's start).
+struct EpochSums {
+  double loss = 0.0;          // every step's loss times its batch
+  std::uint64_t correct = 0;  // right answers
+  std::uint64_t images = 0;
+  friend bool operator==(const EpochSums&, const EpochSums&) = default;
+};
+
 struct Checkpoint {
   std::string network;
-  std::string design;  // informative: every safe design takes the same steps
+  std::string design;  // the design that wrote it, which a resume must run (train_checkpoints.hpp)
   std::uint32_t world_size = 1;
   std::uint32_t rank = 0;
   std::uint64_t seed = 0;
@@ -41,6 +52,7 @@ struct Checkpoint {
   std::uint64_t step = 0;   // steps taken
   std::uint32_t epoch = 0;  // the epoch the next step belongs to
   std::uint32_t step_in_epoch = 0;
+  EpochSums epoch_sums;
   std::vector<Array> arrays;
   friend bool operator==(const Checkpoint&, const Checkpoint&) = default;
 };

@@ -9,6 +9,7 @@
 #include <limits>
 
 #include "runtime/data/data_error.hpp"
+#include "runtime/io/input_file.hpp"
 
 namespace ordo::data {
 
@@ -40,8 +41,14 @@ bool is_gzip(std::string_view bytes) {
          static_cast<unsigned char>(bytes[1]) == 0x8b;
 }
 
-std::string gunzip(std::string_view bytes, std::string_view source, std::size_t max) {
+namespace {
+
+// Inflates every member of `bytes` into at most `limit` bytes; `more` tells whether the stream
+// holds more than that (it is inflated one byte past `limit` to know, and no further).
+std::string inflate_upto(std::string_view bytes, std::string_view source, std::size_t limit,
+                         bool& more) {
   std::string out;
+  more = false;
   std::size_t at = 0;  // where the current member starts
   while (at < bytes.size()) {
     Inflater inflater(source);
@@ -52,18 +59,18 @@ std::string gunzip(std::string_view bytes, std::string_view source, std::size_t 
         static_cast<uInt>(std::min<std::size_t>(member.size(), std::numeric_limits<uInt>::max()));
     int status = Z_OK;
     while (status != Z_STREAM_END) {
-      if (out.size() == max) {
-        throw DataError(std::string(source),
-                        "inflates to more than " + std::to_string(max) + " bytes",
-                        "a data file of at most that size");
-      }
-      const std::size_t chunk = std::min<std::size_t>(max - out.size(), std::size_t{1} << 20);
+      const std::size_t chunk = std::min<std::size_t>(limit + 1 - out.size(), std::size_t{1} << 20);
       const std::size_t before = out.size();
       out.resize(before + chunk);
       z.next_out = reinterpret_cast<Bytef*>(out.data() + before);
       z.avail_out = static_cast<uInt>(chunk);
       status = inflate(&z, Z_NO_FLUSH);
       out.resize(before + (chunk - z.avail_out));
+      if (out.size() > limit) {
+        out.resize(limit);
+        more = true;
+        return out;
+      }
       if (status == Z_STREAM_END) break;
       if (status == Z_BUF_ERROR && z.avail_in == 0) {
         throw DataError(std::string(source) + ": byte " + std::to_string(bytes.size()),
@@ -88,7 +95,29 @@ std::string gunzip(std::string_view bytes, std::string_view source, std::size_t 
   return out;
 }
 
-std::string read_file_bytes(const std::string& path, std::size_t max) {
+}  // namespace
+
+std::string gunzip(std::string_view bytes, std::string_view source, std::size_t max,
+                   std::string_view bound) {
+  bool more = false;
+  std::string out = inflate_upto(bytes, source, max, more);
+  if (more) {
+    throw DataError(std::string(source), "inflates to more than " + std::to_string(max) + " bytes",
+                    bound.empty() ? "a data file of at most that size" : std::string(bound));
+  }
+  return out;
+}
+
+std::string gunzip_prefix(std::string_view bytes, std::string_view source, std::size_t n) {
+  bool more = false;
+  return inflate_upto(bytes, source, n, more);
+}
+
+std::string read_stored_bytes(const std::string& path, std::size_t max) {
+  // A FIFO would wait for a writer for ever, a directory tell a size of 2^63 - 1.
+  if (std::optional<io::InputProblem> problem = io::input_file_problem(path, "data file")) {
+    throw DataError(path, problem->problem, problem->expected);
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     throw DataError(path, std::string("cannot open: ") + std::strerror(errno),
@@ -104,6 +133,11 @@ std::string read_file_bytes(const std::string& path, std::size_t max) {
   }
   std::string bytes(static_cast<std::size_t>(size), '\0');
   if (!in.read(bytes.data(), size)) throw DataError(path, "a read failed", "a readable file");
+  return bytes;
+}
+
+std::string read_file_bytes(const std::string& path, std::size_t max) {
+  std::string bytes = read_stored_bytes(path, max);
   if (is_gzip(bytes)) return gunzip(bytes, path, max);
   return bytes;
 }

@@ -28,7 +28,18 @@ std::uint32_t read_be32(std::string_view bytes, std::size_t at) {
 
 }  // namespace
 
-IdxArray parse_idx(std::string_view bytes, std::string_view source) {
+namespace {
+
+// The header of an IDX array: its dimensions, its size, and how many values it says follow.
+struct IdxHeader {
+  std::vector<std::uint32_t> dims;
+  std::size_t bytes = 0;
+  std::uint64_t count = 1;
+};
+
+// Reads the header at the start of `bytes`. The values it may claim are bounded by the bytes
+// after it where `bytes` is the `whole` file, else by what a data file may hold.
+IdxHeader parse_idx_header(std::string_view bytes, std::string_view source, bool whole) {
   if (bytes.size() < 4) {
     throw DataError(
         at_byte(source, bytes.size()),
@@ -50,32 +61,45 @@ IdxArray parse_idx(std::string_view bytes, std::string_view source) {
     throw DataError(at_byte(source, 3), std::to_string(ndims) + " dimensions",
                     "1 to " + std::to_string(idx_dims_max) + " dimensions");
   }
-  const std::size_t header = 4 + 4 * ndims;
-  if (bytes.size() < header) {
+  IdxHeader h;
+  h.bytes = 4 + 4 * ndims;
+  if (bytes.size() < h.bytes) {
     throw DataError(at_byte(source, bytes.size()), "the file ends inside the dimensions",
                     std::to_string(ndims) + " big-endian 32-bit dimensions");
   }
-  IdxArray array;
-  array.dims.reserve(ndims);
-  std::uint64_t count = 1;
+  const std::uint64_t values_max = whole ? bytes.size() - h.bytes : file_bytes_max - h.bytes;
+  h.dims.reserve(ndims);
   for (std::size_t d = 0; d < ndims; ++d) {
     const std::uint32_t dim = read_be32(bytes, 4 + 4 * d);
-    // The product is checked against the bytes there are at every factor, so it cannot
-    // overflow: it never exceeds the file's size times one dimension.
-    count *= dim;
-    if (count > bytes.size() - header) {
-      throw DataError(at_byte(source, 4 + 4 * d),
-                      "dimensions up to this one make " + std::to_string(count) +
-                          " values, the file holds " + std::to_string(bytes.size() - header),
-                      "the product of the dimensions equal to the values that follow");
+    // The product is checked against the bound at every factor, so it cannot overflow: it
+    // never exceeds the bound times one dimension.
+    h.count *= dim;
+    if (h.count > values_max) {
+      throw DataError(
+          at_byte(source, 4 + 4 * d),
+          "dimensions up to this one make " + std::to_string(h.count) + " values, " +
+              (whole ? "the file holds " + std::to_string(values_max)
+                     : "more than the " + std::to_string(values_max) + " a data file may hold"),
+          "the product of the dimensions equal to the values that follow");
     }
-    array.dims.push_back(dim);
+    h.dims.push_back(dim);
   }
+  return h;
+}
+
+}  // namespace
+
+IdxArray parse_idx(std::string_view bytes, std::string_view source) {
+  IdxHeader h = parse_idx_header(bytes, source, true);
+  const std::size_t header = h.bytes;
+  const std::uint64_t count = h.count;
   if (count != bytes.size() - header) {
     throw DataError(at_byte(source, header + count),
                     std::to_string(bytes.size() - header - count) + " bytes after the last value",
                     "the file to end after " + std::to_string(count) + " values");
   }
+  IdxArray array;
+  array.dims = std::move(h.dims);
   // From bytes of the vector's own type: one block copy. An assign from chars converts byte by
   // byte, which the sanitizers instrument byte by byte (seconds for Fashion-MNIST's 47 MB).
   const auto* values = reinterpret_cast<const std::uint8_t*>(bytes.data() + header);
@@ -83,7 +107,19 @@ IdxArray parse_idx(std::string_view bytes, std::string_view source) {
   return array;
 }
 
-IdxArray read_idx_file(const std::string& path) { return parse_idx(read_file_bytes(path), path); }
+IdxArray read_idx_file(const std::string& path) {
+  const std::string stored = read_stored_bytes(path);
+  if (!is_gzip(stored)) return parse_idx(stored, path);
+  // Inflated no further than its header says the array is (a small file can claim little and
+  // inflate to gigabytes), and the header read from as few bytes as it can take.
+  const IdxHeader h =
+      parse_idx_header(gunzip_prefix(stored, path, 4 + 4 * idx_dims_max), path, false);
+  const std::size_t size = h.bytes + static_cast<std::size_t>(h.count);
+  return parse_idx(gunzip(stored, path, size,
+                          "the " + std::to_string(size) + " bytes its IDX header gives (" +
+                              std::to_string(h.count) + " values)"),
+                   path);
+}
 
 std::string write_idx(const IdxArray& array) {
   std::string out = {'\0', '\0', static_cast<char>(idx_type_ubyte),

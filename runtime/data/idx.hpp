@@ -24,7 +24,9 @@ inline constexpr std::size_t idx_dims_max = 8;
 // checked against the bytes there are.
 IdxArray parse_idx(std::string_view bytes, std::string_view source);
 
-// Reads a file (gzip-compressed or not) and parses it.
+// Reads a file (gzip-compressed or not) and parses it. A gzip file is inflated only as far as its
+// header says the array reaches (and one byte on, to know that it ends there): a small file that
+// inflates to far more than it claims is refused without inflating the rest.
 IdxArray read_idx_file(const std::string& path);
 
 // The file format of an array, for tests and for packing synthetic sets.

@@ -27,6 +27,8 @@ TimelineRun::TimelineRun(std::string path, comm::World& inner, std::size_t capac
 }
 
 void TimelineRun::start() {
+  // Before the barrier, so before any rank of this run can have written its file.
+  if (world_->rank() == 0) remove_timeline_leftovers(path_);
   world_->comm(0).barrier(key_);
   log_.set_origin(steady_ns());
 }
@@ -45,7 +47,9 @@ std::string TimelineRun::finish() {
   try {
     merge_timeline_files(path_, world_->size());
   } catch (const std::exception& e) {
-    error = "cannot merge the ranks' timelines into " + path_ + ": " + e.what();
+    error = "cannot merge the ranks' timelines into " + path_ + ": " + e.what() +
+            " (the ranks' files " + timeline_rank_path(path_, 0) +
+            " and on are kept until the next run with this timeline)";
   }
   return error;
 }

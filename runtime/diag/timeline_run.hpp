@@ -29,9 +29,10 @@ class TimelineRun {
   TimelineLog& log() { return log_; }
   const std::string& path() const { return path_; }
 
-  // Every rank at once: a barrier on communicator 0, then time 0 of every rank's trace. Ranks on
-  // one machine read one steady clock; on several, the barrier's exit aligns them to within its
-  // latency (microseconds on a fast network).
+  // Every rank at once: rank 0 removes what an earlier run left of its rank files
+  // (remove_timeline_leftovers), a barrier on communicator 0, then time 0 of every rank's trace.
+  // Ranks on one machine read one steady clock; on several, the barrier's exit aligns them to
+  // within its latency (microseconds on a fast network).
   void start();
 
   // Every rank at once, with no op running: writes this rank's trace (FILE itself for a world of

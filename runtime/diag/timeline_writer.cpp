@@ -5,6 +5,7 @@
 #include <fstream>
 #include <limits>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 #include <unordered_map>
@@ -263,6 +264,32 @@ std::string merge_timelines(const std::vector<std::string>& rank_traces) {
 
 std::string timeline_rank_path(const std::string& path, dag::Rank rank) {
   return path + ".rank-" + std::to_string(rank) + ".json";
+}
+
+std::size_t remove_timeline_leftovers(const std::string& path) {
+  namespace fs = std::filesystem;
+  fs::path dir = fs::path(path).parent_path();
+  if (dir.empty()) dir = ".";
+  const std::string prefix = fs::path(path).filename().string() + ".rank-";
+  // FILE.rank-K.json, and the K of FILE.rank-K.json.tmp.PID: the rank files to look at.
+  std::set<std::string> rank_files;
+  std::error_code error;
+  for (fs::directory_iterator it(dir, error), end; !error && it != end; it.increment(error)) {
+    const std::string name = it->path().filename().string();
+    if (!name.starts_with(prefix)) continue;
+    const std::size_t digits_end = name.find_first_not_of("0123456789", prefix.size());
+    if (digits_end == prefix.size() || digits_end == std::string::npos) continue;
+    if (name.compare(digits_end, 5, ".json") != 0) continue;
+    rank_files.insert(name.substr(0, digits_end + 5));
+  }
+  std::size_t removed = io::remove_stale_temporaries(path);
+  for (const std::string& name : rank_files) {
+    const fs::path file = dir / name;
+    std::error_code ignored;
+    if (fs::is_regular_file(file, ignored) && fs::remove(file, ignored)) ++removed;
+    removed += io::remove_stale_temporaries(file.string());
+  }
+  return removed;
 }
 
 void write_timeline_file(const std::string& path, const TimelineContents& contents) {

@@ -32,6 +32,13 @@ std::string timeline_rank_path(const std::string& path, dag::Rank rank);
 // merged form (as merge_timeline_files writes it), in a world of one.
 void write_timeline_file(const std::string& path, const TimelineContents& contents);
 
+// Rank 0's part before a run's ranks write theirs: removes the rank files (FILE.rank-K.json of
+// any K) that an earlier run left when its merge failed or it was ended first, so that no merge
+// takes another run's file for this run's, and the temporaries of them and of FILE that a killed
+// writer left (io::remove_stale_temporaries). Names of no other pattern are touched. Returns how
+// many files were removed.
+std::size_t remove_timeline_leftovers(const std::string& path);
+
 // Rank 0's part, once every rank wrote its file: merges the rank files of a world of `world_size`
 // into `path`, atomically, and removes them. A rank file that is missing (written on another
 // node's file system) is named in the merged trace's otherData under "missing" and left out.

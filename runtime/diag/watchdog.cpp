@@ -10,12 +10,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
-#include <iostream>
 #include <sstream>
 #include <stdexcept>
 
 #include "runtime/bounds/seconds.hpp"
 #include "runtime/diag/rank_dump_io.hpp"
+#include "runtime/io/message_line.hpp"
 
 namespace ordo::diag {
 namespace {
@@ -118,6 +118,16 @@ Watchdog::~Watchdog() {
   if (options_.on_signal) give_signal_back();
 }
 
+Watchdog::Allowance::Allowance(Watchdog* watchdog, double seconds) : watchdog_(watchdog) {
+  if (watchdog_ == nullptr) return;
+  const double capped = std::isfinite(seconds) ? std::clamp(seconds, 0.0, 1e9) : 1e9;
+  watchdog_->allowance_ns_.store(static_cast<std::int64_t>(capped * 1e9));
+}
+
+Watchdog::Allowance::~Allowance() {
+  if (watchdog_ != nullptr) watchdog_->allowance_ns_.store(0);
+}
+
 std::string Watchdog::dump_now(const std::string& reason, const std::string& detail) {
   const RankDump dump = recorder_.dump(reason, detail, options_.timeout_s);
   try {
@@ -157,7 +167,8 @@ void Watchdog::fire(const std::string& reason, const std::string& detail, int co
     } catch (const std::exception& e) {
       path = rank_dump_path(options_.dir, dump.rank) + " (not written: " + e.what() + ")";
     }
-    std::cerr << summary(dump, path, reason, detail) << '\n' << std::flush;
+    // One write: the ranks' summaries reach one terminal through mpirun.
+    io::write_line(summary(dump, path, reason, detail));
   });
   if (reason == "signal") {
     // End as the signal would have ended the process without the watchdog.
@@ -203,8 +214,9 @@ void Watchdog::loop() {
     // A late call names the fault better than the main thread's wait for it, so it goes first.
     const Waits waits = recorder_.waits();
     const auto now = std::chrono::steady_clock::now();
+    const auto limit = timeout_ + std::chrono::nanoseconds(allowance_ns_.load());
     for (const std::optional<Waiting>& w : {waits.call, waits.main}) {
-      if (!w || now - w->since < timeout_) continue;
+      if (!w || now - w->since < limit) continue;
       const double seconds = std::chrono::duration<double>(now - w->since).count();
       fire("hang", w->what + " for " + seconds_text(seconds), exit_hang);
     }

@@ -63,6 +63,20 @@ class Watchdog {
   // that fails alone and wants its state on record before it ends the job.
   std::string dump_now(const std::string& reason, const std::string& detail);
 
+  // While it lives, a call or wait may take `seconds` more than the timeout before it is a hang:
+  // for a wait known to last longer than any collective may, by a known bound (in ordo train
+  // every rank but 0 waits for rank 0's verdict while it verifies for up to --verify-timeout).
+  class Allowance {
+   public:
+    Allowance(Watchdog* watchdog, double seconds);  // a null watchdog: nothing to allow
+    ~Allowance();
+    Allowance(const Allowance&) = delete;
+    Allowance& operator=(const Allowance&) = delete;
+
+   private:
+    Watchdog* watchdog_;
+  };
+
  private:
   void loop();
   // Before the rank's dump, so that a reader who sees the dump sees the program too.
@@ -76,6 +90,7 @@ class Watchdog {
   std::chrono::nanoseconds timeout_;
   std::chrono::nanoseconds poll_;
   std::chrono::nanoseconds grace_;
+  std::atomic<std::int64_t> allowance_ns_{0};  // what an Allowance adds to timeout_
   std::mutex mutex_;
   std::condition_variable wake_;
   bool stop_ = false;  // under mutex_

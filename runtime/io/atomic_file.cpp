@@ -1,11 +1,13 @@
 #include "runtime/io/atomic_file.hpp"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <filesystem>
+#include <optional>
 #include <string_view>
 #include <system_error>
 
@@ -57,6 +59,23 @@ int descriptor_named(const std::string& path) {
   return -1;
 }
 
+constexpr std::string_view temporary_infix = ".tmp.";
+
+std::string temporary_of(const std::string& path, long pid) {
+  return path + std::string(temporary_infix) + std::to_string(pid);
+}
+
+// The process id that ends `name` after `prefix`, if it is a temporary's name of that prefix.
+std::optional<long> temporary_pid(std::string_view name, std::string_view prefix) {
+  if (name.size() <= prefix.size() || name.substr(0, prefix.size()) != prefix) return std::nullopt;
+  long pid = 0;
+  for (const char c : name.substr(prefix.size())) {
+    if (c < '0' || c > '9' || pid > 1'000'000'000) return std::nullopt;
+    pid = pid * 10 + (c - '0');
+  }
+  return pid;
+}
+
 bool names_a_special_file(const std::string& path) {
   struct stat st {};
   return ::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
@@ -80,7 +99,7 @@ AtomicWriter::AtomicWriter(std::string path) : path_(std::move(path)) {
   path_ = target_of(path_);
   // The process id keeps two processes writing one path (ranks sharing a directory) apart; the
   // last rename wins, and each rename is whole.
-  temp_ = path_ + ".tmp." + std::to_string(::getpid());
+  temp_ = temporary_of(path_, ::getpid());
   fd_ = ::open(temp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd_ < 0) fail("cannot create", temp_);
 }
@@ -119,6 +138,26 @@ void AtomicWriter::commit() {
   std::filesystem::path dir = std::filesystem::path(path_).parent_path();
   if (dir.empty()) dir = ".";
   sync_directory(dir.string());
+}
+
+std::size_t remove_stale_temporaries(const std::string& path) {
+  namespace fs = std::filesystem;
+  const fs::path target(target_of(path));
+  fs::path dir = target.parent_path();
+  if (dir.empty()) dir = ".";
+  const std::string prefix = target.filename().string() + std::string(temporary_infix);
+  std::size_t removed = 0;
+  std::error_code error;
+  for (fs::directory_iterator it(dir, error), end; !error && it != end; it.increment(error)) {
+    const std::optional<long> pid = temporary_pid(it->path().filename().string(), prefix);
+    if (!pid || *pid == ::getpid() || !it->is_regular_file(error)) continue;
+    // A process that exists (or that this one may not signal) may still rename its file.
+    if (*pid > 0 && ::kill(static_cast<pid_t>(*pid), 0) == 0) continue;
+    if (*pid > 0 && errno != ESRCH) continue;
+    std::error_code ignored;
+    if (fs::remove(it->path(), ignored)) ++removed;
+  }
+  return removed;
 }
 
 void write_file_atomically(const std::string& path, std::string_view bytes) {

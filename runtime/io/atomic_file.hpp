@@ -4,6 +4,7 @@
 // that the rename itself survives a power cut.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 
@@ -41,6 +42,13 @@ class AtomicWriter {
   int fd_ = -1;
   bool committed_ = false;
 };
+
+// Removes the temporary files that writers of `path` left beside it when they were killed between
+// creating and renaming them: PATH.tmp.PID whose process no longer exists on this machine (a
+// live one, or one of another machine sharing the directory, may still rename its file). Only
+// names of that pattern are touched. Best effort: what cannot be listed or removed stays.
+// Returns how many were removed.
+std::size_t remove_stale_temporaries(const std::string& path);
 
 // Flushes a directory's entries (the renames and removals done in it) to the disk. Throws
 // std::system_error naming the directory.

@@ -15,7 +15,7 @@
 namespace ordo::train {
 
 struct InitialStateOf {
-  std::string design;  // informative, as in every checkpoint
+  std::string design;  // the design a run resumed from it must have, as in every checkpoint
   std::uint32_t world_size = 1;
   std::uint64_t seed = 1;
   std::uint32_t batch = 0;                                  // per rank

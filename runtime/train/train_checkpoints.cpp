@@ -34,6 +34,9 @@ void check_fits(const checkpoint::Checkpoint& c, const RunIdentity& run, std::ui
                                       field + " " + want + ", as this run has");
   };
   if (c.network != run.network) differs("network", c.network, run.network);
+  // Designs keep their state apart (sharded steps the momentum of each rank's own blocks only),
+  // so a checkpoint continues under the design that wrote it.
+  if (c.design != run.design) differs("design", c.design, run.design);
   if (c.world_size != run.world_size) {
     differs("world size", std::to_string(c.world_size), std::to_string(run.world_size));
   }
@@ -52,16 +55,22 @@ void check_fits(const checkpoint::Checkpoint& c, const RunIdentity& run, std::ui
         "the same position with this run's " + std::to_string(run.steps_per_epoch) +
             " steps per epoch (the same data and batch)");
   }
+  if (c.epoch_sums.images != std::uint64_t{c.step_in_epoch} * run.batch) {
+    throw checkpoint::CheckpointError(
+        file, "epoch sums over " + std::to_string(c.epoch_sums.images) + " images",
+        "the " + std::to_string(std::uint64_t{c.step_in_epoch} * run.batch) +
+            " images of the epoch's steps before step " + std::to_string(c.step_in_epoch));
+  }
 }
 
 }  // namespace
 
 // Loads this rank's part of the latest checkpoint; every rank learns whether all could, so no
-// rank trains alone. Returns the step to continue from.
-std::uint64_t resume(const CheckpointOptions& o, const RunIdentity& run, comm::World& world,
-                     Model& model, StepCompute& compute) {
+// rank trains alone. Returns where to continue.
+ResumePoint resume(const CheckpointOptions& o, const RunIdentity& run, comm::World& world,
+                   Model& model, StepCompute& compute) {
   std::exception_ptr error;
-  std::uint64_t step = 0;
+  ResumePoint at;
   try {
     const std::optional<std::uint64_t> latest = checkpoint::latest(o.dir);
     if (!latest) {
@@ -72,11 +81,11 @@ std::uint64_t resume(const CheckpointOptions& o, const RunIdentity& run, comm::W
     const checkpoint::Checkpoint c = checkpoint::read(file);
     check_fits(c, run, *latest, file);
     restore_arrays(c.arrays, file, model, compute);
-    step = c.step;
+    at = {c.step, c.epoch_sums};
   } catch (const std::exception&) {
     error = std::current_exception();
   }
-  const Agreement a = agree(world, !error, static_cast<std::int64_t>(step));
+  const Agreement a = agree(world, !error, static_cast<std::int64_t>(at.step));
   if (error) std::rethrow_exception(error);
   if (!a.all_ok) {
     throw checkpoint::CheckpointError(o.dir, "another rank could not resume (its error is its own)",
@@ -86,12 +95,12 @@ std::uint64_t resume(const CheckpointOptions& o, const RunIdentity& run, comm::W
     throw checkpoint::CheckpointError(o.dir, "the ranks resumed different steps",
                                       "one step on every rank");
   }
-  return step;
+  return at;
 }
 
 // Every rank writes its file of `step`; once all have, rank 0 commits it.
 void save(const CheckpointOptions& o, const RunIdentity& run, comm::World& world, Model& model,
-          StepCompute& compute, std::uint64_t step) {
+          StepCompute& compute, std::uint64_t step, const checkpoint::EpochSums& epoch_sums) {
   std::exception_ptr error;
   try {
     checkpoint::Checkpoint c;
@@ -104,6 +113,7 @@ void save(const CheckpointOptions& o, const RunIdentity& run, comm::World& world
     c.step = step;
     c.epoch = static_cast<std::uint32_t>(step / run.steps_per_epoch);
     c.step_in_epoch = static_cast<std::uint32_t>(step % run.steps_per_epoch);
+    if (c.step_in_epoch != 0) c.epoch_sums = epoch_sums;
     c.arrays = capture_arrays(model, compute);
     checkpoint::prepare_step(o.dir, step);
     checkpoint::write(checkpoint::rank_file(o.dir, step, run.rank), c);

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <string>
 
+#include "runtime/checkpoint/checkpoint_file.hpp"
 #include "runtime/comm/communicator.hpp"
 #include "runtime/train/model/model.hpp"
 #include "runtime/train/step_compute.hpp"
@@ -29,14 +30,24 @@ struct RunIdentity {
   std::uint32_t steps_per_epoch;
 };
 
-// Loads this rank's part of the latest checkpoint into `model` and `compute`; returns the step
-// to continue from. Throws checkpoint::CheckpointError on every rank when any rank cannot.
-std::uint64_t resume(const CheckpointOptions& o, const RunIdentity& run, comm::World& world,
-                     Model& model, StepCompute& compute);
+// Where a resumed run continues: the step, and this rank's sums of the epoch's steps before it.
+struct ResumePoint {
+  std::uint64_t step = 0;
+  checkpoint::EpochSums epoch_sums;
+};
 
-// Every rank writes its file of `step`; once all have, rank 0 commits it. Throws on every rank
-// when any rank's write or rank 0's commit failed.
+// Loads this rank's part of the latest checkpoint into `model` and `compute`; returns where to
+// continue. Throws checkpoint::CheckpointError on every rank when any rank cannot, or when the
+// checkpoint is not of this run: another network, design, world size, rank, seed or batch, or a
+// position that this run's steps per epoch do not give.
+ResumePoint resume(const CheckpointOptions& o, const RunIdentity& run, comm::World& world,
+                   Model& model, StepCompute& compute);
+
+// Every rank writes its file of `step`, with its sums of the epoch so far (`epoch_sums`: of the
+// steps of `step`'s epoch up to it; ignored at an epoch's end, where the next epoch starts at
+// zero); once all have, rank 0 commits it. Throws on every rank when any rank's write or rank
+// 0's commit failed.
 void save(const CheckpointOptions& o, const RunIdentity& run, comm::World& world, Model& model,
-          StepCompute& compute, std::uint64_t step);
+          StepCompute& compute, std::uint64_t step, const checkpoint::EpochSums& epoch_sums);
 
 }  // namespace ordo::train

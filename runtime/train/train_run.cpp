@@ -230,9 +230,12 @@ TrainResult run_steps(const networks::Network& network, const designs::DesignCon
                         options.seed,   options.batch,
                         steps_per_epoch};
   TrainResult result;
-  std::uint64_t step = 0;
-  if (ckpt.resume) step = resume(ckpt, run, world, model, *compute);
+  ResumePoint start;
+  if (ckpt.resume) start = resume(ckpt, run, world, model, *compute);
+  std::uint64_t step = start.step;
   result.first_step = step;
+  // The resumed epoch's sums so far, taken up by the first epoch this run trains.
+  checkpoint::EpochSums carried = start.epoch_sums;
   std::uint64_t steps_total = std::uint64_t{options.epochs} * steps_per_epoch;
   if (options.steps_max != 0) steps_total = std::min<std::uint64_t>(steps_total, options.steps_max);
   if (config.prefetch) {
@@ -266,7 +269,8 @@ TrainResult run_steps(const networks::Network& network, const designs::DesignCon
             ? std::vector<std::uint32_t>()  // the data ops deal the batches
             : data::epoch_shard(train.size(), world.rank(), world.size(), options.seed, epoch);
     const double epoch_start = step_seconds;
-    double figures[3] = {0.0, 0.0, 0.0};  // loss summed over images, right answers, images
+    checkpoint::EpochSums sums = carried;  // this rank's, over the epoch's steps so far
+    carried = {};
     std::uint32_t s = static_cast<std::uint32_t>(step % steps_per_epoch);
     for (; s < steps_per_epoch && step < steps_total; ++s) {
       const auto step_start = std::chrono::steady_clock::now();
@@ -285,20 +289,23 @@ TrainResult run_steps(const networks::Network& network, const designs::DesignCon
       const double loss = compute->last_loss();
       result.losses.push_back(loss);
       result.images += options.batch;
-      figures[0] += loss * options.batch;
-      figures[1] += static_cast<double>(compute->last_correct());
-      figures[2] += options.batch;
+      sums.loss += loss * options.batch;
+      sums.correct += compute->last_correct();
+      sums.images += options.batch;
       ++step;
       if (options.on_step) {
         options.on_step(
             {epoch, s + 1, steps_per_epoch, step, steps_total, loss, step_seconds, result.images});
       }
       if (!ckpt.dir.empty() && ((ckpt.every != 0 && step % ckpt.every == 0) || step == steps_total))
-        save(ckpt, run, world, model, *compute, step);
+        save(ckpt, run, world, model, *compute, step, sums);
     }
     EpochReport report;
     report.epoch = epoch;
     report.seconds = step_seconds - epoch_start;
+    // Loss summed over images, right answers, images: exact integers in a double up to 2^53.
+    double figures[3] = {sums.loss, static_cast<double>(sums.correct),
+                         static_cast<double>(sums.images)};
     world.comm(0).allreduce(figures, 3, dag::DType::f64, dag::Reduction::sum, epoch_figures_key);
     if (figures[2] > 0) {
       report.train_loss = figures[0] / figures[2];

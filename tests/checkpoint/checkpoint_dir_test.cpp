@@ -1,8 +1,10 @@
 // The commit protocol: `latest` names a step only once committed; committing keeps the new step
-// and the previous one and removes the rest; a `latest` that is not a step number is refused.
+// and the previous one and removes the rest, and what a killed commit left; a `latest` that is
+// not a file holding a step number is refused, saying what it is.
 #include "runtime/checkpoint/checkpoint_dir.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -77,6 +79,49 @@ TEST_F(CheckpointDir, RefusesALatestThatIsNotAStep) {
   }
   std::ofstream(dir_ / "latest") << "42\n";
   EXPECT_EQ(latest(dir()), 42u);
+}
+
+// A directory named `latest` is said to be one, not read as a file holding ''; a FIFO is refused
+// without opening it (which would wait for a writer for ever).
+TEST_F(CheckpointDir, ALatestThatIsNoFileSaysWhatItIs) {
+  fs::create_directories(dir_ / "latest");
+  try {
+    latest(dir());
+    FAIL() << "a directory was read as latest";
+  } catch (const CheckpointError& e) {
+    EXPECT_EQ(e.problem(), "is a directory") << e.what();
+    EXPECT_EQ(e.where(), (dir_ / "latest").string());
+  }
+  fs::remove(dir_ / "latest");
+  ASSERT_EQ(::mkfifo((dir_ / "latest").c_str(), 0644), 0);
+  try {
+    latest(dir());
+    FAIL() << "a FIFO was read as latest";
+  } catch (const CheckpointError& e) {
+    EXPECT_NE(e.problem().find("is a named pipe (FIFO), whose reading may wait for ever"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+// A commit killed between writing `latest.tmp.PID` and renaming it leaves the temporary; the next
+// commit removes it, and only names of that pattern whose process is gone.
+TEST_F(CheckpointDir, ACommitRemovesWhatAKilledCommitLeft) {
+  touch(1, 0);
+  commit(dir(), 1);
+  // No process has this id: it is above every kernel's pid_max.
+  const fs::path stale = dir_ / "latest.tmp.2147483647";
+  const fs::path live = dir_ / ("latest.tmp." + std::to_string(::getppid()));
+  const fs::path others[] = {dir_ / "latest.tmp.", dir_ / "latest.tmp.12x", dir_ / "latest.old",
+                             dir_ / "latest.tmp.2147483647.bak"};
+  for (const fs::path& p : {stale, live}) std::ofstream(p) << "2\n";
+  for (const fs::path& p : others) std::ofstream(p) << "a user's file";
+  touch(2, 0);
+  commit(dir(), 2);
+  EXPECT_EQ(latest(dir()), 2u);
+  EXPECT_FALSE(fs::exists(stale));
+  EXPECT_TRUE(fs::exists(live)) << "a live process may still rename its temporary";
+  for (const fs::path& p : others) EXPECT_TRUE(fs::exists(p)) << p;
 }
 
 }  // namespace

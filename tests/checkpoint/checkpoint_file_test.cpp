@@ -3,12 +3,17 @@
 #include "runtime/checkpoint/checkpoint_file.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <zlib.h>
 
+#include <bit>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "runtime/checkpoint/checkpoint_error.hpp"
 
@@ -26,6 +31,7 @@ Checkpoint sample() {
   c.step = 77;
   c.epoch = 2;
   c.step_in_epoch = 5;
+  c.epoch_sums = {0.1 + 0.2, 97, 160};  // a sum whose bits a decimal round trip could change
   c.arrays.push_back({"conv1.weight", "weight", {2, 1, 3, 3}, {}});
   for (int i = 0; i < 18; ++i) c.arrays.back().values.push_back(0.25f * static_cast<float>(i) - 1);
   c.arrays.push_back({"conv1.weight", "momentum", {2, 1, 3, 3}, std::vector<float>(18, -0.0f)});
@@ -72,6 +78,20 @@ TEST(CheckpointFile, RoundTripsBitForBit) {
   EXPECT_EQ(encode(back), bytes);
 }
 
+// The epoch's loss sum comes back as the same bits, a diverged run's NaN and infinity included
+// (JSON's numbers have neither).
+TEST(CheckpointFile, EpochSumsKeepTheirBits) {
+  for (const double loss : {std::numeric_limits<double>::quiet_NaN(),
+                            std::numeric_limits<double>::infinity(), -0.0, 5e-324}) {
+    Checkpoint c = sample();
+    c.epoch_sums.loss = loss;
+    const Checkpoint back = decode(encode(c), "mem");
+    EXPECT_EQ(std::bit_cast<std::uint64_t>(back.epoch_sums.loss),
+              std::bit_cast<std::uint64_t>(loss))
+        << loss;
+  }
+}
+
 TEST(CheckpointFile, EveryTruncationIsRefused) {
   const std::string bytes = encode(sample());
   for (std::size_t n = 0; n < bytes.size(); ++n) {
@@ -101,14 +121,15 @@ TEST(CheckpointFile, ErrorsNameTheFileTheByteAndWhatWasExpected) {
     EXPECT_EQ(e.where(), "run/step-7/rank-0.ckpt: byte " + std::to_string(bytes.size() - 4));
     EXPECT_NE(e.problem().find("CRC-32"), std::string::npos) << e.what();
   }
+  // Version 1 had no epoch sums: a run resumed from it could not report its epoch whole.
   std::string version = encode(sample());
-  version[8] = 2;
+  version[8] = 1;
   try {
     decode(version, "v.ckpt");
     FAIL();
   } catch (const CheckpointError& e) {
-    EXPECT_EQ(e.problem(), "format version 2");
-    EXPECT_EQ(e.expected(), "version 1");
+    EXPECT_EQ(e.problem(), "format version 1");
+    EXPECT_EQ(e.expected(), "version 2");
   }
 }
 
@@ -154,6 +175,16 @@ TEST(CheckpointFile, HostileHeadersWithAValidChecksumAreRefused) {
     bad["step"] = "77";
     refused(bad, "a mistyped field");
   }
+  {
+    nlohmann::json bad = h;
+    bad.erase("epoch_sums");
+    refused(bad, "no epoch sums");
+  }
+  {
+    nlohmann::json bad = h;
+    bad["epoch_sums"]["correct"] = 161;
+    refused(bad, "more right answers than images");
+  }
   refused(nlohmann::json::array(), "a header that is not an object");
   EXPECT_THROW(decode(with_header(bytes, "{\"network\":"), "forged.ckpt"), CheckpointError);
   // The same header written back is accepted: the forging itself is sound.
@@ -169,6 +200,33 @@ TEST(CheckpointFile, EncodeRefusesArraysThatDoNotFillTheirShape) {
   EXPECT_THROW(encode(c), std::invalid_argument);
 }
 
+// The fuzz harness's seeds (fuzz/corpus/checkpoint_parser/) are of this format version, so that
+// the fuzzer starts past the version check: the valid ones decode, the forged ones fail the
+// header's checks, the torn one its frame.
+TEST(CheckpointFile, TheFuzzSeedsAreOfThisFormat) {
+  const std::filesystem::path dir = ORDO_CHECKPOINT_CORPUS;
+  const auto bytes_of = [&](const char* name) {
+    std::ifstream in(dir / name, std::ios::binary);
+    std::ostringstream bytes;
+    bytes << in.rdbuf();
+    return bytes.str();
+  };
+  EXPECT_EQ(decode(bytes_of("valid.ckpt"), "valid.ckpt").epoch_sums.images, 80u);
+  EXPECT_TRUE(decode(bytes_of("empty_arrays.ckpt"), "empty_arrays.ckpt").arrays.empty());
+  const std::pair<const char*, const char*> refused[] = {
+      {"forged_rank.ckpt", "rank 7 of 2"},
+      {"forged_shape.ckpt", "shape does not fit"},
+      {"torn.ckpt", "header of"}};
+  for (const auto& [name, problem] : refused) {
+    try {
+      decode(bytes_of(name), name);
+      ADD_FAILURE() << name << " was read";
+    } catch (const CheckpointError& e) {
+      EXPECT_NE(e.problem().find(problem), std::string::npos) << e.what();
+    }
+  }
+}
+
 TEST(CheckpointFile, WritesAndReadsFiles) {
   const std::filesystem::path dir =
       std::filesystem::temp_directory_path() / ("ordo_ckpt_file_" + std::to_string(::getpid()));
@@ -179,6 +237,30 @@ TEST(CheckpointFile, WritesAndReadsFiles) {
   EXPECT_THROW(read((dir / "missing.ckpt").string()), CheckpointError);
   std::filesystem::resize_file(path, 40);
   EXPECT_THROW(read(path), CheckpointError);
+  std::filesystem::remove_all(dir);
+}
+
+// A directory given as a checkpoint is said to be one (it read as "a size of
+// 9223372036854775807 bytes"); a FIFO is refused without opening it, which would wait for ever.
+TEST(CheckpointFile, ADirectoryOrAFifoIsNamedNotRead) {
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("ordo_ckpt_odd_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir / "rank-0.ckpt");
+  try {
+    read((dir / "rank-0.ckpt").string());
+    FAIL() << "a directory was read";
+  } catch (const CheckpointError& e) {
+    EXPECT_EQ(e.problem(), "is a directory") << e.what();
+  }
+  ASSERT_EQ(::mkfifo((dir / "rank-1.ckpt").c_str(), 0644), 0);
+  try {
+    read((dir / "rank-1.ckpt").string());
+    FAIL() << "a FIFO was read";
+  } catch (const CheckpointError& e) {
+    EXPECT_NE(e.problem().find("is a named pipe (FIFO), whose reading may wait for ever"),
+              std::string::npos)
+        << e.what();
+  }
   std::filesystem::remove_all(dir);
 }
 

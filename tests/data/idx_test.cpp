@@ -3,6 +3,7 @@
 #include "runtime/data/idx.hpp"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include <cstdio>
@@ -113,6 +114,39 @@ TEST(Gzip, CorruptTruncatedAndOversizedStreamsAreErrors) {
     EXPECT_NE(std::string(e.what()).find("more than 1000 bytes"), std::string::npos) << e.what();
   }
   EXPECT_EQ(gunzip(z, "exact", 5000).size(), 5000u);
+}
+
+// A small gzip whose header claims 10 labels but that inflates to 32 MiB is refused once it
+// inflates past what the header gives, not after inflating all of it (a 4 MB file inflated to
+// the 4 GiB cap on every rank before).
+TEST(Idx, AGzipIsInflatedNoFurtherThanItsHeaderSays) {
+  std::string raw = {'\0', '\0', '\x08', '\x01', '\0', '\0', '\0', '\x0a'};
+  raw += std::string(32 << 20, '\x03');
+  const std::filesystem::path path = std::filesystem::temp_directory_path() /
+                                     ("ordo_idx_bomb_" + std::to_string(::getpid()) + ".gz");
+  {
+    std::ofstream out(path, std::ios::binary);
+    const std::string z = gzip(raw);
+    ASSERT_LT(z.size(), 1u << 20);
+    out.write(z.data(), static_cast<std::streamsize>(z.size()));
+  }
+  try {
+    read_idx_file(path.string());
+    ADD_FAILURE() << "no error";
+  } catch (const DataError& e) {
+    EXPECT_EQ(e.problem(), "inflates to more than 18 bytes") << e.what();
+    EXPECT_NE(e.expected().find("IDX header gives (10 values)"), std::string::npos) << e.what();
+  }
+  std::filesystem::remove(path);
+}
+
+TEST(Gzip, ABoundIsExactAndAPrefixInflatesNoMore) {
+  const std::string z = gzip(std::string(5000, 'a'));
+  EXPECT_EQ(gunzip_prefix(z, "prefix", 10), std::string(10, 'a'));
+  EXPECT_EQ(gunzip_prefix(z, "prefix", 9000).size(), 5000u);
+  // An empty member after the bound's last byte passes it.
+  EXPECT_EQ(gunzip(gzip("ab") + gzip(""), "two", 2), "ab");
+  EXPECT_THROW(gunzip(gzip("ab") + gzip("c"), "two", 2), DataError);
 }
 
 TEST(FileBytes, AMissingFileIsAnErrorNamingIt) {

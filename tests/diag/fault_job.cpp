@@ -33,12 +33,12 @@
 #include "runtime/comm/sim/issuer.hpp"
 #include "runtime/diag/engine_source.hpp"
 #include "runtime/diag/flight_recorder.hpp"
-#include "runtime/diag/watched_worlds.hpp"
+#include "runtime/diag/mpi/fingerprint_channels.hpp"
 #include "runtime/diag/watchdog.hpp"
+#include "runtime/diag/watched_worlds.hpp"
 #include "runtime/engine/engine.hpp"
 #include "runtime/engine/thread_pool_scheduler.hpp"
 #include "runtime/exec/executor.hpp"
-#include "tools/ordo/fingerprint_channels.hpp"
 
 namespace {
 
@@ -162,7 +162,7 @@ int run(const Args& a, comm::MpiRuntime& runtime) {
   std::unique_ptr<comm::MpiWorld> step_mpi;
   if (a.step_world) step_mpi = std::make_unique<comm::MpiWorld>(runtime, comms);
   // As ordo train makes them.
-  const tools::FingerprintChannels fingerprints(mpi_world, a.check_collectives, a.step_world);
+  const diag::FingerprintChannels fingerprints(mpi_world, a.check_collectives, a.step_world);
   diag::WatchOptions options;
   fingerprints.give(options);
   options.flight_recorder = true;

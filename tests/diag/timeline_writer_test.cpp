@@ -265,5 +265,26 @@ TEST(TimelineWriter, RankFilesMergeIntoOneTraceAndAreRemoved) {
   std::filesystem::remove_all(dir);
 }
 
+// A merge that failed (or a run ended first) leaves its rank files; the next run's rank 0 removes
+// them before any rank writes, so that no merge takes another run's file for its own. Only names
+// of the rank files' pattern are touched.
+TEST(TimelineWriter, WhatAnEarlierRunLeftIsRemovedFirst) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("ordo_timeline_l_" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  const std::string path = (dir / "t.json").string();
+  const fs::path left[] = {timeline_rank_path(path, 0), timeline_rank_path(path, 1),
+                           timeline_rank_path(path, 5),  // of a run of more ranks
+                           timeline_rank_path(path, 3) + ".tmp.2147483647"};  // a killed writer's
+  const fs::path kept[] = {path, dir / "t.json.rank-x.json", dir / "t.json.rank-1.jsonl",
+                           dir / "other.json.rank-0.json", dir / "t.json.rank-.json"};
+  for (const fs::path& p : left) std::ofstream(p) << "{}";
+  for (const fs::path& p : kept) std::ofstream(p) << "a user's file";
+  EXPECT_EQ(remove_timeline_leftovers(path), 4u);
+  for (const fs::path& p : left) EXPECT_FALSE(fs::exists(p)) << p;
+  for (const fs::path& p : kept) EXPECT_TRUE(fs::exists(p)) << p;
+  fs::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace ordo::diag

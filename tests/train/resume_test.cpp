@@ -1,11 +1,13 @@
 // Checkpoints and resume, on two simulated ranks: a run stopped after a checkpoint and resumed
 // ends with weights equal bit for bit to a run never stopped (across an epoch boundary, with
 // momenta and batch norm's per-rank statistics in play); a run resumed from the exported initial
-// state takes a fresh run's steps; a torn checkpoint, or one of another run, is refused on every
-// rank before any rank trains.
+// state takes a fresh run's steps; the epoch it resumes in reports the unbroken run's figures; a
+// torn checkpoint, or one of another run (another network, design, seed, batch), is refused on
+// every rank before any rank trains.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <bit>
 #include <filesystem>
 #include <fstream>
 
@@ -69,6 +71,21 @@ TEST_F(Resume, AResumedRunEndsBitForBitWhereAnUnbrokenOneDoes) {
     EXPECT_TRUE(same_bits(resumed[r].buffers, whole[r].buffers)) << "rank " << r;
     EXPECT_EQ(resumed[r].losses,
               std::vector<double>(whole[r].losses.begin() + 21, whole[r].losses.end()));
+  }
+  // The epoch the run resumed in reports its figures over all of its steps, the ones before the
+  // resume included, as the unbroken run does: the same bits on every rank.
+  for (std::size_t r = 0; r < 2; ++r) {
+    ASSERT_EQ(resumed[r].epochs.size(), 1u);
+    ASSERT_EQ(whole[r].epochs.size(), 2u);
+    const EpochReport& got = resumed[r].epochs[0];
+    const EpochReport& want = whole[r].epochs[1];
+    EXPECT_EQ(got.epoch, want.epoch);
+    EXPECT_EQ(std::bit_cast<std::uint64_t>(got.train_loss),
+              std::bit_cast<std::uint64_t>(want.train_loss))
+        << "rank " << r << ": " << got.train_loss << " against " << want.train_loss;
+    EXPECT_EQ(std::bit_cast<std::uint64_t>(got.train_accuracy),
+              std::bit_cast<std::uint64_t>(want.train_accuracy))
+        << "rank " << r << ": " << got.train_accuracy << " against " << want.train_accuracy;
   }
   // The stopped run's weights were not yet the final ones: the comparison above means something.
   EXPECT_FALSE(same_bits(broken[0].weights, whole[0].weights));
@@ -148,6 +165,19 @@ TEST_F(Resume, ACheckpointOfAnotherRunIsRefused) {
   second.seed = 2;
   runs = run_on_ranks(small_cnn(), config_, train_, nullptr, second, 2);
   EXPECT_NE(runs.errors[0].find("seed"), std::string::npos) << runs.errors[0];
+  // Another design: designs keep their state apart (sharded steps each rank's own blocks'
+  // momentum only), so a checkpoint continues under the design that wrote it.
+  second.seed = 1;
+  designs::DesignConfig sharded = config_;
+  sharded.kind = designs::DesignKind::sharded;
+  sharded.shards = 2;
+  runs = run_on_ranks(small_cnn(), sharded, train_, nullptr, second, 2);
+  for (std::size_t r = 0; r < 2; ++r) {
+    EXPECT_NE(runs.errors[r].find("design depcha; expected design sharded, as this run has"),
+              std::string::npos)
+        << runs.errors[r];
+  }
+  second.seed = 2;
   runs = run_on_ranks(small_cnn(), config_, train_, nullptr, options_, 1);  // one rank: no resume
   EXPECT_EQ(runs.errors[0], "");
   second.seed = 1;

@@ -35,8 +35,8 @@ void add_memory_max(CLI::App* sub, std::uint64_t& bytes) {
   sub->add_option("--memory-max", bytes,
                   "resident memory the whole command may take before the answer is unknown, in "
                   "bytes or with a unit (512M, 4G; default: 3/4 of the machine's, at most 8G); "
-                  "read every 5 ms, so the peak may pass it by what is allocated in between, "
-                  "up to about a tenth")
+                  "read every 5 ms, so the peak may pass it by what is allocated in between "
+                  "(docs/checker.md, \"Bounds\")")
       ->transform(byte_count(1));
 }
 

@@ -11,12 +11,12 @@
 #include "runtime/demo/designs_demo.hpp"
 #include "runtime/demo/engine_demo.hpp"
 #include "runtime/diag/debug_mode.hpp"
+#include "runtime/diag/mpi/fingerprint_channels.hpp"
 #include "runtime/diag/watchdog.hpp"
 #include "runtime/diag/watched_worlds.hpp"
 #include "tools/ordo/bound_options.hpp"
 #include "tools/ordo/commands.hpp"
 #include "tools/ordo/file_names.hpp"
-#include "tools/ordo/fingerprint_channels.hpp"
 #include "tools/ordo/output.hpp"
 
 namespace ordo::tools {
@@ -62,7 +62,7 @@ int run_mpi(const DemoCliOptions& o) {
     // corrupts or hangs instead of being reported, so it only runs on simulated ranks.
     if (config.kind == designs::DesignKind::naive) continue;
     comm::MpiWorld mpi_world(runtime, designs::step_comms(config));
-    const FingerprintChannels fingerprints(mpi_world, check_collectives, false);
+    const diag::FingerprintChannels fingerprints(mpi_world, check_collectives, false);
     // Each design's collectives are recorded and watched (docs/diagnostics.md); the rings only,
     // since the design's engine is the demo's own.
     diag::WatchOptions watch_options;

@@ -1,4 +1,4 @@
-#include "tools/ordo/train_data.hpp"
+#include "runtime/train/job/job_data.hpp"
 
 #include <stdexcept>
 
@@ -6,7 +6,7 @@
 #include "runtime/data/labelled_images.hpp"
 #include "runtime/train/record_dataset.hpp"
 
-namespace ordo::tools {
+namespace ordo::train {
 
 namespace {
 
@@ -55,21 +55,20 @@ TrainData load_train_data(const TrainDataOptions& o, const std::vector<std::uint
       throw std::invalid_argument("Fashion-MNIST has 10 classes, not " +
                                   std::to_string(shape.classes));
     }
-    d.train = train::fashion_mnist(
+    d.train = fashion_mnist(
         data::first_examples(data::read_fashion_mnist(data_dir(o), true), o.train_images));
-    d.test = train::fashion_mnist(
+    d.test = fashion_mnist(
         data::first_examples(data::read_fashion_mnist(data_dir(o), false), o.test_images));
   } else if (o.kind == "imagenet") {
     const std::string dir = data_dir(o) + "/";
-    d.train = train::record_images(dir + imagenet_train, shape.classes, true, o.image_size,
-                                   o.train_images);
-    d.test =
-        train::record_images(dir + imagenet_val, shape.classes, false, o.image_size, o.test_images);
+    d.train =
+        record_images(dir + imagenet_train, shape.classes, true, o.image_size, o.train_images);
+    d.test = record_images(dir + imagenet_val, shape.classes, false, o.image_size, o.test_images);
   } else {
-    d.train = train::random_tensors(o.train_images != 0 ? o.train_images : synthetic_count_default,
-                                    input, shape.classes, o.seed);
+    d.train = random_tensors(o.train_images != 0 ? o.train_images : synthetic_count_default, input,
+                             shape.classes, o.seed);
   }
   return d;
 }
 
-}  // namespace ordo::tools
+}  // namespace ordo::train

@@ -1,11 +1,11 @@
-#include "tools/ordo/train_model.hpp"
+#include "runtime/train/job/job_model.hpp"
 
 #include <stdexcept>
 
 #include "runtime/import/model_file.hpp"
 #include "runtime/networks/shapes.hpp"
 
-namespace ordo::tools {
+namespace ordo::train {
 
 namespace {
 
@@ -48,4 +48,4 @@ TrainModel load_train_model(const std::string& file, const std::string& data_sha
   return {std::move(model.network), std::move(model.initial)};
 }
 
-}  // namespace ordo::tools
+}  // namespace ordo::train

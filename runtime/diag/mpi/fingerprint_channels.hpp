@@ -1,7 +1,7 @@
 // Fingerprint mode's channels over a rank's MPI world when it is asked for (docs/diagnostics.md):
 // shadows of the MPI world's communicators for its own calls and, on a device path, a second set
-// for the device world's, which is matched apart and so compared apart. What diag::WatchedWorlds
-// checks the worlds on.
+// for the device world's, which is matched apart and so compared apart: what WatchedWorlds checks
+// the worlds on, for `ordo train`, `ordo demo --mpi` and the fault job of the tests.
 #pragma once
 
 #include <memory>
@@ -10,7 +10,7 @@
 #include "runtime/comm/mpi/world.hpp"
 #include "runtime/diag/watched_worlds.hpp"
 
-namespace ordo::tools {
+namespace ordo::diag {
 
 class FingerprintChannels {
  public:
@@ -24,7 +24,7 @@ class FingerprintChannels {
   }
 
   // Gives `options` the channels; leaves it as it is when fingerprint mode is off.
-  void give(diag::WatchOptions& options) const {
+  void give(WatchOptions& options) const {
     if (shadows_) options.channels = shadows_->channels();
     if (device_shadows_) options.step_channels = device_shadows_->channels();
   }
@@ -34,4 +34,4 @@ class FingerprintChannels {
   std::unique_ptr<comm::MpiShadowChannels> device_shadows_;
 };
 
-}  // namespace ordo::tools
+}  // namespace ordo::diag

@@ -1,25 +1,23 @@
 // What `ordo train` shows while it trains (rank 0 only): on a terminal, one progress bar per
 // epoch redrawn in place (step, images/s, loss, ETA); otherwise plain log lines, about ten per
-// epoch, so a CI log or a batch system's output file stays readable. And, with --metrics FILE,
-// the same figures as JSON lines for a program to read.
+// epoch, so a CI log or a batch system's output file stays readable. With --metrics FILE the
+// same figures go to a file too (metrics_file.hpp).
 #pragma once
 
 #include <cstdint>
-#include <fstream>
 #include <iosfwd>
-#include <nlohmann/json.hpp>
 #include <string>
 
 #include "runtime/train/train_run.hpp"
 
-namespace ordo::tools {
+namespace ordo::train {
 
 class TrainProgress {
  public:
   // `ranks` turns one rank's images into the job's. `terminal`: redraw a bar in place.
   TrainProgress(std::ostream& out, bool terminal, std::uint32_t ranks, std::uint32_t epochs);
-  void step(const train::StepReport& r);
-  void epoch(const train::EpochReport& r);
+  void step(const StepReport& r);
+  void epoch(const EpochReport& r);
 
  private:
   std::ostream& out_;
@@ -31,22 +29,6 @@ class TrainProgress {
   bool started_ = false;
 };
 
-// JSON lines, one object per event, each line written whole and flushed as it happens, so a
-// reader (or a crash) never sees half a line short of the last. Resumed runs append.
-class MetricsFile {
- public:
-  // Throws std::runtime_error naming the file when it cannot be opened.
-  MetricsFile(const std::string& path, bool append);
-  void write(const nlohmann::json& event);
-
- private:
-  std::string path_;
-  std::ofstream out_;
-};
-
-nlohmann::json step_event(const train::StepReport& r, std::uint32_t ranks);
-nlohmann::json epoch_event(const train::EpochReport& r);
-
 // Whether standard output reaches a terminal. Under Open MPI a rank's standard output is always
 // a pseudo-terminal of mpirun's making, whatever mpirun's own output is, so there the answer is
 // mpirun's: the launching process's standard output, when this rank runs beside it (rank 0 on
@@ -56,4 +38,4 @@ bool output_is_terminal();
 // "1:02:03" or "4:05" for an ETA; "?" before there is a rate.
 std::string clock_text(double seconds);
 
-}  // namespace ordo::tools
+}  // namespace ordo::train

@@ -9,7 +9,7 @@
 
 #include "runtime/train/dataset.hpp"
 
-namespace ordo::tools {
+namespace ordo::train {
 
 struct TrainDataOptions {
   std::string kind = "fashion-mnist";  // fashion-mnist, imagenet or synthetic
@@ -30,8 +30,8 @@ struct DataShape {
 DataShape data_shape(const TrainDataOptions& o);
 
 struct TrainData {
-  std::unique_ptr<train::Dataset> train;
-  std::unique_ptr<train::Dataset> test;  // null: no test set (synthetic data)
+  std::unique_ptr<Dataset> train;
+  std::unique_ptr<Dataset> test;  // null: no test set (synthetic data)
 };
 // The folder the data is read from, the default of its kind where none is given (Debian's
 // Fashion-MNIST, imagenet's "."); empty for synthetic data, which reads none.
@@ -43,4 +43,4 @@ std::vector<std::string> data_file_names(const TrainDataOptions& o);
 // files.
 TrainData load_train_data(const TrainDataOptions& o, const std::vector<std::uint32_t>& input);
 
-}  // namespace ordo::tools
+}  // namespace ordo::train

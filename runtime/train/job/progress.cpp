@@ -1,4 +1,4 @@
-#include "tools/ordo/train_progress.hpp"
+#include "runtime/train/job/progress.hpp"
 
 #include <unistd.h>
 
@@ -7,9 +7,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <ostream>
-#include <stdexcept>
 
-namespace ordo::tools {
+namespace ordo::train {
 
 namespace {
 
@@ -53,7 +52,7 @@ TrainProgress::TrainProgress(std::ostream& out, bool terminal, std::uint32_t ran
                              std::uint32_t epochs)
     : out_(out), terminal_(terminal), ranks_(ranks), epochs_(epochs) {}
 
-void TrainProgress::step(const train::StepReport& r) {
+void TrainProgress::step(const StepReport& r) {
   if (!started_) {
     first_step_ = r.step - 1;
     started_ = true;
@@ -84,7 +83,7 @@ void TrainProgress::step(const train::StepReport& r) {
        << std::flush;
 }
 
-void TrainProgress::epoch(const train::EpochReport& r) {
+void TrainProgress::epoch(const EpochReport& r) {
   if (terminal_) out_ << '\n';
   out_ << "epoch " << r.epoch + 1 << "/" << epochs_ << ": train loss " << fixed(r.train_loss, 4)
        << ", train accuracy " << fixed(100 * r.train_accuracy, 2) << "%";
@@ -93,37 +92,4 @@ void TrainProgress::epoch(const train::EpochReport& r) {
   last_draw_ = -1.0;
 }
 
-MetricsFile::MetricsFile(const std::string& path, bool append)
-    : path_(path), out_(path, append ? std::ios::app : std::ios::trunc) {
-  if (!out_) throw std::runtime_error("cannot open metrics file '" + path + "'");
-}
-
-void MetricsFile::write(const nlohmann::json& event) {
-  const std::string line = event.dump() + '\n';
-  out_.write(line.data(), static_cast<std::streamsize>(line.size()));
-  out_.flush();
-  if (!out_) throw std::runtime_error("cannot write metrics file '" + path_ + "'");
-}
-
-nlohmann::json step_event(const train::StepReport& r, std::uint32_t ranks) {
-  return {
-      {"event", "step"},
-      {"epoch", r.epoch + 1},
-      {"step", r.step},
-      {"step_in_epoch", r.step_in_epoch},
-      {"loss", r.loss},
-      {"seconds", r.seconds},
-      {"images_per_s", r.seconds > 0 ? static_cast<double>(r.images) * ranks / r.seconds : 0.0}};
-}
-
-nlohmann::json epoch_event(const train::EpochReport& r) {
-  nlohmann::json e = {{"event", "epoch"},
-                      {"epoch", r.epoch + 1},
-                      {"train_loss", r.train_loss},
-                      {"train_accuracy", r.train_accuracy},
-                      {"seconds", r.seconds}};
-  e["test_accuracy"] = r.test_accuracy ? nlohmann::json(*r.test_accuracy) : nlohmann::json();
-  return e;
-}
-
-}  // namespace ordo::tools
+}  // namespace ordo::train

@@ -8,9 +8,9 @@
 #include "runtime/errors/input_error.hpp"
 #include "runtime/networks/initial_values.hpp"
 #include "runtime/networks/network.hpp"
-#include "tools/ordo/train_data.hpp"
+#include "runtime/train/job/job_data.hpp"
 
-namespace ordo::tools {
+namespace ordo::train {
 
 struct TrainModel {
   networks::Network network;
@@ -23,4 +23,4 @@ struct TrainModel {
 TrainModel load_train_model(const std::string& file, const std::string& data_shape,
                             const DataShape& data);
 
-}  // namespace ordo::tools
+}  // namespace ordo::train
