@@ -63,7 +63,7 @@ int main(int argc, char** argv) {
   const std::vector<dag::Communicator> comms = {{"grads", {}}};
   comm::MpiWorld bare(runtime, comms);
   comm::MpiShadowChannels shadows(bare);
-  diag::CheckedWorld checked(bare, shadows.channels());
+  flight::CheckedWorld checked(bare, shadows.channels());
   const bool root = bare.rank() == 0;
   if (root) {
     std::printf("fingerprint mode on %u Open MPI ranks (median of %d alternating blocks)\n\n",

@@ -54,8 +54,8 @@ void BM_Bare(benchmark::State& state) {
 
 void BM_Recorded(benchmark::State& state) {
   InstantComm bare;
-  FlightRing ring(256);
-  RecordedCommunicator recorded(bare, ring);
+  flight::FlightRing ring(256);
+  flight::RecordedCommunicator recorded(bare, ring);
   run(state, recorded, state.range(0) != 0);
 }
 

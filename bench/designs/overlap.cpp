@@ -161,7 +161,7 @@ OverlapResult run_overlap(const comm::MpiRuntime& runtime, const Workload& workl
     if (timeline != nullptr && !traced && config.kind == timeline->kind &&
         config.buffers == designs::BufferMode::in_place) {
       traced = std::make_unique<diag::TimelineRun>(timeline->path, *world,
-                                                   diag::timeline_events_default, -1);
+                                                   flight::timeline_events_default, -1);
       traced->start();
       world = &traced->world();
     }

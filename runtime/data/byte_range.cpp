@@ -6,8 +6,10 @@
 
 #include <cerrno>
 #include <cstring>
+#include <optional>
 
 #include "runtime/data/data_error.hpp"
+#include "runtime/io/input_file.hpp"
 
 namespace ordo::data {
 
@@ -16,6 +18,10 @@ void MemoryRange::read(std::uint64_t offset, std::size_t count, char* out) const
 }
 
 FileRange::FileRange(std::string path) : path_(std::move(path)) {
+  // Before the open: opening a FIFO no one writes waits for ever (the fstat below comes too late).
+  if (std::optional<io::InputProblem> problem = io::input_file_problem(path_, "data file")) {
+    throw DataError(path_, problem->problem, problem->expected);
+  }
   fd_ = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd_ < 0) {
     throw DataError(path_, std::string("cannot open: ") + std::strerror(errno),

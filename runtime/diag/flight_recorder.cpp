@@ -11,7 +11,7 @@ std::int64_t wall_us_of(std::int64_t steady_ns_value) {
   const auto wall_now = std::chrono::duration_cast<std::chrono::microseconds>(
                             std::chrono::system_clock::now().time_since_epoch())
                             .count();
-  const std::int64_t steady_now_ns = steady_ns();
+  const std::int64_t steady_now_ns = flight::steady_ns();
   return wall_now - (steady_now_ns - steady_ns_value) / 1000;
 }
 
@@ -30,7 +30,7 @@ bool waiting(const std::string& state) {
   return state == "waiting_var" || state == "waiting_all" || state == "in_collective";
 }
 
-DumpCall dump_call(const FlightEntry& e) {
+DumpCall dump_call(const flight::FlightEntry& e) {
   DumpCall c;
   c.seq = e.seq;
   c.call = e.call;
@@ -47,7 +47,7 @@ DumpCall dump_call(const FlightEntry& e) {
 
 }  // namespace
 
-std::string describe(const FlightEntry& entry, std::string_view comm_name) {
+std::string describe(const flight::FlightEntry& entry, std::string_view comm_name) {
   std::string text = comm::describe(entry.call, comm_name) + ", seq " + std::to_string(entry.seq) +
                      " (" + (entry.issuer[0] == '\0' ? "unnamed" : entry.issuer.data());
   if (entry.pool[0] != '\0') {
@@ -79,12 +79,12 @@ FlightRecorder::FlightRecorder(comm::World& world, const std::vector<dag::Commun
     comm::Communicator& c = world.comm(id);
     info.rank = c.rank();
     info.size = c.size();
-    info.ring = std::make_unique<FlightRing>(ring_capacity);
+    info.ring = std::make_unique<flight::FlightRing>(ring_capacity);
   }
 }
 
-std::vector<FlightRing*> FlightRecorder::rings() {
-  std::vector<FlightRing*> out;
+std::vector<flight::FlightRing*> FlightRecorder::rings() {
+  std::vector<flight::FlightRing*> out;
   out.reserve(comms_.size());
   for (CommInfo& info : comms_) out.push_back(info.ring.get());
   return out;
@@ -104,7 +104,7 @@ Waits FlightRecorder::waits() const {
   Waits w;
   for (const CommInfo& info : comms_) {
     if (info.ring == nullptr) continue;
-    const std::optional<FlightEntry> open = info.ring->oldest_open();
+    const std::optional<flight::FlightEntry> open = info.ring->oldest_open();
     if (!open) continue;
     const auto since = steady_of(open->issued_ns);
     if (!w.call || since < w.call->since) w.call = Waiting{since, describe(*open, info.name)};
@@ -136,11 +136,11 @@ RankDump FlightRecorder::dump(std::string reason, std::string detail, double han
     c.members = info.members;
     c.rank = info.rank;
     c.size = info.size;
-    const FlightRing::View view = info.ring->view();
+    const flight::FlightRing::View view = info.ring->view();
     c.issued = view.issued;
     c.unrecorded = view.unrecorded;
     c.calls.reserve(view.entries.size());
-    for (const FlightEntry& e : view.entries) c.calls.push_back(dump_call(e));
+    for (const flight::FlightEntry& e : view.entries) c.calls.push_back(dump_call(e));
     d.comms.push_back(std::move(c));
   }
   const std::lock_guard lock(source_mutex_);

@@ -61,7 +61,7 @@ class FlightRecorder {
   FlightRecorder& operator=(const FlightRecorder&) = delete;
 
   // By communicator id, null where this rank is not a member: what a RecordedWorld takes.
-  std::vector<FlightRing*> rings();
+  std::vector<flight::FlightRing*> rings();
 
   void attach(StateSource source);
   void detach();
@@ -77,7 +77,7 @@ class FlightRecorder {
     std::optional<std::vector<dag::Rank>> members;
     dag::Rank rank = 0;
     std::uint32_t size = 0;
-    std::unique_ptr<FlightRing> ring;  // null: not a member
+    std::unique_ptr<flight::FlightRing> ring;  // null: not a member
   };
 
   dag::Rank rank_;
@@ -90,6 +90,6 @@ class FlightRecorder {
 
 // One line for a ring entry: "allreduce of 4 x f32 (sum) on 'grads', key 3, seq 4 (op 'ar.3' on
 // pool 'comm' thread 0, blocking)".
-std::string describe(const FlightEntry& entry, std::string_view comm_name);
+std::string describe(const flight::FlightEntry& entry, std::string_view comm_name);
 
 }  // namespace ordo::diag

@@ -13,7 +13,7 @@ TimelineRun::TimelineRun(std::string path, comm::World& inner, std::size_t capac
                          std::int64_t key, comm::World* step)
     : path_(std::move(path)), log_(inner.rank(), inner.size(), capacity), key_(key) {
   if (step == nullptr) {
-    world_ = std::make_unique<TimelineWorld>(inner, log_);
+    world_ = std::make_unique<flight::TimelineWorld>(inner, log_);
     return;
   }
   if (step->rank() != inner.rank() || step->size() != inner.size() ||
@@ -22,15 +22,15 @@ TimelineRun::TimelineRun(std::string path, comm::World& inner, std::size_t capac
         "a timeline's step world must be the same rank's view of the same ranks and "
         "communicators as its world");
   }
-  step_world_ = std::make_unique<TimelineWorld>(*step, log_);
-  world_ = std::make_unique<TimelineWorld>(inner, log_, step->comm_count(), "host.");
+  step_world_ = std::make_unique<flight::TimelineWorld>(*step, log_);
+  world_ = std::make_unique<flight::TimelineWorld>(inner, log_, step->comm_count(), "host.");
 }
 
 void TimelineRun::start() {
   // Before the barrier, so before any rank of this run can have written its file.
   if (world_->rank() == 0) remove_timeline_leftovers(path_);
   world_->comm(0).barrier(key_);
-  log_.set_origin(steady_ns());
+  log_.set_origin(flight::steady_ns());
 }
 
 std::string TimelineRun::finish() {

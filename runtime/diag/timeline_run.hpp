@@ -26,7 +26,7 @@ class TimelineRun {
   comm::World& world() { return *world_; }
   // The logging view of `step`; null without one.
   comm::World* step_world() { return step_world_.get(); }
-  TimelineLog& log() { return log_; }
+  flight::TimelineLog& log() { return log_; }
   const std::string& path() const { return path_; }
 
   // Every rank at once: rank 0 removes what an earlier run left of its rank files
@@ -43,9 +43,9 @@ class TimelineRun {
 
  private:
   std::string path_;
-  TimelineLog log_;
-  std::unique_ptr<TimelineWorld> step_world_;  // communicator ids first, when there is one
-  std::unique_ptr<TimelineWorld> world_;
+  flight::TimelineLog log_;
+  std::unique_ptr<flight::TimelineWorld> step_world_;  // communicator ids first, when there is one
+  std::unique_ptr<flight::TimelineWorld> world_;
   std::int64_t key_;
 };
 

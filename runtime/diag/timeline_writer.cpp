@@ -18,21 +18,22 @@ namespace {
 
 using nlohmann::json;
 
-std::string name_of(const TimelineEvent& e) { return std::string(e.name.data()); }
+std::string name_of(const flight::TimelineEvent& e) { return std::string(e.name.data()); }
 
 // Where the events of one rank go, and the tracks they use.
 class RankTrace {
  public:
-  RankTrace(const TimelineContents& c, json& events) : c_(c), events_(events) {
+  RankTrace(const flight::TimelineContents& c, json& events) : c_(c), events_(events) {
     // An event still open when the trace was taken runs to the last time the log saw.
-    for (const TimelineEvent& e : c.events) end_ns_ = std::max({end_ns_, e.begin_ns, e.end_ns});
+    for (const flight::TimelineEvent& e : c.events)
+      end_ns_ = std::max({end_ns_, e.begin_ns, e.end_ns});
   }
 
   // Microseconds since the rank's origin; nothing before it (the origin's own barrier).
   double ts(std::int64_t ns) const {
     return static_cast<double>(std::max<std::int64_t>(ns - c_.origin_ns, 0)) / 1000.0;
   }
-  double dur(const TimelineEvent& e) const {
+  double dur(const flight::TimelineEvent& e) const {
     const std::int64_t end = e.end_ns != 0 ? e.end_ns : end_ns_;
     return std::max(ts(end) - ts(e.begin_ns), 0.0);
   }
@@ -51,7 +52,7 @@ class RankTrace {
                        {"args", {{"sort_index", tid}}}});
   }
 
-  json& slice(std::int64_t tid, std::string name, const char* cat, const TimelineEvent& e,
+  json& slice(std::int64_t tid, std::string name, const char* cat, const flight::TimelineEvent& e,
               json args) {
     if (e.end_ns == 0) args["open"] = true;
     events_.push_back({{"ph", "X"},
@@ -66,26 +67,26 @@ class RankTrace {
   }
 
   // A point inside the slice of `e`: flow events bind to the slice enclosing them.
-  double inside(const TimelineEvent& e) const { return ts(e.begin_ns) + dur(e) / 2.0; }
+  double inside(const flight::TimelineEvent& e) const { return ts(e.begin_ns) + dur(e) / 2.0; }
 
  private:
-  const TimelineContents& c_;
+  const flight::TimelineContents& c_;
   json& events_;
   std::int64_t end_ns_ = 0;
   std::unordered_map<std::int64_t, bool> named_;
 };
 
-std::string pool_name(const TimelineContents& c, std::uint32_t pool) {
+std::string pool_name(const flight::TimelineContents& c, std::uint32_t pool) {
   if (pool < c.pool_names.size() && !c.pool_names[pool].empty()) return c.pool_names[pool];
   return std::to_string(pool);
 }
 
-std::string comm_name(const TimelineContents& c, std::uint32_t comm) {
+std::string comm_name(const flight::TimelineContents& c, std::uint32_t comm) {
   if (comm < c.comm_names.size() && !c.comm_names[comm].empty()) return c.comm_names[comm];
   return std::to_string(comm);
 }
 
-json collective_args(const TimelineContents& c, const TimelineEvent& e) {
+json collective_args(const flight::TimelineContents& c, const flight::TimelineEvent& e) {
   json a{
       {"key", e.key}, {"bytes", e.bytes}, {"comm", comm_name(c, e.pool)}, {"blocking", e.blocking}};
   if (e.failed) a["failed"] = true;
@@ -102,7 +103,7 @@ std::int64_t timeline_comm_tid(std::uint32_t comm, std::uint32_t lane) {
   return 1'000'000 + 1000 * std::int64_t{comm} + lane;
 }
 
-std::string write_timeline(const TimelineContents& c) {
+std::string write_timeline(const flight::TimelineContents& c) {
   json events = json::array();
   RankTrace t(c, events);
   events.push_back({{"ph", "M"},
@@ -131,9 +132,9 @@ std::string write_timeline(const TimelineContents& c) {
   std::vector<std::int64_t> tid_of(c.events.size(), 0);
   std::unordered_map<std::int64_t, std::size_t> collective_of_op;  // op event -> its first call
   for (std::size_t i = 0; i < c.events.size(); ++i) {
-    const TimelineEvent& e = c.events[i];
+    const flight::TimelineEvent& e = c.events[i];
     switch (e.kind) {
-      case TimelineKind::op: {
+      case flight::TimelineKind::op: {
         const std::int64_t tid = timeline_pool_tid(e.pool, e.thread);
         tid_of[i] = tid;
         t.track(tid, "pool " + pool_name(c, e.pool) + " thread " + std::to_string(e.thread));
@@ -147,14 +148,14 @@ std::string write_timeline(const TimelineContents& c) {
         t.slice(tid, name_of(e), "op", e, std::move(args));
         break;
       }
-      case TimelineKind::wait: {
+      case flight::TimelineKind::wait: {
         const std::string what = name_of(e);
         const bool all = what == "wait_for_all" || what == "wait_to_read";
         t.slice(timeline_main_tid, all ? what : "wait_to_read '" + what + "'", "wait", e,
                 all ? json::object() : json{{"var", what}});
         break;
       }
-      case TimelineKind::collective: {
+      case flight::TimelineKind::collective: {
         if (lane_ends.size() <= e.pool) lane_ends.resize(e.pool + 1);
         std::vector<std::int64_t>& lanes = lane_ends[e.pool];
         const std::int64_t end =
@@ -190,8 +191,8 @@ std::string write_timeline(const TimelineContents& c) {
   // (or to the op itself when its call is not in the log).
   std::uint64_t flows = 0;
   for (std::size_t i = 0; i < c.events.size(); ++i) {
-    const TimelineEvent& e = c.events[i];
-    if (e.kind != TimelineKind::op || e.flow_from < 0) continue;
+    const flight::TimelineEvent& e = c.events[i];
+    if (e.kind != flight::TimelineKind::op || e.flow_from < 0) continue;
     const auto from = static_cast<std::size_t>(e.flow_from);
     if (from >= c.events.size()) continue;
     const auto call = collective_of_op.find(static_cast<std::int64_t>(i));
@@ -292,7 +293,7 @@ std::size_t remove_timeline_leftovers(const std::string& path) {
   return removed;
 }
 
-void write_timeline_file(const std::string& path, const TimelineContents& contents) {
+void write_timeline_file(const std::string& path, const flight::TimelineContents& contents) {
   if (contents.world_size > 1) {
     io::write_file_atomically(timeline_rank_path(path, contents.rank), write_timeline(contents));
     return;

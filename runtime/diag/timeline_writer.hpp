@@ -19,7 +19,7 @@ std::int64_t timeline_pool_tid(std::uint32_t pool, std::uint32_t thread);
 std::int64_t timeline_comm_tid(std::uint32_t comm, std::uint32_t lane);
 
 // One rank's trace: {"traceEvents": [...], "otherData": {"format": "ordo-timeline", ...}}.
-std::string write_timeline(const TimelineContents& contents);
+std::string write_timeline(const flight::TimelineContents& contents);
 
 // The ranks' traces as one: their events side by side (every rank is its own process) and each
 // rank's otherData under "ranks". Throws std::invalid_argument for a text that is not a trace.
@@ -30,7 +30,7 @@ std::string timeline_rank_path(const std::string& path, dag::Rank rank);
 
 // Writes `contents` atomically: to its rank path in a world of several ranks; to `path`, in the
 // merged form (as merge_timeline_files writes it), in a world of one.
-void write_timeline_file(const std::string& path, const TimelineContents& contents);
+void write_timeline_file(const std::string& path, const flight::TimelineContents& contents);
 
 // Rank 0's part before a run's ranks write theirs: removes the rank files (FILE.rank-K.json of
 // any K) that an earlier run left when its merge failed or it was ended first, so that no merge

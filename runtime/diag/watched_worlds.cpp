@@ -26,12 +26,13 @@ WatchedWorlds::WatchedWorlds(comm::World& world, comm::World* step,
   comm::World* base = &world;
   comm::World* step_base = step;
   if (check) {
-    checked_ = std::make_unique<CheckedWorld>(world, options.channels, MismatchReport{},
-                                              comm::Backend::mpi, step != nullptr ? "host." : "");
+    checked_ =
+        std::make_unique<flight::CheckedWorld>(world, options.channels, flight::MismatchReport{},
+                                               comm::Backend::mpi, step != nullptr ? "host." : "");
     base = checked_.get();
     if (step != nullptr) {
-      step_checked_ = std::make_unique<CheckedWorld>(*step, options.step_channels, MismatchReport{},
-                                                     options.step_backend);
+      step_checked_ = std::make_unique<flight::CheckedWorld>(
+          *step, options.step_channels, flight::MismatchReport{}, options.step_backend);
       step_base = step_checked_.get();
     }
   }
@@ -47,16 +48,16 @@ WatchedWorlds::WatchedWorlds(comm::World& world, comm::World* step,
     }
     recorder_ = std::make_unique<FlightRecorder>(both_ ? static_cast<comm::World&>(*both_) : *base,
                                                  recorded_comms, options.flight_ring);
-    const std::vector<FlightRing*> rings = recorder_->rings();
+    const std::vector<flight::FlightRing*> rings = recorder_->rings();
     if (step_base != nullptr) {
       const auto first = rings.begin() + static_cast<std::ptrdiff_t>(comms.size());
-      step_recorded_ = std::make_unique<RecordedWorld>(
-          *step_base, std::vector<FlightRing*>(rings.begin(), first));
-      recorded_ =
-          std::make_unique<RecordedWorld>(*base, std::vector<FlightRing*>(first, rings.end()));
+      step_recorded_ = std::make_unique<flight::RecordedWorld>(
+          *step_base, std::vector<flight::FlightRing*>(rings.begin(), first));
+      recorded_ = std::make_unique<flight::RecordedWorld>(
+          *base, std::vector<flight::FlightRing*>(first, rings.end()));
       step_world_ = step_recorded_.get();
     } else {
-      recorded_ = std::make_unique<RecordedWorld>(*base, rings);
+      recorded_ = std::make_unique<flight::RecordedWorld>(*base, rings);
     }
     world_ = recorded_.get();
   }

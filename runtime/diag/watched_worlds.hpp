@@ -42,7 +42,7 @@ struct WatchOptions {
   bool flight_recorder = false;
   std::size_t flight_ring = ring_capacity_default;
   std::string timeline_path;  // empty: no timeline
-  std::size_t timeline_events = timeline_events_default;
+  std::size_t timeline_events = flight::timeline_events_default;
   std::int64_t timeline_key = -1;  // the key of the timeline's own calls
 };
 
@@ -65,12 +65,12 @@ class WatchedWorlds {
   TimelineRun* timeline() { return timeline_.get(); }
 
  private:
-  std::unique_ptr<CheckedWorld> checked_;
-  std::unique_ptr<CheckedWorld> step_checked_;
+  std::unique_ptr<flight::CheckedWorld> checked_;
+  std::unique_ptr<flight::CheckedWorld> step_checked_;
   std::unique_ptr<comm::JoinedWorld> both_;
   std::unique_ptr<FlightRecorder> recorder_;
-  std::unique_ptr<RecordedWorld> recorded_;
-  std::unique_ptr<RecordedWorld> step_recorded_;
+  std::unique_ptr<flight::RecordedWorld> recorded_;
+  std::unique_ptr<flight::RecordedWorld> step_recorded_;
   std::unique_ptr<TimelineRun> timeline_;
   comm::World* world_ = nullptr;
   comm::World* step_world_ = nullptr;

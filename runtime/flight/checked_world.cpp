@@ -8,7 +8,7 @@
 #include <thread>
 #include <utility>
 
-namespace ordo::diag {
+namespace ordo::flight {
 namespace {
 
 std::string mismatch_message(const std::string& comm_name, std::uint64_t seq,
@@ -258,4 +258,4 @@ CheckedWorld::CheckedWorld(comm::World& inner, const std::vector<comm::CheckChan
                            const std::string& name_prefix)
     : WrappedWorld(inner, checking(inner, channels, std::move(report), backend, name_prefix)) {}
 
-}  // namespace ordo::diag
+}  // namespace ordo::flight

@@ -27,7 +27,7 @@
 #include "runtime/comm/wrapped_world.hpp"
 #include "runtime/errors/exit_codes.hpp"
 
-namespace ordo::diag {
+namespace ordo::flight {
 
 // The members' calls at one position of a communicator disagree. Every member throws it for the
 // same position with the same message.
@@ -99,4 +99,4 @@ class CheckedWorld final : public comm::WrappedWorld {
                const std::string& name_prefix = {});
 };
 
-}  // namespace ordo::diag
+}  // namespace ordo::flight

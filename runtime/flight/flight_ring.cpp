@@ -7,7 +7,7 @@
 
 #include "runtime/engine/core.hpp"
 
-namespace ordo::diag {
+namespace ordo::flight {
 namespace {
 
 template <std::size_t N>
@@ -129,4 +129,4 @@ std::optional<FlightEntry> FlightRing::oldest_open() const {
   return oldest;
 }
 
-}  // namespace ordo::diag
+}  // namespace ordo::flight

@@ -24,7 +24,7 @@ namespace ordo::engine {
 struct RunningOp;
 }
 
-namespace ordo::diag {
+namespace ordo::flight {
 
 enum class CallState : std::uint8_t {
   issued,     // handed to the backend, not yet started there
@@ -100,4 +100,4 @@ class FlightRing {
 
 std::int64_t steady_ns();
 
-}  // namespace ordo::diag
+}  // namespace ordo::flight

@@ -8,7 +8,7 @@
 #include "runtime/comm/sim/issuer.hpp"
 #include "runtime/engine/core.hpp"
 
-namespace ordo::diag {
+namespace ordo::flight {
 
 RecordedCommunicator::RecordedCommunicator(comm::Communicator& inner, FlightRing& ring)
     : WrappedCommunicator(inner), ring_(ring) {}
@@ -109,4 +109,4 @@ comm::WrappedWorld::Wrap recording(const comm::World& inner,
 RecordedWorld::RecordedWorld(comm::World& inner, const std::vector<FlightRing*>& rings)
     : WrappedWorld(inner, recording(inner, rings)) {}
 
-}  // namespace ordo::diag
+}  // namespace ordo::flight

@@ -13,7 +13,7 @@
 #include "runtime/comm/wrapped_world.hpp"
 #include "runtime/flight/flight_ring.hpp"
 
-namespace ordo::diag {
+namespace ordo::flight {
 
 class RecordedCommunicator final : public comm::WrappedCommunicator {
  public:
@@ -38,4 +38,4 @@ class RecordedWorld final : public comm::WrappedWorld {
   RecordedWorld(comm::World& inner, const std::vector<FlightRing*>& rings);
 };
 
-}  // namespace ordo::diag
+}  // namespace ordo::flight

@@ -6,7 +6,7 @@
 
 #include "runtime/flight/flight_ring.hpp"
 
-namespace ordo::diag {
+namespace ordo::flight {
 namespace {
 
 // The op event the calling thread runs now, and whose log it is in: a collective issued from the
@@ -153,4 +153,4 @@ TimelineContents TimelineLog::contents() const {
   return c;
 }
 
-}  // namespace ordo::diag
+}  // namespace ordo::flight

@@ -20,7 +20,7 @@
 #include "runtime/dag/program.hpp"
 #include "runtime/engine/op_trace.hpp"
 
-namespace ordo::diag {
+namespace ordo::flight {
 
 inline constexpr std::size_t timeline_events_default = 1u << 18;
 inline constexpr std::size_t timeline_events_max = 1u << 24;
@@ -98,4 +98,4 @@ class TimelineLog final : public engine::OpTrace {
   std::vector<std::string> comm_names_;
 };
 
-}  // namespace ordo::diag
+}  // namespace ordo::flight

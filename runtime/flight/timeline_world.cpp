@@ -4,7 +4,7 @@
 #include <string>
 #include <utility>
 
-namespace ordo::diag {
+namespace ordo::flight {
 
 TracedCommunicator::TracedCommunicator(comm::Communicator& inner, dag::CommId id, TimelineLog& log)
     : WrappedCommunicator(inner), id_(id), log_(log) {}
@@ -58,4 +58,4 @@ TimelineWorld::TimelineWorld(comm::World& inner, TimelineLog& log, dag::CommId f
         return std::make_unique<TracedCommunicator>(c, first_id + id, log);
       }) {}
 
-}  // namespace ordo::diag
+}  // namespace ordo::flight

@@ -12,7 +12,7 @@
 #include "runtime/comm/wrapped_world.hpp"
 #include "runtime/flight/timeline_log.hpp"
 
-namespace ordo::diag {
+namespace ordo::flight {
 
 class TracedCommunicator final : public comm::WrappedCommunicator {
  public:
@@ -41,4 +41,4 @@ class TimelineWorld final : public comm::WrappedWorld {
                 std::string_view name_prefix = {});
 };
 
-}  // namespace ordo::diag
+}  // namespace ordo::flight

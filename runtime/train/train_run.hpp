@@ -27,8 +27,10 @@
 
 namespace ordo::diag {
 class FlightRecorder;
-class TimelineLog;
 }  // namespace ordo::diag
+namespace ordo::flight {
+class TimelineLog;
+}  // namespace ordo::flight
 
 namespace ordo::train {
 
@@ -104,7 +106,7 @@ struct TrainOptions {
   diag::FlightRecorder* recorder = nullptr;
   // When set, the engine logs every op and blocking wait into it (docs/diagnostics.md,
   // "Timeline"); it must outlive the run. The world given should log its collectives into it.
-  diag::TimelineLog* timeline = nullptr;
+  flight::TimelineLog* timeline = nullptr;
   // When set, what the model file gives replaces the drawn initial values (rank 0's still
   // reach every rank by the initial broadcast).
   const networks::InitialValues* initial_values = nullptr;

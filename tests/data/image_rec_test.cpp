@@ -4,6 +4,7 @@
 #include "runtime/data/image_rec.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <turbojpeg.h>
 
 #include <algorithm>
@@ -315,6 +316,23 @@ TEST(SyntheticImages, TheSeedFixesEveryPixel) {
   EXPECT_NE(synthetic_image(a, 2, 1).pixels, synthetic_image(a, 2, 0).pixels);
   EXPECT_NE(synthetic_image(a, 2, 1).pixels, synthetic_image(b, 2, 1).pixels);
   EXPECT_EQ(synthetic_class_name(17), "n00000017");
+}
+
+// A .rec that is a named pipe no one writes would hold the reader in open() for ever; it is
+// refused by what it is, before the open, and so is a directory in its place.
+TEST_F(ImageRecFiles, APipeOrADirectoryAsARecordFileIsRefusedUnopened) {
+  const std::string pipe = (dir_ / "pipe.rec").string();
+  ASSERT_EQ(::mkfifo(pipe.c_str(), 0644), 0);
+  try {
+    const FileRange rec(pipe);
+    FAIL() << "a FIFO was opened";
+  } catch (const DataError& e) {
+    EXPECT_NE(std::string(e.what()).find("is a named pipe (FIFO), whose reading may wait for ever"),
+              std::string::npos)
+        << e.what();
+  }
+  fs::create_directories(dir_ / "dir.rec");
+  EXPECT_THROW(FileRange((dir_ / "dir.rec").string()), DataError);
 }
 
 }  // namespace

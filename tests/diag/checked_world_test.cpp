@@ -118,8 +118,8 @@ struct Fixture {
   ScriptedChannel channel;
   ScriptedComm inner;
   std::atomic<int> reports{0};
-  MismatchReport report = [this](const CollectiveMismatch&) { ++reports; };
-  CheckedCommunicator checked{inner, channel, report};
+  flight::MismatchReport report = [this](const flight::CollectiveMismatch&) { ++reports; };
+  flight::CheckedCommunicator checked{inner, channel, report};
 };
 
 // Collects a non-blocking call's completions.
@@ -160,7 +160,7 @@ TEST(CheckedCommunicator, ADivergentBlockingCallIsNeverIssued) {
   try {
     f.checked.call(allreduce(2), nullptr);
     FAIL() << "no mismatch";
-  } catch (const CollectiveMismatch& m) {
+  } catch (const flight::CollectiveMismatch& m) {
     EXPECT_EQ(m.seq(), 1u);
     EXPECT_EQ(m.comm_name(), "grads");
     EXPECT_EQ(std::string(m.what()),
@@ -170,7 +170,7 @@ TEST(CheckedCommunicator, ADivergentBlockingCallIsNeverIssued) {
   }
   EXPECT_EQ(f.inner.issued.size(), 1u);
   // Reported and settled once, at the first divergence only.
-  EXPECT_THROW(f.checked.call(allreduce(2), nullptr), CollectiveMismatch);
+  EXPECT_THROW(f.checked.call(allreduce(2), nullptr), flight::CollectiveMismatch);
   EXPECT_EQ(f.reports, 1);
   EXPECT_EQ(f.channel.settles, 1);
 }
@@ -178,7 +178,7 @@ TEST(CheckedCommunicator, ADivergentBlockingCallIsNeverIssued) {
 TEST(CheckedCommunicator, BlockingAgainstNonBlockingIsADivergence) {
   Fixture f;
   f.channel.theirs = {Fingerprint{allreduce(1), false}};
-  EXPECT_THROW(f.checked.call(allreduce(1), nullptr), CollectiveMismatch);
+  EXPECT_THROW(f.checked.call(allreduce(1), nullptr), flight::CollectiveMismatch);
   EXPECT_TRUE(f.inner.issued.empty());
 }
 
@@ -254,8 +254,8 @@ TEST(CheckedCommunicator, AChannelOfAnotherSizeIsRefused) {
     void settle(double) override {}
   } channel;
   ScriptedComm inner;
-  const MismatchReport report = [](const CollectiveMismatch&) {};
-  EXPECT_THROW(CheckedCommunicator(inner, channel, report), std::invalid_argument);
+  const flight::MismatchReport report = [](const flight::CollectiveMismatch&) {};
+  EXPECT_THROW(flight::CheckedCommunicator(inner, channel, report), std::invalid_argument);
 }
 
 }  // namespace

@@ -45,7 +45,7 @@ TEST(Deadline, WorkDoneInTimeNeverExpires) {
 [[noreturn]] void hang_under_an_allowance(const std::string& dir) {
   testing::FakeWorld inner;
   FlightRecorder recorder(inner, testing::fake_comms, 8);
-  RecordedWorld world(inner, recorder.rings());
+  flight::RecordedWorld world(inner, recorder.rings());
   float buffer[4] = {};
   world.comm(1).start_then(testing::allreduce(1), buffer, [](std::exception_ptr) {});
   WatchdogOptions options;

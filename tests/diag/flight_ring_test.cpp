@@ -16,35 +16,35 @@ comm::Call allreduce(std::int64_t key) {
 }
 
 TEST(FlightRing, KeepsTheLastCapacityCallsInSeqOrder) {
-  FlightRing ring(4);
+  flight::FlightRing ring(4);
   for (std::int64_t k = 0; k < 10; ++k) {
-    const FlightRing::Issued issued = ring.issue(allreduce(k), true, "ar", nullptr);
+    const flight::FlightRing::Issued issued = ring.issue(allreduce(k), true, "ar", nullptr);
     EXPECT_EQ(issued.seq, static_cast<std::uint64_t>(k));
     ring.started(issued.seq);
     ring.ended(issued.seq, false);
   }
-  const FlightRing::View view = ring.view();
+  const flight::FlightRing::View view = ring.view();
   EXPECT_EQ(view.issued, 10u);
   ASSERT_EQ(view.entries.size(), 4u);
   for (std::size_t i = 0; i < 4; ++i) {
     EXPECT_EQ(view.entries[i].seq, 6 + i);
     EXPECT_EQ(view.entries[i].call.key, static_cast<std::int64_t>(6 + i));
-    EXPECT_EQ(view.entries[i].state, CallState::completed);
+    EXPECT_EQ(view.entries[i].state, flight::CallState::completed);
     EXPECT_GT(view.entries[i].ended_ns, 0);
   }
   EXPECT_FALSE(ring.oldest_open().has_value());
 }
 
 TEST(FlightRing, StatesAndTheOldestOpenCall) {
-  FlightRing ring(8);
+  flight::FlightRing ring(8);
   const auto a = ring.issue(allreduce(1), true, "a", nullptr);
   const auto b = ring.issue(allreduce(2), false, "b", nullptr);
   ring.started(b.seq);
   ring.ended(a.seq, true);
-  const FlightRing::View view = ring.view();
+  const flight::FlightRing::View view = ring.view();
   ASSERT_EQ(view.entries.size(), 2u);
-  EXPECT_EQ(view.entries[0].state, CallState::failed);
-  EXPECT_EQ(view.entries[1].state, CallState::in_flight);
+  EXPECT_EQ(view.entries[0].state, flight::CallState::failed);
+  EXPECT_EQ(view.entries[1].state, flight::CallState::in_flight);
   EXPECT_FALSE(view.entries[1].blocking);
   EXPECT_STREQ(view.entries[1].issuer.data(), "b");
   ASSERT_TRUE(ring.oldest_open().has_value());
@@ -53,18 +53,18 @@ TEST(FlightRing, StatesAndTheOldestOpenCall) {
   const auto c = ring.issue(allreduce(3), true, "c", nullptr);
   ring.ended(c.seq, false);
   ring.started(c.seq);
-  EXPECT_EQ(ring.view().entries.back().state, CallState::completed);
+  EXPECT_EQ(ring.view().entries.back().state, flight::CallState::completed);
 }
 
 TEST(FlightRing, CutsLongNamesToTheSlot) {
-  FlightRing ring(1);
+  flight::FlightRing ring(1);
   ring.issue(allreduce(1), true, std::string(500, 'x'), nullptr);
-  const FlightEntry e = ring.view().entries.at(0);
-  EXPECT_EQ(std::string(e.issuer.data()), std::string(issuer_bytes - 1, 'x'));
+  const flight::FlightEntry e = ring.view().entries.at(0);
+  EXPECT_EQ(std::string(e.issuer.data()), std::string(flight::issuer_bytes - 1, 'x'));
 }
 
 TEST(FlightRing, ParksCompletionsAndNeverOverwritesAParkedOne) {
-  FlightRing ring(2);
+  flight::FlightRing ring(2);
   int ran = 0;
   comm::Communicator::Done d0 = [&](std::exception_ptr) { ++ran; };
   comm::Communicator::Done d1 = [&](std::exception_ptr) { ran += 10; };
@@ -84,23 +84,23 @@ TEST(FlightRing, ParksCompletionsAndNeverOverwritesAParkedOne) {
   back(nullptr);
   EXPECT_EQ(ran, 1);
   EXPECT_FALSE(static_cast<bool>(ring.ended(a.seq, false)));  // handed out once
-  const FlightRing::View view = ring.view();
+  const flight::FlightRing::View view = ring.view();
   EXPECT_EQ(view.issued, 3u);
   ASSERT_EQ(view.entries.size(), 1u);  // seq 1 only: seq 2 was kept out
   EXPECT_EQ(view.entries[0].seq, 1u);
 }
 
-TEST(FlightRing, RejectsAnEmptyRing) { EXPECT_THROW(FlightRing(0), std::invalid_argument); }
+TEST(FlightRing, RejectsAnEmptyRing) { EXPECT_THROW(flight::FlightRing(0), std::invalid_argument); }
 
 // Writers issue and end calls while a reader takes views and looks for the oldest open call, as
 // the watchdog does while collectives run. TSan holds the ring to having no data race.
 TEST(FlightRing, ReadersRaceWritersSafely) {
-  FlightRing ring(16);
+  flight::FlightRing ring(16);
   std::atomic<bool> stop{false};
   std::thread reader([&] {
     std::uint64_t last = 0;
     while (!stop.load()) {
-      const FlightRing::View view = ring.view();
+      const flight::FlightRing::View view = ring.view();
       EXPECT_GE(view.issued, last);
       last = view.issued;
       for (std::size_t i = 1; i < view.entries.size(); ++i) {

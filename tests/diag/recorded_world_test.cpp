@@ -21,7 +21,7 @@ const std::vector<dag::Communicator>& comms = testing::fake_comms;
 TEST(RecordedWorld, EveryPathRecordsItsCallAndItsEnd) {
   FakeWorld inner;
   FlightRecorder recorder(inner, comms, 8);
-  RecordedWorld world(inner, recorder.rings());
+  flight::RecordedWorld world(inner, recorder.rings());
   float buffer[4] = {};
   {
     const comm::sim::IssuerScope issuer("main");
@@ -60,7 +60,7 @@ TEST(RecordedWorld, EveryPathRecordsItsCallAndItsEnd) {
 
 TEST(RecordedWorld, RejectsAWrongRingCount) {
   FakeWorld inner;
-  EXPECT_THROW(RecordedWorld(inner, {}), std::invalid_argument);
+  EXPECT_THROW(flight::RecordedWorld(inner, {}), std::invalid_argument);
   EXPECT_THROW(FlightRecorder(inner, comms, 0), std::invalid_argument);
 }
 

@@ -36,12 +36,12 @@ TEST(TimelineLog, ConcurrentWritersAreBoundedAndCountWhatTheyDrop) {
   constexpr std::size_t capacity = 1000;
   constexpr int writers = 4;
   constexpr int rounds = 400;  // each round: an op, a call inside it, a wait: 3 events
-  TimelineLog log(0, 1, capacity);
+  flight::TimelineLog log(0, 1, capacity);
   log.set_comm_name(0, "grads");
   std::atomic<bool> done{false};
   std::thread reader([&] {
     while (!done.load()) {
-      const TimelineContents c = log.contents();
+      const flight::TimelineContents c = log.contents();
       ASSERT_LE(c.events.size(), capacity);
     }
   });
@@ -69,24 +69,24 @@ TEST(TimelineLog, ConcurrentWritersAreBoundedAndCountWhatTheyDrop) {
   done = true;
   reader.join();
 
-  const TimelineContents c = log.contents();
+  const flight::TimelineContents c = log.contents();
   ASSERT_EQ(c.events.size(), capacity);
   EXPECT_EQ(c.dropped, std::uint64_t{3} * writers * rounds - capacity);
   EXPECT_EQ(c.capacity, capacity);
   for (std::size_t i = 0; i < c.events.size(); ++i) {
-    const TimelineEvent& e = c.events[i];
+    const flight::TimelineEvent& e = c.events[i];
     // A kept event's end is recorded (its begin was kept, so its end finds it).
     EXPECT_GE(e.end_ns, e.begin_ns) << i;
     EXPECT_NE(e.end_ns, 0) << i;
     if (i > 0) {
       EXPECT_GE(e.begin_ns, c.events[i - 1].begin_ns) << "begin order at " << i;
     }
-    if (e.kind == TimelineKind::collective) {
+    if (e.kind == flight::TimelineKind::collective) {
       EXPECT_EQ(e.bytes, 32u);
       // Issued from inside an op on the same thread: that op is its issuer.
       ASSERT_GE(e.issuer, 0) << i;
-      const TimelineEvent& issuer = c.events[static_cast<std::size_t>(e.issuer)];
-      EXPECT_EQ(issuer.kind, TimelineKind::op);
+      const flight::TimelineEvent& issuer = c.events[static_cast<std::size_t>(e.issuer)];
+      EXPECT_EQ(issuer.kind, flight::TimelineKind::op);
       EXPECT_LE(issuer.begin_ns, e.begin_ns);
     }
   }
@@ -94,7 +94,7 @@ TEST(TimelineLog, ConcurrentWritersAreBoundedAndCountWhatTheyDrop) {
 }
 
 TEST(TimelineLog, ACollectiveOpFlowsFromTheLastWriterOfItsVar) {
-  TimelineLog log(1, 2, 16);
+  flight::TimelineLog log(1, 2, 16);
   const std::int64_t a = log.op_begin(op("fwd", {1}, dag::OpKind::compute), "compute", 0);
   log.op_end(a);
   const std::int64_t b = log.op_begin(op("bwd.conv1", {2}, dag::OpKind::compute), "compute", 1);
@@ -110,7 +110,7 @@ TEST(TimelineLog, ACollectiveOpFlowsFromTheLastWriterOfItsVar) {
       true);
   log.collective_end(call, false);
   log.collective_end(later, true);
-  const TimelineContents c = log.contents();
+  const flight::TimelineContents c = log.contents();
   ASSERT_EQ(c.events.size(), 5u);
   EXPECT_EQ(c.rank, 1u);
   EXPECT_EQ(c.world_size, 2u);
@@ -125,17 +125,17 @@ TEST(TimelineLog, ACollectiveOpFlowsFromTheLastWriterOfItsVar) {
 }
 
 TEST(TimelineLog, NamesAreCutAndCapacityIsChecked) {
-  TimelineLog log(0, 1, 1);
+  flight::TimelineLog log(0, 1, 1);
   const std::int64_t t = log.op_begin(op(std::string(200, 'x'), {}, dag::OpKind::compute), "p", 0);
   EXPECT_EQ(t, 0);
   log.op_end(t);
   EXPECT_EQ(log.wait_begin("wait_for_all", {}), -1);  // full
   log.wait_end(-1);                                   // a dropped event's end is a no-op
-  const TimelineContents c = log.contents();
-  EXPECT_EQ(std::strlen(c.events[0].name.data()), timeline_name_bytes - 1);
+  const flight::TimelineContents c = log.contents();
+  EXPECT_EQ(std::strlen(c.events[0].name.data()), flight::timeline_name_bytes - 1);
   EXPECT_EQ(c.dropped, 1u);
-  EXPECT_THROW(TimelineLog(0, 1, 0), std::invalid_argument);
-  EXPECT_THROW(TimelineLog(0, 1, timeline_events_max + 1), std::invalid_argument);
+  EXPECT_THROW(flight::TimelineLog(0, 1, 0), std::invalid_argument);
+  EXPECT_THROW(flight::TimelineLog(0, 1, flight::timeline_events_max + 1), std::invalid_argument);
 }
 
 }  // namespace

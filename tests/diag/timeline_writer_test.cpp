@@ -122,10 +122,10 @@ std::vector<json> events_of(const json& trace, const std::string& ph, const std:
 
 // A backward op writes a gradient, an async allreduce reduces it, the main thread waits: on a
 // real engine, the way the trainer runs.
-TimelineContents engine_run(dag::Rank rank, std::uint32_t ranks) {
+flight::TimelineContents engine_run(dag::Rank rank, std::uint32_t ranks) {
   InstantWorld inner;
-  TimelineLog log(rank, ranks);
-  TimelineWorld world(inner, log);
+  flight::TimelineLog log(rank, ranks);
+  flight::TimelineWorld world(inner, log);
   engine::EngineConfig config;
   config.pools = {{"compute", 2}, {"comm", 1}};
   engine::Engine engine(config, std::make_unique<engine::ThreadPoolScheduler>());
@@ -209,7 +209,7 @@ TEST(TimelineWriter, AnEngineRunIsAValidTraceWithItsCollectiveAndItsFlow) {
 }
 
 TEST(TimelineWriter, OverlappingCallsGoToLanesAndDropsAreLabelled) {
-  TimelineLog log(0, 1, 3);
+  flight::TimelineLog log(0, 1, 3);
   log.set_comm_name(0, "grads");
   const comm::Call call{
       dag::CollectiveKind::allreduce, 1, 4, dag::DType::f32, dag::Reduction::sum, std::nullopt};

@@ -106,11 +106,11 @@ TEST(WatchedWorlds, OnADevicePathTheRecorderAndTheTimelineWatchBothWorlds) {
   EXPECT_TRUE(dump.comms[0].calls.empty());
   EXPECT_TRUE(dump.comms[3].calls.empty());
 
-  const TimelineContents timeline = watched.timeline()->log().contents();
+  const flight::TimelineContents timeline = watched.timeline()->log().contents();
   EXPECT_EQ(timeline.comm_names, (std::vector<std::string>{"a", "b", "host.a", "host.b"}));
   std::vector<std::pair<std::uint32_t, std::int64_t>> collectives;  // communicator id, key
-  for (const TimelineEvent& e : timeline.events) {
-    if (e.kind == TimelineKind::collective) collectives.emplace_back(e.pool, e.key);
+  for (const flight::TimelineEvent& e : timeline.events) {
+    if (e.kind == flight::TimelineKind::collective) collectives.emplace_back(e.pool, e.key);
   }
   EXPECT_EQ(collectives, (std::vector<std::pair<std::uint32_t, std::int64_t>>{{1, 7}, {2, -1}}));
 }
@@ -150,7 +150,7 @@ TEST(WatchedWorlds, FingerprintModeChecksEachWorldOnItsOwnChannels) {
   watched.step_world()->comm(0).call(testing::allreduce(5), buffer);
   EXPECT_EQ(w.step.a.calls, 1);
   EXPECT_THROW(watched.step_world()->comm(1).call(testing::allreduce(7), buffer),
-               CollectiveMismatch);
+               flight::CollectiveMismatch);
   EXPECT_EQ(w.step.b.calls, 0);
   watched.world().comm(0).call(testing::allreduce(-1), buffer);
   EXPECT_EQ(w.host.a.calls, 1);
@@ -174,7 +174,7 @@ TEST(WatchedWorlds, AMismatchOnTheMpiWorldNamesItsHostCommunicator) {
   try {
     watched.world().comm(1).call(testing::allreduce(-1), buffer);
     FAIL() << "the mismatch was not found";
-  } catch (const CollectiveMismatch& e) {
+  } catch (const flight::CollectiveMismatch& e) {
     EXPECT_EQ(e.comm_name(), "host.b");
     EXPECT_NE(std::string(e.what()).find("collective mismatch on 'host.b' at call 0"),
               std::string::npos)
@@ -197,7 +197,7 @@ TEST(WatchedWorlds, OnNcclTheBlockingFormIsNotCompared) {
       EXPECT_EQ(w.step.a.calls, 1);
     } else {
       EXPECT_THROW(watched.step_world()->comm(0).call(testing::allreduce(5), buffer),
-                   CollectiveMismatch);
+                   flight::CollectiveMismatch);
       EXPECT_EQ(w.step.a.calls, 0);
     }
   }

@@ -184,7 +184,7 @@ Command add_train(CLI::App& app) {
       });
   sub->add_option("--timeline-events", o->timeline_events,
                   "events each rank's timeline holds; later ones are counted as dropped")
-      ->check(CLI::Range(std::size_t{1}, diag::timeline_events_max))
+      ->check(CLI::Range(std::size_t{1}, flight::timeline_events_max))
       ->capture_default_str();
   sub->add_flag("--no-verify", o->no_verify, "train without checking the step program first");
   sub->add_flag("--allow-unknown", o->allow_unknown, "train when the checker cannot decide");

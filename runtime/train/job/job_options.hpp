@@ -51,7 +51,7 @@ struct JobOptions {
   bool check_collectives = false;  // else ORDO_DEBUG=detail
   // The run's timeline (docs/diagnostics.md, "Timeline"); empty: none.
   std::string timeline_path;
-  std::size_t timeline_events = diag::timeline_events_default;
+  std::size_t timeline_events = flight::timeline_events_default;
 };
 
 }  // namespace ordo::train

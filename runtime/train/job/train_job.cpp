@@ -302,10 +302,10 @@ int TrainJob::train() {
       std::rethrow_exception(error);
     } catch (const checkpoint::CheckpointError&) {
       return;  // every rank throws it together (they agree first): a clean exit follows
-    } catch (const diag::CollectiveMismatch& e) {
+    } catch (const flight::CollectiveMismatch& e) {
       // Every rank of the communicator has reported it (CheckedWorld) before getting here.
       dump_failure(e.what());
-      runtime_.abort(diag::exit_collective_mismatch);
+      runtime_.abort(flight::exit_collective_mismatch);
     } catch (const std::exception& e) {
       say_rank_error(rank_, std::string(e.what()) + "; ending every rank");
       dump_failure(e.what());
