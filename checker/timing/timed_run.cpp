@@ -7,7 +7,7 @@
 #include <set>
 #include <stdexcept>
 #include <string>
-#include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -136,13 +136,13 @@ class Clock {
       const double cost = op.cost_us * (is_update(op) ? 1.0 : options_.compute_scale);
       due(t.op, now_us_ + cost);
       result_.compute_us += cost;
-    } else if (phase == OpPhase::fired && !due_at_.contains(t.op)) {
+    } else if (phase == OpPhase::fired && !scheduled_.contains(t.op)) {
       due(t.op, on_link(*op.collective));
     }
   }
 
   void due(dag::OpId op, double at) {
-    due_at_[op] = at;
+    scheduled_.insert(op);
     due_.insert({at, op});
   }
 
@@ -164,7 +164,7 @@ class Clock {
       const dag::Transition complete{dag::Transition::Kind::complete, 0, op, std::nullopt};
       if (apply(model_, state, complete)) throw std::logic_error("a completion broke a rule");
       ++result_.transitions;
-      due_at_.erase(op);
+      scheduled_.erase(op);
     }
     return true;
   }
@@ -177,9 +177,9 @@ class Clock {
   double link_free_us_ = 0.0;
   double node_link_free_us_ = 0.0;
   std::vector<CommLink> links_;  // per communicator
-  // Completion time of every running or matched op, by op and in time order.
-  std::unordered_map<dag::OpId, double> due_at_;
+  // Every running or matched op by its completion time, and the same ops by id.
   std::set<std::pair<double, dag::OpId>> due_;
+  std::unordered_set<dag::OpId> scheduled_;
   std::set<dag::OpId> claimed_;  // collective ops claimed, their calls not issued yet
 };
 
