@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "checker/promela/export.hpp"
+#include "runtime/comm/rules/completion.hpp"
 
 namespace ordo::checker::promela {
 
@@ -101,7 +102,29 @@ void check_membership(const System& model, dag::Rank rank) {
   }
 }
 
+// Whether some call of the rank's program may return before its match.
+bool returns_early(const System& model, dag::Rank rank) {
+  const dag::Program& program = model.program(rank);
+  for (const dag::Op& op : program.ops) {
+    if (op.collective && early_kind(model, *op.collective) != 0) return true;
+  }
+  for (const dag::Action& a : program.main) {
+    const auto* c = std::get_if<dag::CollectiveAction>(&a);
+    if (c != nullptr && early_kind(model, c->collective) != 0) return true;
+  }
+  return false;
+}
+
 }  // namespace
+
+std::uint32_t early_kind(const System& model, const dag::Collective& collective) {
+  if (!comm::may_complete_early(model.backend()) || model.members(collective.comm).size() < 2) {
+    return 0;
+  }
+  if (collective.kind == dag::CollectiveKind::bcast) return 1;
+  if (collective.kind == dag::CollectiveKind::reduce) return 2;
+  return 0;
+}
 
 Bounds compute_bounds(const System& model) {
   Bounds b;
@@ -117,15 +140,17 @@ Bounds compute_bounds(const System& model) {
     const dag::Program& program = model.program(r);
     fold_program(program, b);
     check_membership(model, r);
+    b.early = b.early || returns_early(model, r);
     processes += 1;
     for (const dag::Pool& pool : program.pools) processes += pool.threads;
     for (const dag::Op& op : program.ops) {
       if (op.kind == dag::OpKind::async_collective) ++processes;
     }
   }
+  if (b.early) ++processes;  // Sync
   check(processes, processes_max,
-        "the number of SPIN processes (init, and per rank its main thread, pool threads and "
-        "async collective ops)");
+        "the number of SPIN processes (init, Sync where calls may return early, and per rank its "
+        "main thread, pool threads and async collective ops)");
   b.processes = static_cast<std::uint32_t>(processes);
   return b;
 }

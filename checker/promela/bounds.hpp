@@ -24,7 +24,15 @@ struct Bounds {
   std::uint32_t calls = 1;      // calls one rank issues on one communicator
   std::uint32_t stream = 1;     // calls one rank issues in all: its stream's length at most
   std::uint32_t processes = 1;  // init, then per rank: main, pool threads, async callbacks
+  // Some call may return before its match (docs/semantics.md, C4): the model then carries the
+  // early returns and the Sync process (docs/promela.md, "Early returns").
+  bool early = false;
 };
+
+// How a call may return before its match, as the model's tables say it: 0 never (it needs
+// every member), 1 as a bcast (a root at once, a non-root once the root issued), 2 as a reduce
+// (a non-root at once). Under a backend that never returns early, always 0.
+std::uint32_t early_kind(const System& model, const dag::Collective& collective);
 
 // Throws ExportError naming the first count that does not fit.
 Bounds compute_bounds(const System& model);

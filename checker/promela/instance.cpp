@@ -47,6 +47,8 @@ class InitWriter {
     for (dag::CommId c = 0; c < model_.comms(); ++c) write_comm(c);
     out_ << "    skip\n  }\n  atomic {\n";
     for (dag::Rank r = 0; r < model_.ranks(); ++r) write_runs(r);
+    // Where a call may return early, deadlocks are judged once every call waits for its match.
+    if (compute_bounds(model_).early) out_ << "    run Sync();\n";
     out_ << "  }\n}\n";
   }
 
@@ -85,6 +87,7 @@ class InitWriter {
                              comm::call_blocks(model_.backend(),
                                                desc.kind == dag::OpKind::collective))
            << ";\n";
+      write_early("op", at, *desc.collective);
     }
     // The rules append reads first, then writes, each in the order listed.
     std::uint32_t i = 0;
@@ -117,7 +120,16 @@ class InitWriter {
       out_ << "A_COLLECTIVE; act_comm" << at << " = " << call.comm << "; act_sig" << at << " = "
            // A main thread's call always blocks on MPI; on a stream-ordered backend none does.
            << signatures_.id(call, comm::call_blocks(model_.backend(), true)) << ";\n";
+      write_early("act", at, call);
     }
+  }
+
+  // How the call may return before its match (early_kind), and its root: only where it may.
+  void write_early(const char* table, const std::string& at, const dag::Collective& call) {
+    const std::uint32_t early = early_kind(model_, call);
+    if (early == 0) return;
+    out_ << "    " << table << "_early" << at << " = " << early << "; " << table << "_root" << at
+         << " = " << call.root.value_or(0) << ";\n";
   }
 
   void write_comm(dag::CommId c) {
@@ -161,6 +173,8 @@ class InitWriter {
 void write_defines(std::ostream& out, const Bounds& b, comm::Backend backend) {
   // Stream-ordered completion (docs/semantics.md, D1-D3): collectives.pml's ORDO_STREAMS parts.
   define(out, "ORDO_STREAMS", comm::stream_ordered(backend) ? 1 : 0);
+  // Calls that may return before their match (docs/semantics.md, C4): the ORDO_EARLY parts.
+  define(out, "ORDO_EARLY", b.early ? 1 : 0);
   define(out, "NSTREAM", b.stream);
   define(out, "NRANKS", b.ranks);
   define(out, "NCOMMS", b.comms);

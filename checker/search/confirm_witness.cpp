@@ -43,7 +43,7 @@ void confirm_witness(const System& model, const Result& result) {
   if (!std::holds_alternative<comm::Deadlock>(*result.violation)) {
     broken("has no transitions but claims a mismatch or a thread-rule break");
   }
-  if (!enabled_transitions(model, state).empty() || finished(model, state)) {
+  if (!stuck(model, state)) {
     broken("claims a deadlock, but its end state can move or has finished");
   }
   const comm::Violation seen = describe_deadlock(model, state);

@@ -34,7 +34,9 @@ Reach can_finish(const System& model, const State& from, const ExploreLimits& li
   std::vector<Frame> stack;
   auto push = [&](State s) -> bool {  // true: `s` is a finished state
     std::vector<dag::Transition> enabled = enabled_transitions(model, s);
-    if (enabled.empty()) return finished(model, s);
+    // A deadlock is no way out, even where early returns could move on (checker::stuck).
+    if (stuck(model, s, enabled)) return false;
+    if (enabled.empty()) return true;  // finished
     std::vector<dag::Transition> ample = ample_transitions(model, s, enabled);
     stack.push_back(Frame{std::move(s), std::move(ample), 0});
     return false;

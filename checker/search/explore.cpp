@@ -218,11 +218,11 @@ class Search {
                            "a communicator");
   }
 
-  // A state with no enabled transition that is not the end of every rank is a deadlock. Sets the
-  // result and returns true in that case; the witness is the path to the top frame's latest
+  // A deadlock (checker::stuck: nothing but early returns enabled, the job not finished). Sets
+  // the result and returns true in that case; the witness is the path to the top frame's latest
   // child (empty at the initial state, when the stack is).
   bool stuck(const State& state, const std::vector<dag::Transition>& enabled) {
-    if (!enabled.empty() || finished(model_, state)) return false;
+    if (!checker::stuck(model_, state, enabled)) return false;
     // Described from the state the renamed witness reaches, so that the threads it names are the
     // run's (witness_as_run); it has the search's state's bytes, so it is as stuck.
     State run_state;

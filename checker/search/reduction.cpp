@@ -16,8 +16,9 @@ namespace {
 bool has_call_in_flight(const RankState& r) {
   // A claimed op's call is not in flight: nothing another rank does can change it before it is
   // issued, and the issue is this rank's own transition.
-  return r.main_blocked ||
-         std::find(r.phase.begin(), r.phase.end(), OpPhase::issued) != r.phase.end();
+  return r.main_blocked || std::any_of(r.phase.begin(), r.phase.end(), [](OpPhase p) {
+           return p == OpPhase::issued || p == OpPhase::returnable;
+         });
 }
 
 }  // namespace

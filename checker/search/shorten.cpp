@@ -34,7 +34,7 @@ std::optional<comm::Violation> reaches(const System& model,
   if (property != Property::p3_deadlock && property != Property::p4_termination) {
     return std::nullopt;
   }
-  if (!enabled_transitions(model, state).empty() || finished(model, state)) return std::nullopt;
+  if (!stuck(model, state)) return std::nullopt;
   comm::Violation deadlock = describe_deadlock(model, state);
   if (property_of(deadlock) != property) return std::nullopt;
   used = transitions.size();

@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "checker/system/transitions.hpp"
 #include "runtime/dag/action_text.hpp"
 
 namespace ordo::checker {
@@ -68,6 +69,46 @@ std::string describe(const System& model, const dag::Transition& transition,
   return line;
 }
 
+std::vector<WitnessStep> witness_steps(const System& model,
+                                       const std::vector<dag::Transition>& witness) {
+  std::vector<WitnessStep> steps;
+  steps.reserve(witness.size());
+  State state = initial_state(model);
+  bool walking = true;
+  for (const dag::Transition& t : witness) {
+    WitnessStep step;
+    if (!walking || t.rank >= model.ranks()) {
+      step.what = describe(model, t);
+      walking = false;
+      steps.push_back(std::move(step));
+      continue;
+    }
+    const RankState& r = state.rank(t.rank);
+    const dag::Program& p = model.program(t.rank);
+    const std::string rank = "rank " + std::to_string(t.rank) + ": ";
+    if (t.kind == dag::Transition::Kind::main) {
+      step.action = r.pc;
+      const auto* call =
+          r.pc < p.main.size() ? std::get_if<dag::CollectiveAction>(&p.main[r.pc]) : nullptr;
+      step.what = r.main_blocked && call != nullptr
+                      ? rank + "main action " + std::to_string(r.pc) + ": return from " +
+                            describe(model, call->collective) + " before its match"
+                      : describe(model, t, r.pc);
+    } else if (t.kind == dag::Transition::Kind::complete && returns_early(state, t)) {
+      step.what = describe(model, t) + ", its call returning before its match";
+    } else {
+      step.what = describe(model, t);
+    }
+    steps.push_back(std::move(step));
+    try {
+      if (apply(model, state, t)) walking = false;  // the violation: nothing follows it
+    } catch (const std::logic_error&) {
+      walking = false;
+    }
+  }
+  return steps;
+}
+
 std::string report(const System& model, const Result& result) {
   std::string s =
       std::string(to_string(result.verdict)) + " at " + std::to_string(result.ranks) + " rank(s)";
@@ -75,13 +116,9 @@ std::string report(const System& model, const Result& result) {
     s += ": " + std::string(to_string(*result.property)) + "\n" + describe(*result.violation);
     s += "\nwitness (" + std::to_string(result.witness.size()) +
          " transitions from the initial state):";
-    std::vector<std::uint32_t> pc(model.ranks(), 0);
-    for (std::size_t i = 0; i < result.witness.size(); ++i) {
-      const dag::Transition& transition = result.witness[i];
-      std::optional<std::uint32_t> at;
-      if (transition.kind == dag::Transition::Kind::main && transition.rank < model.ranks())
-        at = pc[transition.rank]++;
-      s += "\n  " + std::to_string(i + 1) + ". " + describe(model, transition, at);
+    const std::vector<WitnessStep> steps = witness_steps(model, result.witness);
+    for (std::size_t i = 0; i < steps.size(); ++i) {
+      s += "\n  " + std::to_string(i + 1) + ". " + steps[i].what;
     }
   } else if (result.verdict == Verdict::unknown && result.bound) {
     s += ": bound " + std::string(to_string(*result.bound)) + " = " +

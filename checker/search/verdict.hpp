@@ -61,6 +61,19 @@ std::string_view to_string(Bound bound);        // "states_max", "seconds_max"
 // transition, is given.
 std::string describe(const System& model, const dag::Transition& transition,
                      std::optional<std::uint32_t> pc = std::nullopt);
+// One witness transition as reports and trace files name it: in words, and for a main transition
+// the index of the action it takes or the call it returns from.
+struct WitnessStep {
+  std::string what;
+  std::optional<std::uint32_t> action;
+};
+// Every witness transition with the state before it, found by walking the witness through the
+// transition system: a main thread's return from a call before its match (C4) is a main
+// transition that takes no new action, which counting main transitions would misname. Past a
+// transition the system refuses, the rest are named without their state.
+std::vector<WitnessStep> witness_steps(const System& model,
+                                       const std::vector<dag::Transition>& witness);
+
 // The whole answer in words: verdict and rank count, then the violation and the numbered
 // witness, or the bound hit, then the figures.
 std::string report(const System& model, const Result& result);

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "checker/symbolic/order_queries.hpp"
+#include "runtime/comm/rules/completion.hpp"
 
 namespace ordo::checker::symbolic {
 
@@ -22,6 +23,9 @@ class CutEncoding {
       for (const z3::expr& d : rank) unfinished.push_back(!d);
     }
     out.booleans = unfinished.size();
+    // A call returned from early may stay unmatched with every event done: under the
+    // synchronising reading its issuer is still in it, so that cut is not the end either.
+    for (const z3::expr& u : unmatched_) unfinished.push_back(u);
     solver_.add(z3::mk_or(unfinished));
     solver_.set("timeout", timeout_ms(seconds));
     const z3::check_result r = solver_.check();
@@ -71,6 +75,31 @@ class CutEncoding {
     return z3::mk_and(issued);
   }
 
+  // Whether the call of rank `r` may have returned before its match (docs/semantics.md, C4): the
+  // members whose issues it needs issued theirs.
+  z3::expr needs_met(std::uint32_t r, const CallEvents& call, std::uint64_t seq) {
+    const dag::CommId comm = call.collective.comm;
+    const std::vector<dag::Rank>& members = problem_.members.at(comm);
+    const comm::Call c = comm::call_of(call.collective);
+    std::size_t member = 0;
+    while (member < members.size() && members[member] != r) ++member;
+    z3::expr_vector needed(ctx_);
+    bool never = false;
+    const bool met = comm::needs_met(c, member, members.size(), [&](std::size_t m) {
+      if (m == member) return true;
+      const std::vector<std::uint32_t>& theirs = calls_on_.at(members[m]).at(comm);
+      if (seq >= theirs.size()) {
+        never = true;
+        return false;
+      }
+      needed.push_back(
+          done_[members[m]][problem_.ranks[members[m]].hb->calls()[theirs[seq]].issue]);
+      return true;
+    });
+    if (never || !met) return ctx_.bool_val(false);
+    return needed.empty() ? ctx_.bool_val(true) : z3::mk_and(needed);
+  }
+
   z3::expr all_done(std::uint32_t r, const std::vector<EventId>& events) {
     z3::expr_vector v(ctx_);
     for (EventId e : events) v.push_back(done_[r][e]);
@@ -84,14 +113,18 @@ class CutEncoding {
     for (EventId e = 0; e < hb.events(); ++e) {
       for (EventId p : hb.preds(e)) solver_.add(z3::implies(d[e], d[p]));
     }
-    // Collectives complete (an op's completion, a main call's return) exactly when matched:
-    // once matched, completing is a transition, and a stuck state has none left.
+    // Collectives complete (an op's completion, a main call's return) once matched: completing
+    // is then a transition, and a stuck state has none left. Before the match a call completes
+    // only by returning early, once the members it needs issued (C4).
     std::vector<bool> is_call_completion(hb.events(), false);
     for (dag::CommId c = 0; c < calls_on_[r].size(); ++c) {
       const std::vector<std::uint32_t>& on = calls_on_[r][c];
       for (std::uint64_t seq = 0; seq < on.size(); ++seq) {
         const CallEvents& call = hb.calls()[on[seq]];
-        solver_.add(d[call.complete] == matched(call, seq));
+        const z3::expr is_matched = matched(call, seq);
+        solver_.add(z3::implies(is_matched, d[call.complete]));
+        solver_.add(z3::implies(d[call.complete], is_matched || needs_met(r, call, seq)));
+        unmatched_.push_back(!is_matched);
         is_call_completion[call.complete] = true;
       }
     }
@@ -132,6 +165,7 @@ class CutEncoding {
   z3::solver solver_;
   std::vector<std::vector<z3::expr>> done_;
   std::vector<std::vector<std::vector<std::uint32_t>>> calls_on_;  // by rank, by comm
+  std::vector<z3::expr> unmatched_;  // per call of every rank: it has not matched
 };
 
 }  // namespace

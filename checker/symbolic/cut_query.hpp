@@ -1,11 +1,12 @@
 // Query (d) of docs/symbolic.md, for a fixed number of ranks: is there a stuck cut? One boolean
 // per (rank, event) says the event happened. The cut is downward closed under happens-before,
-// a collective completes exactly when every member issued its call of that sequence number,
-// and no transition is possible: no compute or copy op runs, the main thread's next action is not
-// enabled, and a pool with a ready op has all its threads held by blocking collectives; and
-// some event has not happened. Every reachable stuck state is such a cut, so unsat proves that
-// every execution at this rank count finishes (P3 and P4). A sat cut is a candidate for a
-// guided run to reach.
+// a collective has completed once every member issued its call of that sequence number, and
+// before that only if it returned early (the members it needs issued, docs/semantics.md C4),
+// and no transition is possible under the synchronising reading: no compute or copy op runs, the
+// main thread's next action is not enabled, and a pool with a ready op has all its threads held by
+// blocking collectives; and some event has not happened or some call is unmatched. Every reachable
+// stuck state is such a cut, so unsat proves that every execution at this rank count finishes (P3
+// and P4). A sat cut is a candidate for a guided run to reach.
 #pragma once
 
 #include <cstdint>

@@ -74,7 +74,7 @@ class Run {
       if (std::optional<comm::Violation> v = take(c)) return violation(std::move(*v));
     }
     if (finished(model_, state_)) return end(RunEnd::finished);
-    if (!enabled_transitions(model_, state_).empty()) return end(RunEnd::stopped);
+    if (!stuck(model_, state_)) return end(RunEnd::stopped);
     return violation(describe_deadlock(model_, state_));
   }
 
@@ -88,7 +88,12 @@ class Run {
     if (key != never) heap_.push(Candidate{key, rank, kind, index});
   }
 
-  bool main_can_act(dag::Rank rank) const { return main_enabled(model_, state_.rank(rank), rank); }
+  // A guided run follows the synchronising reading (C4): a call returns at its match, never early,
+  // so the run is one execution of every MPI library, and its deadlocks are deadlocks.
+  bool main_can_act(dag::Rank rank) const {
+    const RankState& r = state_.rank(rank);
+    return !r.main_blocked && main_enabled(model_, r, rank);
+  }
 
   // Offers what the rank's main thread and pools can do now; completions are offered when an op
   // becomes completable (it starts running, or its call matches).

@@ -18,7 +18,7 @@ using EventId = std::uint32_t;
 
 enum class EventKind : std::uint8_t {
   main,      // a main action: a submission, a wait, or the issue of a main-thread collective
-  returned,  // a main-thread collective returns (it matched on every member)
+  returned,  // a main-thread collective returns (at its match, or early: docs/semantics.md C4)
   start,     // an op starts; a collective op issues its call when it starts
   complete,  // an op completes
 };
@@ -29,8 +29,8 @@ struct Event {
 };
 
 // A collective call of the program, by the events that issue and complete it. `complete` is the
-// op's completion, or the return of a main-thread collective; both happen only once the call
-// matched on every member.
+// op's completion, or the return of a main-thread collective; both happen once the call matched
+// on every member, or earlier once the members it needs issued (docs/semantics.md, C4).
 struct CallEvents {
   EventId issue = 0;
   EventId complete = 0;

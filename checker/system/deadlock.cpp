@@ -38,6 +38,7 @@ comm::OpWait op_wait(const System& model, const RankState& r, dag::Rank rank, da
   if (slot != nullptr && slot->holds_thread) w.thread = slot->thread;
   switch (r.phase[op]) {
     case OpPhase::issued:
+    case OpPhase::returnable:  // under the synchronising reading P3 judges by, still in the call
       w.state = comm::OpWait::State::in_call;
       w.call = comm::call_of(*o.collective);
       w.comm_name = model.job().comms.at(o.collective->comm).name;

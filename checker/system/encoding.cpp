@@ -14,6 +14,7 @@ namespace {
 void put_posted(std::string& out, const comm::Posted& posted) {
   put_uint(out, std::uint64_t{posted.call.issuer.rank} + 1);
   put_uint(out, posted.tag);
+  put_uint(out, posted.returned ? 1u : 0u);
 }
 
 // put_uint into a buffer the caller sized: the rank's encoding is written with no check per
@@ -38,7 +39,7 @@ void encode_rank_fresh(const RankState& r, std::string& out) {
   if (buffer.size() < bound) buffer.resize(bound);
   unsigned char* at = buffer.data();
   at = put_uint_at(at, r.pc);
-  at = put_uint_at(at, r.main_blocked ? 1u : 0u);
+  at = put_uint_at(at, (r.main_blocked ? 1u : 0u) + (r.main_may_return ? 2u : 0u));
   for (std::size_t op = 0; op < r.phase.size(); ++op) {
     const OpPhase phase = r.phase[op];
     at = put_uint_at(at, static_cast<std::uint64_t>(phase));
@@ -114,7 +115,7 @@ void put_member_view(const comm::MatchState& c, std::size_t member, std::string&
       put_uint(out, 0);
       continue;
     }
-    put_uint(out, 1);
+    put_uint(out, p->returned ? 2 : 1);
     put_uint(out, p->tag);
   }
 }

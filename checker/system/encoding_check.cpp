@@ -53,7 +53,7 @@ class Reader {
 void check_rank_encoding(const RankState& r, std::string_view bytes) {
   Reader in(bytes, "rank");
   in.expect(r.pc, "the main pc");
-  in.expect(r.main_blocked ? 1 : 0, "main_blocked");
+  in.expect((r.main_blocked ? 1u : 0u) + (r.main_may_return ? 2u : 0u), "main_blocked");
   for (std::size_t op = 0; op < r.phase.size(); ++op) {
     const OpPhase phase = r.phase[op];
     in.expect(static_cast<std::uint64_t>(phase), "an op's phase");
@@ -97,6 +97,7 @@ void check_comm_encoding(const comm::MatchState& c, std::string_view bytes) {
       }
       in.expect(std::uint64_t{p->call.issuer.rank} + 1, "a posted call's rank");
       in.expect(p->tag, "a posted call's tag");
+      in.expect(p->returned ? 1u : 0u, "whether a posted call's issuer returned");
     }
   }
   in.expect_end();

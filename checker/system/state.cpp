@@ -65,6 +65,11 @@ bool finished(const System& model, const State& state) {
   for (dag::Rank r = 0; r < model.ranks(); ++r) {
     if (!rank_finished(model, state, r)) return false;
   }
+  // A call returned from early is still unmatched while a member has not issued it, and under
+  // the synchronising reading its issuer is still in it (C4).
+  for (dag::CommId c = 0; c < state.comm_count(); ++c) {
+    if (!state.comm(c).slots().empty()) return false;
+  }
   return true;
 }
 

@@ -20,11 +20,13 @@ namespace ordo::checker {
 
 enum class OpPhase : std::uint8_t {
   unsubmitted,
-  submitted,  // in the rules, waiting for its vars or ready in its pool's run queue
-  running,    // a sync op on its thread; it may complete at any moment
-  claimed,    // a collective op on its thread, its call not issued yet (S3)
-  issued,     // a collective op that issued its call; not yet matched
-  fired,      // its collective matched (stream-ordered: completed on the stream): it may complete
+  submitted,   // in the rules, waiting for its vars or ready in its pool's run queue
+  running,     // a sync op on its thread; it may complete at any moment
+  claimed,     // a collective op on its thread, its call not issued yet (S3)
+  issued,      // a collective op that issued its call; not yet matched
+  returnable,  // issued, unmatched, and the members its call needs have issued: it may complete
+               // now, before the match (C4), or wait for the match like an issued op
+  fired,       // its collective matched (stream-ordered: completed on the stream): it may complete
   completed,
 };
 
@@ -35,6 +37,7 @@ struct RankState {
   std::uint32_t pc = 0;        // the main thread's next action
   bool main_blocked = false;   // the action at pc is a collective issued and not yet matched
                                // (under a stream-ordered backend: not yet completed)
+  bool main_may_return = false;  // blocked, and the members its call needs have issued (C4)
   comm::DeviceStream stream;   // launched calls not completed; empty unless stream-ordered
   std::vector<OpPhase> phase;  // by op id
   std::vector<engine::OpHandle> handle;  // by op id, meaningful from submit to completion
@@ -124,6 +127,7 @@ State initial_state(const System& model);
 
 // Every rank's main thread is past its last action and every op it submitted completed.
 bool rank_finished(const System& model, const State& state, dag::Rank rank);
+// Every rank finished, and no call is unmatched (one returned from early may be, C4).
 bool finished(const System& model, const State& state);
 
 }  // namespace ordo::checker

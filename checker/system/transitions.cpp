@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "runtime/comm/rules/completion.hpp"
+
 namespace ordo::checker {
 
 namespace {
@@ -15,15 +17,43 @@ void tell(RankState& r, std::uint64_t tag) {
     r.phase.at(*op) = OpPhase::fired;
   } else {
     r.main_blocked = false;
+    r.main_may_return = false;
     ++r.pc;
   }
 }
 
+// A match tells every issuer that has not returned from its call already (C4).
 void deliver(const System& model, State& state, dag::CommId comm, const comm::Matched& matched) {
   const std::vector<dag::Rank>& members = model.members(comm);
   for (std::size_t m = 0; m < matched.tags.size(); ++m) {
-    tell(state.rank_for_write(members[m]), matched.tags[m]);
+    if (!matched.returned[m]) tell(state.rank_for_write(members[m]), matched.tags[m]);
   }
+}
+
+// The issuers whose needs an issue met may now return before the match: their next transition
+// (the main thread's, or the op's completion) is the early return, beside waiting for the match.
+void offer_returns(const System& model, State& state, dag::CommId comm,
+                   const comm::Pending& pending) {
+  if (!comm::may_complete_early(model.backend())) return;
+  const std::vector<dag::Rank>& members = model.members(comm);
+  for (const comm::MayReturn& may : pending.may_return) {
+    RankState& r = state.rank_for_write(members[may.member]);
+    if (const std::optional<dag::OpId> op = op_of_tag(may.tag)) {
+      r.phase.at(*op) = OpPhase::returnable;
+    } else {
+      r.main_may_return = true;
+    }
+  }
+}
+
+// The party named by `tag` on `rank` returns from its unmatched call on `comm`.
+void return_early(const System& model, State& state, dag::Rank rank, dag::CommId comm,
+                  std::uint64_t tag) {
+  const auto member = static_cast<std::size_t>(model.member_of(comm, rank));
+  comm::MatchState& match = state.comm_for_write(comm);
+  const std::optional<std::uint64_t> seq = match.seq_of(member, tag);
+  if (!seq) throw std::logic_error("an early return from a call that is not in flight");
+  match.mark_returned(member, *seq);
 }
 
 // The checker's states as the stream rule sees them (runtime/comm/rules/device_streams.hpp).
@@ -66,7 +96,11 @@ std::optional<comm::Violation> issue_call(const System& model, State& state, dag
   if (auto* v = std::get_if<comm::Violation>(&result)) return std::move(*v);
   const auto* matched = std::get_if<comm::Matched>(&result);
   if (!comm::stream_ordered(backend)) {
-    if (matched != nullptr) deliver(model, state, c, *matched);
+    if (matched != nullptr) {
+      deliver(model, state, c, *matched);
+    } else {
+      offer_returns(model, state, c, std::get<comm::Pending>(result));
+    }
     return std::nullopt;
   }
   // A launch joins the rank's stream (D1); a match completes what the streams let through (D2).
@@ -94,6 +128,14 @@ std::optional<comm::Violation> apply_main(const System& model, State& state,
   }
   const dag::Program& p = model.program(transition.rank);
   const dag::Action& action = p.main[r.pc];
+  if (r.main_blocked) {  // main_enabled: its call may return before the match (C4)
+    const dag::CollectiveAction& call = std::get<dag::CollectiveAction>(action);
+    r.main_blocked = false;
+    r.main_may_return = false;
+    ++r.pc;
+    return_early(model, state, transition.rank, call.collective.comm, tag_of(std::nullopt));
+    return std::nullopt;
+  }
   if (const auto* submit = std::get_if<dag::SubmitAction>(&action)) {
     const dag::Op& op = p.ops.at(submit->op);
     const engine::OpHandle h = r.rules.submit_unowned(*model.desc(transition.rank, submit->op),
@@ -156,21 +198,29 @@ std::optional<comm::Violation> apply_start(const System& model, State& state,
   return apply_issue(model, state, transition);
 }
 
-void apply_complete(State& state, const dag::Transition& transition) {
+void apply_complete(const System& model, State& state, const dag::Transition& transition) {
   RankState& r = state.rank_for_write(transition.rank);
   if (transition.op >= r.phase.size() ||
-      (r.phase[transition.op] != OpPhase::running && r.phase[transition.op] != OpPhase::fired)) {
-    throw not_enabled(transition, "not running, or its collective has not matched");
+      (r.phase[transition.op] != OpPhase::running && r.phase[transition.op] != OpPhase::fired &&
+       r.phase[transition.op] != OpPhase::returnable)) {
+    throw not_enabled(transition,
+                      "not running, or its collective has neither matched nor may return");
   }
+  const bool early = r.phase[transition.op] == OpPhase::returnable;
   r.rules.complete(r.handle[transition.op], nullptr);
   r.phase[transition.op] = OpPhase::completed;
+  if (early) {
+    const dag::Op& op = model.program(transition.rank).ops[transition.op];
+    return_early(model, state, transition.rank, op.collective->comm, tag_of(transition.op));
+  }
 }
 
 }  // namespace
 
 bool main_enabled(const System& model, const RankState& r, dag::Rank rank) {
   const dag::Program& p = model.program(rank);
-  if (r.main_blocked || r.pc >= p.main.size()) return false;
+  if (r.main_blocked) return r.main_may_return;  // the call's early return (C4)
+  if (r.pc >= p.main.size()) return false;
   const dag::Action& action = p.main[r.pc];
   if (const auto* w = std::get_if<dag::WaitToReadAction>(&action)) {
     return r.rules.readable(engine::VarHandle{w->var});
@@ -178,6 +228,24 @@ bool main_enabled(const System& model, const RankState& r, dag::Rank rank) {
   if (std::holds_alternative<dag::WaitForAllAction>(action)) return r.rules.all_done();
   return true;  // submit (the rules' bound of 65536 live ops is far above any program explored)
                 // or the issue of a main-thread collective
+}
+
+bool returns_early(const State& state, const dag::Transition& transition) {
+  const RankState& r = state.rank(transition.rank);
+  if (transition.kind == dag::Transition::Kind::main) return r.main_blocked;
+  return transition.kind == dag::Transition::Kind::complete && transition.op < r.phase.size() &&
+         r.phase[transition.op] == OpPhase::returnable;
+}
+
+bool stuck(const System& model, const State& state, const std::vector<dag::Transition>& enabled) {
+  for (const dag::Transition& t : enabled) {
+    if (!returns_early(state, t)) return false;
+  }
+  return !finished(model, state);
+}
+
+bool stuck(const System& model, const State& state) {
+  return stuck(model, state, enabled_transitions(model, state));
 }
 
 namespace {
@@ -198,7 +266,8 @@ void append_rank_transitions(const System& model, const RankState& r, dag::Rank 
     }
   }
   for (dag::OpId op = 0; op < r.phase.size(); ++op) {
-    if (r.phase[op] == OpPhase::running || r.phase[op] == OpPhase::fired) {
+    if (r.phase[op] == OpPhase::running || r.phase[op] == OpPhase::fired ||
+        r.phase[op] == OpPhase::returnable) {
       transitions.push_back(
           dag::Transition{dag::Transition::Kind::complete, rank, op, std::nullopt});
     }
@@ -240,7 +309,7 @@ std::optional<comm::Violation> apply_transition(const System& model, State& stat
     case dag::Transition::Kind::issue:
       return apply_issue(model, state, transition);
     case dag::Transition::Kind::complete:
-      apply_complete(state, transition);
+      apply_complete(model, state, transition);
       return std::nullopt;
   }
   throw not_enabled(transition, "unknown transition kind");

@@ -23,9 +23,21 @@ std::vector<dag::Transition> enabled_transitions(const System& model, const Stat
 void enabled_transitions(const System& model, const State& state,
                          std::vector<dag::Transition>& out);
 
-// Whether the rank's main thread can take its next action: not blocked in a collective, not past
-// its last action, and a wait's condition holds.
+// Whether the rank's main thread can take its next action: not past its last action, a wait's
+// condition holds, and not blocked in a collective unless that call may return before its match
+// (C4), which is then the action.
 bool main_enabled(const System& model, const RankState& r, dag::Rank rank);
+
+// Whether `transition`, enabled in `state`, is a call returning before its match (C4): the main
+// thread of a rank blocked in its call, or the completion of an op whose call is unmatched.
+bool returns_early(const State& state, const dag::Transition& transition);
+
+// A deadlock (P3, P4): the job has not finished and nothing in `enabled` (the state's enabled
+// transitions) moves but early returns. Deadlock freedom is judged under the synchronising
+// reading (C4): an MPI library may make every call wait for every member, so a state where only
+// early returns could move is one where such a library hangs.
+bool stuck(const System& model, const State& state, const std::vector<dag::Transition>& enabled);
+bool stuck(const System& model, const State& state);
 
 // Takes one enabled transition. Returns the violation the transition causes (a mismatch or a
 // thread-rule break at the moment a collective is issued), if any; the state is then not meaningful

@@ -15,13 +15,14 @@ std::size_t program_index(const System& model, dag::Rank rank) {
 
 std::vector<ProgramPart> witness_parts(const System& model,
                                        const std::vector<dag::Transition>& witness) {
-  std::vector<std::uint32_t> pc(model.ranks(), 0);
+  const std::vector<WitnessStep> steps = witness_steps(model, witness);
   std::vector<ProgramPart> parts;
   parts.reserve(witness.size());
-  for (const dag::Transition& t : witness) {
+  for (std::size_t i = 0; i < witness.size(); ++i) {
+    const dag::Transition& t = witness[i];
     ProgramPart part{t.rank, std::nullopt, std::nullopt};
     if (t.kind == dag::Transition::Kind::main) {
-      if (t.rank < pc.size()) part.action = pc[t.rank]++;
+      part.action = steps[i].action;
     } else {
       part.op = t.op;
     }

@@ -59,8 +59,7 @@ void restate_violation(const System& model, Result& result) {
   }
   if (seen) {
     result.violation = std::move(*seen);
-  } else if (std::holds_alternative<comm::Deadlock>(*result.violation) &&
-             enabled_transitions(model, state).empty() && !finished(model, state)) {
+  } else if (std::holds_alternative<comm::Deadlock>(*result.violation) && stuck(model, state)) {
     result.violation = describe_deadlock(model, state);
   }
 }

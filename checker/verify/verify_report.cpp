@@ -34,14 +34,10 @@ std::string figures(const Stats& s) {
 
 std::string witness_lines(const System& model, const Verification& v) {
   std::string s;
-  std::vector<std::uint32_t> pc(model.ranks(), 0);
-  const std::vector<dag::Transition>& w = v.result.witness;
-  for (std::size_t i = 0; i < w.size(); ++i) {
-    std::optional<std::uint32_t> at;
-    if (w[i].kind == dag::Transition::Kind::main) at = pc.at(w[i].rank)++;
+  const std::vector<WitnessStep> steps = witness_steps(model, v.result.witness);
+  for (std::size_t i = 0; i < steps.size(); ++i) {
     const bool critical = v.critical_transition && *v.critical_transition == i + 1;
-    s += (critical ? "  * " : "    ") + std::to_string(i + 1) + ". " + describe(model, w[i], at) +
-         "\n";
+    s += (critical ? "  * " : "    ") + std::to_string(i + 1) + ". " + steps[i].what + "\n";
   }
   return s;
 }

@@ -44,19 +44,18 @@ constexpr ObjectSpec transition_spec = {"a trace transition", transition_require
 constexpr std::array<std::string_view, 4> property_names = {"P1", "P2", "P3", "P4"};
 
 nlohmann::json transition_json(const System& model, const dag::Transition& transition,
-                               std::uint32_t action) {
+                               const WitnessStep& step) {
   nlohmann::json j;
   j["rank"] = transition.rank;
   j["event"] = dag::to_string(transition.kind);
   if (transition.kind == dag::Transition::Kind::main) {
-    j["action"] = action;
+    if (step.action) j["action"] = *step.action;
   } else {
     j["op"] = transition.op;
     j["op_name"] = model.program(transition.rank).ops.at(transition.op).name;
   }
   if (transition.thread) j["thread"] = *transition.thread;
-  j["what"] = transition.kind == dag::Transition::Kind::main ? describe(model, transition, action)
-                                                             : describe(model, transition);
+  j["what"] = step.what;
   return j;
 }
 
@@ -131,10 +130,9 @@ std::string write_trace(const System& model, const Result& result) {
   if (result.property) j["property"] = short_name(*result.property);
   if (result.violation) j["violation"] = describe(*result.violation);
   nlohmann::json transitions = nlohmann::json::array();
-  std::vector<std::uint32_t> pc(model.ranks(), 0);
-  for (const dag::Transition& transition : result.witness) {
-    const bool main = transition.kind == dag::Transition::Kind::main;
-    transitions.push_back(transition_json(model, transition, main ? pc.at(transition.rank)++ : 0));
+  const std::vector<WitnessStep> steps = witness_steps(model, result.witness);
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    transitions.push_back(transition_json(model, result.witness[i], steps[i]));
   }
   j["transitions"] = std::move(transitions);
   return j.dump(1) + "\n";

@@ -55,12 +55,9 @@ CaseFiles write_case_files(const std::string& out_dir, const FuzzCase& fuzz_case
 std::vector<std::string> witness_lines(const checker::System& model,
                                        const checker::Result& result) {
   std::vector<std::string> lines;
-  std::vector<std::uint32_t> pc(model.ranks(), 0);
-  for (std::size_t i = 0; i < result.witness.size(); ++i) {
-    const dag::Transition& t = result.witness[i];
-    std::optional<std::uint32_t> at;
-    if (t.kind == dag::Transition::Kind::main && t.rank < pc.size()) at = pc[t.rank]++;
-    lines.push_back(std::to_string(i + 1) + ". " + checker::describe(model, t, at));
+  const std::vector<checker::WitnessStep> steps = checker::witness_steps(model, result.witness);
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    lines.push_back(std::to_string(i + 1) + ". " + steps[i].what);
   }
   return lines;
 }

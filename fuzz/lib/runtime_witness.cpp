@@ -61,7 +61,7 @@ std::variant<checker::Result, std::string> model_witness(const checker::System& 
   if (checker::finished(model, state)) {
     return "the checker's model finishes where the runtime deadlocked";
   }
-  if (!checker::enabled_transitions(model, state).empty()) {
+  if (!checker::stuck(model, state)) {
     return "the checker's model can still move where the runtime deadlocked";
   }
   // P3 or P4 as the search says: by the description (checker::property_of), which must be the

@@ -14,6 +14,7 @@ std::string describe(const Collective& c, std::string_view comm_name) {
   }
   if (c.root) text += " from root " + std::to_string(*c.root);
   text += " on '" + std::string(comm_name) + "', key " + std::to_string(c.key);
+  if (c.offset != 0) text += " from element " + std::to_string(c.offset);
   return text;
 }
 

@@ -35,8 +35,8 @@ constexpr ObjectSpec comm_spec = {"a communicator", comm_required, comm_optional
 constexpr std::array<std::string_view, 10> call_required = {
     "seq",       "kind",     "key",    "count", "dtype",
     "reduction", "blocking", "issuer", "state", "issued_us"};
-constexpr std::array<std::string_view, 5> call_optional = {"root", "pool", "thread", "started_us",
-                                                           "ended_us"};
+constexpr std::array<std::string_view, 6> call_optional = {"root",   "offset",     "pool",
+                                                           "thread", "started_us", "ended_us"};
 constexpr ObjectSpec call_spec = {"a recorded call", call_required, call_optional};
 
 constexpr std::array<std::string_view, 3> main_required = {"state", "what", "since_us"};
@@ -94,6 +94,9 @@ DumpCall read_call(const Node& node, const DumpComm& owner) {
   c.call.kind = dag::read_enum<dag::CollectiveKind>(object.required("kind"), "collective kind");
   c.call.key = json::read_signed(object.required("key"), INT64_MIN, INT64_MAX);
   c.call.count = json::read_unsigned(object.required("count"), UINT64_MAX);
+  if (const std::optional<Node> offset = object.optional("offset")) {
+    c.call.offset = json::read_unsigned(*offset, UINT64_MAX);
+  }
   c.call.dtype = dag::read_enum<dag::DType>(object.required("dtype"), "dtype");
   c.call.reduction = dag::read_enum<dag::Reduction>(object.required("reduction"), "reduction");
   if (const std::optional<Node> root = object.optional("root")) {

@@ -14,6 +14,7 @@ nlohmann::json call_json(const DumpCall& c) {
   j["kind"] = dag::to_string(c.call.kind);
   j["key"] = c.call.key;
   j["count"] = c.call.count;
+  if (c.call.offset != 0) j["offset"] = c.call.offset;
   j["dtype"] = dag::to_string(c.call.dtype);
   j["reduction"] = dag::to_string(c.call.reduction);
   if (c.call.root) j["root"] = *c.call.root;

@@ -88,7 +88,7 @@ comm::RankAccount ControlledRun::account(const RankRun& r) const {
 }
 
 std::optional<comm::Deadlock> ControlledRun::deadlock() const {
-  if (world_->aborted() || rank_failure() || finished() || !legal_transitions().empty()) {
+  if (world_->aborted() || rank_failure() || finished() || any_sync_transition()) {
     return std::nullopt;
   }
   std::vector<comm::RankAccount> ranks;

@@ -1,5 +1,6 @@
 #include "runtime/exec/controlled_run.hpp"
 
+#include <algorithm>
 #include <cassert>
 #include <stdexcept>
 
@@ -32,7 +33,10 @@ ControlledRun::ControlledRun(const dag::Job& job_in, std::uint32_t ranks, BodyOp
     throw std::invalid_argument("the job is for " + std::to_string(*job.ranks) + " ranks, not " +
                                 std::to_string(ranks));
   }
-  world_ = std::make_unique<comm::sim::SimWorld>(ranks, job.comms, backend);
+  // Calls whose needs are met wait for the schedule to return them (an early return is a
+  // transition, as in the checker) or for their match.
+  world_ = std::make_unique<comm::sim::SimWorld>(
+      ranks, job.comms, backend, comm::sim::ReturnPolicy{comm::sim::Returns::held, 0});
   const std::vector<const dag::Program*> programs = dag::programs_by_rank(job, ranks);
   for (dag::Rank r = 0; r < ranks; ++r) {
     auto run = std::make_unique<RankRun>();
@@ -71,30 +75,67 @@ bool ControlledRun::main_enabled(const RankRun& r) const {
   return true;
 }
 
+void ControlledRun::sync_transitions(const RankRun& r, std::vector<dag::Transition>& out) const {
+  if (main_enabled(r)) {
+    out.push_back(dag::Transition{dag::Transition::Kind::main, r.rank, 0, std::nullopt});
+  }
+  for (const engine::Decision& d : r.scheduler->legal_decisions()) {
+    using Kind = dag::Transition::Kind;
+    if (const auto* s = std::get_if<engine::Start>(&d)) {
+      out.push_back(dag::Transition{Kind::claim, r.rank, r.op_of.at(key_of(s->op)), s->thread});
+    } else if (const auto* i = std::get_if<engine::Issue>(&d)) {
+      out.push_back(dag::Transition{Kind::issue, r.rank, r.op_of.at(key_of(i->op)), std::nullopt});
+    } else {
+      const auto& c = std::get<engine::Complete>(d);
+      out.push_back(
+          dag::Transition{Kind::complete, r.rank, r.op_of.at(key_of(c.op)), std::nullopt});
+    }
+  }
+}
+
+void ControlledRun::early_returns(const RankRun& r, std::vector<dag::Transition>& out) const {
+  for (const comm::sim::HeldReturn& held : world_->held_returns(r.rank)) {
+    if (held.issuer == "main") {
+      if (r.in_collective) {
+        out.push_back(dag::Transition{dag::Transition::Kind::main, r.rank, 0, std::nullopt});
+      }
+      continue;
+    }
+    for (dag::OpId op = 0; op < r.program->ops.size(); ++op) {
+      if (r.program->ops[op].name == held.issuer) {
+        out.push_back(dag::Transition{dag::Transition::Kind::complete, r.rank, op, std::nullopt});
+        break;
+      }
+    }
+  }
+}
+
 std::vector<dag::Transition> ControlledRun::legal_transitions() const {
   std::vector<dag::Transition> transitions;
   if (world_->aborted()) return transitions;
   for (const auto& r : ranks_) {
     if (r->failure) continue;
-    if (main_enabled(*r)) {
-      transitions.push_back(dag::Transition{dag::Transition::Kind::main, r->rank, 0, std::nullopt});
-    }
-    for (const engine::Decision& d : r->scheduler->legal_decisions()) {
-      using Kind = dag::Transition::Kind;
-      if (const auto* s = std::get_if<engine::Start>(&d)) {
-        transitions.push_back(
-            dag::Transition{Kind::claim, r->rank, r->op_of.at(key_of(s->op)), s->thread});
-      } else if (const auto* i = std::get_if<engine::Issue>(&d)) {
-        transitions.push_back(
-            dag::Transition{Kind::issue, r->rank, r->op_of.at(key_of(i->op)), std::nullopt});
-      } else {
-        const auto& c = std::get<engine::Complete>(d);
-        transitions.push_back(
-            dag::Transition{Kind::complete, r->rank, r->op_of.at(key_of(c.op)), std::nullopt});
-      }
-    }
+    sync_transitions(*r, transitions);
+    early_returns(*r, transitions);
   }
   return transitions;
+}
+
+bool ControlledRun::any_sync_transition() const {
+  if (world_->aborted()) return false;
+  std::vector<dag::Transition> transitions;
+  for (const auto& r : ranks_) {
+    if (!r->failure) sync_transitions(*r, transitions);
+  }
+  return !transitions.empty();
+}
+
+bool ControlledRun::returns_early(const dag::Transition& transition) const {
+  if (transition.rank >= ranks_.size()) return false;
+  const RankRun& r = *ranks_[transition.rank];
+  std::vector<dag::Transition> early;
+  early_returns(r, early);
+  return std::find(early.begin(), early.end(), transition) != early.end();
 }
 
 void ControlledRun::take(const dag::Transition& s) {
@@ -102,6 +143,17 @@ void ControlledRun::take(const dag::Transition& s) {
     throw engine::ScheduleError("no rank " + std::to_string(s.rank) + " in this run");
   }
   RankRun& r = *ranks_[s.rank];
+  if (returns_early(s)) {
+    // The call returns before its match: its completion reaches the main thread or the op now.
+    const std::string issuer =
+        s.kind == dag::Transition::Kind::main ? std::string("main") : r.program->ops[s.op].name;
+    world_->return_now(r.rank, issuer);
+    if (s.kind == dag::Transition::Kind::complete) {
+      r.scheduler->apply(engine::Complete{*r.handles.at(s.op)});
+    }
+    trace_.push_back(s);
+    return;
+  }
   if (s.kind == dag::Transition::Kind::main) {
     if (!main_enabled(r)) {
       throw engine::ScheduleError("rank " + std::to_string(r.rank) +
@@ -165,7 +217,7 @@ bool ControlledRun::finished() const {
       return false;
     }
   }
-  return true;
+  return !world_->has_unmatched_calls();
 }
 
 Buffers& ControlledRun::buffers(dag::Rank rank) { return ranks_.at(rank)->executor->buffers(); }

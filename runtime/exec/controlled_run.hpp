@@ -39,15 +39,22 @@ class ControlledRun {
                 comm::Backend backend = comm::Backend::mpi);
   ~ControlledRun();
 
+  // Per rank, the transitions the synchronising reading allows, then the early returns (calls
+  // whose needs are met and that may return before their match, docs/semantics.md C4): the main
+  // thread's return from its call, or an op's completion.
   std::vector<dag::Transition> legal_transitions() const;
+  // Whether `transition`, legal now, is an early return.
+  bool returns_early(const dag::Transition& transition) const;
   // Takes one transition or throws engine::ScheduleError saying why it is illegal.
   void take(const dag::Transition& transition);
   const std::vector<dag::Transition>& trace() const { return trace_; }
   std::string describe(const dag::Transition& transition) const;
 
+  // Every rank is done and no call is unmatched (one returned from early may be).
   bool finished() const;
   std::optional<comm::Violation> violation() const { return world_->violation(); }
-  // When no transition is legal and some rank is not finished: what every rank waits on.
+  // When no transition but early returns is legal and the run has not finished: what every rank
+  // waits on (deadlocks are judged under the synchronising reading, as the checker judges them).
   std::optional<comm::Deadlock> deadlock() const;
   // A rank whose main thread got an exception (a poisoned wait, a failed collective).
   std::optional<std::string> rank_failure() const;
@@ -65,6 +72,9 @@ class ControlledRun {
   comm::RankAccount account(const RankRun& r) const;
   bool main_enabled(const RankRun& r) const;
   void take_main(RankRun& r);
+  void sync_transitions(const RankRun& r, std::vector<dag::Transition>& out) const;
+  void early_returns(const RankRun& r, std::vector<dag::Transition>& out) const;
+  bool any_sync_transition() const;
 
   dag::Job job_;  // a copy: the ranks point into its programs
   std::unique_ptr<comm::sim::SimWorld> world_;

@@ -30,7 +30,7 @@ ThreadedOutcome run_threaded(const dag::Job& job, std::uint32_t ranks,
     throw std::invalid_argument("the job is for " + std::to_string(*job.ranks) + " ranks, not " +
                                 std::to_string(ranks));
   }
-  comm::sim::SimWorld world(ranks, job.comms);
+  comm::sim::SimWorld world(ranks, job.comms, comm::Backend::mpi, options.returns);
   std::vector<RankThread> rank(ranks);
   const std::vector<const dag::Program*> programs = dag::programs_by_rank(job, ranks);
   for (dag::Rank r = 0; r < ranks; ++r) {
@@ -71,6 +71,9 @@ ThreadedOutcome run_threaded(const dag::Job& job, std::uint32_t ranks,
   for (dag::Rank r = 0; r < ranks; ++r) {
     world.set_probe(r, [] { return comm::sim::RankActivity{true, true, {}}; });
   }
+  // Every rank ended, yet a call returned from early may still be unmatched: under the
+  // synchronising reading its issuer hangs in it, and the watchdog may not have looked yet.
+  if (!world.violation() && world.has_unmatched_calls()) world.check_deadlock();
   ThreadedOutcome out;
   out.wall_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/comm/sim/sim_world.hpp"
 #include "runtime/dag/program.hpp"
 #include "runtime/exec/buffers.hpp"
 #include "runtime/exec/controlled_run.hpp"
@@ -19,6 +20,8 @@ namespace ordo::exec {
 struct ThreadedOptions {
   BodyOptions body;
   std::chrono::milliseconds deadlock_check_period{20};
+  // When calls whose needs are met return (docs/semantics.md, C4): at the match, or early.
+  comm::sim::ReturnPolicy returns;
   // Run each rank's main-thread actions and final wait inside one submit batch
   // (runtime/engine/submit_batch.hpp), so that pool workers are woken only when the main thread
   // waits or issues a collective.

@@ -4,8 +4,9 @@
  * The n-th call a member issues on a communicator matches the n-th call of every other member
  * (docs/semantics.md, C1). Issuing applies the checks in the order of docs/semantics.md, C5: the
  * thread rule (P2) first, then agreement with the calls already present at that sequence
- * number (P1). A blocking call completes only when every member has issued (the synchronising
- * reading); until then its issuer, an op's thread or the main thread, stays blocked.
+ * number (P1). A blocking call completes when every member has issued; until then its issuer,
+ * an op's thread or the main thread, stays blocked, unless the call may return before its match
+ * (ORDO_EARLY: docs/semantics.md, C4), which processes.pml offers as a transition.
  */
 
 /* Scratch for the inlines below; each d_step writes them before reading them. */
@@ -26,16 +27,34 @@ hidden byte c_i;
   ((code) == MAIN_ISSUER -> 1 : op_kind[OPX(r, (code) - 1)] == K_BLOCKING)
 #endif
 
+#if ORDO_EARLY
+/* The member's call at `seq` may return before its match: its needs (e, root: op_early and
+ * op_root, or act_early and act_root) are met. A bcast root and a reduce non-root need no one; a
+ * bcast non-root needs the root. */
+#define NEEDS_MET(c, m, seq, e, root) \
+  ((e) == 1 -> ((m) == (root) || cm[c].issuer[ISX(root, seq)] != 0) : ((e) == 2 && (m) != (root)))
+#define RETURNED(c, m, seq) cm[c].returned[ISX(m, seq)]
+#else
+#define RETURNED(c, m, seq) 0
+#endif
+
 /* Every member issued call `seq` of communicator c: each member's issuer learns it, in
  * communicator-rank order. The main thread returns from its collective (its pc moves on); an op
- * may now complete. */
+ * may now complete. An issuer that returned early has moved on and learns nothing. */
 inline deliver(c, seq) {
   for (c_d : 0 .. comm_size[c] - 1) {
     c_r = rank_of[RANKX(c, c_d)];
     c_i = cm[c].issuer[ISX(c_d, seq)];
     if
-    :: c_i == MAIN_ISSUER -> rk[c_r].blocked = 0; rk[c_r].pc++
-    :: else -> rk[c_r].phase[c_i - 1] = FIRED
+    :: RETURNED(c, c_d, seq) ->
+#if ORDO_EARLY
+         cm[c].returned[ISX(c_d, seq)] = 0;
+         rk[c_r].early--
+#else
+         skip
+#endif
+    :: !RETURNED(c, c_d, seq) && c_i == MAIN_ISSUER -> rk[c_r].blocked = 0; rk[c_r].pc++
+    :: !RETURNED(c, c_d, seq) && c_i != MAIN_ISSUER -> rk[c_r].phase[c_i - 1] = FIRED
     fi;
     cm[c].issuer[ISX(c_d, seq)] = 0
   }
@@ -134,7 +153,7 @@ inline issue(r, c, call_sig, code) {
   p2_thread_rule_kept = 1;
   for (c_f : cm[c].matched .. c_seq - 1) {
     if
-    :: ISSUER_BLOCKS(r, cm[c].issuer[ISX(c_m, c_f)]) ->
+    :: ISSUER_BLOCKS(r, cm[c].issuer[ISX(c_m, c_f)]) && !RETURNED(c, c_m, c_f) ->
          p2_thread_rule_kept = 0
     :: else -> skip
     fi

@@ -184,6 +184,10 @@ inline issue_claimed(r, p, t) {
   :: else -> skip
   fi;
   issue(r, op_comm[OPX(r, e_o)], op_sig[OPX(r, e_o)], e_o + 1)
+#if ORDO_EARLY
+  ;
+  rk[r].oseq[e_o] = c_seq
+#endif
 }
 
 /* Rules::finish: the op releases its vars (reads, then writes), then its thread if it still

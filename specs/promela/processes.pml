@@ -38,7 +38,46 @@ hidden byte m_op;
     (ACT(r) == A_WAIT_READ && WAIT_READ_DONE(r)) || \
     (ACT(r) == A_WAIT_ALL && rk[r].incomplete == 0)))
 
+#if ORDO_EARLY
+/* A rank that returned from a call before its match is, under the synchronising reading
+ * deadlocks are judged by, still in it until the match. */
+#define RANK_FINISHED(r) \
+  (rk[r].pc == nact[r] && !rk[r].blocked && rk[r].incomplete == 0 && rk[r].early == 0)
+
+/* The main thread blocked in its call may return before the match (docs/semantics.md, C4). Its
+ * call is its last on the communicator: a later one of its rank would have broken the thread
+ * rule. */
+#define MAIN_COMM(r) act_comm[ACTX(r, rk[r].pc)]
+#define MAIN_MEMBER(r) member_of[MEMX(MAIN_COMM(r), r)]
+#define MAIN_SEQ(r) (cm[MAIN_COMM(r)].next[MAIN_MEMBER(r)] - 1)
+#define MAIN_MAY_RETURN(r) \
+  (!sync_now && rk[r].blocked && \
+   NEEDS_MET(MAIN_COMM(r), MAIN_MEMBER(r), MAIN_SEQ(r), act_early[ACTX(r, rk[r].pc)], \
+             act_root[ACTX(r, rk[r].pc)]))
+
+inline main_return(r) {
+  cm[MAIN_COMM(r)].returned[ISX(MAIN_MEMBER(r), MAIN_SEQ(r))] = 1;
+  rk[r].early++;
+  rk[r].blocked = 0;
+  rk[r].pc++
+}
+
+/* Op o's call, issued and unmatched, may return before the match: the op may complete. */
+#define OP_COMM(r, o) op_comm[OPX(r, o)]
+#define OP_MEMBER(r, o) member_of[MEMX(OP_COMM(r, o), r)]
+#define OP_MAY_RETURN(r, o) \
+  (!sync_now && rk[r].phase[o] == ISSUED && \
+   NEEDS_MET(OP_COMM(r, o), OP_MEMBER(r, o), rk[r].oseq[o], op_early[OPX(r, o)], \
+             op_root[OPX(r, o)]))
+
+inline op_return(r, o) {
+  cm[OP_COMM(r, o)].returned[ISX(OP_MEMBER(r, o), rk[r].oseq[o])] = 1;
+  rk[r].early++;
+  complete_op(r, o)
+}
+#else
 #define RANK_FINISHED(r) (rk[r].pc == nact[r] && !rk[r].blocked && rk[r].incomplete == 0)
+#endif
 
 inline take_main(r) {
   m_act = ACTX(r, rk[r].pc);
@@ -58,6 +97,9 @@ inline take_main(r) {
 proctype Main(byte r) {
   do
   :: d_step { !violated && MAIN_ENABLED(r) -> take_main(r); skip }
+#if ORDO_EARLY
+  :: d_step { !violated && MAIN_MAY_RETURN(r) -> main_return(r); skip }
+#endif
   :: RANK_FINISHED(r) -> break
   :: violated -> break
   od
@@ -83,6 +125,14 @@ end_thread:
          complete_op(r, t_run);
          skip
      }
+#if ORDO_EARLY
+  :: d_step {
+       !violated && rk[r].pool[p].busy[t] != 0 && OP_MAY_RETURN(r, rk[r].pool[p].busy[t] - 1) ->
+         t_run = rk[r].pool[p].busy[t] - 1;
+         op_return(r, t_run);
+         skip
+     }
+#endif
   od
 }
 
@@ -93,5 +143,22 @@ proctype AsyncOp(byte r; byte o) {
 end_wait:
   do
   :: d_step { !violated && rk[r].phase[o] == FIRED -> complete_op(r, o); skip }
+#if ORDO_EARLY
+  :: d_step { !violated && OP_MAY_RETURN(r, o) -> op_return(r, o); skip }
+#endif
   od
 }
+
+#if ORDO_EARLY
+/* Deadlock freedom is judged under the synchronising reading (docs/semantics.md, C4): a state is
+ * stuck when nothing could move but early returns, since a library that makes every call wait
+ * for its match hangs there. Sync may set sync_now at any moment, which ends every early return;
+ * a state reached with early returns that nothing else can leave then has no move at all, and
+ * SPIN reports it as an invalid end state. It sits at an end label once it has set the flag. */
+proctype Sync() {
+end_sync:
+  do
+  :: d_step { !sync_now -> sync_now = 1; skip }
+  od
+}
+#endif

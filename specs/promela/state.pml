@@ -13,6 +13,8 @@
  *   NMEMBERS NSEQ           the largest communicator, the most calls a rank makes on one
  *   ORDO_STREAMS NSTREAM    1 when calls complete through streams (NCCL), and the most calls
  *                           a rank makes in all
+ *   ORDO_EARLY              1 when some call may return before its match (docs/semantics.md,
+ *                           C4: a bcast, a reduce)
  *   T_OPS T_ACC T_ACTS T_POOLS T_MEMBERS T_RANKS_OF T_ISSUERS   flattened table sizes
  * Every field is a byte: the exporter refuses instances whose counts do not fit.
  */
@@ -67,6 +69,10 @@ typedef PoolS {
 typedef RankS {
   byte pc;              /* the main thread's next action */
   bit blocked;          /* the action at pc is a collective issued and not yet matched */
+#if ORDO_EARLY
+  byte early;           /* calls it returned from before their match, still unmatched */
+  byte oseq[NOPS];      /* a collective op's sequence number on its communicator, once issued */
+#endif
   byte incomplete;      /* ops submitted and not completed */
   byte phase[NOPS];
   byte pending[NOPS];   /* vars that have not granted the op yet */
@@ -93,6 +99,10 @@ typedef CommS {
   byte sig[NSEQ];          /* per sequence number: the signature issued there, 0 when none */
   byte posted[NSEQ];       /* per sequence number: how many members issued it */
   byte issuer[T_ISSUERS];  /* per member and sequence number: who issued, 0 when nobody */
+#if ORDO_EARLY
+  bit returned[T_ISSUERS];  /* per member and sequence number: its issuer returned before the
+                             * match (docs/semantics.md, C4) */
+#endif
 };
 
 RankS rk[NRANKS];
@@ -116,6 +126,13 @@ hidden byte act_kind[T_ACTS];
 hidden byte act_arg[T_ACTS];    /* the op submitted or the var waited on */
 hidden byte act_comm[T_ACTS];
 hidden byte act_sig[T_ACTS];
+/* How a call may return before its match (docs/semantics.md, C4): 0 never, 1 as a bcast (the root
+ * at once, a non-root once the root issued), 2 as a reduce (a non-root at once); and its root, a
+ * member index. Per op and per main action. */
+hidden byte op_early[T_OPS];
+hidden byte op_root[T_OPS];
+hidden byte act_early[T_ACTS];
+hidden byte act_root[T_ACTS];
 hidden byte pool_kind[T_POOLS];
 hidden byte pool_threads[T_POOLS];
 hidden byte comm_size[NCOMMS];
@@ -133,6 +150,12 @@ hidden byte rank_of[T_RANKS_OF];   /* per communicator and member index: the wor
 /* The verdicts of the checks made when a call is issued; asserted right after being set. */
 hidden byte p2_thread_rule_kept;
 hidden byte p1_order_consistent;
+
+#if ORDO_EARLY
+/* Set once, by Sync, at any moment: from then on no call returns early. Deadlock freedom is judged
+ * in the states where it is set (docs/promela.md, "Early returns"). */
+bit sync_now;
+#endif
 
 /* Set by the transition that breaks P1 or P2. The checker ends an execution at its first violation;
  * here every transition requires `!violated` and every process may then end, so no execution goes

@@ -45,7 +45,10 @@ TEST(Fingerprint, EveryFieldSurvivesTheRecord) {
           Call{CollectiveKind::reduce_scatter, 6, 12, DType::i32, Reduction::sum, std::nullopt},
           true},
       Fingerprint{Call{CollectiveKind::allgather, 7, 12, DType::f16, Reduction::none, std::nullopt},
-                  false}};
+                  false},
+      Fingerprint{Call{CollectiveKind::allreduce, 8, 4, DType::f32, Reduction::sum, std::nullopt,
+                       std::numeric_limits<std::uint64_t>::max()},
+                  true}};
   for (const Fingerprint& p : prints) {
     const FingerprintRecord record = encode(p);
     EXPECT_EQ(decode(record), p) << describe(p, "c");
@@ -56,6 +59,21 @@ TEST(Fingerprint, TheRecordIsTheSameBytesForTheSameCall) {
   EXPECT_EQ(encode(allreduce(5)), encode(allreduce(5)));
   EXPECT_NE(encode(allreduce(5)), encode(allreduce(5, 4, false)));
   EXPECT_NE(encode(allreduce(5)), encode(allreduce(6)));
+  Fingerprint sliced = allreduce(5);
+  sliced.call.offset = 4;
+  EXPECT_NE(encode(allreduce(5)), encode(sliced));
+}
+
+// Two slices of one key at different offsets combine different elements: they do not agree,
+// in the record's comparison as in every other (docs/semantics.md, C2).
+TEST(Fingerprint, SlicesAtDifferentOffsetsDisagree) {
+  Fingerprint first = allreduce(5);
+  Fingerprint second = allreduce(5);
+  second.call.offset = 4;
+  const std::vector<Fingerprint> prints = {first, second};
+  EXPECT_EQ(group_by_call(prints).size(), 2u);
+  EXPECT_NE(describe(second, "c").find("from element 4"), std::string::npos)
+      << describe(second, "c");
 }
 
 TEST(Fingerprint, GarbageIsRefused) {

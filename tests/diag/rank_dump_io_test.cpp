@@ -23,7 +23,9 @@ RankDump full_dump() {
   d.program = "step";
   add_call(d, 0, testing::barrier(), false, "main", "");
   add_call(d, 1, allreduce(3), false, "ar.3");
-  add_call(d, 1, allreduce(4), true, "ar.4");
+  comm::Call sliced = allreduce(4);
+  sliced.offset = 12;  // a slice of key 4: the offset is part of what the call is
+  add_call(d, 1, sliced, true, "ar.4");
   d.comms[1].calls.back().thread = 2;
   d.comms[1].calls.back().ended_us.reset();
   comm::Call bcast{dag::CollectiveKind::bcast, 9, 8, dag::DType::bf16, dag::Reduction::none, 2u};
@@ -59,6 +61,7 @@ TEST(DumpIo, RoundTrips) {
   EXPECT_EQ(back.rank, 1u);
   EXPECT_EQ(back.comms[1].members, d.comms[1].members);
   EXPECT_EQ(back.comms[1].calls[2].call.root, std::optional<dag::Rank>(2));
+  EXPECT_EQ(back.comms[1].calls[1].call.offset, 12u);
   ASSERT_TRUE(back.engine.has_value());
   EXPECT_EQ(back.engine->pools[0].threads[1], std::nullopt);
   EXPECT_EQ(back.engine->vars[0].waiting_first[0].op, "bc.9");

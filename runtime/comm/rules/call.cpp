@@ -32,12 +32,13 @@ void check_buffer(const Call& call, const void* buffer, std::string_view comm_na
 }  // namespace
 
 Call call_of(const dag::Collective& c) {
-  return Call{c.kind, c.key, c.count, c.dtype, c.reduction, c.root};
+  return Call{c.kind, c.key, c.count, c.dtype, c.reduction, c.root, c.offset};
 }
 
 bool agree(const Call& a, const Call& b) {
   if (a.kind == dag::CollectiveKind::barrier && b.kind == dag::CollectiveKind::barrier) {
-    return a.count == b.count && a.reduction == b.reduction && a.root == b.root;
+    return a.count == b.count && a.reduction == b.reduction && a.root == b.root &&
+           a.offset == b.offset;
   }
   return a == b;
 }
@@ -68,7 +69,8 @@ std::string describe(const Call& call, std::string_view comm_name) {
                                        .count = call.count,
                                        .dtype = call.dtype,
                                        .reduction = call.reduction,
-                                       .root = call.root},
+                                       .root = call.root,
+                                       .offset = call.offset},
                        comm_name);
 }
 

@@ -22,14 +22,18 @@ struct Call {
   dag::DType dtype = dag::DType::f32;
   dag::Reduction reduction = dag::Reduction::none;
   std::optional<dag::Rank> root;  // bcast and reduce: rank within the communicator
+  // Which elements of the key's buffer the call moves (dag::Collective::offset). Like the key it
+  // is ordo's label, compared by agreement and never read by a backend: the buffer a backend is
+  // given already points at element `offset`.
+  std::uint64_t offset = 0;
   friend bool operator==(const Call&, const Call&) = default;
 };
 
 Call call_of(const dag::Collective& collective);
 
 // Whether two calls at one position of a communicator agree in everything MPI and ordo match
-// (docs/semantics.md, C2): kind, key, count, dtype, reduction and root. A barrier moves no data,
-// so MPI matches any barrier with any other: its key and dtype are labels, never compared.
+// (docs/semantics.md, C2): kind, key, offset, count, dtype, reduction and root. A barrier moves
+// no data, so MPI matches any barrier with any other: its key and dtype are labels, never compared.
 bool agree(const Call& a, const Call& b);
 // The whole agreement rule C2: the calls agree, and both block or neither does (MPI-3.1 §5.12:
 // a non-blocking collective never matches a blocking one). The matching state and the checker's

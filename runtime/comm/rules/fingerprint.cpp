@@ -9,7 +9,7 @@ namespace ordo::comm {
 namespace {
 
 // Record layout: kind, dtype, reduction, flags (bit 0 blocks, bit 1 has a root), four zero
-// bytes, key (8), count (8), root (4), four zero bytes.
+// bytes, key (8), count (8), root (4), four zero bytes, offset (8).
 constexpr std::size_t at_kind = 0;
 constexpr std::size_t at_dtype = 1;
 constexpr std::size_t at_reduction = 2;
@@ -17,6 +17,7 @@ constexpr std::size_t at_flags = 3;
 constexpr std::size_t at_key = 8;
 constexpr std::size_t at_count = 16;
 constexpr std::size_t at_root = 24;
+constexpr std::size_t at_offset = 32;
 constexpr std::byte flag_blocks{1};
 constexpr std::byte flag_root{2};
 
@@ -54,6 +55,7 @@ FingerprintRecord encode(const Fingerprint& print) {
   put(record, at_key, static_cast<std::uint64_t>(c.key), 8);
   put(record, at_count, c.count, 8);
   put(record, at_root, c.root.value_or(0), 4);
+  put(record, at_offset, c.offset, 8);
   return record;
 }
 
@@ -61,7 +63,7 @@ Fingerprint decode(std::span<const std::byte, fingerprint_bytes> record) {
   for (std::size_t i = 4; i < at_key; ++i) {
     if (record[i] != std::byte{0}) garbage("padding byte " + std::to_string(i) + " is set");
   }
-  for (std::size_t i = at_root + 4; i < fingerprint_bytes; ++i) {
+  for (std::size_t i = at_root + 4; i < at_offset; ++i) {
     if (record[i] != std::byte{0}) garbage("padding byte " + std::to_string(i) + " is set");
   }
   const std::byte flags = record[at_flags];
@@ -77,6 +79,7 @@ Fingerprint decode(std::span<const std::byte, fingerprint_bytes> record) {
   if (dag::to_string(c.reduction) == "?") garbage("unknown reduction");
   c.key = static_cast<std::int64_t>(get(record, at_key, 8));
   c.count = get(record, at_count, 8);
+  c.offset = get(record, at_offset, 8);
   const auto root = static_cast<dag::Rank>(get(record, at_root, 4));
   if ((flags & flag_root) != std::byte{0}) {
     c.root = root;

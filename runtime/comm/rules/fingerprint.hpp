@@ -23,7 +23,7 @@ struct Fingerprint {
   friend bool operator==(const Fingerprint&, const Fingerprint&) = default;
 };
 
-inline constexpr std::size_t fingerprint_bytes = 32;
+inline constexpr std::size_t fingerprint_bytes = 40;
 using FingerprintRecord = std::array<std::byte, fingerprint_bytes>;
 
 // Little-endian fields at fixed offsets, so ranks of any build exchange the same record.

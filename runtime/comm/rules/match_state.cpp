@@ -6,6 +6,8 @@
 #include <string>
 #include <utility>
 
+#include "runtime/comm/rules/completion.hpp"
+
 namespace ordo::comm {
 
 MatchState::MatchState(dag::CommId comm, std::size_t members)
@@ -22,9 +24,11 @@ IssueResult MatchState::issue(std::size_t member, IssuedCall call, std::uint64_t
   // returned once issued; a later call, blocking or not, is ordered after it and takes the next
   // sequence number (MPI-3.1 section 5.12 lets a blocking collective be posted while a
   // non-blocking one is outstanding); whether the ranks agree on that order is C2's to judge.
+  // A call its issuer returned from early holds no thread (C4).
   for (std::uint64_t other : in_flight_[member]) {
-    const IssuedCall& first = slots_.at(other).at(member)->call;
-    if (first.blocking) {
+    const Posted& posted = *slots_.at(other).at(member);
+    const IssuedCall& first = posted.call;
+    if (first.blocking && !posted.returned) {
       return Violation{ThreadRuleBreak{comm_, std::string(comm_name), first, std::move(call)}};
     }
   }
@@ -49,14 +53,28 @@ IssueResult MatchState::issue(std::size_t member, IssuedCall call, std::uint64_t
   slot[member] = Posted{std::move(call), tag};
   if (std::any_of(slot.begin(), slot.end(), [](const auto& p) { return !p; })) {
     in_flight_[member].push_back(seq);
-    return Pending{seq};
+    Pending pending{seq, {}};
+    if (may_return(member, seq)) pending.may_return.push_back({member, slot[member]->tag});
+    // Only a root's issue can meet another member's needs short of the match.
+    const Call& issued = slot[member]->call.call;
+    if (issued.root && *issued.root == member) {
+      for (std::size_t m = 0; m < slot.size(); ++m) {
+        if (m != member && slot[m] &&
+            completion_needs(slot[m]->call.call, m) == CompletionNeeds::root &&
+            may_return(m, seq)) {
+          pending.may_return.push_back({m, slot[m]->tag});
+        }
+      }
+    }
+    return pending;
   }
-  Matched matched{seq, {}};
+  Matched matched{seq, {}, {}};
   for (std::size_t m = 0; m < slot.size(); ++m) {
     auto& flight = in_flight_[m];
     const auto it = std::find(flight.begin(), flight.end(), seq);
     if (it != flight.end()) flight.erase(it);
     matched.tags.push_back(slot[m]->tag);
+    matched.returned.push_back(slot[m]->returned);
   }
   slots_.erase(seq);
   return matched;
@@ -65,7 +83,7 @@ IssueResult MatchState::issue(std::size_t member, IssuedCall call, std::uint64_t
 std::optional<std::uint64_t> MatchState::seq_of(std::size_t member, std::uint64_t tag) const {
   for (std::uint64_t seq : in_flight_.at(member)) {
     const std::optional<Posted>& p = slots_.at(seq).at(member);
-    if (p && p->tag == tag) return seq;
+    if (p && p->tag == tag && !p->returned) return seq;
   }
   return std::nullopt;
 }
@@ -78,6 +96,23 @@ std::vector<std::size_t> MatchState::missing_members(std::uint64_t seq) const {
     if (!it->second[m]) missing.push_back(m);
   }
   return missing;
+}
+
+bool MatchState::may_return(std::size_t member, std::uint64_t seq) const {
+  const auto it = slots_.find(seq);
+  if (it == slots_.end()) return false;
+  const Slot& slot = it->second;
+  const std::optional<Posted>& mine = slot.at(member);
+  if (!mine || mine->returned) return false;
+  return needs_met(mine->call.call, member, slot.size(),
+                   [&](std::size_t m) { return slot[m].has_value(); });
+}
+
+void MatchState::mark_returned(std::size_t member, std::uint64_t seq) {
+  if (!may_return(member, seq)) {
+    throw std::logic_error("a call returns early only once the members it needs have issued");
+  }
+  slots_.at(seq).at(member)->returned = true;
 }
 
 void MatchState::clear() {

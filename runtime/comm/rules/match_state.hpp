@@ -21,16 +21,28 @@ namespace ordo::comm {
 struct Posted {
   IssuedCall call;
   std::uint64_t tag = 0;
+  // The issuer has returned from the call before its match (C4: its needs were met). It holds
+  // no thread for the thread rule, and the match no longer tells it anything.
+  bool returned = false;
 };
 
-// Still waiting for some members.
+// A member whose call may now complete before its match (C4), and the tag it was posted with.
+struct MayReturn {
+  std::size_t member = 0;
+  std::uint64_t tag = 0;
+};
+// Still waiting for some members; `may_return` names the calls at this position whose needs this
+// issue met (the issuer's own, when it needs no one; a bcast's non-roots, when the root issues).
 struct Pending {
   std::uint64_t seq = 0;
+  std::vector<MayReturn> may_return;
 };
-// Every member has issued: the tags of the calls that complete now, in communicator-rank order.
+// Every member has issued: the tags of the calls that complete now, in communicator-rank order,
+// and for each whether its issuer had already returned from it (and so learns nothing now).
 struct Matched {
   std::uint64_t seq = 0;
   std::vector<std::uint64_t> tags;
+  std::vector<bool> returned;
 };
 using IssueResult = std::variant<Pending, Matched, Violation>;
 
@@ -54,10 +66,16 @@ class MatchState {
   }
   // Partly issued calls, by sequence number.
   const std::map<std::uint64_t, Slot>& slots() const { return slots_; }
-  // The sequence number of the member's unmatched call with this tag, if any.
+  // The sequence number of the member's unmatched call with this tag that its issuer has not
+  // returned from, if any (a main thread posts every call with one tag, but is inside one at most).
   std::optional<std::uint64_t> seq_of(std::size_t member, std::uint64_t tag) const;
   // The members that have not issued the seq-th call yet.
   std::vector<std::size_t> missing_members(std::uint64_t seq) const;
+  // Whether the member's unmatched seq-th call may complete before its match: it has not
+  // returned, and the members whose issues it needs have issued (C4, comm::needs_met).
+  bool may_return(std::size_t member, std::uint64_t seq) const;
+  // The member returns from its unmatched seq-th call; requires may_return.
+  void mark_returned(std::size_t member, std::uint64_t seq);
   // Forgets every unmatched call (an aborted world fails them all).
   void clear();
 

@@ -19,8 +19,9 @@ constexpr std::uint32_t ranks_max = 4096;
 
 }  // namespace
 
-SimWorld::SimWorld(std::uint32_t ranks, std::vector<dag::Communicator> comms, Backend backend)
-    : ranks_(ranks), backend_(backend) {
+SimWorld::SimWorld(std::uint32_t ranks, std::vector<dag::Communicator> comms, Backend backend,
+                   ReturnPolicy returns)
+    : ranks_(ranks), backend_(backend), returns_(returns) {
   if (ranks == 0 || ranks > ranks_max) {
     throw std::invalid_argument("simulated world needs 1 to " + std::to_string(ranks_max) +
                                 " ranks, not " + std::to_string(ranks));
@@ -50,6 +51,12 @@ World& SimWorld::rank(dag::Rank rank) {
 std::optional<Violation> SimWorld::violation() const {
   std::lock_guard lock(mutex_);
   return violation_;
+}
+
+bool SimWorld::has_unmatched_calls() const {
+  std::lock_guard lock(mutex_);
+  return std::any_of(comms_.begin(), comms_.end(),
+                     [](const auto& comm) { return !comm->match.slots().empty(); });
 }
 
 bool SimWorld::aborted() const {
@@ -82,7 +89,13 @@ void SimWorld::post(dag::Rank rank, dag::CommId comm_id, const Call& call, void*
         deliveries.emplace_back(std::move(done), nullptr);
         abort_locked(*violation, deliveries);
       } else {
-        comm.deliveries.emplace(tag, Delivery{call, buffer, std::move(done)});
+        Delivery delivery{call, buffer, std::move(done), rank, issuer.name, std::nullopt};
+        const std::uint64_t bytes = call.count * dag::dtype_bytes(call.dtype);
+        if (returns_.when != Returns::at_match && buffer != nullptr && bytes > 0) {
+          const auto* from = static_cast<const std::byte*>(buffer);
+          delivery.sent.emplace(from, from + bytes);
+        }
+        comm.deliveries.emplace(tag, std::move(delivery));
         const auto* matched = std::get_if<Matched>(&result);
         if (stream_ordered(backend_)) {
           launched_by_.emplace(tag, issuer.name);
@@ -91,6 +104,8 @@ void SimWorld::post(dag::Rank rank, dag::CommId comm_id, const Call& call, void*
           if (matched != nullptr) settle_locked(comm, *matched, deliveries);
         } else if (matched != nullptr) {
           complete_locked(comm, *matched, deliveries);
+        } else {
+          offer_returns_locked(comm, std::get<Pending>(result), deliveries);
         }
       }
     }
@@ -106,43 +121,58 @@ void SimWorld::complete_locked(CommState& comm, const Matched& matched, Deliveri
     assert(!node.empty());
     by_member.push_back(std::move(node.mapped()));
   }
+  std::erase_if(held_returns_, [&](const Held& h) {
+    return h.comm == comm.id &&
+           std::find(matched.tags.begin(), matched.tags.end(), h.tag) != matched.tags.end();
+  });
   // Matched calls agree on every field (C2), so member 0's call is everyone's.
   const Call& call = by_member[0].call;
   const std::uint64_t bytes = call.count * dag::dtype_bytes(call.dtype);
   // Each member's block of a reduce_scatter or allgather; the call check made count divisible.
   const std::uint64_t block = bytes / by_member.size();
-  const auto at = [](void* buffer, std::uint64_t offset) {
-    return static_cast<std::byte*>(buffer) + offset;
+  // What member m sent: copied at its issue where calls may return early, else its buffer now.
+  const auto sent = [&](std::size_t m, std::uint64_t offset) {
+    const Delivery& d = by_member[m];
+    return (d.sent ? d.sent->data() : static_cast<const std::byte*>(d.buffer)) + offset;
   };
+  const auto into = [&](std::size_t m, std::uint64_t offset) {
+    return static_cast<std::byte*>(by_member[m].buffer) + offset;
+  };
+  // A member that returned early has what it receives already (or receives nothing, C4), and
+  // its buffer is its own again: nothing is written there now.
+  const auto receives = [&](std::size_t m) { return !matched.returned[m]; };
   // Reductions run in communicator-rank order, so the result is one fixed value whatever the
   // timing (docs/semantics.md, C4).
   const auto reduce_all = [&](std::uint64_t offset, std::uint64_t length) {
     std::vector<std::byte> sum(length);
-    std::memcpy(sum.data(), at(by_member[0].buffer, offset), length);
+    std::memcpy(sum.data(), sent(0, offset), length);
     const std::uint64_t elements = length / dag::dtype_bytes(call.dtype);
     for (std::size_t m = 1; m < by_member.size(); ++m) {
-      reduce_into(sum.data(), at(by_member[m].buffer, offset), elements, call.dtype,
-                  call.reduction);
+      reduce_into(sum.data(), sent(m, offset), elements, call.dtype, call.reduction);
     }
     return sum;
   };
   switch (bytes > 0 ? call.kind : dag::CollectiveKind::barrier) {
     case dag::CollectiveKind::allreduce: {
       const std::vector<std::byte> sum = reduce_all(0, bytes);
-      for (Delivery& d : by_member) std::memcpy(d.buffer, sum.data(), bytes);
+      for (std::size_t m = 0; m < by_member.size(); ++m) {
+        if (receives(m)) std::memcpy(into(m, 0), sum.data(), bytes);
+      }
       break;
     }
     case dag::CollectiveKind::bcast: {
-      const void* root = by_member[*call.root].buffer;
-      for (Delivery& d : by_member) {
-        if (d.buffer != root) std::memcpy(d.buffer, root, bytes);
+      const std::size_t root = *call.root;
+      for (std::size_t m = 0; m < by_member.size(); ++m) {
+        if (m != root && receives(m) && by_member[m].buffer != by_member[root].buffer) {
+          std::memcpy(into(m, 0), sent(root, 0), bytes);
+        }
       }
       break;
     }
     case dag::CollectiveKind::reduce: {
       // Only the root receives; every other member's buffer only sends and stays as it was.
       const std::vector<std::byte> sum = reduce_all(0, bytes);
-      std::memcpy(by_member[*call.root].buffer, sum.data(), bytes);
+      if (receives(*call.root)) std::memcpy(into(*call.root, 0), sum.data(), bytes);
       break;
     }
     case dag::CollectiveKind::reduce_scatter: {
@@ -153,7 +183,7 @@ void SimWorld::complete_locked(CommState& comm, const Matched& matched, Deliveri
         sums.push_back(reduce_all(m * block, block));
       }
       for (std::size_t m = 0; m < by_member.size(); ++m) {
-        std::memcpy(at(by_member[m].buffer, m * block), sums[m].data(), block);
+        if (receives(m)) std::memcpy(into(m, m * block), sums[m].data(), block);
       }
       break;
     }
@@ -161,9 +191,8 @@ void SimWorld::complete_locked(CommState& comm, const Matched& matched, Deliveri
       // Member m's block m goes to block m of every other member.
       for (std::size_t from = 0; from < by_member.size(); ++from) {
         for (std::size_t to = 0; to < by_member.size(); ++to) {
-          if (by_member[to].buffer != by_member[from].buffer) {
-            std::memcpy(at(by_member[to].buffer, from * block),
-                        at(by_member[from].buffer, from * block), block);
+          if (receives(to) && by_member[to].buffer != by_member[from].buffer) {
+            std::memcpy(into(to, from * block), sent(from, from * block), block);
           }
         }
       }
@@ -172,7 +201,9 @@ void SimWorld::complete_locked(CommState& comm, const Matched& matched, Deliveri
     case dag::CollectiveKind::barrier:
       break;
   }
-  for (Delivery& d : by_member) out.emplace_back(std::move(d.done), nullptr);
+  for (std::size_t m = 0; m < by_member.size(); ++m) {
+    if (receives(m)) out.emplace_back(std::move(by_member[m].done), nullptr);
+  }
 }
 
 void SimWorld::abort_locked(const Violation& violation, Deliveries& out) {
@@ -180,8 +211,11 @@ void SimWorld::abort_locked(const Violation& violation, Deliveries& out) {
   violation_ = violation;
   const auto error = std::make_exception_ptr(ViolationError(violation));
   for (auto& d : out) d.second = error;
+  held_returns_.clear();
   for (auto& comm : comms_) {
-    for (auto& [tag, d] : comm->deliveries) out.emplace_back(std::move(d.done), error);
+    for (auto& [tag, d] : comm->deliveries) {
+      if (d.done) out.emplace_back(std::move(d.done), error);
+    }
     comm->deliveries.clear();
     comm->match.clear();
   }

@@ -27,6 +27,23 @@ namespace ordo::comm::sim {
 // What one rank is doing, as its executor sees it, for deadlock detection. A rank is quiescent
 // when nothing it runs can make progress on its own: no op function executing, no ready op with
 // a free thread, and its main thread finished or blocked.
+// When a call whose needs are met (docs/semantics.md, C4) returns: at its match (the synchronising
+// reading, every call waiting for every member), at once (`early`: each such call, or with a seed
+// each with probability one half, drawn from the seed and the call's position in the world), or
+// when the driver says so (`held`: a controlled run takes the early return as a transition).
+enum class Returns : std::uint8_t { at_match, early, held };
+struct ReturnPolicy {
+  Returns when = Returns::at_match;
+  std::uint64_t seed = 0;  // early: 0 returns every call that may; another value draws
+};
+std::string describe(const ReturnPolicy& policy);  // "at the match", "early (seed 7)", ...
+
+// A call that may return before its match and waits for its driver (Returns::held).
+struct HeldReturn {
+  dag::CommId comm = 0;
+  std::string issuer;  // "main" or the op's name
+};
+
 struct RankActivity {
   bool quiescent = false;
   bool finished = false;
@@ -40,7 +57,7 @@ class SimWorld {
   // of zero ranks. Under a stream-ordered backend (NCCL) every call is a launch onto its rank's
   // stream and its `done` runs when the stream completes it (docs/semantics.md, D1-D3).
   SimWorld(std::uint32_t ranks, std::vector<dag::Communicator> comms,
-           Backend backend = Backend::mpi);
+           Backend backend = Backend::mpi, ReturnPolicy returns = {});
   ~SimWorld();
   SimWorld(const SimWorld&) = delete;
   SimWorld& operator=(const SimWorld&) = delete;
@@ -48,7 +65,15 @@ class SimWorld {
   World& rank(dag::Rank rank);
   std::uint32_t size() const { return ranks_; }
   Backend backend() const { return backend_; }
+  const ReturnPolicy& returns() const { return returns_; }
 
+  // Returns::held: the rank's calls that may return now, before their match; and the return of
+  // one of them (throws std::logic_error when the issuer holds none).
+  std::vector<HeldReturn> held_returns(dag::Rank rank) const;
+  void return_now(dag::Rank rank, const std::string& issuer);
+
+  // Whether some call has been issued and not matched.
+  bool has_unmatched_calls() const;
   // The first violation seen, if any; the world is aborted from then on.
   std::optional<Violation> violation() const;
   bool aborted() const;
@@ -81,6 +106,9 @@ class SimWorld {
                                               std::uint32_t ranks);
   void abort_locked(const Violation& violation, Deliveries& out);
   void complete_locked(CommState& comm, const Matched& matched, Deliveries& out);
+  // A call whose needs the issue met returns now, or is held, as the policy says (returns.cpp).
+  void offer_returns_locked(CommState& comm, const Pending& pending, Deliveries& out);
+  void return_locked(CommState& comm, std::size_t member, std::uint64_t tag, Deliveries& out);
   // Stream-ordered backends: the call joins its rank's stream; a match's `done`s wait there
   // until the streams let the call through (stream_order.cpp).
   void launch_locked(dag::Rank rank, dag::CommId comm, std::uint64_t seq, std::uint64_t tag);
@@ -93,6 +121,15 @@ class SimWorld {
 
   const std::uint32_t ranks_;
   const Backend backend_;
+  const ReturnPolicy returns_;
+  struct Held {
+    dag::Rank rank;
+    std::string issuer;
+    dag::CommId comm;
+    std::size_t member;
+    std::uint64_t tag;
+  };
+  std::vector<Held> held_returns_;  // Returns::held: in the order their needs were met
   mutable std::mutex mutex_;
   std::vector<DeviceStream> streams_;  // per rank; empty unless stream-ordered
   std::map<std::uint64_t, Communicator::Done> held_;  // matched, by tag, until their stream lets go

@@ -1,7 +1,9 @@
 // The simulated world's private state, shared by its implementation files only.
 #pragma once
 
+#include <cstddef>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -10,11 +12,16 @@
 
 namespace ordo::comm::sim {
 
-// Where a posted call's data is and whom to tell when it ends.
+// Where a posted call's data is and whom to tell when it ends. Where calls may return before
+// their match, what the call sends is copied at its issue (`sent`): its issuer may write the
+// buffer again once it returned, as MPI allows, and the match must still see the data it sent.
 struct SimWorld::Delivery {
   Call call;
   void* buffer = nullptr;
-  Communicator::Done done;
+  Communicator::Done done;  // empty once the issuer returned early
+  dag::Rank rank = 0;
+  std::string issuer;
+  std::optional<std::vector<std::byte>> sent;
 };
 
 struct SimWorld::CommState {
