@@ -121,9 +121,19 @@ std::uint32_t early_kind(const System& model, const dag::Collective& collective)
   if (!comm::may_complete_early(model.backend()) || model.members(collective.comm).size() < 2) {
     return 0;
   }
-  if (collective.kind == dag::CollectiveKind::bcast) return 1;
-  if (collective.kind == dag::CollectiveKind::reduce) return 2;
-  return 0;
+  switch (collective.kind) {
+    case dag::CollectiveKind::bcast:
+    case dag::CollectiveKind::scatter:
+      return 1;
+    case dag::CollectiveKind::reduce:
+    case dag::CollectiveKind::gather:
+      return 2;
+    case dag::CollectiveKind::scan:
+    case dag::CollectiveKind::exscan:
+      return 3;
+    default:
+      return 0;
+  }
 }
 
 Bounds compute_bounds(const System& model) {

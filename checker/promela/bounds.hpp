@@ -30,8 +30,9 @@ struct Bounds {
 };
 
 // How a call may return before its match, as the model's tables say it: 0 never (it needs
-// every member), 1 as a bcast (a root at once, a non-root once the root issued), 2 as a reduce
-// (a non-root at once). Under a backend that never returns early, always 0.
+// every member), 1 as a bcast or scatter (a root at once, a non-root once the root issued), 2 as
+// a reduce or gather (a non-root at once), 3 as a scan or exscan (member i once members 0 to i
+// issued). Under a backend that never returns early, always 0.
 std::uint32_t early_kind(const System& model, const dag::Collective& collective);
 
 // Throws ExportError naming the first count that does not fit.

@@ -52,11 +52,37 @@ std::uint32_t smallest_valid_count(const ValidCounts& v) {
   return 0;
 }
 
+// A call the backend cannot make (NCCL has no gather, scatter, alltoall, scan or exscan) is bad
+// input for a check under that backend, as it is for the runtime.
+void refuse_unsupported_kinds(const dag::Job& job, comm::Backend backend) {
+  for (std::size_t p = 0; p < job.programs.size(); ++p) {
+    const dag::Program& program = job.programs[p];
+    const std::string at = "/programs/" + std::to_string(p);
+    const auto check = [&](const dag::Collective& c, const std::string& where) {
+      const std::string why = comm::unsupported_reason(backend, c.kind);
+      if (!why.empty()) {
+        throw dag::DumpError(where + "/collective/kind", why,
+                             "a collective kind the " + std::string(comm::to_string(backend)) +
+                                 " backend has");
+      }
+    };
+    for (std::size_t o = 0; o < program.ops.size(); ++o) {
+      if (program.ops[o].collective) check(*program.ops[o].collective, at + "/ops/" + std::to_string(o));
+    }
+    for (std::size_t a = 0; a < program.main.size(); ++a) {
+      if (const auto* c = std::get_if<dag::CollectiveAction>(&program.main[a])) {
+        check(c->collective, at + "/main/" + std::to_string(a));
+      }
+    }
+  }
+}
+
 }  // namespace
 
 System::System(dag::Job job, std::uint32_t ranks, comm::Backend backend)
     : job_(comm::launch_view(std::move(job), backend)), ranks_(ranks), backend_(backend) {
   dag::validate_or_throw(job_);
+  refuse_unsupported_kinds(job_, backend_);
   if (ranks_ == 0) throw std::invalid_argument("a job needs at least one rank");
   if (job_.ranks && *job_.ranks != ranks_) {
     throw std::invalid_argument("the job is for " + std::to_string(*job_.ranks) + " ranks, not " +

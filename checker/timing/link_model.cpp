@@ -35,8 +35,18 @@ double collective_us(const dag::Collective& c, std::uint32_t ranks, const LinkMo
       return rounds * link.alpha_us + bytes / link.bytes_per_us;
     case dag::CollectiveKind::reduce_scatter:
     case dag::CollectiveKind::allgather:
-      // Each is one half of the ring allreduce above: p - 1 steps of one block each.
+    case dag::CollectiveKind::alltoall:
+      // Each is one half of the ring allreduce above: p - 1 steps of one block each (alltoall
+      // as p - 1 pairwise exchanges of one block).
       return (p - 1.0) * link.alpha_us + (p - 1.0) / p * bytes / link.bytes_per_us;
+    case dag::CollectiveKind::gather:
+    case dag::CollectiveKind::scatter:
+      // A binomial tree whose messages grow towards the root: every block but one crosses once.
+      return rounds * link.alpha_us + (p - 1.0) / p * bytes / link.bytes_per_us;
+    case dag::CollectiveKind::scan:
+    case dag::CollectiveKind::exscan:
+      // Recursive doubling: log2 p rounds, each of the whole buffer.
+      return rounds * (link.alpha_us + bytes / link.bytes_per_us);
   }
   return 0.0;
 }

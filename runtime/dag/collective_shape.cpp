@@ -16,14 +16,16 @@ std::vector<ShapeProblem> shape_problems(CollectiveKind kind, std::uint64_t coun
   }
   if (!reduces && reduction_known && reduction != Reduction::none) {
     problems.push_back({"reduction", name + " has reduction " + std::string(to_string(reduction)),
-                        "reduction none (only allreduce, reduce and reduce_scatter reduce)"});
+                        "reduction none (only allreduce, reduce, reduce_scatter, scan and exscan "
+                        "reduce)"});
   }
   const bool rooted = takes_root(kind);
   if (rooted && !root) {
     problems.push_back({"", name + " has no root", "a 'root' rank of the communicator"});
   }
   if (!rooted && root) {
-    problems.push_back({"root", name + " has a root", "a root on bcast and reduce only"});
+    problems.push_back(
+        {"root", name + " has a root", "a root on bcast, reduce, gather and scatter only"});
   }
   // An empty communicator is reported with its members; it has no root to name.
   if (rooted && root && comm_size && *comm_size > 0 && *root >= *comm_size) {

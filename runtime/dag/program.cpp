@@ -71,15 +71,19 @@ bool is_collective(OpKind kind) {
 
 bool takes_reduction(CollectiveKind kind) {
   return kind == CollectiveKind::allreduce || kind == CollectiveKind::reduce ||
-         kind == CollectiveKind::reduce_scatter;
+         kind == CollectiveKind::reduce_scatter || kind == CollectiveKind::scan ||
+         kind == CollectiveKind::exscan;
 }
 
 bool takes_root(CollectiveKind kind) {
-  return kind == CollectiveKind::bcast || kind == CollectiveKind::reduce;
+  return kind == CollectiveKind::bcast || kind == CollectiveKind::reduce ||
+         kind == CollectiveKind::gather || kind == CollectiveKind::scatter;
 }
 
 bool splits_into_blocks(CollectiveKind kind) {
-  return kind == CollectiveKind::reduce_scatter || kind == CollectiveKind::allgather;
+  return kind == CollectiveKind::reduce_scatter || kind == CollectiveKind::allgather ||
+         kind == CollectiveKind::gather || kind == CollectiveKind::scatter ||
+         kind == CollectiveKind::alltoall;
 }
 
 }  // namespace ordo::dag

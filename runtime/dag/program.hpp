@@ -30,6 +30,11 @@ enum class CollectiveKind : std::uint8_t {
   reduce,          // MPI_Reduce: only the root receives the reduction
   reduce_scatter,  // MPI_Reduce_scatter_block: each member receives its block of the reduction
   allgather,       // MPI_Allgather: each member contributes its block and receives them all
+  gather,          // MPI_Gather: the root receives every member's block
+  scatter,         // MPI_Scatter: each member receives its block of the root's buffer
+  alltoall,        // MPI_Alltoall: block j of member i goes to block i of member j
+  scan,            // MPI_Scan: member i receives the reduction of members 0 to i
+  exscan,          // MPI_Exscan: member i > 0 receives the reduction of members 0 to i - 1
 };
 enum class Reduction : std::uint8_t { none, sum, prod, min, max };
 
@@ -61,12 +66,13 @@ struct Collective {
   CollectiveKind kind = CollectiveKind::allreduce;
   CommId comm = 0;
   std::int64_t key = 0;
-  // Elements of the whole buffer on every member. For reduce_scatter and allgather it is the
-  // whole array of the communicator's size blocks, member i's block at element i * count / size.
+  // Elements of the whole buffer on every member. For the kinds that split into blocks
+  // (reduce_scatter, allgather, gather, scatter, alltoall) it is the whole array of the
+  // communicator's size blocks, block i at element i * count / size.
   std::uint64_t count = 0;
   DType dtype = DType::f32;
   Reduction reduction = Reduction::none;
-  std::optional<Rank> root;  // bcast and reduce only; a rank of the communicator
+  std::optional<Rank> root;  // bcast, reduce, gather, scatter only; a rank of the communicator
   // Where in its buffer var the call's `count` elements start (a slice of a key). It is the
   // rank's own business, never matched: MPI sees only a pointer, so members may differ here.
   std::uint64_t offset = 0;
@@ -139,10 +145,10 @@ bool is_collective(OpKind kind);
 
 // The shape rules of the collective kinds (docs/semantics.md, C2), stated once for the
 // validator, the call checks, the checker and the generators.
-bool takes_reduction(CollectiveKind kind);  // allreduce, reduce, reduce_scatter
-bool takes_root(CollectiveKind kind);       // bcast, reduce
-// reduce_scatter and allgather split `count` into one block per member, so their count must be
-// a multiple of the communicator's size.
+bool takes_reduction(CollectiveKind kind);  // allreduce, reduce, reduce_scatter, scan, exscan
+bool takes_root(CollectiveKind kind);       // bcast, reduce, gather, scatter
+// reduce_scatter, allgather, gather, scatter and alltoall split `count` into one block per
+// member, so their count must be a multiple of the communicator's size.
 bool splits_into_blocks(CollectiveKind kind);
 
 }  // namespace ordo::dag

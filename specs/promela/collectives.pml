@@ -32,7 +32,8 @@ hidden byte c_i;
  * op_root, or act_early and act_root) are met. A bcast root and a reduce non-root need no one; a
  * bcast non-root needs the root. */
 #define NEEDS_MET(c, m, seq, e, root) \
-  ((e) == 1 -> ((m) == (root) || cm[c].issuer[ISX(root, seq)] != 0) : ((e) == 2 && (m) != (root)))
+  ((e) == 1 -> ((m) == (root) || cm[c].issuer[ISX(root, seq)] != 0) : \
+   ((e) == 2 -> (m) != (root) : ((e) == 3 && cm[c].prefix[seq] >= (m))))
 #define RETURNED(c, m, seq) cm[c].returned[ISX(m, seq)]
 #else
 #define RETURNED(c, m, seq) 0
@@ -60,6 +61,9 @@ inline deliver(c, seq) {
   }
   cm[c].sig[seq] = 0;
   cm[c].posted[seq] = 0;
+#if ORDO_EARLY
+  cm[c].prefix[seq] = 0;
+#endif
   cm[c].matched++
 }
 
@@ -176,6 +180,13 @@ inline issue(r, c, call_sig, code) {
   cm[c].sig[c_seq] = call_sig;
   cm[c].posted[c_seq]++;
   cm[c].issuer[ISX(c_m, c_seq)] = code;
+#if ORDO_EARLY
+  do
+  :: cm[c].prefix[c_seq] < comm_size[c] && cm[c].issuer[ISX(cm[c].prefix[c_seq], c_seq)] != 0 ->
+       cm[c].prefix[c_seq]++
+  :: else -> break
+  od;
+#endif
 #if ORDO_STREAMS
   launch(r, c, c_seq);
   if

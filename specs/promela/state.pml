@@ -102,6 +102,8 @@ typedef CommS {
 #if ORDO_EARLY
   bit returned[T_ISSUERS];  /* per member and sequence number: its issuer returned before the
                              * match (docs/semantics.md, C4) */
+  byte prefix[NSEQ];        /* per sequence number: members 0 to prefix - 1 have issued it, which
+                             * is what a scan member needs */
 #endif
 };
 
@@ -126,9 +128,10 @@ hidden byte act_kind[T_ACTS];
 hidden byte act_arg[T_ACTS];    /* the op submitted or the var waited on */
 hidden byte act_comm[T_ACTS];
 hidden byte act_sig[T_ACTS];
-/* How a call may return before its match (docs/semantics.md, C4): 0 never, 1 as a bcast (the root
- * at once, a non-root once the root issued), 2 as a reduce (a non-root at once); and its root, a
- * member index. Per op and per main action. */
+/* How a call may return before its match (docs/semantics.md, C4): 0 never, 1 as a bcast or
+ * scatter (the root at once, a non-root once the root issued), 2 as a reduce or gather (a non-root
+ * at once), 3 as a scan or exscan (member m once members 0 to m issued); and its root, a member
+ * index. Per op and per main action. */
 hidden byte op_early[T_OPS];
 hidden byte op_root[T_OPS];
 hidden byte act_early[T_ACTS];

@@ -1,7 +1,9 @@
 // Format versions: version 2 spells the submit action "submit", version 1 spelt it "push";
 // version 3 adds the collective kinds reduce, reduce_scatter and allgather; version 4 a
-// collective's offset into its buffer. The reader reads all four, so dumps kept from before still verify, and refuses a dump that mixes the spellings or
-// names a kind its version lacks rather than guess which version was meant.
+// collective's offset into its buffer; version 5 the kinds gather, scatter, alltoall, scan and
+// exscan. The reader reads all five, so dumps kept from before still verify, and refuses a dump
+// that mixes the spellings or names a kind its version lacks rather than guess which version was
+// meant.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -35,7 +37,7 @@ DumpError reader_version_error(const json& document) {
 
 TEST(DagReaderVersion, TheWriterWritesVersion4) {
   const json document = json::parse(write_dump(testing::small_valid_job()));
-  EXPECT_EQ(document["version"], 4);
+  EXPECT_EQ(document["version"], 5);
   EXPECT_EQ(document["programs"][0]["main"][0]["action"], "submit");
 }
 
@@ -45,7 +47,7 @@ TEST(DagReaderVersion, AVersion1DumpReadsAsTheJobItDescribes) {
 }
 
 // A version-1 file as users keep them: the concom example before the submit action was renamed.
-// It reads as the same job as today's example, and writes back as version 4.
+// It reads as the same job as today's example, and writes back as version 5.
 TEST(DagReaderVersion, AVersion1FileReadsAsTheSameJobAsItsVersion2Twin) {
   const Job old_job =
       read_dump_file(std::filesystem::path(ORDO_DAG_VERSION_1_DIR) / "concom_barrier.json");
@@ -53,7 +55,7 @@ TEST(DagReaderVersion, AVersion1FileReadsAsTheSameJobAsItsVersion2Twin) {
       read_dump_file(std::filesystem::path(ORDO_DAG_EXAMPLES_DIR) / "concom_barrier.json");
   EXPECT_EQ(old_job, job);
   const std::string rewritten = write_dump(old_job);
-  EXPECT_TRUE(contains(rewritten, "\"version\": 4,")) << rewritten;
+  EXPECT_TRUE(contains(rewritten, "\"version\": 5,")) << rewritten;
   EXPECT_FALSE(contains(rewritten, "\"push\"")) << rewritten;
 }
 
@@ -124,6 +126,7 @@ TEST(DagReaderVersion, AnOffsetNeedsVersion4) {
 
 TEST(DagReaderVersion, Version3And4ReadTheSameJob) {
   EXPECT_EQ(read_dump(document_of_version(4, "submit").dump()), testing::small_valid_job());
+  EXPECT_EQ(read_dump(document_of_version(5, "submit").dump()), testing::small_valid_job());
 }
 
 TEST(DagReaderVersion, OnlyVersions1To4AreRead) {
@@ -132,6 +135,25 @@ TEST(DagReaderVersion, OnlyVersions1To4AreRead) {
     EXPECT_EQ(error.where(), "/version");
     EXPECT_EQ(error.problem(), "unsupported version " + std::to_string(version));
     EXPECT_EQ(error.expected(), "a version from 1 to 4");
+  }
+}
+
+}  // namespace
+}  // namespace ordo::dag
+
+namespace ordo::dag {
+namespace {
+
+// Version 5's kinds in a version-4 dump are refused at the kind, naming the version they need.
+TEST(ReaderVersion, Version5KindsNeedVersion5) {
+  for (const char* kind : {"gather", "scatter", "alltoall", "scan", "exscan"}) {
+    json document = document_of_version(4, "submit");
+    document["programs"][0]["main"][4]["collective"]["kind"] = kind;
+    const DumpError error = reader_version_error(document);
+    EXPECT_EQ(error.where(), "/programs/0/main/4/collective/kind");
+    EXPECT_EQ(error.problem(), "collective kind '" + std::string(kind) +
+                                   "' in a version 4 dump (it exists from version 5)");
+    EXPECT_EQ(error.expected(), "a kind of version 4, or version 5");
   }
 }
 

@@ -41,7 +41,7 @@ Job tiny_job() {
 TEST(DagWriter, CanonicalLayout) {
   const std::string expected = R"({
   "format": "ordo-dag",
-  "version": 4,
+  "version": 5,
   "ranks": 2,
   "comms": [
     {"name": "world"},
@@ -77,7 +77,7 @@ TEST(DagWriter, EmptyTablesAndSpmd) {
   job.programs = {Program{.name = "idle"}};
   EXPECT_EQ(write_dump(job), R"({
   "format": "ordo-dag",
-  "version": 4,
+  "version": 5,
   "comms": [],
   "programs": [
     {
@@ -92,7 +92,7 @@ TEST(DagWriter, EmptyTablesAndSpmd) {
 }
 )");
   EXPECT_EQ(write_dump(Job{}),
-            "{\n  \"format\": \"ordo-dag\",\n  \"version\": 4,\n"
+            "{\n  \"format\": \"ordo-dag\",\n  \"version\": 5,\n"
             "  \"comms\": [],\n  \"programs\": []\n}\n");
 }
 

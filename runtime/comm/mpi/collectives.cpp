@@ -1,6 +1,7 @@
 #include "runtime/comm/mpi/collectives.hpp"
 
 #include <cassert>
+#include <cstddef>
 
 #include "runtime/comm/mpi/error.hpp"
 
@@ -32,6 +33,97 @@ void reduce_scatter_block(MPI_Comm comm, void* buffer, int block, MPI_Datatype d
 void allgather(MPI_Comm comm, void* buffer, int block, MPI_Datatype datatype) {
   check_mpi(MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, buffer, block, datatype, comm),
             "MPI_Allgather");
+}
+
+namespace {
+
+// This rank's block of `buffer`.
+void* own_block(void* buffer, int block, MPI_Datatype datatype, int rank) {
+  int size = 0;
+  check_mpi(MPI_Type_size(datatype, &size), "MPI_Type_size");
+  return static_cast<std::byte*>(buffer) +
+         static_cast<std::ptrdiff_t>(rank) * block * static_cast<std::ptrdiff_t>(size);
+}
+
+MPI_Request started(int code, MPI_Request request, const char* function) {
+  check_mpi(code, function);
+  assert(request != MPI_REQUEST_NULL);
+  return request;
+}
+
+}  // namespace
+
+void gather(MPI_Comm comm, void* buffer, int block, MPI_Datatype datatype, int root, int rank) {
+  check_mpi(rank == root
+                ? MPI_Gather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, buffer, block, datatype, root,
+                             comm)
+                : MPI_Gather(own_block(buffer, block, datatype, rank), block, datatype, nullptr, 0,
+                             MPI_DATATYPE_NULL, root, comm),
+            "MPI_Gather");
+}
+
+void scatter(MPI_Comm comm, void* buffer, int block, MPI_Datatype datatype, int root, int rank) {
+  check_mpi(rank == root
+                ? MPI_Scatter(buffer, block, datatype, MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, root,
+                              comm)
+                : MPI_Scatter(nullptr, 0, MPI_DATATYPE_NULL,
+                              own_block(buffer, block, datatype, rank), block, datatype, root,
+                              comm),
+            "MPI_Scatter");
+}
+
+void alltoall(MPI_Comm comm, const void* send, void* buffer, int block, MPI_Datatype datatype) {
+  check_mpi(MPI_Alltoall(send, block, datatype, buffer, block, datatype, comm), "MPI_Alltoall");
+}
+
+void scan(MPI_Comm comm, void* buffer, int count, MPI_Datatype datatype, MPI_Op op) {
+  check_mpi(MPI_Scan(MPI_IN_PLACE, buffer, count, datatype, op, comm), "MPI_Scan");
+}
+
+void exscan(MPI_Comm comm, void* buffer, int count, MPI_Datatype datatype, MPI_Op op) {
+  check_mpi(MPI_Exscan(MPI_IN_PLACE, buffer, count, datatype, op, comm), "MPI_Exscan");
+}
+
+MPI_Request igather(MPI_Comm comm, void* buffer, int block, MPI_Datatype datatype, int root,
+                    int rank) {
+  MPI_Request request = MPI_REQUEST_NULL;
+  const int code =
+      rank == root ? MPI_Igather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, buffer, block, datatype, root,
+                                 comm, &request)
+                   : MPI_Igather(own_block(buffer, block, datatype, rank), block, datatype,
+                                 nullptr, 0, MPI_DATATYPE_NULL, root, comm, &request);
+  return started(code, request, "MPI_Igather");
+}
+
+MPI_Request iscatter(MPI_Comm comm, void* buffer, int block, MPI_Datatype datatype, int root,
+                     int rank) {
+  MPI_Request request = MPI_REQUEST_NULL;
+  const int code =
+      rank == root ? MPI_Iscatter(buffer, block, datatype, MPI_IN_PLACE, 0, MPI_DATATYPE_NULL,
+                                  root, comm, &request)
+                   : MPI_Iscatter(nullptr, 0, MPI_DATATYPE_NULL,
+                                  own_block(buffer, block, datatype, rank), block, datatype, root,
+                                  comm, &request);
+  return started(code, request, "MPI_Iscatter");
+}
+
+MPI_Request ialltoall(MPI_Comm comm, const void* send, void* buffer, int block,
+                      MPI_Datatype datatype) {
+  MPI_Request request = MPI_REQUEST_NULL;
+  const int code = MPI_Ialltoall(send, block, datatype, buffer, block, datatype, comm, &request);
+  return started(code, request, "MPI_Ialltoall");
+}
+
+MPI_Request iscan(MPI_Comm comm, void* buffer, int count, MPI_Datatype datatype, MPI_Op op) {
+  MPI_Request request = MPI_REQUEST_NULL;
+  const int code = MPI_Iscan(MPI_IN_PLACE, buffer, count, datatype, op, comm, &request);
+  return started(code, request, "MPI_Iscan");
+}
+
+MPI_Request iexscan(MPI_Comm comm, void* buffer, int count, MPI_Datatype datatype, MPI_Op op) {
+  MPI_Request request = MPI_REQUEST_NULL;
+  const int code = MPI_Iexscan(MPI_IN_PLACE, buffer, count, datatype, op, comm, &request);
+  return started(code, request, "MPI_Iexscan");
 }
 
 MPI_Request iallreduce(MPI_Comm comm, void* buffer, int count, MPI_Datatype datatype, MPI_Op op) {

@@ -24,6 +24,22 @@ void reduce_scatter_block(MPI_Comm comm, void* buffer, int block, MPI_Datatype d
 // (MPI-3.1 section 5.7).
 void allgather(MPI_Comm comm, void* buffer, int block, MPI_Datatype datatype);
 
+// `buffer` holds the communicator's blocks of `block` elements. At the root, MPI_IN_PLACE: its own
+// block is already in place and the others arrive; elsewhere this rank sends its own block
+// (`rank`'s) and receives nothing (MPI-3.1 section 5.5).
+void gather(MPI_Comm comm, void* buffer, int block, MPI_Datatype datatype, int root, int rank);
+// The root sends every block and keeps its own in place (MPI_IN_PLACE); elsewhere this rank
+// receives its block at its own offset (MPI-3.1 section 5.6).
+void scatter(MPI_Comm comm, void* buffer, int block, MPI_Datatype datatype, int root, int rank);
+// Block j of `send` goes to rank j; block i of `buffer` receives rank i's block for this rank
+// (MPI-3.1 section 5.8). The caller copies the buffer into `send` first, so that the call is in
+// place as ordo's calls are.
+void alltoall(MPI_Comm comm, const void* send, void* buffer, int block, MPI_Datatype datatype);
+// In place (MPI_IN_PLACE, MPI-3.1 sections 5.11.1 and 5.11.2): the inclusive prefix of ranks 0 to
+// this one, and the exclusive one (rank 0's buffer is then undefined).
+void scan(MPI_Comm comm, void* buffer, int count, MPI_Datatype datatype, MPI_Op op);
+void exscan(MPI_Comm comm, void* buffer, int count, MPI_Datatype datatype, MPI_Op op);
+
 MPI_Request iallreduce(MPI_Comm comm, void* buffer, int count, MPI_Datatype datatype, MPI_Op op);
 MPI_Request ibcast(MPI_Comm comm, void* buffer, int count, MPI_Datatype datatype, int root);
 MPI_Request ibarrier(MPI_Comm comm);
@@ -32,5 +48,13 @@ MPI_Request ireduce(MPI_Comm comm, void* buffer, int count, MPI_Datatype datatyp
 MPI_Request ireduce_scatter_block(MPI_Comm comm, void* buffer, int block, MPI_Datatype datatype,
                                   MPI_Op op);
 MPI_Request iallgather(MPI_Comm comm, void* buffer, int block, MPI_Datatype datatype);
+MPI_Request igather(MPI_Comm comm, void* buffer, int block, MPI_Datatype datatype, int root,
+                    int rank);
+MPI_Request iscatter(MPI_Comm comm, void* buffer, int block, MPI_Datatype datatype, int root,
+                     int rank);
+MPI_Request ialltoall(MPI_Comm comm, const void* send, void* buffer, int block,
+                      MPI_Datatype datatype);
+MPI_Request iscan(MPI_Comm comm, void* buffer, int count, MPI_Datatype datatype, MPI_Op op);
+MPI_Request iexscan(MPI_Comm comm, void* buffer, int count, MPI_Datatype datatype, MPI_Op op);
 
 }  // namespace ordo::comm::mpi_call

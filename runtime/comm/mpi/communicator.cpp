@@ -4,8 +4,10 @@
 #include <cstddef>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <stdexcept>
 #include <utility>
+#include <vector>
 
 #include "runtime/comm/mpi/chunks.hpp"
 #include "runtime/comm/mpi/collectives.hpp"
@@ -78,13 +80,48 @@ void MpiCommunicator::check(const Call& call, const void* buffer) const {
 void MpiCommunicator::blocks(const Call& call, void* buffer, bool blocking, MpiRequest* request) {
   const MPI_Datatype datatype = types_.datatype(call.dtype);
   const int block = static_cast<int>(call.count / size_);  // check() bounded it
-  if (call.kind == dag::CollectiveKind::allgather) {
-    if (blocking) {
-      mpi_call::allgather(comm_, buffer, block, datatype);
-    } else {
-      request->add(mpi_call::iallgather(comm_, buffer, block, datatype));
+  const int rank = static_cast<int>(rank_);
+  switch (call.kind) {
+    case dag::CollectiveKind::allgather:
+      if (blocking) {
+        mpi_call::allgather(comm_, buffer, block, datatype);
+      } else {
+        request->add(mpi_call::iallgather(comm_, buffer, block, datatype));
+      }
+      return;
+    case dag::CollectiveKind::gather:
+      if (blocking) {
+        mpi_call::gather(comm_, buffer, block, datatype, static_cast<int>(*call.root), rank);
+      } else {
+        request->add(
+            mpi_call::igather(comm_, buffer, block, datatype, static_cast<int>(*call.root), rank));
+      }
+      return;
+    case dag::CollectiveKind::scatter:
+      if (blocking) {
+        mpi_call::scatter(comm_, buffer, block, datatype, static_cast<int>(*call.root), rank);
+      } else {
+        request->add(
+            mpi_call::iscatter(comm_, buffer, block, datatype, static_cast<int>(*call.root), rank));
+      }
+      return;
+    case dag::CollectiveKind::alltoall: {
+      // What this rank sends is its buffer as issued: a copy, kept until the call has ended, so
+      // that the buffer can receive (MPI_IN_PLACE for MPI_Ialltoall is not in every library).
+      const std::size_t bytes = static_cast<std::size_t>(call.count) *
+                                types_.element_bytes(call.dtype);
+      const auto* from = static_cast<const std::byte*>(buffer);
+      auto send = std::make_shared<std::vector<std::byte>>(from, from + bytes);
+      if (blocking) {
+        mpi_call::alltoall(comm_, send->data(), buffer, block, datatype);
+      } else {
+        request->add(mpi_call::ialltoall(comm_, send->data(), buffer, block, datatype));
+        request->then([send] {});
+      }
+      return;
     }
-    return;
+    default:
+      break;
   }
   assert(call.kind == dag::CollectiveKind::reduce_scatter);
   const MPI_Op op = types_.op(call.dtype, call.reduction);
@@ -117,6 +154,15 @@ void MpiCommunicator::blocking_chunk(const Call& call, std::byte* first, int cou
                      static_cast<int>(*call.root), *call.root == rank_);
     return;
   }
+  // A scan's prefix is element by element, so chunks of it are scans of their elements.
+  if (call.kind == dag::CollectiveKind::scan) {
+    mpi_call::scan(comm_, first, count, datatype, types_.op(call.dtype, call.reduction));
+    return;
+  }
+  if (call.kind == dag::CollectiveKind::exscan) {
+    mpi_call::exscan(comm_, first, count, datatype, types_.op(call.dtype, call.reduction));
+    return;
+  }
   assert(call.kind == dag::CollectiveKind::bcast && call.root);
   mpi_call::bcast(comm_, first, count, datatype, static_cast<int>(*call.root));
 }
@@ -130,6 +176,12 @@ MPI_Request MpiCommunicator::nonblocking_chunk(const Call& call, std::byte* firs
   if (call.kind == dag::CollectiveKind::reduce) {
     return mpi_call::ireduce(comm_, first, count, datatype, types_.op(call.dtype, call.reduction),
                              static_cast<int>(*call.root), *call.root == rank_);
+  }
+  if (call.kind == dag::CollectiveKind::scan) {
+    return mpi_call::iscan(comm_, first, count, datatype, types_.op(call.dtype, call.reduction));
+  }
+  if (call.kind == dag::CollectiveKind::exscan) {
+    return mpi_call::iexscan(comm_, first, count, datatype, types_.op(call.dtype, call.reduction));
   }
   assert(call.kind == dag::CollectiveKind::bcast && call.root);
   return mpi_call::ibcast(comm_, first, count, datatype, static_cast<int>(*call.root));

@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "runtime/comm/nccl/types.hpp"
+#include "runtime/comm/rules/backend.hpp"
 #include "runtime/comm/rules/call.hpp"
 #include "runtime/cuda/cuda_error.hpp"
 
@@ -85,6 +86,13 @@ std::unique_ptr<NcclRequest> NcclCommunicator::launch(const Call& call, void* bu
       return stream_.launch(
           [&](cudaStream_t s) { return ncclAllGather(own, all, block, datatype, comm_, s); }, comm_,
           "ncclAllGather", context);
+    case dag::CollectiveKind::gather:
+    case dag::CollectiveKind::scatter:
+    case dag::CollectiveKind::alltoall:
+    case dag::CollectiveKind::scan:
+    case dag::CollectiveKind::exscan:
+      // NCCL has no such collective (docs/gpu.md): refused before anything is launched.
+      throw std::invalid_argument(context + ": " + comm::unsupported_reason(Backend::nccl, call.kind));
     case dag::CollectiveKind::barrier:
       break;
   }

@@ -1,6 +1,9 @@
 #include "runtime/comm/rules/backend.hpp"
 
+#include <string>
 #include <variant>
+
+#include "runtime/dag/names.hpp"
 
 namespace ordo::comm {
 
@@ -18,6 +21,21 @@ std::optional<Backend> parse_backend(std::string_view name) {
   if (name == "mpi") return Backend::mpi;
   if (name == "nccl") return Backend::nccl;
   return std::nullopt;
+}
+
+std::string unsupported_reason(Backend backend, dag::CollectiveKind kind) {
+  if (backend != Backend::nccl) return "";
+  switch (kind) {
+    case dag::CollectiveKind::gather:
+    case dag::CollectiveKind::scatter:
+    case dag::CollectiveKind::alltoall:
+    case dag::CollectiveKind::scan:
+    case dag::CollectiveKind::exscan:
+      return "NCCL has no " + std::string(dag::to_string(kind)) +
+             " collective; run this call under MPI (--backend mpi)";
+    default:
+      return "";
+  }
 }
 
 bool call_blocks(Backend backend, bool blocking_in_program) {

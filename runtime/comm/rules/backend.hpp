@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 
 #include "runtime/dag/program.hpp"
@@ -17,6 +18,10 @@ enum class Backend : std::uint8_t { mpi, nccl };
 
 std::string_view to_string(Backend backend);  // "mpi", "nccl"
 std::optional<Backend> parse_backend(std::string_view name);
+
+// Why `backend` cannot make a call of `kind`, or "" when it can. NCCL has no gather, scatter,
+// alltoall, scan or exscan; the runtime refuses them there, and so does the checker.
+std::string unsupported_reason(Backend backend, dag::CollectiveKind kind);
 
 // Whether a call holds its issuer for the thread rule and counts as blocking for agreement (C2,
 // C3). Under NCCL no call does: a launch returns once enqueued, and NCCL has no blocking form to

@@ -55,15 +55,18 @@ IssueResult MatchState::issue(std::size_t member, IssuedCall call, std::uint64_t
     in_flight_[member].push_back(seq);
     Pending pending{seq, {}};
     if (may_return(member, seq)) pending.may_return.push_back({member, slot[member]->tag});
-    // Only a root's issue can meet another member's needs short of the match.
+    // Short of the match, only a root's issue can meet other members' needs (its non-roots'),
+    // and a scan member's (those of the members after it).
     const Call& issued = slot[member]->call.call;
-    if (issued.root && *issued.root == member) {
+    const bool root = issued.root && *issued.root == member;
+    const bool prefix = completion_needs(issued, member) == CompletionNeeds::prefix;
+    if (root || prefix) {
       for (std::size_t m = 0; m < slot.size(); ++m) {
-        if (m != member && slot[m] &&
-            completion_needs(slot[m]->call.call, m) == CompletionNeeds::root &&
-            may_return(m, seq)) {
-          pending.may_return.push_back({m, slot[m]->tag});
-        }
+        if (m == member || !slot[m]) continue;
+        const CompletionNeeds needs = completion_needs(slot[m]->call.call, m);
+        const bool met_now = (root && needs == CompletionNeeds::root) ||
+                             (prefix && needs == CompletionNeeds::prefix && m > member);
+        if (met_now && may_return(m, seq)) pending.may_return.push_back({m, slot[m]->tag});
       }
     }
     return pending;

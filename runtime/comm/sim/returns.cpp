@@ -1,13 +1,15 @@
 // Calls that return before their match (docs/semantics.md, C4): the simulated world's side of the
 // rule the checker explores. Which calls may is the matching state's to say (Pending::may_return);
 // the policy says whether they do, and what such a call receives is what its needs let it have
-// (a bcast non-root: the root's data, copied at the root's issue).
+// (comm::sim::move_early: a bcast or scatter non-root, the root's data; a scan member, the
+// reduction of the members before it and its own).
 #include <algorithm>
 #include <cassert>
 #include <cstring>
 #include <stdexcept>
 
 #include "runtime/comm/rules/completion.hpp"
+#include "runtime/comm/sim/data_moves.hpp"
 #include "runtime/comm/sim/sim_world.hpp"
 #include "runtime/comm/sim/world_state.hpp"
 #include "runtime/random/split_mix64.hpp"
@@ -50,15 +52,16 @@ void SimWorld::return_locked(CommState& comm, std::size_t member, std::uint64_t 
   const std::optional<std::uint64_t> seq = comm.match.seq_of(member, tag);
   assert(seq && d.done);
   comm.match.mark_returned(member, *seq);
-  const std::uint64_t bytes = d.call.count * dag::dtype_bytes(d.call.dtype);
-  if (d.call.kind == dag::CollectiveKind::bcast && bytes > 0 && d.call.root &&
-      *d.call.root != member) {
-    const std::optional<Posted>& root = comm.match.slots().at(*seq).at(*d.call.root);
-    assert(root && "a bcast non-root returns early only once the root issued");
-    const Delivery& from = comm.deliveries.at(root->tag);
-    const void* data = from.sent ? static_cast<const void*>(from.sent->data()) : from.buffer;
-    if (data != d.buffer) std::memcpy(d.buffer, data, bytes);
+  // What it receives now comes from the members it needs, which have issued (C4).
+  const MatchState::Slot& slot = comm.match.slots().at(*seq);
+  std::vector<MemberData> data(slot.size());
+  for (std::size_t m = 0; m < slot.size(); ++m) {
+    if (!slot[m]) continue;
+    const Delivery& from = comm.deliveries.at(slot[m]->tag);
+    data[m].sent = from.sent ? from.sent->data() : static_cast<const std::byte*>(from.buffer);
   }
+  data[member].into = static_cast<std::byte*>(d.buffer);
+  move_early(d.call, member, data);
   out.emplace_back(std::move(d.done), nullptr);
   d.done = nullptr;
 }

@@ -7,6 +7,7 @@
 
 #include "runtime/comm/reduce.hpp"
 #include "runtime/comm/rules/call.hpp"
+#include "runtime/comm/sim/data_moves.hpp"
 #include "runtime/comm/sim/issuer.hpp"
 #include "runtime/comm/sim/rank_view.hpp"
 #include "runtime/comm/sim/world_state.hpp"
@@ -125,82 +126,17 @@ void SimWorld::complete_locked(CommState& comm, const Matched& matched, Deliveri
     return h.comm == comm.id &&
            std::find(matched.tags.begin(), matched.tags.end(), h.tag) != matched.tags.end();
   });
-  // Matched calls agree on every field (C2), so member 0's call is everyone's.
-  const Call& call = by_member[0].call;
-  const std::uint64_t bytes = call.count * dag::dtype_bytes(call.dtype);
-  // Each member's block of a reduce_scatter or allgather; the call check made count divisible.
-  const std::uint64_t block = bytes / by_member.size();
-  // What member m sent: copied at its issue where calls may return early, else its buffer now.
-  const auto sent = [&](std::size_t m, std::uint64_t offset) {
-    const Delivery& d = by_member[m];
-    return (d.sent ? d.sent->data() : static_cast<const std::byte*>(d.buffer)) + offset;
-  };
-  const auto into = [&](std::size_t m, std::uint64_t offset) {
-    return static_cast<std::byte*>(by_member[m].buffer) + offset;
-  };
-  // A member that returned early has what it receives already (or receives nothing, C4), and
-  // its buffer is its own again: nothing is written there now.
+  // Matched calls agree on every field (C2), so member 0's call is everyone's. A member that
+  // returned early has what it receives already (or receives nothing, C4), and its buffer is its
+  // own again: nothing is written there now.
   const auto receives = [&](std::size_t m) { return !matched.returned[m]; };
-  // Reductions run in communicator-rank order, so the result is one fixed value whatever the
-  // timing (docs/semantics.md, C4).
-  const auto reduce_all = [&](std::uint64_t offset, std::uint64_t length) {
-    std::vector<std::byte> sum(length);
-    std::memcpy(sum.data(), sent(0, offset), length);
-    const std::uint64_t elements = length / dag::dtype_bytes(call.dtype);
-    for (std::size_t m = 1; m < by_member.size(); ++m) {
-      reduce_into(sum.data(), sent(m, offset), elements, call.dtype, call.reduction);
-    }
-    return sum;
-  };
-  switch (bytes > 0 ? call.kind : dag::CollectiveKind::barrier) {
-    case dag::CollectiveKind::allreduce: {
-      const std::vector<std::byte> sum = reduce_all(0, bytes);
-      for (std::size_t m = 0; m < by_member.size(); ++m) {
-        if (receives(m)) std::memcpy(into(m, 0), sum.data(), bytes);
-      }
-      break;
-    }
-    case dag::CollectiveKind::bcast: {
-      const std::size_t root = *call.root;
-      for (std::size_t m = 0; m < by_member.size(); ++m) {
-        if (m != root && receives(m) && by_member[m].buffer != by_member[root].buffer) {
-          std::memcpy(into(m, 0), sent(root, 0), bytes);
-        }
-      }
-      break;
-    }
-    case dag::CollectiveKind::reduce: {
-      // Only the root receives; every other member's buffer only sends and stays as it was.
-      const std::vector<std::byte> sum = reduce_all(0, bytes);
-      if (receives(*call.root)) std::memcpy(into(*call.root, 0), sum.data(), bytes);
-      break;
-    }
-    case dag::CollectiveKind::reduce_scatter: {
-      // Member m receives the reduction of every member's block m, in its own block m; the other
-      // blocks of its buffer are left as they were (MPI leaves them unspecified: docs/comm.md).
-      std::vector<std::vector<std::byte>> sums;
-      for (std::size_t m = 0; m < by_member.size(); ++m) {
-        sums.push_back(reduce_all(m * block, block));
-      }
-      for (std::size_t m = 0; m < by_member.size(); ++m) {
-        if (receives(m)) std::memcpy(into(m, m * block), sums[m].data(), block);
-      }
-      break;
-    }
-    case dag::CollectiveKind::allgather: {
-      // Member m's block m goes to block m of every other member.
-      for (std::size_t from = 0; from < by_member.size(); ++from) {
-        for (std::size_t to = 0; to < by_member.size(); ++to) {
-          if (receives(to) && by_member[to].buffer != by_member[from].buffer) {
-            std::memcpy(into(to, from * block), sent(from, from * block), block);
-          }
-        }
-      }
-      break;
-    }
-    case dag::CollectiveKind::barrier:
-      break;
+  std::vector<MemberData> data;
+  for (std::size_t m = 0; m < by_member.size(); ++m) {
+    Delivery& d = by_member[m];
+    data.push_back(MemberData{d.sent ? d.sent->data() : static_cast<const std::byte*>(d.buffer),
+                              receives(m) ? static_cast<std::byte*>(d.buffer) : nullptr});
   }
+  move_at_match(by_member[0].call, data);
   for (std::size_t m = 0; m < by_member.size(); ++m) {
     if (receives(m)) out.emplace_back(std::move(by_member[m].done), nullptr);
   }

@@ -132,12 +132,14 @@ void run_whole(Communicator& host, Stager& stager, const Call& call, void* devic
   const std::uint64_t own = block * host.rank();
   void* const area = stager.host(call.count * element);
   const bool gather = call.kind == dag::CollectiveKind::allgather;
-  assert(gather || call.kind == dag::CollectiveKind::reduce_scatter);
-  // In: every block for a reduction, this rank's own for a gather; out the other way round.
+  const bool scatter = call.kind == dag::CollectiveKind::reduce_scatter;
+  // In: every block for a reduction, this rank's own for a gather; out the other way round. The
+  // rooted and all-to-all kinds move the whole buffer both ways: which blocks matter depends on
+  // the role, and a block the call leaves alone goes back as it came.
   const std::uint64_t in_first = gather ? own : 0;
   const std::uint64_t in_count = gather ? block : call.count;
-  const std::uint64_t out_first = gather ? 0 : own;
-  const std::uint64_t out_count = gather ? call.count : block;
+  const std::uint64_t out_first = scatter ? own : 0;
+  const std::uint64_t out_count = scatter ? block : call.count;
 
   InFlight in_flight(stager);
   if (in_count > 0) {
@@ -162,11 +164,16 @@ void run_staged(Communicator& host, Stager& stager, const Call& call, void* devi
       return;
     case dag::CollectiveKind::reduce_scatter:
     case dag::CollectiveKind::allgather:
+    case dag::CollectiveKind::gather:
+    case dag::CollectiveKind::scatter:
+    case dag::CollectiveKind::alltoall:
       run_whole(host, stager, call, device_buffer, blocking);
       return;
     case dag::CollectiveKind::allreduce:
     case dag::CollectiveKind::bcast:
     case dag::CollectiveKind::reduce:
+    case dag::CollectiveKind::scan:  // element by element, so chunk by chunk
+    case dag::CollectiveKind::exscan:
       run_pipelined(host, stager, call, device_buffer, chunk_bytes, blocking);
       return;
   }

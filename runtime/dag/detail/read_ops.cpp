@@ -53,12 +53,14 @@ Collective read_collective(const json::Node& node, std::uint64_t version, const 
   Collective collective;
   const json::Node kind = object.required("kind");
   collective.kind = read_enum<CollectiveKind>(kind, "collective kind");
-  if (collective.kind > CollectiveKind::barrier && version < first_version_of_reduce_kinds) {
-    kind.fail(
-        "collective kind " + json::quote(to_string(collective.kind)) + " in a version " +
-            std::to_string(version) + " dump (it exists from version " +
-            std::to_string(first_version_of_reduce_kinds) + ")",
-        "allreduce, bcast or barrier, or version " + std::to_string(first_version_of_reduce_kinds));
+  if (const std::uint64_t first = first_version_of(collective.kind); version < first) {
+    kind.fail("collective kind " + json::quote(to_string(collective.kind)) + " in a version " +
+                  std::to_string(version) + " dump (it exists from version " +
+                  std::to_string(first) + ")",
+              first == first_version_of_reduce_kinds
+                  ? "allreduce, bcast or barrier, or version " + std::to_string(first)
+                  : "a kind of version " + std::to_string(version) + ", or version " +
+                        std::to_string(first));
   }
   collective.comm = comms.resolve(object.required("comm"));
   collective.key =
