@@ -15,8 +15,9 @@ namespace ordo::checker {
 namespace {
 
 // A job without a fixed rank count has only full communicators (the dump format's rule), so a
-// bcast or reduce root r needs at least r + 1 ranks, and a reduce_scatter or allgather of count c
-// needs a rank count that divides c; nothing else in it depends on the count. The counts that
+// rooted call's root r needs at least r + 1 ranks, and a call that splits into blocks (a
+// reduce_scatter, allgather, gather, scatter or alltoall) of count c needs a rank count that
+// divides c; nothing else in it depends on the count. The counts that
 // divide every such c are the divisors of their greatest common divisor (0: no such call).
 struct ValidCounts {
   std::uint32_t at_least = 1;

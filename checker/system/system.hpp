@@ -50,7 +50,7 @@ class System {
   // every bcast and reduce root is a rank of its communicator, among the counts that divide
   // valid_divides(). A claim "at every rank count" means every such count from here on.
   std::uint32_t valid_from() const { return valid_from_; }
-  // For a job without a rank count whose reduce_scatter and allgather calls split a nonzero
+  // For a job without a rank count whose calls that split into blocks split a nonzero
   // count, the greatest common divisor of those counts: the job is valid only at rank counts
   // that divide it. 0 when nothing constrains the count that way.
   std::uint64_t valid_divides() const { return valid_divides_; }

@@ -37,11 +37,11 @@ constexpr std::uint64_t var_bytes = elements * 4;
 dag::Collective collective_of(const RacyOp& o, std::size_t index, std::uint32_t comms,
                               std::uint32_t comm_size) {
   dag::Collective c;
-  c.kind = static_cast<dag::CollectiveKind>(o.kind % 6);
+  c.kind = static_cast<dag::CollectiveKind>(o.kind % dag::collective_kind_count);
   c.comm = static_cast<dag::CommId>(o.comm % comms);
   c.key = static_cast<std::int64_t>(index);
   if (c.kind != dag::CollectiveKind::barrier) c.count = elements;
-  // A reduce_scatter or allgather moves one element per member, or, at the top edge, one more
+  // A kind that splits into blocks moves one element per member, or, at the top edge, one more
   // than splits: that edge of validity, like the root's, the checker must see both sides of.
   if (dag::splits_into_blocks(c.kind)) c.count = comm_size + (o.root_edge == 3 ? 1 : 0);
   if (dag::takes_reduction(c.kind)) c.reduction = dag::Reduction::sum;

@@ -54,7 +54,7 @@ struct RankBuild {
 
   dag::Collective collective(const EventRecipe& e, std::int64_t key, dag::CommId comm) const {
     dag::Collective c;
-    c.kind = static_cast<dag::CollectiveKind>(e.kind % 6);
+    c.kind = static_cast<dag::CollectiveKind>(e.kind % dag::collective_kind_count);
     c.comm = comm;
     c.key = key;
     c.dtype = static_cast<dag::DType>(e.dtype % 8);

@@ -36,6 +36,8 @@ enum class CollectiveKind : std::uint8_t {
   scan,            // MPI_Scan: member i receives the reduction of members 0 to i
   exscan,          // MPI_Exscan: member i > 0 receives the reduction of members 0 to i - 1
 };
+inline constexpr std::uint32_t collective_kind_count =
+    static_cast<std::uint32_t>(CollectiveKind::exscan) + 1;
 enum class Reduction : std::uint8_t { none, sum, prod, min, max };
 
 struct Var {

@@ -27,7 +27,7 @@ dag::Collective random_collective(Draw& d, dag::CommId comms) {
   c.comm = d.below(comms);
   c.key = d.below(2);
   // The random jobs run at 2 ranks, so a count of 2 splits into blocks for every kind.
-  switch (d.below(6)) {
+  switch (d.below(9)) {
     case 0:
       c.kind = dag::CollectiveKind::barrier;
       break;
@@ -46,6 +46,20 @@ dag::Collective random_collective(Draw& d, dag::CommId comms) {
       c.kind = d.chance(50) ? dag::CollectiveKind::reduce_scatter : dag::CollectiveKind::allgather;
       c.count = 2;
       if (c.kind == dag::CollectiveKind::reduce_scatter) c.reduction = dag::Reduction::sum;
+      break;
+    case 4:  // rooted like bcast and reduce, and returning early like them (C4)
+      c.kind = d.chance(50) ? dag::CollectiveKind::gather : dag::CollectiveKind::scatter;
+      c.count = 2;
+      c.root = d.below(2);
+      break;
+    case 5:  // member i returns once members 0 to i issued
+      c.kind = d.chance(50) ? dag::CollectiveKind::scan : dag::CollectiveKind::exscan;
+      c.count = 1;
+      c.reduction = dag::Reduction::sum;
+      break;
+    case 6:
+      c.kind = dag::CollectiveKind::alltoall;
+      c.count = 2;
       break;
     default:
       c.kind = dag::CollectiveKind::allreduce;

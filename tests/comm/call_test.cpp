@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "runtime/dag/names.hpp"
+
 namespace ordo::comm {
 namespace {
 
@@ -70,7 +72,7 @@ TEST(CheckCall, AllreduceNeedsAReductionAndNoRoot) {
   call = allreduce_call();
   call.root = 0;
   EXPECT_NE(rejection(call, buffer)
-                .find("allreduce has a root; expected a root on bcast and reduce only"),
+                .find("allreduce has a root; expected a root on bcast, reduce, gather and scatter only"),
             std::string::npos);
 }
 
@@ -165,6 +167,54 @@ TEST(CheckCall, AllgatherTakesNoReductionNoRootAndACountThatSplits) {
           .find(
               "allgather of 8 elements does not split into blocks for the communicator's 3 ranks"),
       std::string::npos);
+}
+
+// MPI-3.1 §5.5 and §5.6: a gather's and a scatter's root is a rank of the communicator; ordo's
+// count is the root's whole buffer of one block per rank; neither reduces.
+TEST(CheckCall, GatherAndScatterNeedARootAndACountThatSplits) {
+  float buffer[8] = {};
+  for (const CollectiveKind kind : {CollectiveKind::gather, CollectiveKind::scatter}) {
+    const std::string name(dag::to_string(kind));
+    EXPECT_EQ(rejection(call_of_kind(kind, 8, Reduction::none, 3), buffer), "") << name;
+    EXPECT_NE(rejection(call_of_kind(kind, 8, Reduction::none, {}), buffer)
+                  .find(name + " has no root"),
+              std::string::npos);
+    EXPECT_NE(rejection(call_of_kind(kind, 8, Reduction::none, 4), buffer)
+                  .find("root 4 is not a rank of the communicator"),
+              std::string::npos);
+    EXPECT_NE(rejection(call_of_kind(kind, 8, Reduction::max, 0), buffer)
+                  .find(name + " has reduction max"),
+              std::string::npos);
+    EXPECT_NE(rejection(call_of_kind(kind, 6, Reduction::none, 0), buffer)
+                  .find(name + " of 6 elements does not split into blocks"),
+              std::string::npos);
+  }
+}
+
+// §5.8: an alltoall sends one block to every rank, reduces nothing and has no root.
+TEST(CheckCall, AlltoallTakesNoReductionNoRootAndACountThatSplits) {
+  float buffer[8] = {};
+  EXPECT_EQ(rejection(call_of_kind(CollectiveKind::alltoall, 8, Reduction::none, {}), buffer), "");
+  EXPECT_NE(rejection(call_of_kind(CollectiveKind::alltoall, 8, Reduction::none, 0), buffer)
+                .find("alltoall has a root"),
+            std::string::npos);
+  EXPECT_NE(rejection(call_of_kind(CollectiveKind::alltoall, 7, Reduction::none, {}), buffer)
+                .find("alltoall of 7 elements does not split into blocks"),
+            std::string::npos);
+}
+
+// §5.11: a scan and an exscan reduce, with no root, any count.
+TEST(CheckCall, ScansNeedAReductionAndNoRoot) {
+  float buffer[7] = {};
+  for (const CollectiveKind kind : {CollectiveKind::scan, CollectiveKind::exscan}) {
+    const std::string name(dag::to_string(kind));
+    EXPECT_EQ(rejection(call_of_kind(kind, 7, Reduction::sum, {}), buffer), "") << name;
+    EXPECT_NE(rejection(call_of_kind(kind, 7, Reduction::none, {}), buffer)
+                  .find(name + " has reduction none"),
+              std::string::npos);
+    EXPECT_NE(rejection(call_of_kind(kind, 7, Reduction::sum, 0), buffer).find(name + " has a root"),
+              std::string::npos);
+  }
 }
 
 TEST(CheckCall, NullBufferWithData) {

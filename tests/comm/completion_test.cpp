@@ -46,6 +46,37 @@ TEST(CompletionNeeds, FollowTheDataEachMemberReceives) {
   EXPECT_FALSE(may_complete_early(Backend::nccl));
 }
 
+Call of_kind(CollectiveKind kind, std::optional<dag::Rank> root) {
+  const Reduction reduction = dag::takes_reduction(kind) ? Reduction::sum : Reduction::none;
+  return Call{kind, 1, 6, DType::f32, reduction, root};
+}
+
+// §5.6: a scatter's non-root receives from the root only; §5.5: a gather's non-root only sends;
+// §5.11: a scan member receives the reduction of the members up to itself; §5.8: an alltoall
+// receives from everyone.
+TEST(CompletionNeeds, TheBlockKindsFollowTheirData) {
+  EXPECT_EQ(completion_needs(of_kind(CollectiveKind::scatter, 1), 1), CompletionNeeds::own);
+  EXPECT_EQ(completion_needs(of_kind(CollectiveKind::scatter, 1), 0), CompletionNeeds::root);
+  EXPECT_EQ(completion_needs(of_kind(CollectiveKind::gather, 1), 0), CompletionNeeds::own);
+  EXPECT_EQ(completion_needs(of_kind(CollectiveKind::gather, 1), 1), CompletionNeeds::all);
+  EXPECT_EQ(completion_needs(of_kind(CollectiveKind::scan, {}), 2), CompletionNeeds::prefix);
+  EXPECT_EQ(completion_needs(of_kind(CollectiveKind::exscan, {}), 0), CompletionNeeds::prefix);
+  EXPECT_EQ(completion_needs(of_kind(CollectiveKind::alltoall, {}), 0), CompletionNeeds::all);
+}
+
+// A scan member may return once every member before it issued, whoever issues last.
+TEST(MatchState, AScanMemberMayReturnOnceThoseBeforeItIssued) {
+  const Call scan = of_kind(CollectiveKind::scan, {});
+  MatchState m(0, 4);
+  EXPECT_TRUE(members_of(m.issue(2, by(2, scan), 12, "c")).empty());  // it needs 0 and 1
+  // Member 0 needs only itself.
+  EXPECT_EQ(members_of(m.issue(0, by(0, scan), 10, "c")), std::vector<std::size_t>{0});
+  EXPECT_FALSE(m.may_return(2, 0));
+  // Member 1's issue meets its own needs and member 2's; member 3 has not issued.
+  EXPECT_EQ(members_of(m.issue(1, by(1, scan), 11, "c")), (std::vector<std::size_t>{1, 2}));
+  EXPECT_TRUE(std::holds_alternative<Matched>(m.issue(3, by(3, scan), 13, "c")));
+}
+
 TEST(MatchState, ABcastRootMayReturnAtItsOwnIssue) {
   MatchState m(0, 3);
   EXPECT_EQ(members_of(m.issue(0, by(0, bcast(0)), 10, "c")), std::vector<std::size_t>{0});

@@ -103,7 +103,7 @@ TEST(DagValidateCollective, ReduceScatterNeedsAReductionAndNoRoot) {
   EXPECT_TRUE(validate(job).empty()) << testing::describe(validate(job));
   op_spec(job).root = 0;
   expect_one_diagnostic(job, "/programs/0/ops/2/collective/root",
-                        "reduce_scatter has a root; expected a root on bcast and reduce only");
+                        "reduce_scatter has a root; expected a root on bcast, reduce, gather and scatter only");
 }
 
 TEST(DagValidateCollective, AllgatherIsNotAReduction) {
@@ -112,7 +112,7 @@ TEST(DagValidateCollective, AllgatherIsNotAReduction) {
       .kind = CollectiveKind::allgather, .comm = 1, .count = 4, .reduction = Reduction::sum};
   expect_one_diagnostic(job, "/programs/0/ops/2/collective/reduction",
                         "allgather has reduction sum; expected reduction none (only allreduce, "
-                        "reduce and reduce_scatter reduce)");
+                        "reduce, reduce_scatter, scan and exscan reduce)");
 }
 
 // Communicator 'pair' has 2 ranks: a count of 5 has no 2 equal blocks.

@@ -60,6 +60,47 @@ Expected expected(const Call& call, std::uint32_t size, dag::Rank rank) {
       }
       break;
     }
+    case dag::CollectiveKind::gather: {
+      e.before = sent_by(call, rank);
+      e.after = e.before;
+      for (dag::Rank r = 0; rank == *call.root && r < size && block > 0; ++r) {
+        const std::size_t offset = block * r * element;
+        std::memcpy(e.after.data() + offset, sent_by(call, r).data() + offset, block * element);
+      }
+      break;
+    }
+    case dag::CollectiveKind::scatter: {
+      e.before = sent_by(call, rank);
+      e.after = e.before;
+      const std::size_t offset = block * rank * element;
+      if (block > 0) {
+        std::memcpy(e.after.data() + offset, sent_by(call, *call.root).data() + offset,
+                    block * element);
+      }
+      break;
+    }
+    case dag::CollectiveKind::alltoall: {
+      e.before = sent_by(call, rank);
+      e.after = e.before;
+      for (dag::Rank r = 0; r < size && block > 0; ++r) {
+        std::memcpy(e.after.data() + block * r * element,
+                    sent_by(call, r).data() + block * rank * element, block * element);
+      }
+      break;
+    }
+    case dag::CollectiveKind::scan:
+      e.before = sent_by(call, rank);
+      e.after = reduced(call.dtype, call.reduction, call.count, rank + 1);
+      break;
+    case dag::CollectiveKind::exscan:
+      e.before = sent_by(call, rank);
+      if (rank == 0) {
+        e.count = 0;  // undefined in MPI after the call
+        e.after = e.before;
+      } else {
+        e.after = reduced(call.dtype, call.reduction, call.count, rank);
+      }
+      break;
     case dag::CollectiveKind::barrier:
       e.count = 0;
       break;
