@@ -127,17 +127,17 @@ TEST(DagReaderSyntax, FormatIsCheckedBeforeOtherFields) {
 
 TEST(DagReaderSyntax, WrongVersion) {
   const DumpError error =
-      error_reading(R"({"format": "ordo-dag", "version": 5, "comms": [], "programs": []})");
+      error_reading(R"({"format": "ordo-dag", "version": 6, "comms": [], "programs": []})");
   EXPECT_EQ(error.where(), "/version");
-  EXPECT_EQ(error.problem(), "unsupported version 5");
-  EXPECT_EQ(error.expected(), "a version from 1 to 4");
+  EXPECT_EQ(error.problem(), "unsupported version 6");
+  EXPECT_EQ(error.expected(), "a version from 1 to 5");
   EXPECT_EQ(error_reading(R"({"format": "ordo-dag", "version": 1.0})").where(), "/version");
 }
 
 TEST(DagReaderSyntax, WhatIsWhereProblemAndExpected) {
   const DumpError error =
-      error_reading(R"({"format": "ordo-dag", "version": 5, "comms": [], "programs": []})");
-  EXPECT_STREQ(error.what(), "/version: unsupported version 5; expected a version from 1 to 4");
+      error_reading(R"({"format": "ordo-dag", "version": 6, "comms": [], "programs": []})");
+  EXPECT_STREQ(error.what(), "/version: unsupported version 6; expected a version from 1 to 5");
 }
 
 }  // namespace

@@ -129,12 +129,12 @@ TEST(DagReaderVersion, Version3And4ReadTheSameJob) {
   EXPECT_EQ(read_dump(document_of_version(5, "submit").dump()), testing::small_valid_job());
 }
 
-TEST(DagReaderVersion, OnlyVersions1To4AreRead) {
+TEST(DagReaderVersion, OnlyVersions1To5AreRead) {
   for (const std::uint64_t version : {std::uint64_t{0}, dump_format_version + 1}) {
     const DumpError error = reader_version_error(document_of_version(version, "submit"));
     EXPECT_EQ(error.where(), "/version");
     EXPECT_EQ(error.problem(), "unsupported version " + std::to_string(version));
-    EXPECT_EQ(error.expected(), "a version from 1 to 4");
+    EXPECT_EQ(error.expected(), "a version from 1 to 5");
   }
 }
 
