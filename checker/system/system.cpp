@@ -62,13 +62,14 @@ void refuse_unsupported_kinds(const dag::Job& job, comm::Backend backend) {
     const auto check = [&](const dag::Collective& c, const std::string& where) {
       const std::string why = comm::unsupported_reason(backend, c.kind);
       if (!why.empty()) {
-        throw dag::DumpError(where + "/collective/kind", why,
-                             "a collective kind the " + std::string(comm::to_string(backend)) +
-                                 " backend has");
+        throw dag::DumpError(
+            where + "/collective/kind", why,
+            "a collective kind the " + std::string(comm::to_string(backend)) + " backend has");
       }
     };
     for (std::size_t o = 0; o < program.ops.size(); ++o) {
-      if (program.ops[o].collective) check(*program.ops[o].collective, at + "/ops/" + std::to_string(o));
+      if (program.ops[o].collective)
+        check(*program.ops[o].collective, at + "/ops/" + std::to_string(o));
     }
     for (std::size_t a = 0; a < program.main.size(); ++a) {
       if (const auto* c = std::get_if<dag::CollectiveAction>(&program.main[a])) {

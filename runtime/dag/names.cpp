@@ -23,8 +23,7 @@ static_assert(static_cast<std::size_t>(VarKind::token) + 1 == var_kind_names.siz
 static_assert(static_cast<std::size_t>(DType::i64) + 1 == dtype_names.size());
 static_assert(static_cast<std::size_t>(PoolKind::priority) + 1 == pool_kind_names.size());
 static_assert(static_cast<std::size_t>(OpKind::async_collective) + 1 == op_kind_names.size());
-static_assert(static_cast<std::size_t>(CollectiveKind::exscan) + 1 ==
-              collective_kind_names.size());
+static_assert(static_cast<std::size_t>(CollectiveKind::exscan) + 1 == collective_kind_names.size());
 static_assert(static_cast<std::size_t>(Reduction::max) + 1 == reduction_names.size());
 
 // An enum value outside its table (only reachable by casting an arbitrary integer) has no

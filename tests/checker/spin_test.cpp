@@ -143,7 +143,10 @@ std::vector<Instance> instances() {
       // without a mismatch, since NCCL has no blocking form; main threads' cycles stay cycles.
       {"nccl_concom_two_comms", [] { return concom(2, 2, 2); }, 2, {p3_deadlock}, nccl},
       {"nccl_concom_two_comms_one_thread", [] { return concom(2, 2, 1); }, 2, {}, nccl},
-      {"nccl_depcha", [] { return step_job(branches(), config(DesignKind::depcha, 2)); }, 2, {},
+      {"nccl_depcha",
+       [] { return step_job(branches(), config(DesignKind::depcha, 2)); },
+       2,
+       {},
        nccl},
       {"nccl_blocking_meets_non_blocking", blocking_meets_non_blocking, 2, {}, nccl},
       {"nccl_barrier_cycle", barrier_cycle, 3, {p3_deadlock}, nccl},

@@ -89,8 +89,8 @@ TEST_P(BlockKinds, ScatterGivesEachRankItsBlockOfTheRoots) {
       const Call call = make_call(CollectiveKind::scatter, count, c, root);
       const std::vector<std::byte> mine = contribution(c.dtype, c.reduction, count, comm.rank());
       std::vector<std::byte> expected = mine;
-      put_block(expected, comm.rank(), contribution(c.dtype, c.reduction, count, root),
-                comm.rank(), block_bytes);
+      put_block(expected, comm.rank(), contribution(c.dtype, c.reduction, count, root), comm.rank(),
+                block_bytes);
       std::vector<std::byte> buffer = mine;
       run(comm, call, buffer, GetParam());
       EXPECT_EQ(mismatch_report(buffer, expected, c.dtype, what(call, GetParam())), "");
@@ -131,8 +131,8 @@ TEST_P(BlockKinds, ScanAndExscanHoldThePrefixOfTheRanksBefore) {
     run(comm, exscan, buffer, GetParam());
     // Rank 0's buffer is undefined after MPI_Exscan (MPI-3.1 section 5.11.2): not compared.
     if (comm.rank() > 0) {
-      EXPECT_EQ(mismatch_report(buffer, reduced(c.dtype, c.reduction, count, comm.rank()),
-                                c.dtype, what(exscan, GetParam())),
+      EXPECT_EQ(mismatch_report(buffer, reduced(c.dtype, c.reduction, count, comm.rank()), c.dtype,
+                                what(exscan, GetParam())),
                 "");
     }
   }
@@ -153,8 +153,8 @@ TEST(BlockKindsChunks, ScanAcrossChunks) {
   const Case c{DType::f32, Reduction::sum};
   std::vector<std::byte> buffer = contribution(c.dtype, c.reduction, count, comm.rank());
   comm.call(make_call(CollectiveKind::scan, count, c, std::nullopt), buffer.data());
-  EXPECT_EQ(mismatch_report(buffer, reduced(c.dtype, c.reduction, count, comm.rank() + 1),
-                            c.dtype, "chunked scan"),
+  EXPECT_EQ(mismatch_report(buffer, reduced(c.dtype, c.reduction, count, comm.rank() + 1), c.dtype,
+                            "chunked scan"),
             "");
 }
 

@@ -71,9 +71,10 @@ TEST(CheckCall, AllreduceNeedsAReductionAndNoRoot) {
             "expected one of: sum, prod, min, max");
   call = allreduce_call();
   call.root = 0;
-  EXPECT_NE(rejection(call, buffer)
-                .find("allreduce has a root; expected a root on bcast, reduce, gather and scatter only"),
-            std::string::npos);
+  EXPECT_NE(
+      rejection(call, buffer)
+          .find("allreduce has a root; expected a root on bcast, reduce, gather and scatter only"),
+      std::string::npos);
 }
 
 TEST(CheckCall, BcastNeedsARootInRangeAndNoReduction) {
@@ -176,9 +177,9 @@ TEST(CheckCall, GatherAndScatterNeedARootAndACountThatSplits) {
   for (const CollectiveKind kind : {CollectiveKind::gather, CollectiveKind::scatter}) {
     const std::string name(dag::to_string(kind));
     EXPECT_EQ(rejection(call_of_kind(kind, 8, Reduction::none, 3), buffer), "") << name;
-    EXPECT_NE(rejection(call_of_kind(kind, 8, Reduction::none, {}), buffer)
-                  .find(name + " has no root"),
-              std::string::npos);
+    EXPECT_NE(
+        rejection(call_of_kind(kind, 8, Reduction::none, {}), buffer).find(name + " has no root"),
+        std::string::npos);
     EXPECT_NE(rejection(call_of_kind(kind, 8, Reduction::none, 4), buffer)
                   .find("root 4 is not a rank of the communicator"),
               std::string::npos);
@@ -212,8 +213,9 @@ TEST(CheckCall, ScansNeedAReductionAndNoRoot) {
     EXPECT_NE(rejection(call_of_kind(kind, 7, Reduction::none, {}), buffer)
                   .find(name + " has reduction none"),
               std::string::npos);
-    EXPECT_NE(rejection(call_of_kind(kind, 7, Reduction::sum, 0), buffer).find(name + " has a root"),
-              std::string::npos);
+    EXPECT_NE(
+        rejection(call_of_kind(kind, 7, Reduction::sum, 0), buffer).find(name + " has a root"),
+        std::string::npos);
   }
 }
 

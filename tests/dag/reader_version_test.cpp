@@ -114,7 +114,8 @@ TEST(DagReaderVersion, AnOffsetNeedsVersion4) {
   document["programs"][0]["ops"][2]["collective"]["offset"] = 1;
   const DumpError error = reader_version_error(document);
   EXPECT_EQ(error.where(), "/programs/0/ops/2/collective/offset");
-  EXPECT_EQ(error.problem(), "a collective's offset in a version 3 dump (it exists from version 4)");
+  EXPECT_EQ(error.problem(),
+            "a collective's offset in a version 3 dump (it exists from version 4)");
   EXPECT_EQ(error.expected(), "no offset, or version 4");
   document["version"] = 4;
   EXPECT_EQ(read_dump(document.dump()).programs[0].ops[2].collective->offset, 1u);

@@ -102,8 +102,9 @@ TEST(DagValidateCollective, ReduceScatterNeedsAReductionAndNoRoot) {
   op_spec(job).reduction = Reduction::sum;
   EXPECT_TRUE(validate(job).empty()) << testing::describe(validate(job));
   op_spec(job).root = 0;
-  expect_one_diagnostic(job, "/programs/0/ops/2/collective/root",
-                        "reduce_scatter has a root; expected a root on bcast, reduce, gather and scatter only");
+  expect_one_diagnostic(
+      job, "/programs/0/ops/2/collective/root",
+      "reduce_scatter has a root; expected a root on bcast, reduce, gather and scatter only");
 }
 
 TEST(DagValidateCollective, AllgatherIsNotAReduction) {

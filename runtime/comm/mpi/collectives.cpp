@@ -54,22 +54,20 @@ MPI_Request started(int code, MPI_Request request, const char* function) {
 }  // namespace
 
 void gather(MPI_Comm comm, void* buffer, int block, MPI_Datatype datatype, int root, int rank) {
-  check_mpi(rank == root
-                ? MPI_Gather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, buffer, block, datatype, root,
-                             comm)
-                : MPI_Gather(own_block(buffer, block, datatype, rank), block, datatype, nullptr, 0,
-                             MPI_DATATYPE_NULL, root, comm),
+  check_mpi(rank == root ? MPI_Gather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, buffer, block, datatype,
+                                      root, comm)
+                         : MPI_Gather(own_block(buffer, block, datatype, rank), block, datatype,
+                                      nullptr, 0, MPI_DATATYPE_NULL, root, comm),
             "MPI_Gather");
 }
 
 void scatter(MPI_Comm comm, void* buffer, int block, MPI_Datatype datatype, int root, int rank) {
-  check_mpi(rank == root
-                ? MPI_Scatter(buffer, block, datatype, MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, root,
-                              comm)
-                : MPI_Scatter(nullptr, 0, MPI_DATATYPE_NULL,
-                              own_block(buffer, block, datatype, rank), block, datatype, root,
-                              comm),
-            "MPI_Scatter");
+  check_mpi(
+      rank == root
+          ? MPI_Scatter(buffer, block, datatype, MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, root, comm)
+          : MPI_Scatter(nullptr, 0, MPI_DATATYPE_NULL, own_block(buffer, block, datatype, rank),
+                        block, datatype, root, comm),
+      "MPI_Scatter");
 }
 
 void alltoall(MPI_Comm comm, const void* send, void* buffer, int block, MPI_Datatype datatype) {
@@ -87,23 +85,22 @@ void exscan(MPI_Comm comm, void* buffer, int count, MPI_Datatype datatype, MPI_O
 MPI_Request igather(MPI_Comm comm, void* buffer, int block, MPI_Datatype datatype, int root,
                     int rank) {
   MPI_Request request = MPI_REQUEST_NULL;
-  const int code =
-      rank == root ? MPI_Igather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, buffer, block, datatype, root,
-                                 comm, &request)
-                   : MPI_Igather(own_block(buffer, block, datatype, rank), block, datatype,
-                                 nullptr, 0, MPI_DATATYPE_NULL, root, comm, &request);
+  const int code = rank == root
+                       ? MPI_Igather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, buffer, block, datatype,
+                                     root, comm, &request)
+                       : MPI_Igather(own_block(buffer, block, datatype, rank), block, datatype,
+                                     nullptr, 0, MPI_DATATYPE_NULL, root, comm, &request);
   return started(code, request, "MPI_Igather");
 }
 
 MPI_Request iscatter(MPI_Comm comm, void* buffer, int block, MPI_Datatype datatype, int root,
                      int rank) {
   MPI_Request request = MPI_REQUEST_NULL;
-  const int code =
-      rank == root ? MPI_Iscatter(buffer, block, datatype, MPI_IN_PLACE, 0, MPI_DATATYPE_NULL,
-                                  root, comm, &request)
-                   : MPI_Iscatter(nullptr, 0, MPI_DATATYPE_NULL,
-                                  own_block(buffer, block, datatype, rank), block, datatype, root,
-                                  comm, &request);
+  const int code = rank == root ? MPI_Iscatter(buffer, block, datatype, MPI_IN_PLACE, 0,
+                                               MPI_DATATYPE_NULL, root, comm, &request)
+                                : MPI_Iscatter(nullptr, 0, MPI_DATATYPE_NULL,
+                                               own_block(buffer, block, datatype, rank), block,
+                                               datatype, root, comm, &request);
   return started(code, request, "MPI_Iscatter");
 }
 

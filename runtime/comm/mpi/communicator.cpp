@@ -108,8 +108,8 @@ void MpiCommunicator::blocks(const Call& call, void* buffer, bool blocking, MpiR
     case dag::CollectiveKind::alltoall: {
       // What this rank sends is its buffer as issued: a copy, kept until the call has ended, so
       // that the buffer can receive (MPI_IN_PLACE for MPI_Ialltoall is not in every library).
-      const std::size_t bytes = static_cast<std::size_t>(call.count) *
-                                types_.element_bytes(call.dtype);
+      const std::size_t bytes =
+          static_cast<std::size_t>(call.count) * types_.element_bytes(call.dtype);
       const auto* from = static_cast<const std::byte*>(buffer);
       auto send = std::make_shared<std::vector<std::byte>>(from, from + bytes);
       if (blocking) {

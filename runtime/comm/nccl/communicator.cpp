@@ -92,7 +92,8 @@ std::unique_ptr<NcclRequest> NcclCommunicator::launch(const Call& call, void* bu
     case dag::CollectiveKind::scan:
     case dag::CollectiveKind::exscan:
       // NCCL has no such collective (docs/gpu.md): refused before anything is launched.
-      throw std::invalid_argument(context + ": " + comm::unsupported_reason(Backend::nccl, call.kind));
+      throw std::invalid_argument(context + ": " +
+                                  comm::unsupported_reason(Backend::nccl, call.kind));
     case dag::CollectiveKind::barrier:
       break;
   }

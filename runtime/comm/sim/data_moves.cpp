@@ -151,7 +151,8 @@ void move_early(const Call& call, std::size_t member, std::span<const MemberData
       if (!is_root) moves.put(member, 0, moves.sent(*call.root, 0), bytes);
       break;
     case dag::CollectiveKind::scatter:
-      if (!is_root) moves.put(member, member * block, moves.sent(*call.root, member * block), block);
+      if (!is_root)
+        moves.put(member, member * block, moves.sent(*call.root, member * block), block);
       break;
     case dag::CollectiveKind::scan: {
       const Bytes prefix = moves.reduced(0, member + 1, 0, bytes);

@@ -76,8 +76,8 @@ Collective read_collective(const json::Node& node, std::uint64_t version, const 
   if (const std::optional<Node> offset = object.optional("offset")) {
     if (version < first_version_of_offsets) {
       offset->fail("a collective's offset in a version " + std::to_string(version) +
-                       " dump (it exists from version " +
-                       std::to_string(first_version_of_offsets) + ")",
+                       " dump (it exists from version " + std::to_string(first_version_of_offsets) +
+                       ")",
                    "no offset, or version " + std::to_string(first_version_of_offsets));
     }
     collective.offset = json::read_unsigned(*offset, std::numeric_limits<std::uint64_t>::max());

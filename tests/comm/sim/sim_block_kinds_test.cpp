@@ -59,7 +59,7 @@ Buffers reference(const Call& call, const Buffers& before) {
         }
       }
       break;
-    case dag::CollectiveKind::scan:  // rank i holds the sum over ranks 0 to i
+    case dag::CollectiveKind::scan:    // rank i holds the sum over ranks 0 to i
     case dag::CollectiveKind::exscan:  // rank i > 0 holds the sum over ranks 0 to i - 1
       for (std::size_t i = 0; i < n; ++i) {
         const std::size_t last = call.kind == dag::CollectiveKind::scan ? i + 1 : i;
@@ -111,7 +111,8 @@ TEST_P(SimBlockKinds, EveryKindLeavesWhatTheStandardSays) {
     for (dag::Rank root = 0; root < (rooted ? form.ranks : 1); ++root) {
       SimWorld world(form.ranks, {{"world", std::nullopt}}, Backend::mpi,
                      ReturnPolicy{form.returns, 0});
-      const Call call = call_of(kind, count, rooted ? std::optional<dag::Rank>(root) : std::nullopt);
+      const Call call =
+          call_of(kind, count, rooted ? std::optional<dag::Rank>(root) : std::nullopt);
       Buffers data = numbered(form.ranks, count);
       const Buffers expected = reference(call, data);
       issue_everywhere(world, call, data, form.blocking);
@@ -127,17 +128,14 @@ std::string form_name(const ::testing::TestParamInfo<Form>& param) {
          (param.param.returns == Returns::early ? "_early" : "_at_match");
 }
 
-INSTANTIATE_TEST_SUITE_P(Forms, SimBlockKinds,
-                         ::testing::Values(Form{2, true, Returns::at_match},
-                                           Form{3, true, Returns::at_match},
-                                           Form{4, true, Returns::at_match},
-                                           Form{2, false, Returns::at_match},
-                                           Form{4, false, Returns::at_match},
-                                           Form{2, true, Returns::early},
-                                           Form{3, true, Returns::early},
-                                           Form{4, true, Returns::early},
-                                           Form{3, false, Returns::early}),
-                         form_name);
+INSTANTIATE_TEST_SUITE_P(
+    Forms, SimBlockKinds,
+    ::testing::Values(Form{2, true, Returns::at_match}, Form{3, true, Returns::at_match},
+                      Form{4, true, Returns::at_match}, Form{2, false, Returns::at_match},
+                      Form{4, false, Returns::at_match}, Form{2, true, Returns::early},
+                      Form{3, true, Returns::early}, Form{4, true, Returns::early},
+                      Form{3, false, Returns::early}),
+    form_name);
 
 // A scatter non-root returns once the root issued and a scan member once the members before it
 // did, before the others: with one thread per member, in an order chosen here.
