@@ -121,19 +121,16 @@ std::uint32_t early_kind(const System& model, const dag::Collective& collective)
   if (!comm::may_complete_early(model.backend()) || model.members(collective.comm).size() < 2) {
     return 0;
   }
-  switch (collective.kind) {
-    case dag::CollectiveKind::bcast:
-    case dag::CollectiveKind::scatter:
-      return 1;
-    case dag::CollectiveKind::reduce:
-    case dag::CollectiveKind::gather:
-      return 2;
-    case dag::CollectiveKind::scan:
-    case dag::CollectiveKind::exscan:
-      return 3;
-    default:
-      return 0;
-  }
+  // The model's three shapes of comm::completion_needs, read from the rule itself.
+  const comm::Call call = comm::call_of(collective);
+  if (comm::completion_needs(call, 0) == comm::CompletionNeeds::prefix) return 3;
+  if (!call.root) return 0;
+  const std::size_t root = *call.root;
+  const comm::CompletionNeeds at_root = comm::completion_needs(call, root);
+  const comm::CompletionNeeds elsewhere = comm::completion_needs(call, root == 0 ? 1 : 0);
+  if (at_root == comm::CompletionNeeds::own && elsewhere == comm::CompletionNeeds::root) return 1;
+  if (at_root == comm::CompletionNeeds::all && elsewhere == comm::CompletionNeeds::own) return 2;
+  return 0;
 }
 
 Bounds compute_bounds(const System& model) {

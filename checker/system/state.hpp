@@ -37,7 +37,11 @@ struct RankState {
   std::uint32_t pc = 0;        // the main thread's next action
   bool main_blocked = false;   // the action at pc is a collective issued and not yet matched
                                // (under a stream-ordered backend: not yet completed)
-  bool main_may_return = false;  // blocked, and the members its call needs have issued (C4)
+  // Blocked, and the members its call needs have issued (C4). The communicator's matching state
+  // says it too; the rank keeps its own copy (as it keeps OpPhase::returnable) because its
+  // enabled transitions are cached with its part and must change when another rank's issue
+  // makes the return possible.
+  bool main_may_return = false;
   comm::DeviceStream stream;   // launched calls not completed; empty unless stream-ordered
   std::vector<OpPhase> phase;  // by op id
   std::vector<engine::OpHandle> handle;  // by op id, meaningful from submit to completion

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "call_cases.hpp"
 #include "mpi_env.hpp"
 #include "runtime/dag/names.hpp"
 #include "values.hpp"
@@ -18,41 +19,11 @@ using dag::CollectiveKind;
 using dag::DType;
 using dag::Reduction;
 
-struct Case {
-  DType dtype;
-  Reduction reduction;
-};
-constexpr Case cases[] = {{DType::f32, Reduction::sum},
-                          {DType::i32, Reduction::max},
-                          {DType::f16, Reduction::sum},
-                          {DType::i64, Reduction::prod}};
-
-Call make_call(CollectiveKind kind, std::uint64_t count, Case c, std::optional<dag::Rank> root) {
-  return Call{.kind = kind,
-              .key = 6,
-              .count = count,
-              .dtype = c.dtype,
-              .reduction = dag::takes_reduction(kind) ? c.reduction : Reduction::none,
-              .root = root};
-}
-
-void run(Communicator& comm, const Call& call, std::vector<std::byte>& buffer, bool blocking) {
-  if (blocking) {
-    comm.call(call, buffer.data());
-  } else {
-    comm.start(call, buffer.data())->wait();
-  }
-}
-
 // Writes block `to` of `into` from block `from` of `source`.
 void put_block(std::vector<std::byte>& into, std::uint64_t to, const std::vector<std::byte>& source,
                std::uint64_t from, std::uint64_t block_bytes) {
   std::copy_n(source.begin() + static_cast<std::ptrdiff_t>(from * block_bytes), block_bytes,
               into.begin() + static_cast<std::ptrdiff_t>(to * block_bytes));
-}
-
-std::string what(const Call& call, bool blocking) {
-  return describe(call, "world") + (blocking ? ", blocking" : ", non-blocking");
 }
 
 class BlockKinds : public ::testing::TestWithParam<bool> {};

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "call_cases.hpp"
 #include "mpi_env.hpp"
 #include "runtime/dag/names.hpp"
 #include "values.hpp"
@@ -22,42 +23,12 @@ using dag::Reduction;
 // Blocks the collective has not written yet start from a pattern no contribution holds.
 constexpr std::byte stale_byte{0xA5};
 
-struct Case {
-  DType dtype;
-  Reduction reduction;
-};
-constexpr Case cases[] = {{DType::f32, Reduction::sum},
-                          {DType::i32, Reduction::max},
-                          {DType::f16, Reduction::sum},
-                          {DType::i64, Reduction::prod}};
-
-Call make_call(CollectiveKind kind, std::uint64_t count, Case c, std::optional<dag::Rank> root) {
-  return Call{.kind = kind,
-              .key = 4,
-              .count = count,
-              .dtype = c.dtype,
-              .reduction = dag::takes_reduction(kind) ? c.reduction : Reduction::none,
-              .root = root};
-}
-
-void run(Communicator& comm, const Call& call, std::vector<std::byte>& buffer, bool blocking) {
-  if (blocking) {
-    comm.call(call, buffer.data());
-  } else {
-    comm.start(call, buffer.data())->wait();
-  }
-}
-
 // Elements [first, first + n) of a buffer of `dtype` elements.
 std::vector<std::byte> slice(const std::vector<std::byte>& whole, DType dtype, std::uint64_t first,
                              std::uint64_t n) {
   const std::uint64_t bytes = dag::dtype_bytes(dtype);
   return {whole.begin() + static_cast<std::ptrdiff_t>(first * bytes),
           whole.begin() + static_cast<std::ptrdiff_t>((first + n) * bytes)};
-}
-
-std::string what(const Call& call, bool blocking) {
-  return describe(call, "world") + (blocking ? ", blocking" : ", non-blocking");
 }
 
 class Vocabulary : public ::testing::TestWithParam<bool> {};

@@ -12,41 +12,43 @@ namespace {
 
 using Bytes = std::vector<std::byte>;
 
-// What every member sent, copied first: a member's buffer may be both what it sent and where it
-// receives (in place, as every ordo call is), and an alltoall or exscan reads a buffer after
-// another member's block has been written into it.
+// The members' data for one call. At the match a member's `sent` is often its `into` (every ordo
+// call is in place), so each move below reads what a member sent before anything is written into
+// that member; only an alltoall, which must read every buffer after writing into some, copies.
 class Moves {
  public:
   Moves(const Call& call, std::span<const MemberData> members)
       : call_(call),
         members_(members),
         bytes_(call.count * dag::dtype_bytes(call.dtype)),
-        block_(members.empty() ? 0 : bytes_ / members.size()) {
-    for (const MemberData& m : members) {
-      sent_.push_back(m.sent != nullptr ? Bytes(m.sent, m.sent + bytes_) : Bytes());
-    }
-  }
+        block_(members.empty() ? 0 : bytes_ / members.size()) {}
 
   std::uint64_t bytes() const { return bytes_; }
   std::uint64_t block() const { return block_; }
+  std::size_t size() const { return members_.size(); }
   const std::byte* sent(std::size_t m, std::uint64_t at) const {
-    assert(!sent_.at(m).empty() && "only a member that issued has sent anything");
-    return sent_[m].data() + at;
+    assert(members_[m].sent != nullptr && "only a member that issued has sent anything");
+    return members_[m].sent + at;
+  }
+  Bytes copy(std::size_t m, std::uint64_t at, std::uint64_t length) const {
+    return Bytes(sent(m, at), sent(m, at) + length);
   }
 
-  // Writes into member m's buffer, if it receives now.
+  // Writes into member m's buffer, if it receives now. memmove: `from` may be that buffer.
   void put(std::size_t m, std::uint64_t at, const std::byte* from, std::uint64_t length) const {
-    if (members_[m].into != nullptr && length > 0) std::memcpy(members_[m].into + at, from, length);
+    if (members_[m].into != nullptr && length > 0)
+      std::memmove(members_[m].into + at, from, length);
   }
 
+  void reduce(Bytes& acc, const std::byte* from) const {
+    reduce_into(acc.data(), from, acc.size() / dag::dtype_bytes(call_.dtype), call_.dtype,
+                call_.reduction);
+  }
   // The reduction of members first to last - 1, at [at, at + length), in rank order.
   Bytes reduced(std::size_t first, std::size_t last, std::uint64_t at, std::uint64_t length) const {
     assert(first < last);
-    Bytes acc(sent(first, at), sent(first, at) + length);
-    const std::uint64_t elements = length / dag::dtype_bytes(call_.dtype);
-    for (std::size_t m = first + 1; m < last; ++m) {
-      reduce_into(acc.data(), sent(m, at), elements, call_.dtype, call_.reduction);
-    }
+    Bytes acc = copy(first, at, length);
+    for (std::size_t m = first + 1; m < last; ++m) reduce(acc, sent(m, at));
     return acc;
   }
 
@@ -55,8 +57,36 @@ class Moves {
   std::span<const MemberData> members_;
   std::uint64_t bytes_;
   std::uint64_t block_;
-  std::vector<Bytes> sent_;
 };
+
+// What member m receives from the root alone (a bcast or scatter non-root), the one part of a
+// rooted call that the match and an early return share.
+void receive_from_root(const Call& call, const Moves& moves, std::size_t m) {
+  const std::size_t root = *call.root;
+  if (m == root) return;
+  if (call.kind == dag::CollectiveKind::bcast) {
+    moves.put(m, 0, moves.sent(root, 0), moves.bytes());
+  } else {
+    moves.put(m, m * moves.block(), moves.sent(root, m * moves.block()), moves.block());
+  }
+}
+
+// A scan (`inclusive`) or exscan at the match, by one running reduction: member m's contribution
+// is read (exscan: copied) before its buffer receives. Member 0 of an exscan receives nothing (MPI
+// leaves its buffer undefined; here it stays as it was).
+void prefixes(const Moves& moves, bool inclusive) {
+  Bytes acc = moves.copy(0, 0, moves.bytes());
+  for (std::size_t m = 1; m < moves.size(); ++m) {
+    if (inclusive) {
+      moves.reduce(acc, moves.sent(m, 0));
+      moves.put(m, 0, acc.data(), moves.bytes());
+    } else {
+      const Bytes mine = moves.copy(m, 0, moves.bytes());
+      moves.put(m, 0, acc.data(), moves.bytes());
+      moves.reduce(acc, mine.data());
+    }
+  }
+}
 
 }  // namespace
 
@@ -73,9 +103,9 @@ void move_at_match(const Call& call, std::span<const MemberData> members) {
       break;
     }
     case dag::CollectiveKind::bcast:
-      for (std::size_t m = 0; m < n; ++m) {
-        if (m != *call.root) moves.put(m, 0, moves.sent(*call.root, 0), bytes);
-      }
+    case dag::CollectiveKind::scatter:
+      // The root's buffer is never written, so every non-root reads it as the root sent it.
+      for (std::size_t m = 0; m < n; ++m) receive_from_root(call, moves, m);
       break;
     case dag::CollectiveKind::reduce: {
       // Only the root receives; every other member's buffer only sends and stays as it was.
@@ -85,54 +115,39 @@ void move_at_match(const Call& call, std::span<const MemberData> members) {
     }
     case dag::CollectiveKind::reduce_scatter:
       // Member m receives the reduction of every member's block m in its own block m; its other
-      // blocks stay as they were (MPI leaves them unspecified: docs/comm.md).
+      // blocks stay as they were (MPI leaves them unspecified: docs/comm.md). Block m is read
+      // from every member before member m's is written, and no other block m is written.
       for (std::size_t m = 0; m < n; ++m) {
         const Bytes sum = moves.reduced(0, n, m * block, block);
         moves.put(m, m * block, sum.data(), block);
       }
       break;
     case dag::CollectiveKind::allgather:
-      // Member m's block m goes to block m of every member.
+    case dag::CollectiveKind::gather:
+      // Member `from`'s own block goes to block `from` of every member (allgather) or of the root
+      // (gather); a member's own block is never written, so it is read as sent.
       for (std::size_t to = 0; to < n; ++to) {
+        if (call.kind == dag::CollectiveKind::gather && to != *call.root) continue;
         for (std::size_t from = 0; from < n; ++from) {
           if (from != to) moves.put(to, from * block, moves.sent(from, from * block), block);
         }
       }
       break;
-    case dag::CollectiveKind::gather:
-      // Block m of the root's buffer receives member m's block m; the others only send.
-      for (std::size_t from = 0; from < n; ++from) {
-        if (from != *call.root) {
-          moves.put(*call.root, from * block, moves.sent(from, from * block), block);
-        }
-      }
-      break;
-    case dag::CollectiveKind::scatter:
-      // Member m receives block m of the root's buffer, in its own block m.
-      for (std::size_t to = 0; to < n; ++to) {
-        if (to != *call.root) moves.put(to, to * block, moves.sent(*call.root, to * block), block);
-      }
-      break;
-    case dag::CollectiveKind::alltoall:
-      // Block i of member j goes to block j of member i; a member keeps its own block i = j.
+    case dag::CollectiveKind::alltoall: {
+      // Block i of member j goes to block j of member i, so every buffer is read after others
+      // were written into: from copies of what each sent.
+      std::vector<Bytes> sent;
+      for (std::size_t m = 0; m < n; ++m) sent.push_back(moves.copy(m, 0, bytes));
       for (std::size_t to = 0; to < n; ++to) {
         for (std::size_t from = 0; from < n; ++from) {
-          if (from != to) moves.put(to, from * block, moves.sent(from, to * block), block);
+          if (from != to) moves.put(to, from * block, sent[from].data() + to * block, block);
         }
       }
       break;
+    }
     case dag::CollectiveKind::scan:
-      for (std::size_t m = 0; m < n; ++m) {
-        const Bytes prefix = moves.reduced(0, m + 1, 0, bytes);
-        moves.put(m, 0, prefix.data(), bytes);
-      }
-      break;
     case dag::CollectiveKind::exscan:
-      // Member 0 receives nothing (MPI leaves its buffer undefined; here it stays as it was).
-      for (std::size_t m = 1; m < n; ++m) {
-        const Bytes prefix = moves.reduced(0, m, 0, bytes);
-        moves.put(m, 0, prefix.data(), bytes);
-      }
+      prefixes(moves, call.kind == dag::CollectiveKind::scan);
       break;
     case dag::CollectiveKind::barrier:
       break;
@@ -140,31 +155,22 @@ void move_at_match(const Call& call, std::span<const MemberData> members) {
 }
 
 void move_early(const Call& call, std::size_t member, std::span<const MemberData> members) {
-  const std::size_t n = members.size();
-  if (member >= n || call.count == 0) return;
+  if (member >= members.size() || call.count == 0) return;
   const Moves moves(call, members);
-  const std::uint64_t bytes = moves.bytes();
-  const std::uint64_t block = moves.block();
-  const bool is_root = call.root && *call.root == member;
   switch (call.kind) {
     case dag::CollectiveKind::bcast:
-      if (!is_root) moves.put(member, 0, moves.sent(*call.root, 0), bytes);
-      break;
     case dag::CollectiveKind::scatter:
-      if (!is_root)
-        moves.put(member, member * block, moves.sent(*call.root, member * block), block);
+      receive_from_root(call, moves, member);
       break;
-    case dag::CollectiveKind::scan: {
-      const Bytes prefix = moves.reduced(0, member + 1, 0, bytes);
-      moves.put(member, 0, prefix.data(), bytes);
+    case dag::CollectiveKind::scan:
+    case dag::CollectiveKind::exscan: {
+      // Members 0 to `member` have issued (C4); an exscan's member 0 receives nothing.
+      const std::size_t last = call.kind == dag::CollectiveKind::scan ? member + 1 : member;
+      if (last == 0) break;
+      const Bytes prefix = moves.reduced(0, last, 0, moves.bytes());
+      moves.put(member, 0, prefix.data(), moves.bytes());
       break;
     }
-    case dag::CollectiveKind::exscan:
-      if (member > 0) {
-        const Bytes prefix = moves.reduced(0, member, 0, bytes);
-        moves.put(member, 0, prefix.data(), bytes);
-      }
-      break;
     default:  // it only sends before the match (a reduce or gather non-root), or never returns
       break;  // early
   }

@@ -5,7 +5,6 @@
 // reduction of the members before it and its own).
 #include <algorithm>
 #include <cassert>
-#include <cstring>
 #include <stdexcept>
 
 #include "runtime/comm/rules/completion.hpp"

@@ -2,11 +2,10 @@
 
 #include <algorithm>
 #include <cassert>
-#include <cstring>
 #include <stdexcept>
 
-#include "runtime/comm/reduce.hpp"
 #include "runtime/comm/rules/call.hpp"
+#include "runtime/comm/rules/completion.hpp"
 #include "runtime/comm/sim/data_moves.hpp"
 #include "runtime/comm/sim/issuer.hpp"
 #include "runtime/comm/sim/rank_view.hpp"
@@ -92,7 +91,12 @@ void SimWorld::post(dag::Rank rank, dag::CommId comm_id, const Call& call, void*
       } else {
         Delivery delivery{call, buffer, std::move(done), rank, issuer.name, std::nullopt};
         const std::uint64_t bytes = call.count * dag::dtype_bytes(call.dtype);
-        if (returns_.when != Returns::at_match && buffer != nullptr && bytes > 0) {
+        // Only a call that may return before its match can see its buffer written again
+        // before the match reads it; one that needs every member (an allreduce) cannot.
+        const bool may_leave_early =
+            returns_.when != Returns::at_match && may_complete_early(backend_) &&
+            completion_needs(call, static_cast<std::size_t>(member)) != CompletionNeeds::all;
+        if (may_leave_early && buffer != nullptr && bytes > 0) {
           const auto* from = static_cast<const std::byte*>(buffer);
           delivery.sent.emplace(from, from + bytes);
         }

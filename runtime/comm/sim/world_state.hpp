@@ -12,9 +12,9 @@
 
 namespace ordo::comm::sim {
 
-// Where a posted call's data is and whom to tell when it ends. Where calls may return before
-// their match, what the call sends is copied at its issue (`sent`): its issuer may write the
-// buffer again once it returned, as MPI allows, and the match must still see the data it sent.
+// Where a posted call's data is and whom to tell when it ends. Where the call may return before
+// its match, what it sends is copied at its issue (`sent`): its issuer may write the buffer again
+// once it returned, as MPI allows, and the match must still see the data it sent.
 struct SimWorld::Delivery {
   Call call;
   void* buffer = nullptr;

@@ -9,9 +9,12 @@
 #include <vector>
 
 #include "runtime/comm/sim/sim_world.hpp"
+#include "tests/comm/sim/issue_everywhere.hpp"
 
 namespace ordo::comm::sim {
 namespace {
+
+using testing::issue_everywhere;
 
 using Buffers = std::vector<std::vector<float>>;
 
@@ -82,21 +85,6 @@ struct Form {
   bool blocking;
   Returns returns;
 };
-
-void issue_everywhere(SimWorld& world, const Call& call, Buffers& data, bool blocking) {
-  std::vector<std::thread> threads;
-  for (dag::Rank r = 0; r < world.size(); ++r) {
-    threads.emplace_back([&, r] {
-      Communicator& comm = world.rank(r).comm(0);
-      if (blocking) {
-        comm.call(call, data[r].data());
-      } else {
-        comm.start(call, data[r].data())->wait();
-      }
-    });
-  }
-  for (std::thread& t : threads) t.join();
-}
 
 class SimBlockKinds : public ::testing::TestWithParam<Form> {};
 

@@ -7,31 +7,17 @@
 #include <vector>
 
 #include "runtime/comm/sim/sim_world.hpp"
+#include "tests/comm/sim/issue_everywhere.hpp"
 
 namespace ordo::comm::sim {
 namespace {
+
+using testing::issue_everywhere;
 
 Call call_of_kind(dag::CollectiveKind kind, std::uint64_t count, std::optional<dag::Rank> root) {
   const bool reduces = dag::takes_reduction(kind);
   return Call{kind, 0, count, dag::DType::f32, reduces ? dag::Reduction::sum : dag::Reduction::none,
               root};
-}
-
-// Issues `call` on every rank at once, each on its own thread, blocking or not.
-void issue_everywhere(SimWorld& world, const Call& call, std::vector<std::vector<float>>& data,
-                      bool blocking) {
-  std::vector<std::thread> threads;
-  for (dag::Rank r = 0; r < world.size(); ++r) {
-    threads.emplace_back([&, r] {
-      Communicator& comm = world.rank(r).comm(0);
-      if (blocking) {
-        comm.call(call, data[r].data());
-      } else {
-        comm.start(call, data[r].data())->wait();
-      }
-    });
-  }
-  for (std::thread& t : threads) t.join();
 }
 
 // Rank r's element i starts as 100 r + i: every sum below names which ranks and places fed it.
