@@ -134,6 +134,12 @@ std::uint32_t early_kind(const System& model, const dag::Collective& collective)
 }
 
 Bounds compute_bounds(const System& model) {
+  // The model states collectives matched by call order (C1-C5); it has no channels (§3b).
+  if (dag::has_point_to_point(model.job())) {
+    throw ExportError(
+        "the job sends and receives messages (docs/semantics.md, §3b), and the Promela model "
+        "states collectives only; check it with the explicit search");
+  }
   Bounds b;
   check(model.ranks(), byte_max, "the rank count");
   check(model.comms(), byte_max, "the communicator count");

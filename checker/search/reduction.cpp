@@ -37,6 +37,7 @@ bool issues_collective(const System& model, const State& state, const dag::Trans
     case dag::Transition::Kind::complete:
       return false;
     case dag::Transition::Kind::issue:
+    case dag::Transition::Kind::match:  // a recv takes a message: only ever in flight (S9)
       return true;
   }
   return true;

@@ -57,12 +57,18 @@ std::string describe(const System& model, const dag::Transition& transition,
   const std::string rank = "rank " + std::to_string(transition.rank) + ": ";
   if (transition.rank >= model.ranks()) return rank + "(no such rank)";
   const dag::Program& p = model.program(transition.rank);
+  const std::string from =
+      transition.source ? ", taking the message of rank " + std::to_string(*transition.source) : "";
   if (transition.kind == dag::Transition::Kind::main) {
-    return rank + (pc ? dag::describe_main(p, model.job().comms, *pc) : std::string("main action"));
+    return rank +
+           (pc ? dag::describe_main(p, model.job().comms, *pc, transition.source.has_value())
+               : std::string("main action")) +
+           from;
   }
   const std::string op = transition.op < p.ops.size() ? "'" + p.ops[transition.op].name + "'"
                                                       : "op " + std::to_string(transition.op);
   if (transition.kind == dag::Transition::Kind::complete) return rank + "complete " + op;
+  if (transition.kind == dag::Transition::Kind::match) return rank + "match " + op + from;
   if (transition.kind == dag::Transition::Kind::issue) return rank + "issue " + op;
   std::string line = rank + "claim " + op;
   if (transition.thread) line += " thread " + std::to_string(*transition.thread);
@@ -90,7 +96,7 @@ std::vector<WitnessStep> witness_steps(const System& model,
       step.action = r.pc;
       const auto* call =
           r.pc < p.main.size() ? std::get_if<dag::CollectiveAction>(&p.main[r.pc]) : nullptr;
-      step.what = r.main_blocked && call != nullptr
+      step.what = r.main_blocked && call != nullptr && !t.source
                       ? rank + "main action " + std::to_string(r.pc) + ": return from " +
                             describe(model, call->collective) + " before its match"
                       : describe(model, t, r.pc);

@@ -124,6 +124,8 @@ class Run {
         return r.phase[c.index] == OpPhase::claimed;
       case dag::Transition::Kind::complete:
         return r.phase[c.index] == OpPhase::running || r.phase[c.index] == OpPhase::fired;
+      case dag::Transition::Kind::match:  // never offered: a job with messages is not symbolic's
+        return false;
     }
     return false;
   }

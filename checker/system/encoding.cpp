@@ -17,6 +17,43 @@ void put_posted(std::string& out, const comm::Posted& posted) {
   put_uint(out, posted.returned ? 1u : 0u);
 }
 
+void put_message(std::string& out, const comm::PeerPosted& posted) {
+  put_uint(out, std::uint64_t{posted.call.issuer.rank} + 1);
+  put_uint(out, posted.tag);
+  put_uint(out, posted.returned ? 1u : 0u);
+}
+
+// The communicator's sends and recvs (§3b): each channel with its count of messages delivered
+// (the position of the next one) and what waits in it, then the members with held recvs. A
+// communicator that never carried a message adds one byte, so jobs of collectives alone keep
+// their states' size.
+void put_peers(const comm::PeerState& peers, std::string& out) {
+  const std::uint64_t holding = peers.held().size();
+  if (peers.channels().empty() && holding == 0) {
+    put_uint(out, 0);
+    return;
+  }
+  put_uint(out, 1);
+  put_uint(out, peers.channels().size());
+  for (const auto& [key, channel] : peers.channels()) {
+    const auto& [source, dest, tag] = key;
+    put_uint(out, source);
+    put_uint(out, dest);
+    put_uint(out, tag);
+    put_uint(out, channel.delivered);
+    put_uint(out, channel.sends.size());
+    for (const comm::PeerPosted& p : channel.sends) put_message(out, p);
+    put_uint(out, channel.recvs.size());
+    for (const comm::PeerPosted& p : channel.recvs) put_message(out, p);
+  }
+  put_uint(out, holding);
+  for (const auto& [m, held] : peers.held()) {
+    put_uint(out, m);
+    put_uint(out, held.size());
+    for (const comm::PeerPosted& p : held) put_message(out, p);
+  }
+}
+
 // put_uint into a buffer the caller sized: the rank's encoding is written with no check per
 // byte, then appended at once.
 unsigned char* put_uint_at(unsigned char* at, std::uint64_t value) {
@@ -34,12 +71,25 @@ void encode_rank_fresh(const RankState& r, std::string& out) {
   // its ready count and each ready op (a live op).
   const std::size_t bound = 2 * uint_max + r.phase.size() * (4 * uint_max) +
                             (r.rules.pools() + r.rules.ops_live()) * uint_max +
-                            (1 + 4 * r.stream.launches().size()) * uint_max;
+                            (1 + 4 * r.stream.launches().size()) * uint_max +
+                            (1 + 3 * r.choices.size()) * uint_max;
   thread_local std::vector<unsigned char> buffer;
   if (buffer.size() < bound) buffer.resize(bound);
   unsigned char* at = buffer.data();
   at = put_uint_at(at, r.pc);
-  at = put_uint_at(at, (r.main_blocked ? 1u : 0u) + (r.main_may_return ? 2u : 0u));
+  at = put_uint_at(at, (r.main_blocked ? 1u : 0u) + (r.main_may_return ? 2u : 0u) +
+                           (r.choices.empty() ? 0u : 4u));
+  // The messages its recvs from any source may take: a function of the communicators' states,
+  // but a rank-local transition's successor is looked up by this encoding alone
+  // (search/transition_memo.hpp), and must keep them. Absent, as is usual, it adds nothing.
+  if (!r.choices.empty()) {
+    at = put_uint_at(at, r.choices.size());
+    for (const RankState::Choice& c : r.choices) {
+      at = put_uint_at(at, c.comm);
+      at = put_uint_at(at, c.tag);
+      at = put_uint_at(at, c.source);
+    }
+  }
   for (std::size_t op = 0; op < r.phase.size(); ++op) {
     const OpPhase phase = r.phase[op];
     at = put_uint_at(at, static_cast<std::uint64_t>(phase));
@@ -103,6 +153,7 @@ void put_comm(const comm::MatchState& c, std::string& out) {
       }
     }
   }
+  put_peers(c.peers(), out);
 }
 
 void put_member_view(const comm::MatchState& c, std::size_t member, std::string& out) {

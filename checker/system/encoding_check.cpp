@@ -53,7 +53,17 @@ class Reader {
 void check_rank_encoding(const RankState& r, std::string_view bytes) {
   Reader in(bytes, "rank");
   in.expect(r.pc, "the main pc");
-  in.expect((r.main_blocked ? 1u : 0u) + (r.main_may_return ? 2u : 0u), "main_blocked");
+  in.expect(
+      (r.main_blocked ? 1u : 0u) + (r.main_may_return ? 2u : 0u) + (r.choices.empty() ? 0u : 4u),
+      "main_blocked");
+  if (!r.choices.empty()) {
+    in.expect(r.choices.size(), "the count of message choices");
+    for (const RankState::Choice& c : r.choices) {
+      in.expect(c.comm, "a choice's communicator");
+      in.expect(c.tag, "a choice's party");
+      in.expect(c.source, "a choice's source");
+    }
+  }
   for (std::size_t op = 0; op < r.phase.size(); ++op) {
     const OpPhase phase = r.phase[op];
     in.expect(static_cast<std::uint64_t>(phase), "an op's phase");
@@ -99,6 +109,36 @@ void check_comm_encoding(const comm::MatchState& c, std::string_view bytes) {
       in.expect(p->tag, "a posted call's tag");
       in.expect(p->returned ? 1u : 0u, "whether a posted call's issuer returned");
     }
+  }
+  const comm::PeerState& peers = c.peers();
+  const auto expect_message = [&](const comm::PeerPosted& p) {
+    in.expect(std::uint64_t{p.call.issuer.rank} + 1, "a message's rank");
+    in.expect(p.tag, "a message's party");
+    in.expect(p.returned ? 1u : 0u, "whether a send returned");
+  };
+  const std::uint64_t holding = peers.held().size();
+  const bool any = !peers.channels().empty() || holding > 0;
+  in.expect(any ? 1u : 0u, "whether the communicator carried messages");
+  if (!any) {
+    in.expect_end();
+    return;
+  }
+  in.expect(peers.channels().size(), "the count of channels");
+  for (const auto& [key, channel] : peers.channels()) {
+    in.expect(std::get<0>(key), "a channel's source");
+    in.expect(std::get<1>(key), "a channel's destination");
+    in.expect(std::get<2>(key), "a channel's tag");
+    in.expect(channel.delivered, "a channel's messages delivered");
+    in.expect(channel.sends.size(), "a channel's sends waiting");
+    for (const comm::PeerPosted& p : channel.sends) expect_message(p);
+    in.expect(channel.recvs.size(), "a channel's recvs waiting");
+    for (const comm::PeerPosted& p : channel.recvs) expect_message(p);
+  }
+  in.expect(holding, "the count of members holding recvs");
+  for (const auto& [m, held] : peers.held()) {
+    in.expect(m, "a member holding recvs");
+    in.expect(held.size(), "a member's held recvs");
+    for (const comm::PeerPosted& p : held) expect_message(p);
   }
   in.expect_end();
 }

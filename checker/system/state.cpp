@@ -67,8 +67,9 @@ bool finished(const System& model, const State& state) {
   }
   // A call returned from early is still unmatched while a member has not issued it, and under
   // the synchronising reading its issuer is still in it (C4).
+  // So is a message never received (M5).
   for (dag::CommId c = 0; c < state.comm_count(); ++c) {
-    if (!state.comm(c).slots().empty()) return false;
+    if (!state.comm(c).slots().empty() || !state.comm(c).peers().empty()) return false;
   }
   return true;
 }

@@ -43,6 +43,16 @@ struct RankState {
   // makes the return possible.
   bool main_may_return = false;
   comm::DeviceStream stream;   // launched calls not completed; empty unless stream-ordered
+  // The messages this rank's held recvs from any source may take now (M4, S9), kept here for the
+  // reason main_may_return is: another rank's send opens a choice. A function of the
+  // communicators' matching states, so not part of the encoding.
+  struct Choice {
+    dag::CommId comm = 0;
+    std::uint64_t tag = 0;  // the party whose recv chooses (tag_of)
+    dag::Rank source = 0;   // world rank
+    friend bool operator==(const Choice&, const Choice&) = default;
+  };
+  std::vector<Choice> choices;
   std::vector<OpPhase> phase;  // by op id
   std::vector<engine::OpHandle> handle;  // by op id, meaningful from submit to completion
   std::vector<dag::OpId> op_of_slot;     // by rules op slot

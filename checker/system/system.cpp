@@ -30,6 +30,10 @@ ValidCounts valid_counts(const dag::Job& job) {
     if (c.root) v.at_least = std::max<std::uint32_t>(v.at_least, *c.root + 1);
     // A count of 0 splits at any size; std::gcd(0, c) is c, so it adds no constraint.
     if (dag::splits_into_blocks(c.kind)) v.divides = std::gcd(v.divides, c.count);
+    // A send's or recv's peer p is a rank of the communicator only from p + 1 ranks on.
+    if (c.peer && *c.peer != dag::any_source) {
+      v.at_least = std::max<std::uint32_t>(v.at_least, *c.peer + 1);
+    }
   };
   for (const dag::Program& p : job.programs) {
     for (const dag::Op& op : p.ops) {
@@ -150,7 +154,8 @@ System::System(dag::Job job, std::uint32_t ranks, comm::Backend backend)
     members_.push_back(std::move(m));
     member_index_.push_back(std::move(index));
   }
-  interchangeable_ = true;
+  // A send or recv names its peer by rank, so renaming ranks changes where its message goes.
+  interchangeable_ = !dag::has_point_to_point(job_);
   for (dag::Rank r = 0; r < ranks_; ++r) {
     if (programs_[r] != programs_[0]) interchangeable_ = false;
   }

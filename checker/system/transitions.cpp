@@ -46,11 +46,16 @@ void offer_returns(const System& model, State& state, dag::CommId comm,
   }
 }
 
-// The party named by `tag` on `rank` returns from its unmatched call on `comm`.
-void return_early(const System& model, State& state, dag::Rank rank, dag::CommId comm,
+// The party named by `tag` on `rank` returns from its unmatched call on `comm` (a send returns
+// before its recv, M5).
+void return_early(const System& model, State& state, dag::Rank rank, const dag::Collective& call,
                   std::uint64_t tag) {
-  const auto member = static_cast<std::size_t>(model.member_of(comm, rank));
-  comm::MatchState& match = state.comm_for_write(comm);
+  const auto member = static_cast<std::size_t>(model.member_of(call.comm, rank));
+  comm::MatchState& match = state.comm_for_write(call.comm);
+  if (dag::is_point_to_point(call.kind)) {
+    match.peers().mark_returned(member, tag);
+    return;
+  }
   const std::optional<std::uint64_t> seq = match.seq_of(member, tag);
   if (!seq) throw std::logic_error("an early return from a call that is not in flight");
   match.mark_returned(member, *seq);
@@ -75,6 +80,71 @@ class StateStreams final : public comm::StreamSet {
   State& state_;
 };
 
+// The choices of `rank`'s held recvs on `comm` (M4) as its part keeps them (RankState::choices).
+void refresh_choices(const System& model, State& state, dag::CommId comm, dag::Rank rank) {
+  const std::int64_t member = model.member_of(comm, rank);
+  if (member < 0) return;
+  const std::vector<comm::PeerChoice> open =
+      state.comm(comm).peers().choices(static_cast<std::size_t>(member));
+  const std::vector<dag::Rank>& members = model.members(comm);
+  std::vector<RankState::Choice> now;
+  for (const comm::PeerChoice& c : open) now.push_back({comm, c.tag, members.at(c.source)});
+  const RankState& before = state.rank(rank);
+  std::vector<RankState::Choice> kept;
+  for (const RankState::Choice& c : before.choices) {
+    if (c.comm != comm) kept.push_back(c);
+  }
+  kept.insert(kept.end(), now.begin(), now.end());
+  if (kept != before.choices) state.rank_for_write(rank).choices = std::move(kept);
+}
+
+// What a post or a choice did (§3b): every issuer whose call met its partner learns it (a send
+// returned early learns nothing), an unmatched send may return (M5), and the ranks whose held
+// recvs gained or lost a choice keep their new choices.
+void apply_peer_events(const System& model, State& state, dag::CommId comm,
+                       const comm::PeerEvents& events, std::vector<dag::Rank> touched) {
+  const std::vector<dag::Rank>& members = model.members(comm);
+  for (const comm::PeerMatch& m : events.matches) {
+    if (!m.send_returned) tell(state.rank_for_write(members.at(m.sender)), m.send_tag);
+    tell(state.rank_for_write(members.at(m.receiver)), m.recv_tag);
+  }
+  if (comm::may_complete_early(model.backend())) {
+    comm::Pending pending;
+    for (std::size_t i = 0; i < events.may_return_members.size(); ++i) {
+      pending.may_return.push_back({events.may_return_members[i], events.may_return_tags[i]});
+    }
+    offer_returns(model, state, comm, pending);
+  }
+  for (dag::Rank rank : touched) refresh_choices(model, state, comm, rank);
+}
+
+// `party` of `rank` posts its send or recv (M1-M5).
+std::optional<comm::Violation> post_message(const System& model, State& state, dag::Rank rank,
+                                            std::optional<dag::OpId> op,
+                                            const dag::Collective& collective, bool blocking,
+                                            const std::string& party) {
+  const dag::CommId c = collective.comm;
+  const std::string& comm_name = model.job().comms.at(c).name;
+  const auto member = static_cast<std::size_t>(model.member_of(c, rank));
+  comm::PeerResult result = state.comm_for_write(c).peers().post(
+      member,
+      comm::IssuedCall{comm::Issuer{rank, party}, comm::call_of(collective),
+                       comm::call_blocks(model.backend(), blocking)},
+      tag_of(op), c, comm_name);
+  if (auto* v = std::get_if<comm::Violation>(&result)) return std::move(*v);
+  std::vector<dag::Rank> touched{rank};
+  if (collective.kind == dag::CollectiveKind::send) {
+    touched.push_back(model.members(c).at(*collective.peer));
+  }
+  apply_peer_events(model, state, c, std::get<comm::PeerEvents>(result), std::move(touched));
+  return std::nullopt;
+}
+
+// `rank`'s party `tag` takes the message of world rank `source` for its recv from any source.
+std::optional<comm::Violation> choose_message(const System& model, State& state, dag::Rank rank,
+                                              std::uint64_t tag, dag::Rank source,
+                                              const dag::Transition& transition);
+
 // `op` issues its call, or the main thread when it is nullopt.
 std::optional<comm::Violation> issue_call(const System& model, State& state, dag::Rank rank,
                                           std::optional<dag::OpId> op,
@@ -87,6 +157,9 @@ std::optional<comm::Violation> issue_call(const System& model, State& state, dag
                                 comm_name + "', which it is not a member of");
   }
   const std::string party = op ? model.program(rank).ops.at(*op).name : "main";
+  if (dag::is_point_to_point(collective.kind)) {
+    return post_message(model, state, rank, op, collective, blocking, party);
+  }
   const comm::Backend backend = model.backend();
   comm::IssueResult result = state.comm_for_write(c).issue(
       static_cast<std::size_t>(member),
@@ -128,12 +201,16 @@ std::optional<comm::Violation> apply_main(const System& model, State& state,
   }
   const dag::Program& p = model.program(transition.rank);
   const dag::Action& action = p.main[r.pc];
+  if (r.main_blocked && transition.source) {  // its recv from any source takes a message (S9)
+    return choose_message(model, state, transition.rank, tag_of(std::nullopt), *transition.source,
+                          transition);
+  }
   if (r.main_blocked) {  // main_enabled: its call may return before the match (C4)
     const dag::CollectiveAction& call = std::get<dag::CollectiveAction>(action);
     r.main_blocked = false;
     r.main_may_return = false;
     ++r.pc;
-    return_early(model, state, transition.rank, call.collective.comm, tag_of(std::nullopt));
+    return_early(model, state, transition.rank, call.collective, tag_of(std::nullopt));
     return std::nullopt;
   }
   if (const auto* submit = std::get_if<dag::SubmitAction>(&action)) {
@@ -153,6 +230,37 @@ std::optional<comm::Violation> apply_main(const System& model, State& state,
   }
   ++r.pc;  // a wait whose condition holds returns at once
   return std::nullopt;
+}
+
+std::optional<comm::Violation> choose_message(const System& model, State& state, dag::Rank rank,
+                                              std::uint64_t tag, dag::Rank source,
+                                              const dag::Transition& transition) {
+  const RankState& r = state.rank(rank);
+  const auto open = std::find_if(r.choices.begin(), r.choices.end(),
+                                 [&](const auto& c) { return c.tag == tag && c.source == source; });
+  if (open == r.choices.end()) {
+    throw not_enabled(transition, "no recv from any source of it may take rank " +
+                                      std::to_string(source) + "'s message now");
+  }
+  const dag::CommId c = open->comm;
+  const std::string& comm_name = model.job().comms.at(c).name;
+  const comm::PeerChoice choice{static_cast<std::size_t>(model.member_of(c, rank)), tag,
+                                static_cast<std::size_t>(model.member_of(c, source))};
+  comm::PeerResult result = state.comm_for_write(c).peers().choose(choice, c, comm_name);
+  if (auto* v = std::get_if<comm::Violation>(&result)) return std::move(*v);
+  apply_peer_events(model, state, c, std::get<comm::PeerEvents>(result), {rank});
+  return std::nullopt;
+}
+
+std::optional<comm::Violation> apply_match(const System& model, State& state,
+                                           const dag::Transition& transition) {
+  const RankState& r = state.rank(transition.rank);
+  if (!transition.source || transition.op >= r.phase.size() ||
+      r.phase[transition.op] != OpPhase::issued) {
+    throw not_enabled(transition, "not an op in a recv from any source");
+  }
+  return choose_message(model, state, transition.rank, tag_of(transition.op), *transition.source,
+                        transition);
 }
 
 std::optional<comm::Violation> apply_issue(const System& model, State& state,
@@ -211,15 +319,25 @@ void apply_complete(const System& model, State& state, const dag::Transition& tr
   r.phase[transition.op] = OpPhase::completed;
   if (early) {
     const dag::Op& op = model.program(transition.rank).ops[transition.op];
-    return_early(model, state, transition.rank, op.collective->comm, tag_of(transition.op));
+    return_early(model, state, transition.rank, *op.collective, tag_of(transition.op));
   }
+}
+
+}  // namespace
+
+namespace {
+
+bool main_choice(const RankState& r) {
+  return std::any_of(r.choices.begin(), r.choices.end(),
+                     [](const RankState::Choice& c) { return c.tag == tag_of(std::nullopt); });
 }
 
 }  // namespace
 
 bool main_enabled(const System& model, const RankState& r, dag::Rank rank) {
   const dag::Program& p = model.program(rank);
-  if (r.main_blocked) return r.main_may_return;  // the call's early return (C4)
+  // The call's early return (C4, M5), or its recv from any source taking a message (S9).
+  if (r.main_blocked) return r.main_may_return || main_choice(r);
   if (r.pc >= p.main.size()) return false;
   const dag::Action& action = p.main[r.pc];
   if (const auto* w = std::get_if<dag::WaitToReadAction>(&action)) {
@@ -232,7 +350,9 @@ bool main_enabled(const System& model, const RankState& r, dag::Rank rank) {
 
 bool returns_early(const State& state, const dag::Transition& transition) {
   const RankState& r = state.rank(transition.rank);
-  if (transition.kind == dag::Transition::Kind::main) return r.main_blocked;
+  if (transition.kind == dag::Transition::Kind::main) {
+    return r.main_blocked && !transition.source;  // a choice (S9) is no early return
+  }
   return transition.kind == dag::Transition::Kind::complete && transition.op < r.phase.size() &&
          r.phase[transition.op] == OpPhase::returnable;
 }
@@ -252,8 +372,18 @@ namespace {
 
 void append_rank_transitions(const System& model, const RankState& r, dag::Rank rank,
                              std::vector<dag::Transition>& transitions) {
-  if (main_enabled(model, r, rank))
-    transitions.push_back(dag::Transition{dag::Transition::Kind::main, rank, 0, std::nullopt});
+  if (main_enabled(model, r, rank)) {
+    if (r.main_blocked && !r.main_may_return) {  // in a recv from any source: each choice
+      for (const RankState::Choice& c : r.choices) {
+        if (c.tag != tag_of(std::nullopt)) continue;
+        dag::Transition t{dag::Transition::Kind::main, rank, 0, std::nullopt};
+        t.source = c.source;
+        transitions.push_back(t);
+      }
+    } else {
+      transitions.push_back(dag::Transition{dag::Transition::Kind::main, rank, 0, std::nullopt});
+    }
+  }
   for (dag::PoolId pool = 0; pool < r.rules.pools(); ++pool) {
     if (const std::optional<engine::StartChoice> start = r.rules.next_start(pool)) {
       transitions.push_back(dag::Transition{dag::Transition::Kind::claim, rank,
@@ -270,6 +400,13 @@ void append_rank_transitions(const System& model, const RankState& r, dag::Rank 
         r.phase[op] == OpPhase::returnable) {
       transitions.push_back(
           dag::Transition{dag::Transition::Kind::complete, rank, op, std::nullopt});
+    }
+  }
+  for (const RankState::Choice& c : r.choices) {
+    if (const std::optional<dag::OpId> op = op_of_tag(c.tag)) {
+      dag::Transition t{dag::Transition::Kind::match, rank, *op, std::nullopt};
+      t.source = c.source;
+      transitions.push_back(t);
     }
   }
 }
@@ -311,6 +448,8 @@ std::optional<comm::Violation> apply_transition(const System& model, State& stat
     case dag::Transition::Kind::complete:
       apply_complete(model, state, transition);
       return std::nullopt;
+    case dag::Transition::Kind::match:
+      return apply_match(model, state, transition);
   }
   throw not_enabled(transition, "unknown transition kind");
 }

@@ -47,6 +47,10 @@ double collective_us(const dag::Collective& c, std::uint32_t ranks, const LinkMo
     case dag::CollectiveKind::exscan:
       // Recursive doubling: log2 p rounds, each of the whole buffer.
       return rounds * (link.alpha_us + bytes / link.bytes_per_us);
+    case dag::CollectiveKind::send:
+    case dag::CollectiveKind::recv:
+      // One message over one link.
+      return link.alpha_us + bytes / link.bytes_per_us;
   }
   return 0.0;
 }

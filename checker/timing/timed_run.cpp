@@ -14,6 +14,7 @@
 #include "checker/system/state.hpp"
 #include "checker/system/system.hpp"
 #include "checker/system/transitions.hpp"
+#include "runtime/dag/names.hpp"
 
 namespace ordo::checker::timing {
 
@@ -196,6 +197,24 @@ TimedResult timed_run(const dag::Job& job, const TimedOptions& options) {
   if (job.programs.size() != 1) {
     throw std::invalid_argument("the timed run takes one program, not " +
                                 std::to_string(job.programs.size()));
+  }
+  // A message needs its peer's program; the one rank stands for all and has no peer.
+  for (const dag::Op& op : job.programs[0].ops) {
+    if (op.collective && dag::is_point_to_point(op.collective->kind)) {
+      throw std::invalid_argument("the timed run models one rank of a data-parallel step; op '" +
+                                  op.name + "' makes a " +
+                                  std::string(dag::to_string(op.collective->kind)) +
+                                  ", whose time depends on its peer's program");
+    }
+  }
+  for (const dag::Action& a : job.programs[0].main) {
+    const auto* c = std::get_if<dag::CollectiveAction>(&a);
+    if (c != nullptr && dag::is_point_to_point(c->collective.kind)) {
+      throw std::invalid_argument(
+          "the timed run models one rank of a data-parallel step; its main thread makes a " +
+          std::string(dag::to_string(c->collective.kind)) +
+          ", whose time depends on its peer's program");
+    }
   }
   // The one rank stands for every rank of the job, whatever count the job fixes; the member
   // lists only say how many take part, and over which link.

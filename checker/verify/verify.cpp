@@ -86,8 +86,16 @@ Verification verify(const System& model, const VerifyOptions& options) {
   // backend runs some jobs exactly as MPI runs them (D4); those the stage decides on MPI's model
   // of the same launched job. For the others only the explicit search decides.
   const bool stream_ordered = comm::stream_ordered(model.backend());
-  const bool symbolic_applies = !stream_ordered || comm::streams_add_nothing(model.job());
-  if (options.method != Method::explicit_search && !symbolic_applies) {
+  // Its theorems are about collectives matched by call order, too: a job with sends and recvs
+  // (docs/semantics.md, §3b) is the explicit search's.
+  const bool messages = dag::has_point_to_point(model.job());
+  const bool symbolic_applies =
+      !messages && (!stream_ordered || comm::streams_add_nothing(model.job()));
+  if (options.method != Method::explicit_search && messages) {
+    v.symbolic_note =
+        "the symbolic stage's theorems are about collectives, and this job sends and receives "
+        "messages (docs/semantics.md, §3b); the explicit search decides";
+  } else if (options.method != Method::explicit_search && !symbolic_applies) {
     std::string note =
         "the symbolic stage's theorems are about MPI's semantics, and this job has main-thread "
         "calls or more than one communicator, so under ";

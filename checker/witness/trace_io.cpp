@@ -36,8 +36,8 @@ constexpr std::array<std::string_view, 2> backend_names = {"mpi", "nccl"};
 constexpr ObjectSpec trace_spec = {"an ordo-trace file", trace_required, trace_optional};
 
 constexpr std::array<std::string_view, 2> transition_required = {"rank", "event"};
-constexpr std::array<std::string_view, 5> transition_optional = {"op", "op_name", "thread",
-                                                                 "action", "what"};
+constexpr std::array<std::string_view, 6> transition_optional = {"op",     "op_name", "thread",
+                                                                 "source", "action",  "what"};
 constexpr ObjectSpec transition_spec = {"a trace transition", transition_required,
                                         transition_optional};
 
@@ -55,6 +55,7 @@ nlohmann::json transition_json(const System& model, const dag::Transition& trans
     j["op_name"] = model.program(transition.rank).ops.at(transition.op).name;
   }
   if (transition.thread) j["thread"] = *transition.thread;
+  if (transition.source) j["source"] = *transition.source;
   j["what"] = step.what;
   return j;
 }
@@ -91,6 +92,21 @@ dag::Transition read_transition(const Node& node, std::optional<std::string>& op
   } else if (transition.kind != dag::Transition::Kind::main && thread) {
     thread->fail("a " + std::string(dag::to_string(transition.kind)) + " transition names a thread",
                  "a \"thread\" field on \"claim\" transitions only");
+  }
+  const std::optional<Node> source = object.optional("source");
+  if (transition.kind == dag::Transition::Kind::match && !source) {
+    node.fail("missing field \"source\" in a match transition",
+              "the rank whose message the recv takes");
+  }
+  if (source) {
+    if (transition.kind != dag::Transition::Kind::match &&
+        transition.kind != dag::Transition::Kind::main) {
+      source->fail(
+          "a " + std::string(dag::to_string(transition.kind)) + " transition names a source",
+          "a \"source\" field on \"match\" and \"main\" transitions only");
+    }
+    transition.source =
+        static_cast<dag::Rank>(json::read_unsigned(*source, dag::limits::ranks_max - 1));
   }
   if (const std::optional<Node> name = object.optional("op_name")) {
     if (transition.kind == dag::Transition::Kind::main) {

@@ -50,6 +50,7 @@ TEST(Coverage, HeterogeneousJobsGiveBothVerdicts) {
 }
 
 TEST(Coverage, RawProgramsGiveBothVerdicts) { expect_mixed(sample(raw_jobs(), 200), 200); }
+TEST(Coverage, MessageJobsGiveBothVerdicts) { expect_mixed(sample(message_jobs(), 200), 200); }
 
 }  // namespace
 }  // namespace ordo::fuzz

@@ -37,6 +37,7 @@ void check_round_trip(const rc::Gen<Instance>& family) {
 RC_GTEST_PROP(DumpRoundTrip, DesignJobs, ()) { check_round_trip(design_jobs()); }
 RC_GTEST_PROP(DumpRoundTrip, HeterogeneousJobs, ()) { check_round_trip(heterogeneous_jobs()); }
 RC_GTEST_PROP(DumpRoundTrip, RawPrograms, ()) { check_round_trip(raw_jobs()); }
+RC_GTEST_PROP(DumpRoundTrip, MessageJobs, ()) { check_round_trip(message_jobs()); }
 
 }  // namespace
 }  // namespace ordo::fuzz

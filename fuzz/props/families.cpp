@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "fuzz/lib/draws.hpp"
+#include "fuzz/lib/message_jobs.hpp"
 #include "fuzz/lib/racy_jobs.hpp"
 #include "fuzz/lib/raw_program.hpp"
 #include "runtime/dag/dump_writer.hpp"
@@ -85,6 +86,7 @@ rc::Gen<Instance> design_jobs() { return drawn(design_job); }
 rc::Gen<Instance> heterogeneous_jobs() { return drawn(heterogeneous_job); }
 rc::Gen<Instance> raw_jobs() { return drawn(draw_raw_job); }
 rc::Gen<Instance> racy_jobs() { return drawn(draw_racy_job); }
+rc::Gen<Instance> message_jobs() { return drawn(draw_message_job); }
 
 rc::Gen<Instance> on_streams(rc::Gen<Instance> family) {
   return rc::gen::map(std::move(family), [](Instance instance) {

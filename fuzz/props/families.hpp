@@ -30,6 +30,10 @@ rc::Gen<Instance> heterogeneous_jobs();
 rc::Gen<Instance> raw_jobs();
 // A few collective ops on a multi-thread pool, at the edges of validity (racy_jobs.hpp).
 rc::Gen<Instance> racy_jobs();
+// Sends and recvs around a ring, now and then an allreduce (message_jobs.hpp). Under MPI only:
+// ordo's NCCL world does not run them, and neither SPIN nor the symbolic stage models them
+// (docs/semantics.md, §8), so they join the properties that hold checker and runtime together.
+rc::Gen<Instance> message_jobs();
 
 // Any family's jobs under the NCCL semantics (docs/semantics.md, §3a): the same programs, run by
 // the checker and the runtime with every call a launch completed in stream order. The MPI

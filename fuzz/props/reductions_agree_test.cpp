@@ -44,6 +44,7 @@ RC_GTEST_PROP(ReductionsAgree, HeterogeneousJobs, ()) {
 RC_GTEST_PROP(ReductionsAgree, RawPrograms, ()) { check_reductions_agree(raw_jobs()); }
 
 RC_GTEST_PROP(ReductionsAgree, RacyJobs, ()) { check_reductions_agree(racy_jobs()); }
+RC_GTEST_PROP(ReductionsAgree, MessageJobs, ()) { check_reductions_agree(message_jobs()); }
 
 }  // namespace
 }  // namespace ordo::fuzz

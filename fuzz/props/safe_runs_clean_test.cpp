@@ -41,6 +41,7 @@ RC_GTEST_PROP(SafeRunsClean, HeterogeneousJobs, ()) { check_safe_runs_clean(hete
 RC_GTEST_PROP(SafeRunsClean, RawPrograms, ()) { check_safe_runs_clean(raw_jobs()); }
 
 RC_GTEST_PROP(SafeRunsClean, RacyJobs, ()) { check_safe_runs_clean(racy_jobs()); }
+RC_GTEST_PROP(SafeRunsClean, MessageJobs, ()) { check_safe_runs_clean(message_jobs()); }
 
 // The same families under the NCCL semantics (docs/semantics.md, §3a).
 RC_GTEST_PROP(SafeRunsClean, DesignJobsOnStreams, ()) { check_safe_runs_clean(on_streams(design_jobs())); }

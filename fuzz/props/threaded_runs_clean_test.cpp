@@ -90,6 +90,7 @@ RC_GTEST_PROP(ThreadedRunsClean, RawPrograms, ()) { check_threaded_runs_clean(ra
 // Collective ops on pools of several threads, mixed blocking forms, roots at the communicator's
 // edge: each safe job runs several times, since what it tests is a race.
 RC_GTEST_PROP(ThreadedRunsClean, RacyJobs, ()) { check_threaded_runs_clean(racy_jobs(), 4); }
+RC_GTEST_PROP(ThreadedRunsClean, MessageJobs, ()) { check_threaded_runs_clean(message_jobs(), 4); }
 
 }  // namespace
 }  // namespace ordo::fuzz

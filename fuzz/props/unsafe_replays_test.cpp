@@ -31,6 +31,7 @@ RC_GTEST_PROP(UnsafeReplays, HeterogeneousJobs, ()) { check_unsafe_replays(heter
 RC_GTEST_PROP(UnsafeReplays, RawPrograms, ()) { check_unsafe_replays(raw_jobs()); }
 
 RC_GTEST_PROP(UnsafeReplays, RacyJobs, ()) { check_unsafe_replays(racy_jobs()); }
+RC_GTEST_PROP(UnsafeReplays, MessageJobs, ()) { check_unsafe_replays(message_jobs()); }
 
 // The same families under the NCCL semantics (docs/semantics.md, §3a).
 RC_GTEST_PROP(UnsafeReplays, DesignJobsOnStreams, ()) { check_unsafe_replays(on_streams(design_jobs())); }

@@ -13,6 +13,12 @@ std::string describe(const Collective& c, std::string_view comm_name) {
     text += " (" + std::string(to_string(c.reduction)) + ")";
   }
   if (c.root) text += " from root " + std::to_string(*c.root);
+  if (c.peer) {
+    const bool any = *c.peer == any_source;
+    text += std::string(c.kind == CollectiveKind::send ? " to" : " from") +
+            (any ? " any source" : " rank " + std::to_string(*c.peer)) + ", tag " +
+            std::to_string(c.tag);
+  }
   text += " on '" + std::string(comm_name) + "', key " + std::to_string(c.key);
   if (c.offset != 0) text += " from element " + std::to_string(c.offset);
   return text;

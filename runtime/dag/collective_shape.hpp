@@ -4,7 +4,9 @@
 //   allreduce, reduce, reduce_scatter take a reduction other than none; the others none;
 //   bcast and reduce take a root below the communicator's size; the others none;
 //   reduce_scatter and allgather split count into one block per member: a multiple of the size;
-//   barrier carries no data: count 0.
+//   barrier carries no data: count 0;
+//   send and recv take a peer below the communicator's size (a recv also any_source) and a tag
+//   up to tag_max; the other kinds neither.
 // Root and blocks depend on the communicator's size, which a job without a rank count may not
 // fix yet: without it they are checked where the count is known (docs/semantics.md, V1).
 #pragma once
@@ -29,6 +31,7 @@ struct ShapeProblem {
 // valid value; a reduction outside the enum is left to the caller's own enum check.
 std::vector<ShapeProblem> shape_problems(CollectiveKind kind, std::uint64_t count,
                                          Reduction reduction, std::optional<std::uint64_t> root,
-                                         std::optional<std::uint64_t> comm_size);
+                                         std::optional<std::uint64_t> comm_size,
+                                         std::optional<std::uint64_t> peer, std::uint64_t tag);
 
 }  // namespace ordo::dag

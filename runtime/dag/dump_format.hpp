@@ -12,7 +12,7 @@ inline constexpr std::string_view dump_format_name = "ordo-dag";
 // Bumped on any change that an older reader would misread; see "Versioning" in the format doc.
 // The writer writes dump_format_version; the reader also reads every version from
 // dump_format_version_oldest on.
-inline constexpr std::uint64_t dump_format_version = 5;
+inline constexpr std::uint64_t dump_format_version = 6;
 inline constexpr std::uint64_t dump_format_version_oldest = 1;
 
 // Version 1 spelt the action that submits an op "push"; version 2 spells it "submit".
@@ -29,6 +29,9 @@ inline constexpr std::uint64_t first_version_of_offsets = 4;
 
 // Version 5 added the collective kinds gather, scatter, alltoall, scan and exscan.
 inline constexpr std::uint64_t first_version_of_block_kinds = 5;
+
+// Version 6 added point to point: the kinds send and recv, with their `peer` and `tag`.
+inline constexpr std::uint64_t first_version_of_point_to_point = 6;
 
 // The first version whose dumps may name `kind`: what the reader holds an older dump to.
 inline constexpr std::uint64_t first_version_of(CollectiveKind kind) {
@@ -47,8 +50,11 @@ inline constexpr std::uint64_t first_version_of(CollectiveKind kind) {
     case CollectiveKind::scan:
     case CollectiveKind::exscan:
       return first_version_of_block_kinds;
+    case CollectiveKind::send:
+    case CollectiveKind::recv:
+      return first_version_of_point_to_point;
   }
-  return first_version_of_block_kinds;
+  return first_version_of_point_to_point;
 }
 
 }  // namespace ordo::dag

@@ -63,6 +63,14 @@ std::string collective_text(const Collective& collective, const Job& job,
     object.field("root", json_number(std::uint64_t{*collective.root}));
   }
   if (collective.offset != 0) object.field("offset", json_number(collective.offset));
+  if (collective.peer.has_value()) {
+    object.field("peer", *collective.peer == any_source
+                             ? json_string("any")
+                             : json_number(std::uint64_t{*collective.peer}));
+  }
+  if (collective.peer.has_value() || collective.tag != 0) {
+    object.field("tag", json_number(std::uint64_t{collective.tag}));
+  }
   return object.text();
 }
 

@@ -14,16 +14,16 @@ constexpr std::array<std::string_view, 8> dtype_names = {"f32", "f64", "f16", "b
 constexpr std::array<std::string_view, 2> pool_kind_names = {"fifo", "priority"};
 constexpr std::array<std::string_view, 4> op_kind_names = {"compute", "copy", "collective",
                                                            "async_collective"};
-constexpr std::array<std::string_view, 11> collective_kind_names = {
-    "allreduce", "bcast",   "barrier",  "reduce", "reduce_scatter", "allgather",
-    "gather",    "scatter", "alltoall", "scan",   "exscan"};
+constexpr std::array<std::string_view, 13> collective_kind_names = {
+    "allreduce", "bcast",    "barrier", "reduce", "reduce_scatter", "allgather", "gather",
+    "scatter",   "alltoall", "scan",    "exscan", "send",           "recv"};
 constexpr std::array<std::string_view, 5> reduction_names = {"none", "sum", "prod", "min", "max"};
 
 static_assert(static_cast<std::size_t>(VarKind::token) + 1 == var_kind_names.size());
 static_assert(static_cast<std::size_t>(DType::i64) + 1 == dtype_names.size());
 static_assert(static_cast<std::size_t>(PoolKind::priority) + 1 == pool_kind_names.size());
 static_assert(static_cast<std::size_t>(OpKind::async_collective) + 1 == op_kind_names.size());
-static_assert(static_cast<std::size_t>(CollectiveKind::exscan) + 1 == collective_kind_names.size());
+static_assert(static_cast<std::size_t>(CollectiveKind::recv) + 1 == collective_kind_names.size());
 static_assert(static_cast<std::size_t>(Reduction::max) + 1 == reduction_names.size());
 
 // An enum value outside its table (only reachable by casting an arbitrary integer) has no

@@ -86,4 +86,21 @@ bool splits_into_blocks(CollectiveKind kind) {
          kind == CollectiveKind::alltoall;
 }
 
+bool is_point_to_point(CollectiveKind kind) {
+  return kind == CollectiveKind::send || kind == CollectiveKind::recv;
+}
+
+bool has_point_to_point(const Job& job) {
+  for (const Program& p : job.programs) {
+    for (const Op& op : p.ops) {
+      if (op.collective && is_point_to_point(op.collective->kind)) return true;
+    }
+    for (const Action& a : p.main) {
+      const auto* c = std::get_if<CollectiveAction>(&a);
+      if (c != nullptr && is_point_to_point(c->collective.kind)) return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace ordo::dag

@@ -35,9 +35,23 @@ enum class CollectiveKind : std::uint8_t {
   alltoall,        // MPI_Alltoall: block j of member i goes to block i of member j
   scan,            // MPI_Scan: member i receives the reduction of members 0 to i
   exscan,          // MPI_Exscan: member i > 0 receives the reduction of members 0 to i - 1
+  // Point to point (docs/semantics.md, §3b): one member's message to one other, matched by
+  // (communicator, source, destination, tag) rather than by the communicator's call order. They
+  // are calls like the kinds above, made by the same ops and main-thread actions, so they share
+  // the enum; `collective_kind_count` counts the kinds before them.
+  send,  // MPI_Send, MPI_Isend: standard mode, to `peer`
+  recv,  // MPI_Recv, MPI_Irecv: from `peer`, or from any source
 };
+// The collective kinds (every member of the communicator takes part) are the first ones.
 inline constexpr std::uint32_t collective_kind_count =
     static_cast<std::uint32_t>(CollectiveKind::exscan) + 1;
+inline constexpr std::uint32_t call_kind_count =
+    static_cast<std::uint32_t>(CollectiveKind::recv) + 1;
+// A recv's peer that takes a message from any source (MPI_ANY_SOURCE). No rank is this large
+// (limits::ranks_max), so it never names a member.
+inline constexpr std::uint32_t any_source = 0xFFFFFFFFu;
+// The largest tag: MPI guarantees MPI_TAG_UB is at least this (MPI-3.1 §8.1.2).
+inline constexpr std::uint32_t tag_max = 32767;
 enum class Reduction : std::uint8_t { none, sum, prod, min, max };
 
 struct Var {
@@ -75,9 +89,13 @@ struct Collective {
   DType dtype = DType::f32;
   Reduction reduction = Reduction::none;
   std::optional<Rank> root;  // bcast, reduce, gather, scatter only; a rank of the communicator
-  // Where in its buffer var the call's `count` elements start (a slice of a key). It is the
-  // rank's own business, never matched: MPI sees only a pointer, so members may differ here.
+  // Where in its buffer var the call's `count` elements start (a slice of a key). MPI sees only a
+  // pointer, but it is ordo's label like the key, and matched calls must agree on it (C2).
   std::uint64_t offset = 0;
+  // send and recv only: the other member, a rank of the communicator (a send's destination, a
+  // recv's source, or any_source), and the message tag. Absent on the collective kinds.
+  std::optional<Rank> peer = std::nullopt;
+  std::uint32_t tag = 0;
   friend bool operator==(const Collective&, const Collective&) = default;
 };
 
@@ -152,5 +170,9 @@ bool takes_root(CollectiveKind kind);       // bcast, reduce, gather, scatter
 // reduce_scatter, allgather, gather, scatter and alltoall split `count` into one block per
 // member, so their count must be a multiple of the communicator's size.
 bool splits_into_blocks(CollectiveKind kind);
+// send and recv: matched per (communicator, source, destination, tag), not by call order.
+bool is_point_to_point(CollectiveKind kind);
+// Whether some op or main-thread action of the job makes a send or recv.
+bool has_point_to_point(const Job& job);
 
 }  // namespace ordo::dag

@@ -6,8 +6,9 @@ namespace ordo::dag {
 
 namespace {
 
-constexpr std::array<std::string_view, 4> kind_names = {"main", "claim", "issue", "complete"};
-static_assert(static_cast<std::size_t>(Transition::Kind::complete) + 1 == kind_names.size());
+constexpr std::array<std::string_view, 5> kind_names = {"main", "claim", "issue", "complete",
+                                                        "match"};
+static_assert(static_cast<std::size_t>(Transition::Kind::match) + 1 == kind_names.size());
 
 }  // namespace
 

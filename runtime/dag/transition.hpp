@@ -15,11 +15,15 @@
 namespace ordo::dag {
 
 struct Transition {
-  enum class Kind : std::uint8_t { main, claim, issue, complete };
+  // `match` (S9): an op's recv from any source takes the message of `source`.
+  enum class Kind : std::uint8_t { main, claim, issue, complete, match };
   Kind kind = Kind::main;
   Rank rank = 0;
-  OpId op = 0;                          // claim, issue and complete
+  OpId op = 0;                          // claim, issue, complete and match
   std::optional<std::uint32_t> thread;  // claim: the pool thread (none: the lowest free one)
+  // match, and a main thread blocked in a recv from any source: the world rank whose waiting
+  // message the recv takes (docs/semantics.md, M4). Absent on every other transition.
+  std::optional<Rank> source = std::nullopt;
   friend bool operator==(const Transition&, const Transition&) = default;
 };
 

@@ -16,10 +16,13 @@ std::string ControlledRun::describe(const dag::Transition& s) const {
   const std::string rank = "rank " + std::to_string(s.rank) + ": ";
   if (s.rank >= ranks_.size()) return rank + "(no such rank)";
   const dag::Program& p = *ranks_[s.rank]->program;
-  if (s.kind == dag::Transition::Kind::main) return rank + main_line(*ranks_[s.rank]);
+  const std::string from =
+      s.source ? ", taking the message of rank " + std::to_string(*s.source) : "";
+  if (s.kind == dag::Transition::Kind::main) return rank + main_line(*ranks_[s.rank]) + from;
   const std::string op =
       s.op < p.ops.size() ? "'" + p.ops[s.op].name + "'" : "op " + std::to_string(s.op);
   if (s.kind == dag::Transition::Kind::complete) return rank + "complete " + op;
+  if (s.kind == dag::Transition::Kind::match) return rank + "match " + op + from;
   if (s.kind == dag::Transition::Kind::issue) return rank + "issue " + op;
   std::string line = rank + "claim " + op;
   if (s.op < p.ops.size()) line += " on pool '" + p.pools.at(p.ops[s.op].pool).name + "'";

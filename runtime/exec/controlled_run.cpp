@@ -110,6 +110,25 @@ void ControlledRun::early_returns(const RankRun& r, std::vector<dag::Transition>
   }
 }
 
+void ControlledRun::message_choices(const RankRun& r, std::vector<dag::Transition>& out) const {
+  for (const comm::sim::MessageChoice& choice : world_->message_choices(r.rank)) {
+    dag::Transition t{dag::Transition::Kind::main, r.rank, 0, std::nullopt};
+    t.source = choice.source;
+    if (choice.issuer == "main") {
+      if (r.in_collective) out.push_back(t);
+      continue;
+    }
+    for (dag::OpId op = 0; op < r.program->ops.size(); ++op) {
+      if (r.program->ops[op].name == choice.issuer) {
+        t.kind = dag::Transition::Kind::match;
+        t.op = op;
+        out.push_back(t);
+        break;
+      }
+    }
+  }
+}
+
 std::vector<dag::Transition> ControlledRun::legal_transitions() const {
   std::vector<dag::Transition> transitions;
   if (world_->aborted()) return transitions;
@@ -117,6 +136,7 @@ std::vector<dag::Transition> ControlledRun::legal_transitions() const {
     if (r->failure) continue;
     sync_transitions(*r, transitions);
     early_returns(*r, transitions);
+    message_choices(*r, transitions);
   }
   return transitions;
 }
@@ -125,7 +145,9 @@ bool ControlledRun::any_sync_transition() const {
   if (world_->aborted()) return false;
   std::vector<dag::Transition> transitions;
   for (const auto& r : ranks_) {
-    if (!r->failure) sync_transitions(*r, transitions);
+    if (r->failure) continue;
+    sync_transitions(*r, transitions);
+    message_choices(*r, transitions);  // a recv taking a message is no early return
   }
   return !transitions.empty();
 }
@@ -143,6 +165,28 @@ void ControlledRun::take(const dag::Transition& s) {
     throw engine::ScheduleError("no rank " + std::to_string(s.rank) + " in this run");
   }
   RankRun& r = *ranks_[s.rank];
+  if (s.source) {  // a recv from any source takes the message of s.source (S9)
+    if (s.kind != dag::Transition::Kind::main && s.kind != dag::Transition::Kind::match) {
+      throw engine::ScheduleError("rank " + std::to_string(r.rank) + ": a " +
+                                  std::string(dag::to_string(s.kind)) + " names a source");
+    }
+    if (s.kind == dag::Transition::Kind::match && s.op >= r.program->ops.size()) {
+      throw engine::ScheduleError("rank " + std::to_string(r.rank) + ": no op " +
+                                  std::to_string(s.op));
+    }
+    const std::string issuer =
+        s.kind == dag::Transition::Kind::main ? std::string("main") : r.program->ops[s.op].name;
+    try {
+      world_->take_message(r.rank, issuer, *s.source);
+    } catch (const std::logic_error& e) {
+      throw engine::ScheduleError(e.what());
+    }
+    trace_.push_back(s);
+    return;
+  }
+  if (s.kind == dag::Transition::Kind::match) {
+    throw engine::ScheduleError("rank " + std::to_string(r.rank) + ": a match names no source");
+  }
   if (returns_early(s)) {
     // The call returns before its match: its completion reaches the main thread or the op now.
     const std::string issuer =

@@ -74,6 +74,8 @@ class ControlledRun {
   void take_main(RankRun& r);
   void sync_transitions(const RankRun& r, std::vector<dag::Transition>& out) const;
   void early_returns(const RankRun& r, std::vector<dag::Transition>& out) const;
+  // The messages its recvs from any source may take now: a `main` or a `match` with its source.
+  void message_choices(const RankRun& r, std::vector<dag::Transition>& out) const;
   bool any_sync_transition() const;
 
   dag::Job job_;  // a copy: the ranks point into its programs

@@ -13,7 +13,14 @@ namespace ordo::flight {
 RecordedCommunicator::RecordedCommunicator(comm::Communicator& inner, FlightRing& ring)
     : WrappedCommunicator(inner), ring_(ring) {}
 
+// A ring is one communicator's collective order, what `ordo analyze` lines the ranks up by; a
+// send or recv has no place in it (docs/semantics.md, §3b), so messages are not recorded yet
+// (docs/diagnostics.md, "The flight recorder").
 void RecordedCommunicator::call(const comm::Call& call, void* buffer) {
+  if (dag::is_point_to_point(call.kind)) {
+    inner_.call(call, buffer);
+    return;
+  }
   const FlightRing::Issued issued =
       ring_.issue(call, true, comm::sim::current_issuer(), engine::running_op());
   ring_.started(issued.seq);
@@ -27,6 +34,7 @@ void RecordedCommunicator::call(const comm::Call& call, void* buffer) {
 }
 
 std::unique_ptr<comm::Request> RecordedCommunicator::start(const comm::Call& call, void* buffer) {
+  if (dag::is_point_to_point(call.kind)) return inner_.start(call, buffer);
   const FlightRing::Issued issued =
       ring_.issue(call, false, comm::sim::current_issuer(), engine::running_op());
   std::unique_ptr<comm::Request> request;
@@ -60,6 +68,10 @@ comm::Communicator::Done RecordedCommunicator::finisher(std::uint64_t seq, bool 
 }
 
 void RecordedCommunicator::call_then(const comm::Call& call, void* buffer, Done done) {
+  if (dag::is_point_to_point(call.kind)) {
+    inner_.call_then(call, buffer, std::move(done));
+    return;
+  }
   const FlightRing::Issued issued =
       ring_.issue(call, true, comm::sim::current_issuer(), engine::running_op(), &done);
   Done finish = finisher(issued.seq, issued.parked, done);
@@ -74,6 +86,10 @@ void RecordedCommunicator::call_then(const comm::Call& call, void* buffer, Done 
 }
 
 void RecordedCommunicator::start_then(const comm::Call& call, void* buffer, Done done) {
+  if (dag::is_point_to_point(call.kind)) {
+    inner_.start_then(call, buffer, std::move(done));
+    return;
+  }
   const FlightRing::Issued issued =
       ring_.issue(call, false, comm::sim::current_issuer(), engine::running_op(), &done);
   Done finish = finisher(issued.seq, issued.parked, done);

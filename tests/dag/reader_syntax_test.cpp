@@ -127,17 +127,17 @@ TEST(DagReaderSyntax, FormatIsCheckedBeforeOtherFields) {
 
 TEST(DagReaderSyntax, WrongVersion) {
   const DumpError error =
-      error_reading(R"({"format": "ordo-dag", "version": 6, "comms": [], "programs": []})");
+      error_reading(R"({"format": "ordo-dag", "version": 7, "comms": [], "programs": []})");
   EXPECT_EQ(error.where(), "/version");
-  EXPECT_EQ(error.problem(), "unsupported version 6");
-  EXPECT_EQ(error.expected(), "a version from 1 to 5");
+  EXPECT_EQ(error.problem(), "unsupported version 7");
+  EXPECT_EQ(error.expected(), "a version from 1 to 6");
   EXPECT_EQ(error_reading(R"({"format": "ordo-dag", "version": 1.0})").where(), "/version");
 }
 
 TEST(DagReaderSyntax, WhatIsWhereProblemAndExpected) {
   const DumpError error =
-      error_reading(R"({"format": "ordo-dag", "version": 6, "comms": [], "programs": []})");
-  EXPECT_STREQ(error.what(), "/version: unsupported version 6; expected a version from 1 to 5");
+      error_reading(R"({"format": "ordo-dag", "version": 7, "comms": [], "programs": []})");
+  EXPECT_STREQ(error.what(), "/version: unsupported version 7; expected a version from 1 to 6");
 }
 
 }  // namespace

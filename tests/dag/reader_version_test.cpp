@@ -1,7 +1,8 @@
 // Format versions: version 2 spells the submit action "submit", version 1 spelt it "push";
 // version 3 adds the collective kinds reduce, reduce_scatter and allgather; version 4 a
 // collective's offset into its buffer; version 5 the kinds gather, scatter, alltoall, scan and
-// exscan. The reader reads all five, so dumps kept from before still verify, and refuses a dump
+// exscan; version 6 the point-to-point kinds send and recv with their peer and tag. The reader
+// reads all six, so dumps kept from before still verify, and refuses a dump
 // that mixes the spellings or names a kind its version lacks rather than guess which version was
 // meant.
 #include <gtest/gtest.h>
@@ -35,9 +36,9 @@ DumpError reader_version_error(const json& document) {
   return testing::error_reading(document.dump());
 }
 
-TEST(DagReaderVersion, TheWriterWritesVersion4) {
+TEST(DagReaderVersion, TheWriterWritesTheCurrentVersion) {
   const json document = json::parse(write_dump(testing::small_valid_job()));
-  EXPECT_EQ(document["version"], 5);
+  EXPECT_EQ(document["version"], 6);
   EXPECT_EQ(document["programs"][0]["main"][0]["action"], "submit");
 }
 
@@ -47,7 +48,7 @@ TEST(DagReaderVersion, AVersion1DumpReadsAsTheJobItDescribes) {
 }
 
 // A version-1 file as users keep them: the concom example before the submit action was renamed.
-// It reads as the same job as today's example, and writes back as version 5.
+// It reads as the same job as today's example, and writes back as version 6.
 TEST(DagReaderVersion, AVersion1FileReadsAsTheSameJobAsItsVersion2Twin) {
   const Job old_job =
       read_dump_file(std::filesystem::path(ORDO_DAG_VERSION_1_DIR) / "concom_barrier.json");
@@ -55,7 +56,7 @@ TEST(DagReaderVersion, AVersion1FileReadsAsTheSameJobAsItsVersion2Twin) {
       read_dump_file(std::filesystem::path(ORDO_DAG_EXAMPLES_DIR) / "concom_barrier.json");
   EXPECT_EQ(old_job, job);
   const std::string rewritten = write_dump(old_job);
-  EXPECT_TRUE(contains(rewritten, "\"version\": 5,")) << rewritten;
+  EXPECT_TRUE(contains(rewritten, "\"version\": 6,")) << rewritten;
   EXPECT_FALSE(contains(rewritten, "\"push\"")) << rewritten;
 }
 
@@ -128,14 +129,15 @@ TEST(DagReaderVersion, AnOffsetNeedsVersion4) {
 TEST(DagReaderVersion, Version3And4ReadTheSameJob) {
   EXPECT_EQ(read_dump(document_of_version(4, "submit").dump()), testing::small_valid_job());
   EXPECT_EQ(read_dump(document_of_version(5, "submit").dump()), testing::small_valid_job());
+  EXPECT_EQ(read_dump(document_of_version(6, "submit").dump()), testing::small_valid_job());
 }
 
-TEST(DagReaderVersion, OnlyVersions1To5AreRead) {
+TEST(DagReaderVersion, OnlyVersions1To6AreRead) {
   for (const std::uint64_t version : {std::uint64_t{0}, dump_format_version + 1}) {
     const DumpError error = reader_version_error(document_of_version(version, "submit"));
     EXPECT_EQ(error.where(), "/version");
     EXPECT_EQ(error.problem(), "unsupported version " + std::to_string(version));
-    EXPECT_EQ(error.expected(), "a version from 1 to 5");
+    EXPECT_EQ(error.expected(), "a version from 1 to 6");
   }
 }
 
@@ -156,6 +158,68 @@ TEST(ReaderVersion, Version5KindsNeedVersion5) {
                                    "' in a version 4 dump (it exists from version 5)");
     EXPECT_EQ(error.expected(), "a kind of version 4, or version 5");
   }
+}
+
+}  // namespace
+}  // namespace ordo::dag
+
+namespace ordo::dag {
+namespace {
+
+json with_message(std::uint64_t version, const json& spec) {
+  json document = document_of_version(version, "submit");
+  document["programs"][0]["main"][4]["collective"] = spec;
+  return document;
+}
+
+json send_spec() {
+  return json::parse(R"({"kind": "send", "comm": "world", "key": 1, "count": 0, "dtype": "f32",
+                         "reduction": "none", "peer": 1, "tag": 7})");
+}
+
+// Version 6's send and recv, and a peer or tag in an older dump, are refused where they stand.
+TEST(ReaderVersion, MessagesNeedVersion6) {
+  const DumpError kind = reader_version_error(with_message(5, send_spec()));
+  EXPECT_EQ(kind.where(), "/programs/0/main/4/collective/kind");
+  EXPECT_EQ(kind.problem(),
+            "collective kind 'send' in a version 5 dump (it exists from version 6)");
+  json peer_only = with_message(5, send_spec());
+  peer_only["programs"][0]["main"][4]["collective"]["kind"] = "bcast";
+  peer_only["programs"][0]["main"][4]["collective"]["root"] = 0;
+  peer_only["programs"][0]["main"][4]["collective"].erase("tag");
+  const DumpError peer = reader_version_error(peer_only);
+  EXPECT_EQ(peer.where(), "/programs/0/main/4/collective/peer");
+  EXPECT_EQ(peer.problem(), "a peer in a version 5 dump (it exists from version 6)");
+}
+
+TEST(ReaderVersion, APeerIsARankOrAny) {
+  json spec = send_spec();
+  spec["kind"] = "recv";
+  spec["peer"] = "any";
+  const Job job = read_dump(with_message(6, spec).dump());
+  const auto& call = std::get<CollectiveAction>(job.programs[0].main[4]).collective;
+  EXPECT_EQ(call.kind, CollectiveKind::recv);
+  EXPECT_EQ(call.peer, any_source);
+  EXPECT_EQ(call.tag, 7u);
+  spec["peer"] = "anyone";
+  const DumpError error = reader_version_error(with_message(6, spec));
+  EXPECT_EQ(error.where(), "/programs/0/main/4/collective/peer");
+  EXPECT_EQ(error.problem(), "peer 'anyone'");
+  spec["peer"] = 1;
+  spec["tag"] = 32768;
+  EXPECT_EQ(reader_version_error(with_message(6, spec)).where(),
+            "/programs/0/main/4/collective/tag");
+}
+
+TEST(ReaderVersion, AMessageWritesBackAsItWasRead) {
+  json spec = send_spec();
+  const Job job = read_dump(with_message(6, spec).dump());
+  EXPECT_EQ(read_dump(write_dump(job)), job);
+  spec["kind"] = "recv";
+  spec["peer"] = "any";
+  const Job any = read_dump(with_message(6, spec).dump());
+  EXPECT_TRUE(contains(write_dump(any), "\"peer\": \"any\"")) << write_dump(any);
+  EXPECT_EQ(read_dump(write_dump(any)), any);
 }
 
 }  // namespace

@@ -222,10 +222,10 @@ TEST(DagValidateCollective, MembershipIsCheckedPerProgram) {
 
 TEST(DagValidateCollective, EnumValuesWithoutSpelling) {
   Job job = validate_collective_job();
-  op_spec(job).kind = static_cast<CollectiveKind>(dag::collective_kind_count + 1);
-  expect_one_diagnostic(job, "/programs/0/ops/2/collective/kind",
-                        "collective kind value " + std::to_string(dag::collective_kind_count + 1) +
-                            " has no spelling");
+  op_spec(job).kind = static_cast<CollectiveKind>(dag::call_kind_count + 1);
+  expect_one_diagnostic(
+      job, "/programs/0/ops/2/collective/kind",
+      "collective kind value " + std::to_string(dag::call_kind_count + 1) + " has no spelling");
   job = validate_collective_job();
   barrier_spec(job).reduction = static_cast<Reduction>(5);
   expect_one_diagnostic(job, "/programs/0/main/4/collective/reduction",

@@ -41,7 +41,7 @@ Job tiny_job() {
 TEST(DagWriter, CanonicalLayout) {
   const std::string expected = R"({
   "format": "ordo-dag",
-  "version": 5,
+  "version": 6,
   "ranks": 2,
   "comms": [
     {"name": "world"},
@@ -77,7 +77,7 @@ TEST(DagWriter, EmptyTablesAndSpmd) {
   job.programs = {Program{.name = "idle"}};
   EXPECT_EQ(write_dump(job), R"({
   "format": "ordo-dag",
-  "version": 5,
+  "version": 6,
   "comms": [],
   "programs": [
     {
@@ -92,7 +92,7 @@ TEST(DagWriter, EmptyTablesAndSpmd) {
 }
 )");
   EXPECT_EQ(write_dump(Job{}),
-            "{\n  \"format\": \"ordo-dag\",\n  \"version\": 5,\n"
+            "{\n  \"format\": \"ordo-dag\",\n  \"version\": 6,\n"
             "  \"comms\": [],\n  \"programs\": []\n}\n");
 }
 

@@ -13,6 +13,7 @@
 #include "runtime/comm/mpi/collectives.hpp"
 #include "runtime/comm/mpi/error.hpp"
 #include "runtime/comm/mpi/limits.hpp"
+#include "runtime/comm/mpi/messages.hpp"
 #include "runtime/comm/mpi/request.hpp"
 #include "runtime/comm/rules/call.hpp"
 
@@ -66,6 +67,15 @@ void MpiCommunicator::check(const Call& call, const void* buffer) const {
   if (call.count > elements_max) {
     throw std::invalid_argument(describe(call, name_) + ": no buffer can hold " +
                                 std::to_string(call.count) + " elements");
+  }
+  // A message is one MPI call: split into chunks, a receive from any source could take chunks
+  // of two senders' messages (M4), and two threads' sends of one channel could interleave (M6).
+  if (dag::is_point_to_point(call.kind) && call.count > chunk_elements_max_) {
+    throw std::invalid_argument(
+        describe(call, name_) + ": a message of " + std::to_string(call.count) +
+        " elements exceeds the largest MPI "
+        "call of " +
+        std::to_string(chunk_elements_max_) + " elements; a message is never split");
   }
   // A block is one MPI call's count: splitting it would interleave the members' blocks, which
   // in-place MPI_Reduce_scatter_block and MPI_Allgather cannot express.
@@ -143,6 +153,27 @@ void MpiCommunicator::blocks(const Call& call, void* buffer, bool blocking, MpiR
   }
 }
 
+void MpiCommunicator::message(const Call& call, void* buffer, bool blocking, MpiRequest* request) {
+  const MPI_Datatype datatype = types_.datatype(call.dtype);
+  const int count = static_cast<int>(call.count);  // check() bounded it
+  const int peer = *call.peer == dag::any_source ? MPI_ANY_SOURCE : static_cast<int>(*call.peer);
+  const int tag = static_cast<int>(call.tag);
+  if (call.kind == dag::CollectiveKind::send) {
+    if (blocking) {
+      mpi_call::send(comm_, buffer, count, datatype, peer, tag);
+    } else {
+      request->add(mpi_call::isend(comm_, buffer, count, datatype, peer, tag));
+    }
+    return;
+  }
+  assert(call.kind == dag::CollectiveKind::recv);
+  if (blocking) {
+    mpi_call::recv(comm_, buffer, count, datatype, peer, tag);
+  } else {
+    request->add(mpi_call::irecv(comm_, buffer, count, datatype, peer, tag));
+  }
+}
+
 void MpiCommunicator::blocking_chunk(const Call& call, std::byte* first, int count) {
   const MPI_Datatype datatype = types_.datatype(call.dtype);
   if (call.kind == dag::CollectiveKind::allreduce) {
@@ -198,6 +229,10 @@ void MpiCommunicator::call(const Call& call, void* buffer) {
       blocks(call, buffer, true, nullptr);
       return;
     }
+    if (dag::is_point_to_point(call.kind)) {
+      message(call, buffer, true, nullptr);
+      return;
+    }
     for_each_chunk_of(call.count, chunk_elements_max_, buffer, types_.element_bytes(call.dtype),
                       [&](std::byte* first, int count) { blocking_chunk(call, first, count); });
   } catch (const MpiError& error) {
@@ -208,7 +243,8 @@ void MpiCommunicator::call(const Call& call, void* buffer) {
 std::unique_ptr<Request> MpiCommunicator::start(const Call& call, void* buffer) {
   check(call, buffer);
   const std::uint64_t chunks = chunk_count(call.count, chunk_elements_max_);
-  if (!dag::splits_into_blocks(call.kind) && chunks > limits::mpi_requests_per_start_max) {
+  if (!dag::splits_into_blocks(call.kind) && !dag::is_point_to_point(call.kind) &&
+      chunks > limits::mpi_requests_per_start_max) {
     throw std::invalid_argument(describe(call, name_) +
                                 ": a non-blocking collective takes at most " +
                                 std::to_string(limits::mpi_requests_per_start_max) + " chunks of " +
@@ -224,6 +260,10 @@ std::unique_ptr<Request> MpiCommunicator::start(const Call& call, void* buffer) 
     }
     if (dag::splits_into_blocks(call.kind)) {
       blocks(call, buffer, false, request.get());
+      return request;
+    }
+    if (dag::is_point_to_point(call.kind)) {
+      message(call, buffer, false, request.get());
       return request;
     }
     for_each_chunk_of(

@@ -60,6 +60,8 @@ class MpiCommunicator final : public Communicator {
   // The one MPI call of a reduce_scatter or allgather, never chunked; `request` receives the
   // non-blocking form's request.
   void blocks(const Call& call, void* buffer, bool blocking, MpiRequest* request);
+  // A send or recv (docs/semantics.md, §3b): one MPI call, never chunked.
+  void message(const Call& call, void* buffer, bool blocking, MpiRequest* request);
 
   MPI_Comm comm_;
   std::string name_;

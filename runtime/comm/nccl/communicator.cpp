@@ -91,7 +91,10 @@ std::unique_ptr<NcclRequest> NcclCommunicator::launch(const Call& call, void* bu
     case dag::CollectiveKind::alltoall:
     case dag::CollectiveKind::scan:
     case dag::CollectiveKind::exscan:
-      // NCCL has no such collective (docs/gpu.md): refused before anything is launched.
+    case dag::CollectiveKind::send:
+    case dag::CollectiveKind::recv:
+      // NCCL has no such collective, or ordo does not launch it (docs/gpu.md): refused before
+      // anything is launched.
       throw std::invalid_argument(context + ": " +
                                   comm::unsupported_reason(Backend::nccl, call.kind));
     case dag::CollectiveKind::barrier:

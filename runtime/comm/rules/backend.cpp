@@ -33,6 +33,12 @@ std::string unsupported_reason(Backend backend, dag::CollectiveKind kind) {
     case dag::CollectiveKind::exscan:
       return "NCCL has no " + std::string(dag::to_string(kind)) +
              " collective; run this call under MPI (--backend mpi)";
+    case dag::CollectiveKind::send:
+    case dag::CollectiveKind::recv:
+      // ncclSend and ncclRecv exist, but as grouped calls on the stream with no receive from
+      // any source; ordo's NCCL world does not launch them yet (docs/semantics.md, §8).
+      return "ordo's NCCL backend does not run " + std::string(dag::to_string(kind)) +
+             " (point to point) yet; run this call under MPI (--backend mpi)";
     default:
       return "";
   }

@@ -32,7 +32,12 @@ void check_buffer(const Call& call, const void* buffer, std::string_view comm_na
 }  // namespace
 
 Call call_of(const dag::Collective& c) {
-  return Call{c.kind, c.key, c.count, c.dtype, c.reduction, c.root, c.offset};
+  return Call{c.kind, c.key, c.count, c.dtype, c.reduction, c.root, c.offset, c.peer, c.tag};
+}
+
+bool message_agrees(const Call& send, const Call& recv) {
+  return send.key == recv.key && send.offset == recv.offset && send.dtype == recv.dtype &&
+         send.count <= recv.count;
 }
 
 bool agree(const Call& a, const Call& b) {
@@ -50,8 +55,9 @@ bool matches(const Call& a, bool a_blocks, const Call& b, bool b_blocks) {
 void check_call_shape(const Call& call, std::string_view comm_name, std::uint32_t comm_size) {
   assert(comm_size > 0 && "a communicator has at least one rank");
   check_enums(call, comm_name);
-  const std::vector<dag::ShapeProblem> problems =
-      dag::shape_problems(call.kind, call.count, call.reduction, call.root, comm_size);
+  const std::vector<dag::ShapeProblem> problems = dag::shape_problems(
+      call.kind, call.count, call.reduction, call.root, comm_size,
+      call.peer ? std::optional<std::uint64_t>(*call.peer) : std::nullopt, call.tag);
   if (!problems.empty()) {
     reject(call, comm_name, problems.front().found + "; expected " + problems.front().expected);
   }
@@ -70,7 +76,9 @@ std::string describe(const Call& call, std::string_view comm_name) {
                                        .dtype = call.dtype,
                                        .reduction = call.reduction,
                                        .root = call.root,
-                                       .offset = call.offset},
+                                       .offset = call.offset,
+                                       .peer = call.peer,
+                                       .tag = call.tag},
                        comm_name);
 }
 

@@ -26,6 +26,10 @@ struct Call {
   // is ordo's label, compared by agreement and never read by a backend: the buffer a backend is
   // given already points at element `offset`.
   std::uint64_t offset = 0;
+  // send and recv (dag::Collective::peer, tag): the other member, a rank of the communicator or
+  // (a recv's) dag::any_source, and the message tag.
+  std::optional<dag::Rank> peer = std::nullopt;
+  std::uint32_t tag = 0;
   friend bool operator==(const Call&, const Call&) = default;
 };
 
@@ -39,6 +43,11 @@ bool agree(const Call& a, const Call& b);
 // a non-blocking collective never matches a blocking one). The matching state and the checker's
 // symbolic stage both decide agreement here.
 bool matches(const Call& a, bool a_blocks, const Call& b, bool b_blocks);
+// Whether a send and the recv it is matched with agree (docs/semantics.md, M3): the same key,
+// offset and dtype (MPI-3.1 §3.3.1: the type signatures match), and a recv at least as long as
+// the message (§3.2.4: a shorter one is MPI_ERR_TRUNCATE). Blocking never matters: any send
+// matches any recv (§3.7).
+bool message_agrees(const Call& send, const Call& recv);
 
 // Throws std::invalid_argument, naming the communicator and the call, unless `call` is a well
 // formed collective for a communicator of `comm_size` ranks (the rules and their words are

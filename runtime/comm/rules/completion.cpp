@@ -20,6 +20,10 @@ CompletionNeeds completion_needs(const Call& call, std::size_t member) {
     case dag::CollectiveKind::allgather:
     case dag::CollectiveKind::alltoall:
       return CompletionNeeds::all;
+    case dag::CollectiveKind::send:
+      return CompletionNeeds::own;
+    case dag::CollectiveKind::recv:
+      return CompletionNeeds::message;
   }
   return CompletionNeeds::all;
 }

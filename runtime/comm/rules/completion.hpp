@@ -19,11 +19,13 @@ namespace ordo::comm {
 
 // Whose issues the call of one member needs besides its own.
 enum class CompletionNeeds : std::uint8_t {
-  own,     // none: it only sends (a bcast or scatter root, a reduce or gather non-root)
-  root,    // the root's: it receives the root's data (a bcast or scatter non-root)
-  prefix,  // those of members 0 to itself: a scan's or exscan's reduction of them
-  all,     // every member's (allreduce, barrier, reduce and gather roots, reduce_scatter,
-           // allgather, alltoall)
+  own,      // none: it only sends (a bcast or scatter root, a reduce or gather non-root)
+  root,     // the root's: it receives the root's data (a bcast or scatter non-root)
+  prefix,   // those of members 0 to itself: a scan's or exscan's reduction of them
+  all,      // every member's (allreduce, barrier, reduce and gather roots, reduce_scatter,
+            // allgather, alltoall)
+  message,  // a recv's: it completes when it meets its send (§3b), never before; a send needs
+            // no one (`own`): standard mode may buffer
 };
 
 CompletionNeeds completion_needs(const Call& call, std::size_t member);
@@ -47,6 +49,8 @@ bool needs_met(const Call& call, std::size_t member, std::size_t members, Issued
         if (!issued(m)) return false;
       }
       return true;
+    case CompletionNeeds::message:
+      return false;
   }
   return false;
 }

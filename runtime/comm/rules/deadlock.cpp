@@ -5,6 +5,34 @@
 #include "runtime/dag/action_text.hpp"
 
 namespace ordo::comm {
+namespace {
+
+// The sends and recvs not matched (§3b): each at its message's place on its channel, waiting for
+// its peer; a recv from any source (held, M4) for every member, any of whom may send to it.
+void add_message_waits(const CommView& c, std::vector<CallWait>& calls) {
+  const PeerState& peers = c.match->peers();
+  for (const auto& [key, channel] : peers.channels()) {
+    const auto& [source, dest, tag] = key;
+    std::uint64_t seq = channel.delivered;
+    for (const PeerPosted& p : channel.sends) {
+      calls.push_back(CallWait{p.call, *c.name, seq++, {c.members->at(dest)}});
+    }
+    seq = channel.delivered;
+    for (const PeerPosted& p : channel.recvs) {
+      calls.push_back(CallWait{p.call, *c.name, seq++, {c.members->at(source)}});
+    }
+  }
+  for (const auto& [member, held] : peers.held()) {
+    for (const PeerPosted& p : held) {
+      const dag::Rank peer = *p.call.call.peer;
+      calls.push_back(CallWait{
+          p.call, *c.name, 0,
+          peer == dag::any_source ? *c.members : std::vector<dag::Rank>{c.members->at(peer)}});
+    }
+  }
+}
+
+}  // namespace
 
 Deadlock describe_deadlock(std::vector<RankAccount> ranks, const std::vector<CommView>& comms,
                            const StreamSet* streams, const PartyOfLaunch& party_of_launch) {
@@ -27,6 +55,7 @@ Deadlock describe_deadlock(std::vector<RankAccount> ranks, const std::vector<Com
         if (p) d.calls.push_back(CallWait{p->call, *c.name, seq, missing});
       }
     }
+    add_message_waits(c, d.calls);
   }
   std::stable_sort(d.calls.begin(), d.calls.end(), [](const CallWait& a, const CallWait& b) {
     return a.call.issuer.rank < b.call.issuer.rank;
@@ -100,6 +129,11 @@ std::string ranks_text(const std::vector<dag::Rank>& ranks) {
   return s;
 }
 
+// A collective's place is its call order on the communicator, a message's its channel's (M2).
+std::string place_word(const CallWait& c) {
+  return dag::is_point_to_point(c.call.call.kind) ? "message" : "call";
+}
+
 // ", call 3, waiting for rank(s) 1 2": where the party's call stands, if it has one in flight.
 std::string call_position(const Deadlock& d, dag::Rank rank, const std::string& party,
                           std::vector<bool>& told) {
@@ -107,7 +141,8 @@ std::string call_position(const Deadlock& d, dag::Rank rank, const std::string& 
     const CallWait& c = d.calls[i];
     if (c.call.issuer.rank != rank || c.call.issuer.name != party || told[i]) continue;
     told[i] = true;
-    return ", call " + std::to_string(c.seq) + ", waiting for rank(s)" + ranks_text(c.waiting_for);
+    return ", " + place_word(c) + " " + std::to_string(c.seq) + ", waiting for rank(s)" +
+           ranks_text(c.waiting_for);
   }
   return "";
 }
@@ -167,8 +202,8 @@ std::vector<std::string> wait_lines(const Deadlock& d) {
       if (c.call.issuer.rank != rank || told[i]) continue;
       told[i] = true;
       lines.push_back("rank " + std::to_string(rank) + " (" + c.call.issuer.name + "): in " +
-                      describe(c.call.call, c.comm_name) + ", call " + std::to_string(c.seq) +
-                      ", waiting for rank(s)" + ranks_text(c.waiting_for));
+                      describe(c.call.call, c.comm_name) + ", " + place_word(c) + " " +
+                      std::to_string(c.seq) + ", waiting for rank(s)" + ranks_text(c.waiting_for));
     }
     for (const StreamWait& s : d.streams) {
       if (s.rank == rank) lines.push_back(stream_line(s));

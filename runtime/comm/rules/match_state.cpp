@@ -11,13 +11,14 @@
 namespace ordo::comm {
 
 MatchState::MatchState(dag::CommId comm, std::size_t members)
-    : comm_(comm), next_seq_(members, 0), in_flight_(members) {
+    : comm_(comm), next_seq_(members, 0), in_flight_(members), peers_(members) {
   if (members == 0) throw std::invalid_argument("a communicator has at least one member");
 }
 
 IssueResult MatchState::issue(std::size_t member, IssuedCall call, std::uint64_t tag,
                               std::string_view comm_name) {
   assert(member < members());
+  assert(!dag::is_point_to_point(call.call.kind) && "a send or recv is posted to peers()");
   const std::uint64_t seq = next_seq_[member];
   // Only a blocking call in flight forbids another issue: its issuer is still inside the call, so
   // no other thread of the member can have ordered a call after it. A non-blocking call has
@@ -120,6 +121,7 @@ void MatchState::mark_returned(std::size_t member, std::uint64_t seq) {
 
 void MatchState::clear() {
   slots_.clear();
+  peers_.clear();
   for (auto& flight : in_flight_) flight.clear();
 }
 

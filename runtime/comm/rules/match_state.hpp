@@ -12,6 +12,7 @@
 #include <variant>
 #include <vector>
 
+#include "runtime/comm/rules/peer_state.hpp"
 #include "runtime/comm/rules/violation.hpp"
 
 namespace ordo::comm {
@@ -79,11 +80,18 @@ class MatchState {
   // Forgets every unmatched call (an aborted world fails them all).
   void clear();
 
+  // The communicator's point-to-point calls (send, recv), matched by envelope, apart from the
+  // collectives' call order (MPI-3.1 §5.1: messages of collectives and of point-to-point calls
+  // are never confused). `issue` takes collectives only.
+  const PeerState& peers() const { return peers_; }
+  PeerState& peers() { return peers_; }
+
  private:
   dag::CommId comm_;
   std::vector<std::uint64_t> next_seq_;
   std::vector<std::vector<std::uint64_t>> in_flight_;  // per member, in issue order
   std::map<std::uint64_t, Slot> slots_;
+  PeerState peers_;
 };
 
 }  // namespace ordo::comm

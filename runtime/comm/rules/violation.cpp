@@ -1,5 +1,7 @@
 #include "runtime/comm/rules/violation.hpp"
 
+#include <algorithm>
+
 namespace ordo::comm {
 
 std::string describe(const IssuedCall& c, std::string_view comm_name) {
@@ -9,10 +11,24 @@ std::string describe(const IssuedCall& c, std::string_view comm_name) {
 
 namespace {
 
+// A message's place is on its channel (docs/semantics.md, M1-M2), a collective's in the
+// communicator's call order.
+std::string position(const Mismatch& m) {
+  const auto send = std::find_if(m.calls.begin(), m.calls.end(), [](const IssuedCall& c) {
+    return c.call.kind == dag::CollectiveKind::send;
+  });
+  const auto recv = std::find_if(m.calls.begin(), m.calls.end(), [](const IssuedCall& c) {
+    return c.call.kind == dag::CollectiveKind::recv;
+  });
+  if (send == m.calls.end() || recv == m.calls.end()) return "call " + std::to_string(m.seq);
+  return "message " + std::to_string(m.seq) + " from rank " + std::to_string(send->issuer.rank) +
+         " to rank " + std::to_string(recv->issuer.rank) + ", tag " +
+         std::to_string(send->call.tag);
+}
+
 struct Describe {
   std::string operator()(const Mismatch& m) const {
-    std::string s =
-        "P1 mismatch on communicator '" + m.comm_name + "' at call " + std::to_string(m.seq) + ":";
+    std::string s = "P1 mismatch on communicator '" + m.comm_name + "' at " + position(m) + ":";
     for (const IssuedCall& c : m.calls) s += "\n  " + describe(c, m.comm_name);
     return s;
   }

@@ -150,6 +150,8 @@ void move_at_match(const Call& call, std::span<const MemberData> members) {
       prefixes(moves, call.kind == dag::CollectiveKind::scan);
       break;
     case dag::CollectiveKind::barrier:
+    case dag::CollectiveKind::send:  // a message moves at its match (move_message), not here
+    case dag::CollectiveKind::recv:
       break;
   }
 }

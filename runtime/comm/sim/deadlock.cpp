@@ -64,7 +64,9 @@ std::optional<Deadlock> SimWorld::deadlock_locked() {
     ranks.push_back(RankAccount{r, activity.finished, std::move(activity.main), {}});
   }
   bool calls_pending = false;
-  for (const auto& comm : comms_) calls_pending = calls_pending || !comm->match.slots().empty();
+  for (const auto& comm : comms_) {
+    calls_pending = calls_pending || !comm->match.slots().empty() || !comm->match.peers().empty();
+  }
   if (all_finished && !calls_pending && held_.empty()) return std::nullopt;
   return describe_locked(std::move(ranks));
 }

@@ -48,6 +48,12 @@ void SimWorld::offer_returns_locked(CommState& comm, const Pending& pending, Del
 void SimWorld::return_locked(CommState& comm, std::size_t member, std::uint64_t tag,
                              Deliveries& out) {
   Delivery& d = comm.deliveries.at(tag);
+  if (dag::is_point_to_point(d.call.kind)) {        // a send returns before its recv (M5): it
+    comm.match.peers().mark_returned(member, tag);  // receives nothing
+    out.emplace_back(std::move(d.done), nullptr);
+    d.done = nullptr;
+    return;
+  }
   const std::optional<std::uint64_t> seq = comm.match.seq_of(member, tag);
   assert(seq && d.done);
   comm.match.mark_returned(member, *seq);

@@ -55,8 +55,9 @@ std::optional<Violation> SimWorld::violation() const {
 
 bool SimWorld::has_unmatched_calls() const {
   std::lock_guard lock(mutex_);
-  return std::any_of(comms_.begin(), comms_.end(),
-                     [](const auto& comm) { return !comm->match.slots().empty(); });
+  return std::any_of(comms_.begin(), comms_.end(), [](const auto& comm) {
+    return !comm->match.slots().empty() || !comm->match.peers().empty();
+  });
 }
 
 bool SimWorld::aborted() const {
@@ -80,43 +81,60 @@ void SimWorld::post(dag::Rank rank, dag::CommId comm_id, const Call& call, void*
       deliveries.emplace_back(std::move(done),
                               std::make_exception_ptr(ViolationError(*violation_)));
     } else {
-      const std::uint64_t tag = next_tag_++;
-      const Issuer issuer{rank, current_issuer()};
-      IssueResult result = comm.match.issue(
-          static_cast<std::size_t>(member),
-          IssuedCall{issuer, call, call_blocks(backend_, blocking)}, tag, comm.name);
-      if (auto* violation = std::get_if<Violation>(&result)) {
-        deliveries.emplace_back(std::move(done), nullptr);
-        abort_locked(*violation, deliveries);
+      Delivery delivery{call,
+                        buffer,
+                        std::move(done),
+                        rank,
+                        current_issuer(),
+                        std::nullopt,
+                        call_blocks(backend_, blocking)};
+      if (dag::is_point_to_point(call.kind)) {
+        post_message_locked(comm, static_cast<std::size_t>(member), std::move(delivery),
+                            next_tag_++, deliveries);
       } else {
-        Delivery delivery{call, buffer, std::move(done), rank, issuer.name, std::nullopt};
-        const std::uint64_t bytes = call.count * dag::dtype_bytes(call.dtype);
-        // Only a call that may return before its match can see its buffer written again
-        // before the match reads it; one that needs every member (an allreduce) cannot.
-        const bool may_leave_early =
-            returns_.when != Returns::at_match && may_complete_early(backend_) &&
-            completion_needs(call, static_cast<std::size_t>(member)) != CompletionNeeds::all;
-        if (may_leave_early && buffer != nullptr && bytes > 0) {
-          const auto* from = static_cast<const std::byte*>(buffer);
-          delivery.sent.emplace(from, from + bytes);
-        }
-        comm.deliveries.emplace(tag, std::move(delivery));
-        const auto* matched = std::get_if<Matched>(&result);
-        if (stream_ordered(backend_)) {
-          launched_by_.emplace(tag, issuer.name);
-          launch_locked(rank, comm_id,
-                        matched != nullptr ? matched->seq : std::get<Pending>(result).seq, tag);
-          if (matched != nullptr) settle_locked(comm, *matched, deliveries);
-        } else if (matched != nullptr) {
-          complete_locked(comm, *matched, deliveries);
-        } else {
-          offer_returns_locked(comm, std::get<Pending>(result), deliveries);
-        }
+        issue_locked(comm, static_cast<std::size_t>(member), std::move(delivery), next_tag_++,
+                     deliveries);
       }
     }
     deliveries_pending_ += deliveries.size();
   }
   deliver(deliveries);
+}
+
+void SimWorld::issue_locked(CommState& comm, std::size_t member, Delivery delivery,
+                            std::uint64_t tag, Deliveries& deliveries) {
+  const Call& call = delivery.call;
+  IssueResult result = comm.match.issue(
+      member, IssuedCall{Issuer{delivery.rank, delivery.issuer}, call, delivery.blocking}, tag,
+      comm.name);
+  if (auto* violation = std::get_if<Violation>(&result)) {
+    deliveries.emplace_back(std::move(delivery.done), nullptr);
+    abort_locked(*violation, deliveries);
+    return;
+  }
+  const std::uint64_t bytes = call.count * dag::dtype_bytes(call.dtype);
+  // Only a call that may return before its match can see its buffer written again before the
+  // match reads it; one that needs every member (an allreduce) cannot.
+  const bool may_leave_early = returns_.when != Returns::at_match && may_complete_early(backend_) &&
+                               completion_needs(call, member) != CompletionNeeds::all;
+  if (may_leave_early && delivery.buffer != nullptr && bytes > 0) {
+    const auto* from = static_cast<const std::byte*>(delivery.buffer);
+    delivery.sent.emplace(from, from + bytes);
+  }
+  const dag::Rank rank = delivery.rank;
+  const std::string issuer = delivery.issuer;
+  comm.deliveries.emplace(tag, std::move(delivery));
+  const auto* matched = std::get_if<Matched>(&result);
+  if (stream_ordered(backend_)) {
+    launched_by_.emplace(tag, issuer);
+    launch_locked(rank, comm.id, matched != nullptr ? matched->seq : std::get<Pending>(result).seq,
+                  tag);
+    if (matched != nullptr) settle_locked(comm, *matched, deliveries);
+  } else if (matched != nullptr) {
+    complete_locked(comm, *matched, deliveries);
+  } else {
+    offer_returns_locked(comm, std::get<Pending>(result), deliveries);
+  }
 }
 
 void SimWorld::complete_locked(CommState& comm, const Matched& matched, Deliveries& out) {

@@ -44,6 +44,16 @@ struct HeldReturn {
   std::string issuer;  // "main" or the op's name
 };
 
+// A recv from any source that may take the waiting message of world rank `source` (M4). Under
+// Returns::held the driver takes it (a `match` transition); otherwise the world takes the first
+// at once, or one drawn from the seed.
+struct MessageChoice {
+  dag::CommId comm = 0;
+  std::string issuer;  // "main" or the op's name
+  dag::Rank source = 0;
+  friend bool operator==(const MessageChoice&, const MessageChoice&) = default;
+};
+
 struct RankActivity {
   bool quiescent = false;
   bool finished = false;
@@ -71,6 +81,10 @@ class SimWorld {
   // one of them (throws std::logic_error when the issuer holds none).
   std::vector<HeldReturn> held_returns(dag::Rank rank) const;
   void return_now(dag::Rank rank, const std::string& issuer);
+  // Returns::held: the messages the rank's recvs from any source may take now, and taking one
+  // (throws std::logic_error when it is not open).
+  std::vector<MessageChoice> message_choices(dag::Rank rank) const;
+  void take_message(dag::Rank rank, const std::string& issuer, dag::Rank source);
 
   // Whether some call has been issued and not matched.
   bool has_unmatched_calls() const;
@@ -105,10 +119,19 @@ class SimWorld {
   static std::unique_ptr<CommState> make_comm(dag::CommId id, const dag::Communicator& desc,
                                               std::uint32_t ranks);
   void abort_locked(const Violation& violation, Deliveries& out);
+  // A collective's issue (C1-C5): matched, pending or a violation.
+  void issue_locked(CommState& comm, std::size_t member, Delivery delivery, std::uint64_t tag,
+                    Deliveries& out);
   void complete_locked(CommState& comm, const Matched& matched, Deliveries& out);
   // A call whose needs the issue met returns now, or is held, as the policy says (returns.cpp).
   void offer_returns_locked(CommState& comm, const Pending& pending, Deliveries& out);
   void return_locked(CommState& comm, std::size_t member, std::uint64_t tag, Deliveries& out);
+  // Sends and recvs (messages.cpp): the post, what it or a choice did (data moves at each
+  // match), and the choices the world takes itself when no driver holds them.
+  void post_message_locked(CommState& comm, std::size_t member, Delivery delivery,
+                           std::uint64_t tag, Deliveries& out);
+  void apply_messages_locked(CommState& comm, const PeerEvents& events, Deliveries& out);
+  void take_choices_locked(CommState& comm, std::size_t receiver, Deliveries& out);
   // Stream-ordered backends: the call joins its rank's stream; a match's `done`s wait there
   // until the streams let the call through (stream_order.cpp).
   void launch_locked(dag::Rank rank, dag::CommId comm, std::uint64_t seq, std::uint64_t tag);

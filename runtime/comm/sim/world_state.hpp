@@ -22,6 +22,7 @@ struct SimWorld::Delivery {
   dag::Rank rank = 0;
   std::string issuer;
   std::optional<std::vector<std::byte>> sent;
+  bool blocking = true;  // as the backend reads it (call_blocks)
 };
 
 struct SimWorld::CommState {

@@ -176,6 +176,10 @@ void run_staged(Communicator& host, Stager& stager, const Call& call, void* devi
     case dag::CollectiveKind::exscan:
       run_pipelined(host, stager, call, device_buffer, chunk_bytes, blocking);
       return;
+    case dag::CollectiveKind::send:
+    case dag::CollectiveKind::recv:
+      throw std::invalid_argument(describe(call, "the staged communicator") +
+                                  ": point to point does not run through device staging yet");
   }
   assert(false && "unknown collective kind");
 }

@@ -111,8 +111,11 @@ void check_collective(const Collective& collective, const std::string& where, co
   if (!kind_valid) {
     return;
   }
-  for (dag::ShapeProblem& p : shape_problems(collective.kind, collective.count,
-                                             collective.reduction, collective.root, comm_size)) {
+  const std::optional<std::uint64_t> peer =
+      collective.peer ? std::optional<std::uint64_t>(*collective.peer) : std::nullopt;
+  for (dag::ShapeProblem& p :
+       shape_problems(collective.kind, collective.count, collective.reduction, collective.root,
+                      comm_size, peer, collective.tag)) {
     findings.push_back({p.field.empty() ? where : json::pointer_child(where, p.field),
                         std::move(p.found), std::move(p.expected)});
   }

@@ -19,7 +19,7 @@ constexpr json::ObjectSpec op_spec = {"an op", op_required, op_optional};
 
 constexpr std::array<std::string_view, 6> collective_required = {"kind",  "comm",  "key",
                                                                  "count", "dtype", "reduction"};
-constexpr std::array<std::string_view, 2> collective_optional = {"root", "offset"};
+constexpr std::array<std::string_view, 4> collective_optional = {"root", "offset", "peer", "tag"};
 constexpr json::ObjectSpec collective_spec = {"a collective", collective_required,
                                               collective_optional};
 
@@ -46,6 +46,39 @@ constexpr std::array<std::string_view, 2> collective_action_required = {"action"
 constexpr std::array<std::string_view, 1> collective_action_optional = {"buffer"};
 constexpr json::ObjectSpec collective_action_spec = {
     "a collective action", collective_action_required, collective_action_optional};
+
+// A field that exists from version 6 on (point to point) in an older dump.
+void reject_before_point_to_point(const json::Node& field, std::string_view what,
+                                  std::uint64_t version) {
+  if (version >= first_version_of_point_to_point) return;
+  const std::string first = std::to_string(first_version_of_point_to_point);
+  field.fail(std::string(what) + " in a version " + std::to_string(version) +
+                 " dump (it exists from version " + first + ")",
+             "no " + std::string(what) + ", or version " + first);
+}
+
+// A send's or recv's peer (a rank of the communicator, or "any" for a recv from any source) and
+// tag. Whether the kind takes them is the validator's to say, with the spec's location.
+void read_peer_fields(const json::ObjectNode& object, std::uint64_t version,
+                      Collective& collective) {
+  if (const std::optional<Node> peer = object.optional("peer")) {
+    reject_before_point_to_point(*peer, "a peer", version);
+    if (peer->value().is_string()) {
+      const std::string& text = json::read_string(*peer, "a peer");
+      if (text != "any") {
+        peer->fail("peer " + json::quote(text),
+                   "a rank of the communicator, or \"any\" (a recv from any source)");
+      }
+      collective.peer = any_source;
+    } else {
+      collective.peer = static_cast<Rank>(json::read_unsigned(*peer, limits::ranks_max - 1));
+    }
+  }
+  if (const std::optional<Node> tag = object.optional("tag")) {
+    reject_before_point_to_point(*tag, "a tag", version);
+    collective.tag = static_cast<std::uint32_t>(json::read_unsigned(*tag, tag_max));
+  }
+}
 
 Collective read_collective(const json::Node& node, std::uint64_t version, const NameTable& comms) {
   const json::ObjectNode object(node, collective_spec);
@@ -82,6 +115,7 @@ Collective read_collective(const json::Node& node, std::uint64_t version, const 
     }
     collective.offset = json::read_unsigned(*offset, std::numeric_limits<std::uint64_t>::max());
   }
+  read_peer_fields(object, version, collective);
   return collective;
 }
 

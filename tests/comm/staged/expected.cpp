@@ -102,6 +102,8 @@ Expected expected(const Call& call, std::uint32_t size, dag::Rank rank) {
       }
       break;
     case dag::CollectiveKind::barrier:
+    case dag::CollectiveKind::send:  // not staged: refused before any data moves
+    case dag::CollectiveKind::recv:
       e.count = 0;
       break;
   }
