@@ -10,17 +10,12 @@
 #include <vector>
 
 #include "runtime/comm/sim/sim_world.hpp"
+#include "tests/comm/message_calls.hpp"
 
 namespace ordo::comm::sim {
 namespace {
 
-Call message(dag::CollectiveKind kind, dag::Rank peer, std::uint32_t tag, std::int64_t key,
-             std::uint64_t count) {
-  Call call{kind, key, count, dag::DType::f32, dag::Reduction::none, std::nullopt};
-  call.peer = peer;
-  call.tag = tag;
-  return call;
-}
+using test::message;
 
 Call send(dag::Rank to, std::int64_t key = 1, std::uint64_t count = 3, std::uint32_t tag = 0) {
   return message(dag::CollectiveKind::send, to, tag, key, count);
