@@ -7,6 +7,8 @@
 #include <vector>
 
 #include "checker/promela/export.hpp"
+#include "checker/symbolic/buffer_order.hpp"
+#include "checker/symbolic/hb.hpp"
 #include "runtime/comm/rules/completion.hpp"
 
 namespace ordo::checker::promela {
@@ -139,6 +141,21 @@ Bounds compute_bounds(const System& model) {
     throw ExportError(
         "the job sends and receives messages (docs/semantics.md, §3b), and the Promela model "
         "states collectives only; check it with the explicit search");
+  }
+  // Nor does it state buffers (B1-B3): SPIN's "safe" covers P5 only where happens-before orders
+  // every pair of touches that could race, which is then a proof of P5 of its own.
+  const dag::Program* checked = nullptr;
+  for (dag::Rank r = 0; r < model.ranks(); ++r) {
+    const dag::Program& program = model.program(r);
+    if (&program == checked || !model.may_race(r)) continue;
+    checked = &program;
+    const symbolic::BufferOrder order =
+        symbolic::check_buffer_order(program, symbolic::HappensBefore(program));
+    if (order.unordered) {
+      throw ExportError("in rank " + std::to_string(r) + "'s program, " + *order.unordered +
+                        " (docs/semantics.md, B1-B3), and the Promela model states P1-P4 only; "
+                        "check P5 with the explicit search");
+    }
   }
   Bounds b;
   check(model.ranks(), byte_max, "the rank count");

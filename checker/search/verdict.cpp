@@ -10,6 +10,7 @@ namespace ordo::checker {
 Property property_of(const comm::Violation& v) {
   if (std::holds_alternative<comm::Mismatch>(v)) return Property::p1_order;
   if (std::holds_alternative<comm::ThreadRuleBreak>(v)) return Property::p2_thread_rule;
+  if (std::holds_alternative<comm::BufferRace>(v)) return Property::p5_buffers;
   return comm::collective_involved(std::get<comm::Deadlock>(v)) ? Property::p3_deadlock
                                                                 : Property::p4_termination;
 }
@@ -36,6 +37,8 @@ std::string_view to_string(Property property) {
       return "P3 deadlock freedom";
     case Property::p4_termination:
       return "P4 termination";
+    case Property::p5_buffers:
+      return "P5 buffer safety";
   }
   return "?";
 }
@@ -130,7 +133,7 @@ std::string report(const System& model, const Result& result) {
     s += ": bound " + std::string(to_string(*result.bound)) + " = " +
          std::to_string(result.bound_value) + " reached before the exploration ended";
   } else if (result.verdict == Verdict::safe) {
-    s += ": P1-P4 hold in every reachable state";
+    s += ": P1-P5 hold in every reachable state";
   }
   char figures[160];
   std::snprintf(figures, sizeof figures,

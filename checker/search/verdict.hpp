@@ -20,6 +20,7 @@ enum class Property : std::uint8_t {
   p2_thread_rule,  // no call on a comm while a blocking call of the rank is in flight there
   p3_deadlock,     // every execution can finish
   p4_termination,  // each rank finishes alone
+  p5_buffers,      // no touch of a buffer races a call on it (docs/semantics.md, B1-B3)
 };
 enum class Bound : std::uint8_t { states_max, seconds_max, bytes_max };
 

@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "checker/symbolic/budget.hpp"
+#include "checker/symbolic/buffer_order.hpp"
 #include "checker/symbolic/confirm.hpp"
 #include "checker/symbolic/cut_query.hpp"
 #include "checker/symbolic/order_queries.hpp"
@@ -49,7 +50,9 @@ class Decision {
       for (std::uint32_t p = 0; p < programs_.size(); ++p) {
         timelines_.push_back(std::make_unique<Timeline>(ctx_, programs_.hb(p)));
       }
-      if (orders() == Flow::go_on && sequences() == Flow::go_on) progress();
+      if (buffers() == Flow::go_on && orders() == Flow::go_on && sequences() == Flow::go_on) {
+        progress();
+      }
     } catch (const z3::exception& e) {
       undecided(std::string("Z3 failed: ") + e.msg());
     }
@@ -97,6 +100,25 @@ class Decision {
     if (!time_left()) return false;
     undecided("Z3 could not answer " + what + ": " + reason);
     return false;
+  }
+
+  // P5 for every program: each pair of touches that could race is ordered by happens-before
+  // paths. A pair left unordered goes to the explicit search, which has the schedules and the
+  // other ranks' matching that may still order it.
+  Flow buffers() {
+    for (std::uint32_t p = 0; p < programs_.size(); ++p) {
+      const BufferOrder b = check_buffer_order(programs_.program(p), programs_.hb(p));
+      if (b.unordered) {
+        undecided(program_prefix(p) + *b.unordered +
+                  " (P5, docs/semantics.md B1-B3), and happens-before does not order them");
+        return Flow::settled;
+      }
+      if (b.pairs > 0) {
+        fact(program_prefix(p) + "buffers: " + plural(b.pairs, "pair") +
+             " of touches that could race, each ordered (happens-before paths)");
+      }
+    }
+    return Flow::go_on;
   }
 
   // (a) for every program and communicator.

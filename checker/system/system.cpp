@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "runtime/comm/rules/buffer_touch.hpp"
 #include "runtime/comm/rules/call.hpp"
 #include "runtime/dag/dump_error.hpp"
 #include "runtime/dag/limits.hpp"
@@ -126,8 +127,10 @@ System::System(dag::Job job, std::uint32_t ranks, comm::Backend backend)
     programs_.push_back(p);
     if (r > 0 && programs_[r - 1] == p) {
       descs_.push_back(descs_.back());
+      may_race_.push_back(may_race_.back());
       continue;
     }
+    may_race_.push_back(comm::may_race(*p));
     auto descs = std::make_shared<Descs>();
     for (const dag::Op& op : p->ops) {
       descs->push_back(std::make_shared<const engine::OpDesc>(

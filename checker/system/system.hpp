@@ -37,6 +37,9 @@ class System {
   const std::shared_ptr<const engine::OpDesc>& desc(dag::Rank rank, dag::OpId op) const {
     return descs_.at(rank)->at(op);
   }
+  // Whether a touch of the rank's program may race (comm::may_race, docs/semantics.md B3); where
+  // not, the transitions skip the buffer rule.
+  bool may_race(dag::Rank rank) const { return may_race_.at(rank); }
   // World ranks in communicator-rank order.
   const std::vector<dag::Rank>& members(dag::CommId comm) const { return members_.at(comm); }
   // The communicator rank of `rank`, or -1 when it is not a member.
@@ -62,6 +65,7 @@ class System {
   std::vector<const dag::Program*> programs_;
   using Descs = std::vector<std::shared_ptr<const engine::OpDesc>>;
   std::vector<std::shared_ptr<const Descs>> descs_;  // per rank; ranks of one program share
+  std::vector<bool> may_race_;                       // per rank
   std::vector<std::vector<dag::Rank>> members_;
   std::vector<std::vector<std::int64_t>> member_index_;  // per comm, per world rank
   bool interchangeable_ = false;

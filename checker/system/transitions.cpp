@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "runtime/comm/rules/buffer_touch.hpp"
 #include "runtime/comm/rules/completion.hpp"
 
 namespace ordo::checker {
@@ -145,6 +146,47 @@ std::optional<comm::Violation> choose_message(const System& model, State& state,
                                               std::uint64_t tag, dag::Rank source,
                                               const dag::Transition& transition);
 
+// The member `rank` is of the communicator of `call`; 0 for a party without a call.
+std::size_t member_for(const System& model, dag::Rank rank, const dag::Collective* call) {
+  if (call == nullptr) return 0;
+  const std::int64_t m = model.member_of(call->comm, rank);
+  return m < 0 ? 0 : static_cast<std::size_t>(m);
+}
+
+comm::PartyTouches touches_of_op(const System& model, dag::Rank rank, dag::OpId op) {
+  const dag::Op& o = model.program(rank).ops.at(op);
+  const dag::Collective* call = o.collective ? &*o.collective : nullptr;
+  return comm::op_touches(model.program(rank), op, member_for(model, rank, call));
+}
+
+// Whether `starting` races a touch of `rank` that has not ended (B1-B3): the main thread's while
+// it is in its call, a compute or copy op's from its claim to its completion, a collective op's
+// from its issue to its completion, in party order (comm::OngoingTouches keeps the runtime's in
+// the same order).
+std::optional<comm::Violation> buffer_race(const System& model, const State& state, dag::Rank rank,
+                                           const comm::PartyTouches& starting) {
+  if (!model.may_race(rank) || starting.touches.empty()) return std::nullopt;
+  const RankState& r = state.rank(rank);
+  const dag::Program& p = model.program(rank);
+  std::vector<comm::PartyTouches> ongoing;
+  if (r.main_blocked) {
+    const auto& call = std::get<dag::CollectiveAction>(p.main.at(r.pc));
+    ongoing.push_back(comm::main_touches(p, r.pc, member_for(model, rank, &call.collective)));
+  }
+  for (dag::OpId op = 0; op < r.phase.size(); ++op) {
+    const OpPhase phase = r.phase[op];
+    if (phase == OpPhase::running || phase == OpPhase::issued || phase == OpPhase::returnable ||
+        phase == OpPhase::fired) {
+      ongoing.push_back(touches_of_op(model, rank, op));
+    }
+  }
+  if (std::optional<comm::BufferRace> race =
+          comm::first_race(rank, p, model.job().comms, ongoing, starting)) {
+    return comm::Violation{std::move(*race)};
+  }
+  return std::nullopt;
+}
+
 // `op` issues its call, or the main thread when it is nullopt.
 std::optional<comm::Violation> issue_call(const System& model, State& state, dag::Rank rank,
                                           std::optional<dag::OpId> op,
@@ -225,6 +267,12 @@ std::optional<comm::Violation> apply_main(const System& model, State& state,
     return std::nullopt;
   }
   if (const auto* c = std::get_if<dag::CollectiveAction>(&action)) {
+    // The call takes its buffer as it is issued, before the matching layer sees it (B2).
+    if (std::optional<comm::Violation> race = buffer_race(
+            model, state, transition.rank,
+            comm::main_touches(p, r.pc, member_for(model, transition.rank, &c->collective)))) {
+      return race;
+    }
     r.main_blocked = true;
     return issue_call(model, state, transition.rank, std::nullopt, c->collective, true);
   }
@@ -270,6 +318,12 @@ std::optional<comm::Violation> apply_issue(const System& model, State& state,
     throw not_enabled(transition, "not a claimed collective op with its call still to issue");
   }
   const dag::Op& op = model.program(transition.rank).ops[transition.op];
+  // The body copies its source in and hands its buffer to the call before the matching layer
+  // sees the call (B2).
+  if (std::optional<comm::Violation> race = buffer_race(
+          model, state, transition.rank, touches_of_op(model, transition.rank, transition.op))) {
+    return race;
+  }
   // The op's function issues its call and returns; a blocking collective keeps its thread until
   // it completes (the rules know this from its kind).
   r.phase[transition.op] = OpPhase::issued;
@@ -294,6 +348,13 @@ std::optional<comm::Violation> apply_start(const System& model, State& state,
   if (!transition.thread || thread >= r.rules.threads(op.pool).threads() ||
       !r.rules.threads(op.pool).is_free(thread)) {
     throw not_enabled(transition, "no such free thread");
+  }
+  if (!dag::is_collective(op.kind)) {
+    // Its body runs from its claim on (S7), touching what it declares (B2).
+    if (std::optional<comm::Violation> race = buffer_race(
+            model, state, transition.rank, touches_of_op(model, transition.rank, transition.op))) {
+      return race;
+    }
   }
   r.rules.start_next(op.pool, thread);
   if (!dag::is_collective(op.kind)) {

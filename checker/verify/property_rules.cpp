@@ -7,7 +7,7 @@ namespace ordo::checker {
 namespace {
 
 // docs/semantics.md, §5, in its words: a change there is a change here.
-constexpr std::array<PropertyText, 4> texts = {{
+constexpr std::array<PropertyText, 5> texts = {{
     {"P1", "OrderConsistency",
      "The calls that match on every communicator agree on every field, blocking included.",
      "P1 Order consistency. The calls that match on every communicator agree on every field "
@@ -26,6 +26,13 @@ constexpr std::array<PropertyText, 4> texts = {{
      "P4 Termination. No execution gets stuck with no call in flight. A rank alone can always "
      "move under §2 (docs/symbolic.md, Lemma 3), so for a valid job P4 never fails; a P4 verdict "
      "would point at a fault the validator let through."},
+    {"P5", "BufferSafety",
+     "No party of a rank touches bytes of a var that a call still in flight uses, one of them "
+     "writing.",
+     "P5 Buffer safety. No party of a rank starts to touch bytes of a var while another party's "
+     "touch of overlapping bytes has not ended, one of the two writing (B1-B3): in particular no "
+     "op reads or writes a buffer while a call on it is in flight, and no call uses a buffer an "
+     "op is touching. Broken by the start of the second touch (a buffer race)."},
 }};
 
 }  // namespace

@@ -1,6 +1,6 @@
-// The properties P1-P4 (docs/semantics.md, §5) as the rules of a SARIF log: one per property, in
+// The properties P1-P5 (docs/semantics.md, §5) as the rules of a SARIF log: one per property, in
 // the order of checker::Property, with the section's words as their descriptions. Every command
-// that reports violations of P1-P4 (ordo verify, ordo fuzz) gives the same rules.
+// that reports violations of P1-P5 (ordo verify, ordo fuzz) gives the same rules.
 #pragma once
 
 #include <string_view>

@@ -1,4 +1,4 @@
-// `ordo verify` as a library: decide P1-P4 for a job at a rank count, first symbolically (Z3 on
+// `ordo verify` as a library: decide P1-P5 for a job at a rank count, first symbolically (Z3 on
 // the happens-before order of one rank's program, which can cover every rank count at once),
 // then, where that does not decide, by explicit search with reductions. The answer says which
 // method decided and what it covers; `unsafe` always carries a witness that the explicit

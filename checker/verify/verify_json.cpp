@@ -42,6 +42,21 @@ json violation_json(const comm::Violation& v) {
             {"in_flight", call_json(t->in_flight)},
             {"second", call_json(t->second)}};
   }
+  if (const auto* b = std::get_if<comm::BufferRace>(&v)) {
+    const auto toucher = [](const comm::BufferToucher& t) {
+      json j{{"party", t.party}, {"writes", t.writes}, {"first", t.first}, {"bytes", t.bytes}};
+      if (t.call) {
+        j["collective"] = collective_json(*t.call);
+        j["comm"] = t.comm_name;
+      }
+      return j;
+    };
+    return {{"kind", "buffer_race"},
+            {"rank", b->rank},
+            {"var", b->var},
+            {"in_flight", toucher(b->ongoing)},
+            {"began", toucher(b->starting)}};
+  }
   const auto& d = std::get<comm::Deadlock>(v);
   json edges = json::array();
   for (const comm::WaitEdge& e : comm::wait_edges(d)) {

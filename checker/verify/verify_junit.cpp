@@ -10,8 +10,9 @@ namespace ordo::checker {
 
 namespace {
 
-constexpr std::array<Property, 4> properties = {Property::p1_order, Property::p2_thread_rule,
-                                                Property::p3_deadlock, Property::p4_termination};
+constexpr std::array<Property, 5> properties = {Property::p1_order, Property::p2_thread_rule,
+                                                Property::p3_deadlock, Property::p4_termination,
+                                                Property::p5_buffers};
 
 std::string suite_name(const JobSource& source, std::uint32_t ranks, std::string_view backend) {
   std::string s = "ordo verify " + source.name;
@@ -34,7 +35,7 @@ std::vector<report::JunitCase> property_cases(const JobSource& source, std::uint
     c.suite = suite_name(source, ranks, backend);
     c.classname = junit_classname(source, ranks, backend);
     c.name = std::string(to_string(p));
-    // The four are decided together; equal shares keep the suite's total the time to verdict.
+    // The five are decided together; equal shares keep the suite's total the time to verdict.
     c.seconds = seconds / static_cast<double>(properties.size());
     cases.push_back(std::move(c));
   }

@@ -1,5 +1,5 @@
 // `ordo verify`'s answer as JUnit test cases (docs/checker.md, "JUnit"): one case per property
-// P1-P4 for the configuration checked, class name "ordo.verify.<job>.ranks<N>.<backend>". Safe:
+// P1-P5 for the configuration checked, class name "ordo.verify.<job>.ranks<N>.<backend>". Safe:
 // four passing cases. Unsafe: a failure for the property broken, with the violation and the
 // witness in words; the others are skipped, since the search stops at the first violation and
 // never decided them. Unknown: four skipped cases. Never is a property not decided counted as

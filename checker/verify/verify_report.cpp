@@ -58,8 +58,8 @@ std::string human_report(const System& model, const Verification& v) {
   }
   s += "\n";
   if (r.verdict == Verdict::safe) {
-    s += "P1 order consistency, P2 thread rule, P3 deadlock freedom and P4 termination hold in "
-         "every schedule.\n";
+    s += "P1 order consistency, P2 thread rule, P3 deadlock freedom, P4 termination and P5 buffer "
+         "safety hold in every schedule.\n";
   }
   if (!v.facts.empty()) {
     s += "proven:\n";

@@ -36,6 +36,11 @@ std::vector<Party> parties_of(const comm::Violation& violation) {
   } else if (const auto* t = std::get_if<comm::ThreadRuleBreak>(&violation)) {
     call(t->second, t->comm_name, "issued: ");
     call(t->in_flight, t->comm_name, "while in flight: ");
+  } else if (const auto* b = std::get_if<comm::BufferRace>(&violation)) {
+    parties.push_back({b->rank, b->starting.party, b->starting.comm_name,
+                       "began: " + comm::describe(b->starting)});
+    parties.push_back({b->rank, b->ongoing.party, b->ongoing.comm_name,
+                       "in flight: " + comm::describe(b->ongoing)});
   } else {
     // One party per call it waits in, with every rank that call waits for.
     std::map<std::tuple<dag::Rank, std::string, std::string, std::uint64_t>, std::size_t> seen;

@@ -1,4 +1,4 @@
-// `ordo verify`'s answer as a SARIF run (docs/checker.md, "SARIF"): P1-P4 as the rules; an
+// `ordo verify`'s answer as a SARIF run (docs/checker.md, "SARIF"): P1-P5 as the rules; an
 // unsafe answer is one result of its property, placed at the party that broke it, with the other
 // parties as related locations and the witness as the code flow; safe and unknown have no result.
 // The run's properties say the verdict, since an empty result list is both.

@@ -64,6 +64,17 @@ void thread_rule_graph(const comm::ThreadRuleBreak& t, std::ostringstream& out) 
   out << "  first -> comm;\n  second -> comm [color=red];\n";
 }
 
+// The var as one node, the touch in flight and the one that began beside it.
+void buffer_race_graph(const comm::BufferRace& b, std::ostream& out) {
+  out << "  var [shape=cylinder, label="
+      << quoted("rank " + std::to_string(b.rank) + ": '" + b.var + "'") << "];\n";
+  out << "  first [shape=box, label=" << quoted(comm::describe(b.ongoing) + "\nin flight")
+      << "];\n";
+  out << "  second [shape=box, color=red, label="
+      << quoted(comm::describe(b.starting) + "\nbegan meanwhile") << "];\n";
+  out << "  first -> var;\n  second -> var [color=red];\n";
+}
+
 }  // namespace
 
 std::string to_dot(const System& model, const Result& result) {
@@ -81,6 +92,7 @@ std::string to_dot(const System& model, const Result& result) {
   if (const auto* m = std::get_if<comm::Mismatch>(&*result.violation)) mismatch_graph(*m, out);
   if (const auto* t = std::get_if<comm::ThreadRuleBreak>(&*result.violation))
     thread_rule_graph(*t, out);
+  if (const auto* b = std::get_if<comm::BufferRace>(&*result.violation)) buffer_race_graph(*b, out);
   out << "}\n";
   return out.str();
 }

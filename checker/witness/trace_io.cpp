@@ -41,7 +41,7 @@ constexpr std::array<std::string_view, 6> transition_optional = {"op",     "op_n
 constexpr ObjectSpec transition_spec = {"a trace transition", transition_required,
                                         transition_optional};
 
-constexpr std::array<std::string_view, 4> property_names = {"P1", "P2", "P3", "P4"};
+constexpr std::array<std::string_view, 5> property_names = {"P1", "P2", "P3", "P4", "P5"};
 
 nlohmann::json transition_json(const System& model, const dag::Transition& transition,
                                const WitnessStep& step) {

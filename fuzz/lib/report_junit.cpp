@@ -30,9 +30,9 @@ report::JunitCase case_of(const CampaignSummary& s, const CaseLine& line, bool j
   c.classname = report::junit_classname("fuzz", s.junit_job.empty() ? s.job_name : s.junit_job,
                                         s.ranks, comm::to_string(s.backend));
   if (s.generated) {
-    c.name = line.name + ": P1-P4 hold and the checker and the runtime agree (" + line.change + ")";
+    c.name = line.name + ": P1-P5 hold and the checker and the runtime agree (" + line.change + ")";
   } else {
-    c.name = job ? "job: P1-P4 hold and the checker and the runtime agree"
+    c.name = job ? "job: P1-P5 hold and the checker and the runtime agree"
                  : line.name + ": the checker and the runtime agree (" + line.change + ")";
   }
   c.seconds = line.seconds;

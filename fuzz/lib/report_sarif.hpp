@@ -1,4 +1,4 @@
-// A campaign as a SARIF run, for code-scanning services: P1-P4 as the rules (the same as
+// A campaign as a SARIF run, for code-scanning services: P1-P5 as the rules (the same as
 // `ordo verify`'s) and one more for a disagreement between the checker and the runtime; one
 // result per record, placed in the dump the campaign wrote (errors for findings and
 // disagreements, notes for unsafe mutants), each with the commands that reproduce it. The run's
@@ -15,7 +15,7 @@ namespace ordo::fuzz {
 
 report::SarifRun campaign_sarif(const CampaignSummary& summary);
 
-// The rule id of a disagreement, beside P1-P4.
+// The rule id of a disagreement, beside P1-P5.
 inline constexpr std::string_view disagreement_rule = "ordo-fuzz-disagreement";
 
 }  // namespace ordo::fuzz

@@ -53,6 +53,7 @@ ControlledRun::ControlledRun(const dag::Job& job_in, std::uint32_t ranks, BodyOp
     run->executor = std::make_unique<Executor>(*run->engine, world_->rank(r), job.comms, options);
     for (const dag::Var& v : run->program->vars) run->executor->add_var(v);
     run->handles.resize(run->program->ops.size());
+    run->may_race = comm::may_race(*run->program);
     ranks_.push_back(std::move(run));
   }
 }
@@ -131,7 +132,7 @@ void ControlledRun::message_choices(const RankRun& r, std::vector<dag::Transitio
 
 std::vector<dag::Transition> ControlledRun::legal_transitions() const {
   std::vector<dag::Transition> transitions;
-  if (world_->aborted()) return transitions;
+  if (world_->aborted() || race_) return transitions;
   for (const auto& r : ranks_) {
     if (r->failure) continue;
     sync_transitions(*r, transitions);
@@ -142,7 +143,7 @@ std::vector<dag::Transition> ControlledRun::legal_transitions() const {
 }
 
 bool ControlledRun::any_sync_transition() const {
-  if (world_->aborted()) return false;
+  if (world_->aborted() || race_) return false;
   std::vector<dag::Transition> transitions;
   for (const auto& r : ranks_) {
     if (r->failure) continue;
@@ -193,6 +194,7 @@ void ControlledRun::take(const dag::Transition& s) {
         s.kind == dag::Transition::Kind::main ? std::string("main") : r.program->ops[s.op].name;
     world_->return_now(r.rank, issuer);
     if (s.kind == dag::Transition::Kind::complete) {
+      touches_end(r, std::uint64_t{s.op} + 1);
       r.scheduler->apply(engine::Complete{*r.handles.at(s.op)});
     }
     trace_.push_back(s);
@@ -203,6 +205,7 @@ void ControlledRun::take(const dag::Transition& s) {
       throw engine::ScheduleError("rank " + std::to_string(r.rank) +
                                   ": the main thread cannot act now (" + describe(s) + ")");
     }
+    if (starts_a_race(r, s)) return;
     take_main(r);
   } else {
     if (s.op >= r.handles.size() || !r.handles[s.op]) {
@@ -210,11 +213,13 @@ void ControlledRun::take(const dag::Transition& s) {
                                   std::to_string(s.op) + " has not been submitted");
     }
     const engine::OpHandle h = *r.handles[s.op];
+    if (s.kind != dag::Transition::Kind::complete && starts_a_race(r, s)) return;
     if (s.kind == dag::Transition::Kind::claim) {
       r.scheduler->apply(engine::Start{r.program->ops[s.op].pool, h, s.thread});
     } else if (s.kind == dag::Transition::Kind::issue) {
       r.scheduler->apply(engine::Issue{h});
     } else {
+      touches_end(r, std::uint64_t{s.op} + 1);
       r.scheduler->apply(engine::Complete{h});
     }
   }
@@ -241,6 +246,7 @@ void ControlledRun::take_main(RankRun& r) {
       RankRun* run = &r;
       r.executor->issue_collective(std::get<dag::CollectiveAction>(action),
                                    [run](std::exception_ptr error) {
+                                     touches_end(*run, 0);
                                      run->in_collective = false;
                                      ++run->pc;
                                      if (error) run->failure = "main collective: " + what_of(error);
@@ -252,6 +258,44 @@ void ControlledRun::take_main(RankRun& r) {
     r.failure =
         "main thread at action " + std::to_string(r.pc) + ": " + what_of(std::current_exception());
   }
+}
+
+std::optional<comm::Violation> ControlledRun::violation() const {
+  if (race_) return comm::Violation{*race_};
+  return world_->violation();
+}
+
+bool ControlledRun::starts_a_race(RankRun& r, const dag::Transition& s) {
+  if (!r.may_race) return false;
+  const dag::Program& p = *r.program;
+  // The rank's place in the call's communicator: its root decides how the call uses its buffer.
+  const auto member = [&](const dag::Collective& call) -> std::size_t {
+    const dag::Communicator& c = job_.comms.at(call.comm);
+    if (!c.members) return r.rank;
+    const auto at = std::find(c.members->begin(), c.members->end(), r.rank);
+    return static_cast<std::size_t>(at - c.members->begin());
+  };
+  comm::PartyTouches starting;
+  if (s.kind == dag::Transition::Kind::main) {
+    const auto* call = std::get_if<dag::CollectiveAction>(&p.main.at(r.pc));
+    if (call == nullptr) return false;
+    starting = comm::main_touches(p, static_cast<std::uint32_t>(r.pc), member(call->collective));
+  } else {
+    const dag::Op& op = p.ops.at(s.op);
+    // A compute or copy body touches from its claim, a collective op's from its issue.
+    if (dag::is_collective(op.kind) != (s.kind == dag::Transition::Kind::issue)) return false;
+    starting = comm::op_touches(p, s.op, op.collective ? member(*op.collective) : 0);
+  }
+  if (std::optional<comm::BufferRace> race = r.touches.start(r.rank, p, job_.comms, starting)) {
+    race_ = std::move(*race);
+    trace_.push_back(s);
+    return true;
+  }
+  return false;
+}
+
+void ControlledRun::touches_end(RankRun& r, std::uint64_t party) {
+  if (r.may_race) r.touches.end(party);
 }
 
 bool ControlledRun::finished() const {

@@ -52,7 +52,9 @@ class ControlledRun {
 
   // Every rank is done and no call is unmatched (one returned from early may be).
   bool finished() const;
-  std::optional<comm::Violation> violation() const { return world_->violation(); }
+  // The world's violation (P1, P2, a deadlock it found), or a buffer race (P5) a transition
+  // started: the run ends at either.
+  std::optional<comm::Violation> violation() const;
   // When no transition but early returns is legal and the run has not finished: what every rank
   // waits on (deadlocks are judged under the synchronising reading, as the checker judges them).
   std::optional<comm::Deadlock> deadlock() const;
@@ -77,11 +79,17 @@ class ControlledRun {
   // The messages its recvs from any source may take now: a `main` or a `match` with its source.
   void message_choices(const RankRun& r, std::vector<dag::Transition>& out) const;
   bool any_sync_transition() const;
+  // Whether the party of `r` that `s` starts (a compute or copy op's claim, a collective op's
+  // issue, the main thread's call) races a touch in flight (B1-B3); records the race.
+  bool starts_a_race(RankRun& r, const dag::Transition& s);
+  // The party `party` of `r` stopped touching (its op completed, or its main call returned).
+  static void touches_end(RankRun& r, std::uint64_t party);
 
   dag::Job job_;  // a copy: the ranks point into its programs
   std::unique_ptr<comm::sim::SimWorld> world_;
   std::vector<std::unique_ptr<RankRun>> ranks_;
   std::vector<dag::Transition> trace_;
+  std::optional<comm::BufferRace> race_;
 };
 
 // Takes uniformly random legal transitions from `seed` until the run ends or `transitions_max`

@@ -7,6 +7,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "runtime/comm/rules/buffer_touch.hpp"
 #include "runtime/exec/controlled_run.hpp"
 
 namespace ordo::exec {
@@ -22,6 +23,10 @@ struct ControlledRun::RankRun {
   std::optional<std::string> failure;
   std::vector<std::optional<engine::OpHandle>> handles;  // by op id, once submitted
   std::unordered_map<std::uint64_t, dag::OpId> op_of;    // handle -> op id
+  // What its parties touch now, started and not ended (docs/semantics.md, B2): the buffer rule's
+  // account of the transitions taken, as the checker's op phases give it.
+  comm::OngoingTouches touches;
+  bool may_race = false;  // comm::may_race of its program: otherwise nothing needs the account
 };
 
 }  // namespace ordo::exec

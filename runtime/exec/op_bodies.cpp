@@ -11,31 +11,14 @@
 #include <vector>
 
 #include "runtime/comm/sim/issuer.hpp"
+#include "runtime/dag/collective_buffer.hpp"
 
 namespace ordo::exec {
 
-namespace {
-
-std::optional<dag::VarId> first_data_var(const std::vector<dag::VarId>& vars,
-                                         const Buffers& buffers) {
-  for (dag::VarId v : vars) {
-    if (buffers.var(v).kind != dag::VarKind::token) return v;
-  }
-  return std::nullopt;
-}
-
-}  // namespace
-
 CollectiveBuffers collective_buffers(const dag::Op& op, const Buffers& buffers) {
-  CollectiveBuffers b;
-  b.buffer = first_data_var(op.writes, buffers);
-  const std::optional<dag::VarId> read = first_data_var(op.reads, buffers);
-  if (b.buffer) {
-    b.source = read;
-  } else {
-    b.buffer = read;
-  }
-  return b;
+  const dag::CollectiveBuffer b = dag::collective_buffer(
+      op, [&buffers](dag::VarId v) { return buffers.var(v).kind != dag::VarKind::token; });
+  return CollectiveBuffers{b.buffer, b.source};
 }
 
 std::span<std::byte> collective_slice(const dag::Collective& c, dag::VarId buffer,

@@ -59,6 +59,10 @@ void expect_replays(const dag::Job& job, std::uint32_t ranks, const Result& resu
     case Property::p4_termination:
       EXPECT_EQ(end->end, exec::RunEnd::deadlock) << end->report;
       break;
+    case Property::p5_buffers:
+      ASSERT_EQ(end->end, exec::RunEnd::violation) << end->report;
+      EXPECT_TRUE(std::holds_alternative<comm::BufferRace>(*run.violation())) << end->report;
+      break;
   }
 }
 

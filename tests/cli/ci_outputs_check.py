@@ -3,7 +3,7 @@
 `ordo verify --format sarif --junit JUNIT` wrote say EXPECT: safe, unknown, bad (input), or
 unsafe:P3 (unsafe:P1|P2 when either may be found first). JUNIT "-" checks the SARIF log alone:
 options that do not parse leave no path known to write a JUnit file to. EXPECT "fuzz:unsafe:P1|P2"
-checks the log of `ordo fuzz`: the agreement rule beside P1-P4, and every result placed in the
+checks the log of `ordo fuzz`: the agreement rule beside P1-P5, and every result placed in the
 dump it names.
 
 The SARIF log is checked against the properties and types that SARIF 2.1.0 (OASIS) requires of
@@ -86,7 +86,10 @@ SARIF_2_1_0 = closed(["version", "runs"], {
     })},
 })
 
-PROPERTIES = ["P1 order consistency", "P2 thread rule", "P3 deadlock freedom", "P4 termination"]
+PROPERTIES = [
+    "P1 order consistency", "P2 thread rule", "P3 deadlock freedom", "P4 termination",
+    "P5 buffer safety",
+]
 
 problems = []
 
@@ -158,7 +161,7 @@ def check_fuzz_sarif(log, expect):
     """ordo fuzz: one result per finding (error) or note on a mutant (note), each a witness."""
     run = log["runs"][0]
     rules = [r["id"] for r in run["tool"]["driver"]["rules"]]
-    check(rules == ["P1", "P2", "P3", "P4", "ordo-fuzz-disagreement"], f"rules {rules}")
+    check(rules == ["P1", "P2", "P3", "P4", "P5", "ordo-fuzz-disagreement"], f"rules {rules}")
     check(run["invocations"][0]["executionSuccessful"] is True, "executionSuccessful")
     _, verdict, allowed = expect.split(":")
     check(run["properties"]["verdict"] == verdict, f"verdict {run['properties']['verdict']}")
@@ -180,7 +183,7 @@ def check_sarif(path, expect):
     check(driver["name"] == "ordo", "driver name")
     check(driver.get("version"), "driver version")
     rules = [r["id"] for r in driver["rules"]]
-    check(rules == ["P1", "P2", "P3", "P4"], f"rules {rules}")
+    check(rules == ["P1", "P2", "P3", "P4", "P5"], f"rules {rules}")
     invocation = run["invocations"][0]
     results = run["results"]
     notes = invocation.get("toolExecutionNotifications", [])
@@ -242,13 +245,14 @@ def check_junit(path, expect):
     verdict = expect.split(":")[0]
     kinds = [k for _, k, _ in cases]
     if verdict == "safe":
-        check(kinds == ["passed"] * 4, f"safe: {kinds}")
+        check(kinds == ["passed"] * len(PROPERTIES), f"safe: {kinds}")
     elif verdict == "unknown":
-        check(kinds == ["skipped"] * 4, f"unknown: {kinds}")
+        check(kinds == ["skipped"] * len(PROPERTIES), f"unknown: {kinds}")
         for _, _, case in cases:
             check(case.find("skipped").get("message", "").startswith("not decided"), "skip message")
     else:
-        check(kinds.count("failure") == 1 and kinds.count("skipped") == 3, f"unsafe: {kinds}")
+        check(kinds.count("failure") == 1 and kinds.count("skipped") == len(PROPERTIES) - 1,
+              f"unsafe: {kinds}")
         allowed = expect.split(":")[1].split("|")
         for name, kind, case in cases:
             if kind == "failure":

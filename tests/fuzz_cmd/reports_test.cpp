@@ -54,8 +54,8 @@ TEST(FuzzReports, SarifPlacesTheFindingInTheDumpWritten) {
   const CampaignSummary s = campaign_of(DesignKind::naive, 2, 0);
   const nlohmann::json log = nlohmann::json::parse(report::sarif_log(campaign_sarif(s)));
   const nlohmann::json& run = log.at("runs").at(0);
-  ASSERT_EQ(run.at("tool").at("driver").at("rules").size(), 5u);
-  EXPECT_EQ(run.at("tool").at("driver").at("rules").at(4).at("id"), disagreement_rule);
+  ASSERT_EQ(run.at("tool").at("driver").at("rules").size(), 6u);
+  EXPECT_EQ(run.at("tool").at("driver").at("rules").at(5).at("id"), disagreement_rule);
   ASSERT_EQ(run.at("results").size(), 1u);
   const nlohmann::json& result = run.at("results").at(0);
   EXPECT_EQ(result.at("ruleId"), s.records.at(0).property);

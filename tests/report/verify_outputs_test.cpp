@@ -86,8 +86,8 @@ TEST(VerifySarif, SafeHasNoResultAndSaysSo) {
   EXPECT_EQ(a.run["properties"].at("ranks"), 4);
   EXPECT_EQ(a.run["properties"].at("backend"), "mpi");
   const json& rules = a.run["tool"]["driver"]["rules"];
-  ASSERT_EQ(rules.size(), 4u);
-  for (std::size_t i = 0; i < 4; ++i) {
+  ASSERT_EQ(rules.size(), 5u);
+  for (std::size_t i = 0; i < 5; ++i) {
     EXPECT_EQ(rules[i].at("id"), "P" + std::to_string(i + 1));
     EXPECT_FALSE(rules[i].at("shortDescription").at("text").get<std::string>().empty());
     EXPECT_FALSE(rules[i].at("fullDescription").at("text").get<std::string>().empty());
@@ -246,21 +246,21 @@ TEST(VerifySarif, BadInputIsAFailedRunWithTheError) {
   EXPECT_EQ(notes[0].at("level"), "error");
   EXPECT_EQ(notes[0].at("message").at("text"), error);
   EXPECT_TRUE(run.at("results").empty());
-  EXPECT_EQ(run["tool"]["driver"]["rules"].size(), 4u);
+  EXPECT_EQ(run["tool"]["driver"]["rules"].size(), 5u);
 }
 
 TEST(VerifyJunit, SafePassesEveryProperty) {
   const Answer a = answer(examples, "funnel.json", "specs/examples/funnel.json", 4);
   const std::vector<report::JunitCase> c = cases_of(a);
-  ASSERT_EQ(c.size(), 4u);
+  ASSERT_EQ(c.size(), 5u);
   const char* names[] = {"P1 order consistency", "P2 thread rule", "P3 deadlock freedom",
-                         "P4 termination"};
-  for (std::size_t i = 0; i < 4; ++i) {
+                         "P4 termination", "P5 buffer safety"};
+  for (std::size_t i = 0; i < 5; ++i) {
     EXPECT_EQ(c[i].name, names[i]);
     EXPECT_EQ(c[i].classname, "ordo.verify.funnel.ranks4.mpi");
     EXPECT_EQ(c[i].suite, "ordo verify specs/examples/funnel.json at 4 rank(s) (mpi)");
     EXPECT_FALSE(c[i].failure || c[i].error || c[i].skipped);
-    EXPECT_DOUBLE_EQ(c[i].seconds, a.v.seconds / 4);
+    EXPECT_DOUBLE_EQ(c[i].seconds, a.v.seconds / 5);
   }
 }
 
@@ -268,8 +268,8 @@ TEST(VerifyJunit, UnsafeFailsItsPropertyAndLeavesTheOthersUndecided) {
   const Answer a =
       answer(examples, "extra_allreduce.json", "specs/examples/extra_allreduce.json", 2);
   const std::vector<report::JunitCase> c = cases_of(a);
-  ASSERT_EQ(c.size(), 4u);
-  for (std::size_t i = 0; i < 4; ++i) {
+  ASSERT_EQ(c.size(), 5u);
+  for (std::size_t i = 0; i < 5; ++i) {
     if (i == 2) {
       ASSERT_TRUE(c[i].failure);
       EXPECT_FALSE(c[i].skipped);
@@ -296,7 +296,7 @@ TEST(VerifyJunit, UnknownSkipsEveryProperty) {
   }
   const std::vector<report::JunitCase> guarded =
       verify_junit_unknown(a.source, 0, "mpi", "the time limit ran out while reading", 1.0);
-  ASSERT_EQ(guarded.size(), 4u);
+  ASSERT_EQ(guarded.size(), 5u);
   EXPECT_EQ(guarded[0].classname, "ordo.verify.funnel.mpi");
   EXPECT_EQ(guarded[0].skipped->message, "not decided: the time limit ran out while reading");
 }

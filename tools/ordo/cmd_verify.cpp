@@ -353,7 +353,7 @@ Command add_verify(CLI::App& app) {
           ->check(CLI::IsMember({"text", "json", "sarif"})));
   paths->output_file(
       sub->add_option("--junit", o->junit_path,
-                      "write P1-P4 as JUnit XML test cases here (passed, failed or not decided)"),
+                      "write P1-P5 as JUnit XML test cases here (passed, failed or not decided)"),
       o->junit_path);
   paths->output_file(sub->add_option("--trace", o->trace_path,
                                      "write the witness schedule here (ordo replay reads it)"),

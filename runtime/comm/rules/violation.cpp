@@ -26,6 +26,18 @@ std::string position(const Mismatch& m) {
          std::to_string(send->call.tag);
 }
 
+}  // namespace
+
+std::string describe(const BufferToucher& t) {
+  const std::string bytes =
+      "bytes " + std::to_string(t.first) + " to " + std::to_string(t.first + t.bytes);
+  std::string who = t.party == "main" ? "the main thread" : "op '" + t.party + "'";
+  if (!t.call) return who + (t.writes ? " writes " : " reads ") + bytes;
+  return who + "'s " + describe(*t.call, t.comm_name) + (t.writes ? " writes " : " reads ") + bytes;
+}
+
+namespace {
+
 struct Describe {
   std::string operator()(const Mismatch& m) const {
     std::string s = "P1 mismatch on communicator '" + m.comm_name + "' at " + position(m) + ":";
@@ -44,6 +56,11 @@ struct Describe {
     for (const std::string& w : wait_lines(d)) s += "\n  " + w;
     return s;
   }
+  std::string operator()(const BufferRace& b) const {
+    return "P5 buffer race on rank " + std::to_string(b.rank) + ", var '" + b.var +
+           "': a touch began while another was in flight, one of them writing\n  in flight: " +
+           describe(b.ongoing) + "\n  began:     " + describe(b.starting);
+  }
 };
 
 }  // namespace
@@ -53,6 +70,7 @@ std::string describe(const Violation& violation) { return std::visit(Describe{},
 std::string kind_name(const Violation& violation) {
   if (std::holds_alternative<Mismatch>(violation)) return "P1 mismatch";
   if (std::holds_alternative<ThreadRuleBreak>(violation)) return "P2 thread rule";
+  if (std::holds_alternative<BufferRace>(violation)) return "P5 buffer race";
   return "deadlock";
 }
 

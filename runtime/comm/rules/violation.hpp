@@ -1,4 +1,4 @@
-// What breaks a collective property (docs/semantics.md, P1-P4), in one type for everything that
+// What breaks a property of the job (docs/semantics.md, P1-P5), in one type for everything that
 // finds it: the simulated world at run time, and the checker, which must report a violation the
 // runtime would see in the same terms so that a witness and its replay can be compared field by
 // field. Each case carries enough to name every party.
@@ -149,11 +149,36 @@ std::vector<WaitEdge> wait_edges(const Deadlock& deadlock);
 // its stream.
 std::vector<std::string> wait_lines(const Deadlock& deadlock);
 
-using Violation = std::variant<Mismatch, ThreadRuleBreak, Deadlock>;
+// One side of a buffer race: a party and the bytes of the var it touches.
+struct BufferToucher {
+  std::string party;  // "main" or the op's name
+  bool writes = false;
+  std::uint64_t first = 0;  // the bytes [first, first + bytes) of the var
+  std::uint64_t bytes = 0;
+  // The call whose use of its buffer this is (or whose body copies into it); nullopt: an op's
+  // body touching a var it declares.
+  std::optional<Call> call = std::nullopt;
+  std::string comm_name = {};
+  friend bool operator==(const BufferToucher&, const BufferToucher&) = default;
+};
+
+// P5: on `rank`, `starting` began to touch bytes of `var` that `ongoing` was still touching, one
+// of them writing, and nothing ordered them (docs/semantics.md, B1-B3).
+struct BufferRace {
+  dag::Rank rank = 0;
+  std::string var;
+  BufferToucher ongoing;
+  BufferToucher starting;
+  friend bool operator==(const BufferRace&, const BufferRace&) = default;
+};
+
+using Violation = std::variant<Mismatch, ThreadRuleBreak, Deadlock, BufferRace>;
 
 // A multi-line report.
 std::string describe(const Violation& violation);
-// "P1 mismatch", "P2 thread rule" or "deadlock".
+// "op 'norm' reads bytes 0 to 400": one side of a buffer race in words.
+std::string describe(const BufferToucher& touch);
+// "P1 mismatch", "P2 thread rule", "deadlock" or "P5 buffer race".
 std::string kind_name(const Violation& violation);
 // One line for a call as reports print it: "rank 1 (ar.3, non-blocking): allreduce ...".
 std::string describe(const IssuedCall& call, std::string_view comm_name);

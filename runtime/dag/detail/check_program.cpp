@@ -3,6 +3,7 @@
 #include <cassert>
 #include <cmath>
 
+#include "runtime/dag/collective_buffer.hpp"
 #include "runtime/dag/detail/check_parts.hpp"
 #include "runtime/dag/limits.hpp"
 #include "runtime/json/pointer.hpp"
@@ -117,17 +118,10 @@ void check_op_collective(ProgramScope& scope, const Op& op, const std::string& o
                         "a 'collective' field on collective and async_collective ops"});
     return;
   }
-  // The var the collective fills is the one the runtime picks: the first data (non-token) var
-  // the op writes, else the first one it reads (a bcast or allreduce that only sends).
+  // The var the collective fills is the one the runtime picks (dag::collective_buffer).
   const std::vector<Var>& vars = scope.program().vars;
-  const auto first_data = [&](const std::vector<VarId>& list) -> const Var* {
-    for (VarId v : list) {
-      if (v < vars.size() && vars[v].kind != VarKind::token) return &vars[v];
-    }
-    return nullptr;
-  };
-  const Var* buffer = first_data(op.writes);
-  if (buffer == nullptr) buffer = first_data(op.reads);
+  const std::optional<VarId> picked = collective_buffer(op, vars).buffer;
+  const Var* buffer = picked ? &vars[*picked] : nullptr;
   const Collective& c = *op.collective;
   if (buffer == nullptr && c.kind != CollectiveKind::barrier && c.count > 0) {
     findings.push_back({op_where,

@@ -61,7 +61,7 @@ void reject_before_point_to_point(const json::Node& field, std::string_view what
 // tag. Whether the kind takes them is the validator's to say, with the spec's location.
 void read_peer_fields(const json::ObjectNode& object, std::uint64_t version,
                       Collective& collective) {
-  if (const std::optional<Node> peer = object.optional("peer")) {
+  if (const std::optional<json::Node> peer = object.optional("peer")) {
     reject_before_point_to_point(*peer, "a peer", version);
     if (peer->value().is_string()) {
       const std::string& text = json::read_string(*peer, "a peer");
@@ -74,7 +74,7 @@ void read_peer_fields(const json::ObjectNode& object, std::uint64_t version,
       collective.peer = static_cast<Rank>(json::read_unsigned(*peer, limits::ranks_max - 1));
     }
   }
-  if (const std::optional<Node> tag = object.optional("tag")) {
+  if (const std::optional<json::Node> tag = object.optional("tag")) {
     reject_before_point_to_point(*tag, "a tag", version);
     collective.tag = static_cast<std::uint32_t>(json::read_unsigned(*tag, tag_max));
   }
@@ -103,10 +103,10 @@ Collective read_collective(const json::Node& node, std::uint64_t version, const 
       json::read_unsigned(object.required("count"), std::numeric_limits<std::uint64_t>::max());
   collective.dtype = read_enum<DType>(object.required("dtype"), "dtype");
   collective.reduction = read_enum<Reduction>(object.required("reduction"), "reduction");
-  if (const std::optional<Node> root = object.optional("root")) {
+  if (const std::optional<json::Node> root = object.optional("root")) {
     collective.root = static_cast<Rank>(json::read_unsigned(*root, limits::ranks_max - 1));
   }
-  if (const std::optional<Node> offset = object.optional("offset")) {
+  if (const std::optional<json::Node> offset = object.optional("offset")) {
     if (version < first_version_of_offsets) {
       offset->fail("a collective's offset in a version " + std::to_string(version) +
                        " dump (it exists from version " + std::to_string(first_version_of_offsets) +
@@ -133,21 +133,21 @@ Op read_op(const json::ObjectNode& object, std::uint64_t version, const NameTabl
   Op op;
   op.kind = read_enum<OpKind>(object.required("kind"), "op kind");
   op.pool = pools.resolve(object.required("pool"));
-  if (const std::optional<Node> reads = object.optional("reads")) {
+  if (const std::optional<json::Node> reads = object.optional("reads")) {
     op.reads = read_var_list(*reads, vars);
   }
-  if (const std::optional<Node> writes = object.optional("writes")) {
+  if (const std::optional<json::Node> writes = object.optional("writes")) {
     op.writes = read_var_list(*writes, vars);
   }
-  if (const std::optional<Node> priority = object.optional("priority")) {
+  if (const std::optional<json::Node> priority = object.optional("priority")) {
     op.priority = static_cast<std::int32_t>(
         json::read_signed(*priority, std::numeric_limits<std::int32_t>::min(),
                           std::numeric_limits<std::int32_t>::max()));
   }
-  if (const std::optional<Node> cost = object.optional("cost_us")) {
+  if (const std::optional<json::Node> cost = object.optional("cost_us")) {
     op.cost_us = json::read_number(*cost, 0.0);
   }
-  if (const std::optional<Node> collective = object.optional("collective")) {
+  if (const std::optional<json::Node> collective = object.optional("collective")) {
     op.collective = read_collective(*collective, version, comms);
   }
   return op;
@@ -159,7 +159,7 @@ CollectiveAction read_collective_action(const json::Node& node, std::uint64_t ve
   object.reject_unknown_fields();
   CollectiveAction action{read_collective(object.required("collective"), version, comms),
                           std::nullopt};
-  if (const std::optional<Node> buffer = object.optional("buffer")) {
+  if (const std::optional<json::Node> buffer = object.optional("buffer")) {
     action.buffer = vars.resolve(*buffer);
   }
   return action;

@@ -1,0 +1,190 @@
+// The buffer rule (docs/semantics.md, B1-B3), written from MPI-3.1 §3.7.2 (a send buffer may be
+// read but not modified until the send completes, a receive buffer not accessed at all), §5.12
+// (the same for non-blocking collectives) and the engine's var rules (E1-E3: two grants that
+// conflict never overlap), not from the implementation.
+#include "runtime/comm/rules/buffer_touch.hpp"
+
+#include <gtest/gtest.h>
+
+namespace ordo::comm {
+namespace {
+
+using dag::CollectiveKind;
+
+dag::Collective call(CollectiveKind kind, std::uint64_t count, std::uint64_t offset = 0,
+                     std::optional<dag::Rank> root = std::nullopt) {
+  dag::Collective c;
+  c.kind = kind;
+  c.count = count;
+  c.offset = offset;
+  c.root = root;
+  c.reduction = kind == CollectiveKind::allreduce ? dag::Reduction::sum : dag::Reduction::none;
+  return c;
+}
+
+// Vars: 0 "buf" (1024 bytes), 1 "other" (1024 bytes), 2 "tok" (a token).
+dag::Program program() {
+  dag::Program p;
+  p.name = "p";
+  p.pools = {dag::Pool{"compute", 2}};
+  p.vars = {dag::Var{"buf", dag::VarKind::tensor, 1024, dag::DType::f32},
+            dag::Var{"other", dag::VarKind::tensor, 1024, dag::DType::f32},
+            dag::Var{"tok", dag::VarKind::token, 0, dag::DType::u8}};
+  return p;
+}
+
+dag::OpId add_op(dag::Program& p, std::string name, dag::OpKind kind, std::vector<dag::VarId> reads,
+                 std::vector<dag::VarId> writes, std::optional<dag::Collective> c = std::nullopt) {
+  dag::Op op;
+  op.name = std::move(name);
+  op.kind = kind;
+  op.reads = std::move(reads);
+  op.writes = std::move(writes);
+  op.collective = std::move(c);
+  p.ops.push_back(op);
+  p.main.push_back(dag::SubmitAction{static_cast<dag::OpId>(p.ops.size() - 1)});
+  return static_cast<dag::OpId>(p.ops.size() - 1);
+}
+
+std::uint32_t add_main_call(dag::Program& p, const dag::Collective& c, dag::VarId buffer) {
+  p.main.push_back(dag::CollectiveAction{c, buffer});
+  return static_cast<std::uint32_t>(p.main.size() - 1);
+}
+
+TEST(BufferUse, SendersReadAndReceiversWrite) {
+  EXPECT_EQ(buffer_use(call(CollectiveKind::send, 4), 0), BufferUse::read);
+  EXPECT_EQ(buffer_use(call(CollectiveKind::recv, 4), 0), BufferUse::write);
+  EXPECT_EQ(buffer_use(call(CollectiveKind::bcast, 4, 0, 1), 1), BufferUse::read);   // root
+  EXPECT_EQ(buffer_use(call(CollectiveKind::bcast, 4, 0, 1), 0), BufferUse::write);  // non-root
+  EXPECT_EQ(buffer_use(call(CollectiveKind::scatter, 4, 0, 0), 0), BufferUse::read);
+  EXPECT_EQ(buffer_use(call(CollectiveKind::scatter, 4, 0, 0), 1), BufferUse::write);
+  EXPECT_EQ(buffer_use(call(CollectiveKind::reduce, 4, 0, 0), 0), BufferUse::write);
+  EXPECT_EQ(buffer_use(call(CollectiveKind::reduce, 4, 0, 0), 1), BufferUse::read);
+  EXPECT_EQ(buffer_use(call(CollectiveKind::gather, 4, 0, 0), 1), BufferUse::read);
+  for (CollectiveKind k :
+       {CollectiveKind::allreduce, CollectiveKind::reduce_scatter, CollectiveKind::allgather,
+        CollectiveKind::alltoall, CollectiveKind::scan, CollectiveKind::exscan}) {
+    EXPECT_EQ(buffer_use(call(k, 4), 0), BufferUse::write);
+  }
+  EXPECT_EQ(buffer_use(call(CollectiveKind::barrier, 0), 0), BufferUse::none);
+  // Without a member, the most any member does: a bcast's non-root writes.
+  EXPECT_EQ(buffer_use(call(CollectiveKind::bcast, 4, 0, 0), std::nullopt), BufferUse::write);
+  EXPECT_EQ(buffer_use(call(CollectiveKind::send, 4), std::nullopt), BufferUse::read);
+}
+
+TEST(BufferTouch, AMainCallRacesAWriterStillRunning) {
+  dag::Program p = program();
+  const dag::OpId copy = add_op(p, "copy", dag::OpKind::copy, {1}, {0});
+  const std::uint32_t action = add_main_call(p, call(CollectiveKind::allreduce, 256), 0);
+  ASSERT_TRUE(may_race(p));
+  const std::optional<BufferRace> race =
+      first_race(0, p, {}, {op_touches(p, copy, std::nullopt)}, main_touches(p, action, 0));
+  ASSERT_TRUE(race);
+  EXPECT_EQ(race->var, "buf");
+  EXPECT_EQ(race->ongoing.party, "copy");
+  EXPECT_TRUE(race->ongoing.writes);
+  EXPECT_FALSE(race->ongoing.call);
+  EXPECT_EQ(race->ongoing.bytes, 1024u);  // the whole var
+  EXPECT_EQ(race->starting.party, "main");
+  ASSERT_TRUE(race->starting.call);
+  EXPECT_EQ(race->starting.call->kind, CollectiveKind::allreduce);
+  EXPECT_EQ(race->starting.bytes, 1024u);  // 256 x f32
+}
+
+TEST(BufferTouch, ReadsBesideASendingCallDoNotRace) {
+  dag::Program p = program();
+  const dag::OpId reader = add_op(p, "reader", dag::OpKind::compute, {0}, {1});
+  // A bcast at its root only sends (§3.7.2: the send buffer may be read meanwhile).
+  const std::uint32_t root = add_main_call(p, call(CollectiveKind::bcast, 256, 0, 0), 0);
+  EXPECT_FALSE(
+      first_race(0, p, {}, {op_touches(p, reader, std::nullopt)}, main_touches(p, root, 0)));
+  // The same call at a non-root receives in place.
+  EXPECT_TRUE(
+      first_race(0, p, {}, {op_touches(p, reader, std::nullopt)}, main_touches(p, root, 1)));
+}
+
+TEST(BufferTouch, DisjointSlicesDoNotRaceAndOverlappingOnesDo) {
+  dag::Program p = program();
+  // Two in-place allreduces whose ops declare the buffer read: neither is covered.
+  const dag::OpId low = add_op(p, "low", dag::OpKind::async_collective, {0}, {2},
+                               call(CollectiveKind::allreduce, 128, 0));
+  const dag::OpId high = add_op(p, "high", dag::OpKind::async_collective, {0}, {2},
+                                call(CollectiveKind::allreduce, 128, 128));
+  const dag::OpId across = add_op(p, "across", dag::OpKind::async_collective, {0}, {2},
+                                  call(CollectiveKind::allreduce, 128, 64));
+  EXPECT_FALSE(first_race(0, p, {}, {op_touches(p, low, 0)}, op_touches(p, high, 0)));
+  const std::optional<BufferRace> race = first_race(
+      0, p, {}, {op_touches(p, low, 0), op_touches(p, high, 0)}, op_touches(p, across, 0));
+  ASSERT_TRUE(race);
+  EXPECT_EQ(race->ongoing.party, "low");  // the first in party order
+  EXPECT_EQ(race->starting.first, 256u);  // element 64 of f32
+  EXPECT_EQ(race->starting.bytes, 512u);
+}
+
+TEST(BufferTouch, CoveredTouchesNeverRace) {
+  dag::Program p = program();
+  // Declared accesses are ordered by the engine (E1-E3): two writers of one var never overlap,
+  // so the rule need not look, and an op whose call writes a buffer it declares written is
+  // covered too.
+  const dag::OpId writer = add_op(p, "writer", dag::OpKind::compute, {}, {0});
+  const dag::OpId reduce =
+      add_op(p, "reduce", dag::OpKind::collective, {}, {0}, call(CollectiveKind::allreduce, 256));
+  EXPECT_FALSE(may_race(p));
+  EXPECT_FALSE(first_race(0, p, {}, {op_touches(p, writer, 0)}, op_touches(p, reduce, 0)));
+}
+
+TEST(BufferTouch, ACallWritingABufferItsOpOnlyReadsIsNotCovered) {
+  dag::Program p = program();
+  const dag::OpId reader = add_op(p, "reader", dag::OpKind::compute, {0}, {1});
+  // The paper's broadcast of a weight declared as read: at a non-root it writes in place.
+  const dag::OpId bcast =
+      add_op(p, "bcast", dag::OpKind::collective, {0}, {2}, call(CollectiveKind::bcast, 256, 0, 0));
+  EXPECT_TRUE(may_race(p));
+  EXPECT_TRUE(first_race(0, p, {}, {op_touches(p, reader, 0)}, op_touches(p, bcast, 1)));
+  EXPECT_FALSE(first_race(0, p, {}, {op_touches(p, reader, 0)}, op_touches(p, bcast, 0)));
+}
+
+TEST(BufferTouch, TokensAndBarriersTouchNothing) {
+  dag::Program p = program();
+  const dag::OpId tokens = add_op(p, "tokens", dag::OpKind::compute, {2}, {2});
+  EXPECT_TRUE(op_touches(p, tokens, 0).touches.empty());
+  const std::uint32_t barrier = add_main_call(p, call(CollectiveKind::barrier, 0), 0);
+  EXPECT_TRUE(main_touches(p, barrier, 0).touches.empty());
+}
+
+TEST(BufferTouch, ASourceCopiedInIsWrittenInTheBuffer) {
+  dag::Program p = program();
+  // naive's push: the op reads `other` and writes `buf`; its body copies other's slice in.
+  const dag::OpId push = add_op(p, "push", dag::OpKind::async_collective, {1}, {0},
+                                call(CollectiveKind::bcast, 256, 0, 0));
+  const PartyTouches t = op_touches(p, push, 0);  // at the root, the call only reads
+  ASSERT_EQ(t.touches.size(), 2u);
+  EXPECT_EQ(t.touches[0].var, 0u);
+  EXPECT_TRUE(t.touches[0].writes);  // the copy into the slice
+  EXPECT_TRUE(t.touches[0].covered);
+  EXPECT_EQ(t.touches[1].var, 1u);
+  EXPECT_FALSE(t.touches[1].writes);
+}
+
+TEST(OngoingTouches, KeepsPartyOrderAndForgetsEndedParties) {
+  dag::Program p = program();
+  const dag::OpId a = add_op(p, "a", dag::OpKind::compute, {0}, {1});
+  const dag::OpId b = add_op(p, "b", dag::OpKind::compute, {0}, {});
+  const std::uint32_t action = add_main_call(p, call(CollectiveKind::allreduce, 256), 0);
+  OngoingTouches ongoing;
+  EXPECT_FALSE(ongoing.start(0, p, {}, op_touches(p, b, 0)));
+  EXPECT_FALSE(ongoing.start(0, p, {}, op_touches(p, a, 0)));
+  ASSERT_EQ(ongoing.parties().size(), 2u);
+  EXPECT_EQ(ongoing.parties()[0].party, std::uint64_t{a} + 1);
+  const std::optional<BufferRace> race = ongoing.start(0, p, {}, main_touches(p, action, 0));
+  ASSERT_TRUE(race);
+  EXPECT_EQ(race->ongoing.party, "a");
+  ongoing.end(0);
+  ongoing.end(std::uint64_t{a} + 1);
+  ongoing.end(std::uint64_t{b} + 1);
+  EXPECT_TRUE(ongoing.parties().empty());
+  EXPECT_FALSE(ongoing.start(0, p, {}, main_touches(p, action, 0)));
+}
+
+}  // namespace
+}  // namespace ordo::comm
