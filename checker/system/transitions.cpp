@@ -146,11 +146,11 @@ std::optional<comm::Violation> choose_message(const System& model, State& state,
                                               std::uint64_t tag, dag::Rank source,
                                               const dag::Transition& transition);
 
-// The member `rank` is of the communicator of `call`; 0 for a party without a call.
-std::size_t member_for(const System& model, dag::Rank rank, const dag::Collective* call) {
-  if (call == nullptr) return 0;
+// Where `rank` stands in the communicator of `call`; member 0 of 1 for a party without a call.
+comm::Member member_for(const System& model, dag::Rank rank, const dag::Collective* call) {
+  if (call == nullptr) return {};
   const std::int64_t m = model.member_of(call->comm, rank);
-  return m < 0 ? 0 : static_cast<std::size_t>(m);
+  return {m < 0 ? 0 : static_cast<std::size_t>(m), model.members(call->comm).size()};
 }
 
 comm::PartyTouches touches_of_op(const System& model, dag::Rank rank, dag::OpId op) {

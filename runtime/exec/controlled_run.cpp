@@ -269,11 +269,11 @@ bool ControlledRun::starts_a_race(RankRun& r, const dag::Transition& s) {
   if (!r.may_race) return false;
   const dag::Program& p = *r.program;
   // The rank's place in the call's communicator: its root decides how the call uses its buffer.
-  const auto member = [&](const dag::Collective& call) -> std::size_t {
+  const auto member = [&](const dag::Collective& call) -> comm::Member {
     const dag::Communicator& c = job_.comms.at(call.comm);
-    if (!c.members) return r.rank;
+    if (!c.members) return {r.rank, ranks_.size()};
     const auto at = std::find(c.members->begin(), c.members->end(), r.rank);
-    return static_cast<std::size_t>(at - c.members->begin());
+    return {static_cast<std::size_t>(at - c.members->begin()), c.members->size()};
   };
   comm::PartyTouches starting;
   if (s.kind == dag::Transition::Kind::main) {
@@ -284,7 +284,7 @@ bool ControlledRun::starts_a_race(RankRun& r, const dag::Transition& s) {
     const dag::Op& op = p.ops.at(s.op);
     // A compute or copy body touches from its claim, a collective op's from its issue.
     if (dag::is_collective(op.kind) != (s.kind == dag::Transition::Kind::issue)) return false;
-    starting = comm::op_touches(p, s.op, op.collective ? member(*op.collective) : 0);
+    starting = comm::op_touches(p, s.op, op.collective ? member(*op.collective) : comm::Member{});
   }
   if (std::optional<comm::BufferRace> race = r.touches.start(r.rank, p, job_.comms, starting)) {
     race_ = std::move(*race);

@@ -11,6 +11,9 @@ namespace {
 
 using dag::CollectiveKind;
 
+// Member i of a two-member communicator.
+Member at(std::size_t i) { return Member{i, 2}; }
+
 dag::Collective call(CollectiveKind kind, std::uint64_t count, std::uint64_t offset = 0,
                      std::optional<dag::Rank> root = std::nullopt) {
   dag::Collective c;
@@ -78,7 +81,7 @@ TEST(BufferTouch, AMainCallRacesAWriterStillRunning) {
   const std::uint32_t action = add_main_call(p, call(CollectiveKind::allreduce, 256), 0);
   ASSERT_TRUE(may_race(p));
   const std::optional<BufferRace> race =
-      first_race(0, p, {}, {op_touches(p, copy, std::nullopt)}, main_touches(p, action, 0));
+      first_race(0, p, {}, {op_touches(p, copy, std::nullopt)}, main_touches(p, action, at(0)));
   ASSERT_TRUE(race);
   EXPECT_EQ(race->var, "buf");
   EXPECT_EQ(race->ongoing.party, "copy");
@@ -97,10 +100,10 @@ TEST(BufferTouch, ReadsBesideASendingCallDoNotRace) {
   // A bcast at its root only sends (§3.7.2: the send buffer may be read meanwhile).
   const std::uint32_t root = add_main_call(p, call(CollectiveKind::bcast, 256, 0, 0), 0);
   EXPECT_FALSE(
-      first_race(0, p, {}, {op_touches(p, reader, std::nullopt)}, main_touches(p, root, 0)));
+      first_race(0, p, {}, {op_touches(p, reader, std::nullopt)}, main_touches(p, root, at(0))));
   // The same call at a non-root receives in place.
   EXPECT_TRUE(
-      first_race(0, p, {}, {op_touches(p, reader, std::nullopt)}, main_touches(p, root, 1)));
+      first_race(0, p, {}, {op_touches(p, reader, std::nullopt)}, main_touches(p, root, at(1))));
 }
 
 TEST(BufferTouch, DisjointSlicesDoNotRaceAndOverlappingOnesDo) {
@@ -112,9 +115,10 @@ TEST(BufferTouch, DisjointSlicesDoNotRaceAndOverlappingOnesDo) {
                                 call(CollectiveKind::allreduce, 128, 128));
   const dag::OpId across = add_op(p, "across", dag::OpKind::async_collective, {0}, {2},
                                   call(CollectiveKind::allreduce, 128, 64));
-  EXPECT_FALSE(first_race(0, p, {}, {op_touches(p, low, 0)}, op_touches(p, high, 0)));
-  const std::optional<BufferRace> race = first_race(
-      0, p, {}, {op_touches(p, low, 0), op_touches(p, high, 0)}, op_touches(p, across, 0));
+  EXPECT_FALSE(first_race(0, p, {}, {op_touches(p, low, at(0))}, op_touches(p, high, at(0))));
+  const std::optional<BufferRace> race =
+      first_race(0, p, {}, {op_touches(p, low, at(0)), op_touches(p, high, at(0))},
+                 op_touches(p, across, at(0)));
   ASSERT_TRUE(race);
   EXPECT_EQ(race->ongoing.party, "low");  // the first in party order
   EXPECT_EQ(race->starting.first, 256u);  // element 64 of f32
@@ -130,7 +134,7 @@ TEST(BufferTouch, CoveredTouchesNeverRace) {
   const dag::OpId reduce =
       add_op(p, "reduce", dag::OpKind::collective, {}, {0}, call(CollectiveKind::allreduce, 256));
   EXPECT_FALSE(may_race(p));
-  EXPECT_FALSE(first_race(0, p, {}, {op_touches(p, writer, 0)}, op_touches(p, reduce, 0)));
+  EXPECT_FALSE(first_race(0, p, {}, {op_touches(p, writer, at(0))}, op_touches(p, reduce, at(0))));
 }
 
 TEST(BufferTouch, ACallWritingABufferItsOpOnlyReadsIsNotCovered) {
@@ -140,16 +144,16 @@ TEST(BufferTouch, ACallWritingABufferItsOpOnlyReadsIsNotCovered) {
   const dag::OpId bcast =
       add_op(p, "bcast", dag::OpKind::collective, {0}, {2}, call(CollectiveKind::bcast, 256, 0, 0));
   EXPECT_TRUE(may_race(p));
-  EXPECT_TRUE(first_race(0, p, {}, {op_touches(p, reader, 0)}, op_touches(p, bcast, 1)));
-  EXPECT_FALSE(first_race(0, p, {}, {op_touches(p, reader, 0)}, op_touches(p, bcast, 0)));
+  EXPECT_TRUE(first_race(0, p, {}, {op_touches(p, reader, at(0))}, op_touches(p, bcast, at(1))));
+  EXPECT_FALSE(first_race(0, p, {}, {op_touches(p, reader, at(0))}, op_touches(p, bcast, at(0))));
 }
 
 TEST(BufferTouch, TokensAndBarriersTouchNothing) {
   dag::Program p = program();
   const dag::OpId tokens = add_op(p, "tokens", dag::OpKind::compute, {2}, {2});
-  EXPECT_TRUE(op_touches(p, tokens, 0).touches.empty());
+  EXPECT_TRUE(op_touches(p, tokens, at(0)).touches.empty());
   const std::uint32_t barrier = add_main_call(p, call(CollectiveKind::barrier, 0), 0);
-  EXPECT_TRUE(main_touches(p, barrier, 0).touches.empty());
+  EXPECT_TRUE(main_touches(p, barrier, at(0)).touches.empty());
 }
 
 TEST(BufferTouch, ASourceCopiedInIsWrittenInTheBuffer) {
@@ -157,7 +161,7 @@ TEST(BufferTouch, ASourceCopiedInIsWrittenInTheBuffer) {
   // naive's push: the op reads `other` and writes `buf`; its body copies other's slice in.
   const dag::OpId push = add_op(p, "push", dag::OpKind::async_collective, {1}, {0},
                                 call(CollectiveKind::bcast, 256, 0, 0));
-  const PartyTouches t = op_touches(p, push, 0);  // at the root, the call only reads
+  const PartyTouches t = op_touches(p, push, at(0));  // at the root, the call only reads
   ASSERT_EQ(t.touches.size(), 2u);
   EXPECT_EQ(t.touches[0].var, 0u);
   EXPECT_TRUE(t.touches[0].writes);  // the copy into the slice
@@ -166,24 +170,75 @@ TEST(BufferTouch, ASourceCopiedInIsWrittenInTheBuffer) {
   EXPECT_FALSE(t.touches[1].writes);
 }
 
+TEST(BufferTouch, BlocksOfAScatterAndAGatherAreTheMembersOwn) {
+  dag::Program p = program();
+  // 256 f32 on two members: block 0 is bytes 0 to 512, block 1 bytes 512 to 1024.
+  const std::uint32_t scatter = add_main_call(p, call(CollectiveKind::scatter, 256, 0, 0), 0);
+  const PartyTouches non_root = main_touches(p, scatter, at(1));
+  ASSERT_EQ(non_root.touches.size(), 1u);  // it receives block 1 only
+  EXPECT_EQ(non_root.touches[0].first, 512u);
+  EXPECT_EQ(non_root.touches[0].bytes, 512u);
+  EXPECT_TRUE(non_root.touches[0].writes);
+  const std::uint32_t gather = add_main_call(p, call(CollectiveKind::gather, 256, 0, 0), 0);
+  const PartyTouches sender = main_touches(p, gather, at(1));
+  ASSERT_EQ(sender.touches.size(), 1u);  // a non-root sends its own block
+  EXPECT_EQ(sender.touches[0].first, 512u);
+  EXPECT_FALSE(sender.touches[0].writes);
+  const PartyTouches root = main_touches(p, gather, at(0));
+  ASSERT_EQ(root.touches.size(), 2u);  // its own block stays; block 1 arrives
+  EXPECT_FALSE(root.touches[0].writes);
+  EXPECT_EQ(root.touches[0].bytes, 512u);
+  EXPECT_TRUE(root.touches[1].writes);
+  EXPECT_EQ(root.touches[1].first, 512u);
+  // An allgather's member 1: block 0 arrives, its own block 1 is read.
+  const std::uint32_t allgather = add_main_call(p, call(CollectiveKind::allgather, 256), 0);
+  const PartyTouches member1 = main_touches(p, allgather, at(1));
+  ASSERT_EQ(member1.touches.size(), 2u);
+  EXPECT_TRUE(member1.touches[0].writes);
+  EXPECT_EQ(member1.touches[0].first, 0u);
+  EXPECT_FALSE(member1.touches[1].writes);
+  // Without a member (a program many ranks run) the whole slice is written.
+  const PartyTouches any = main_touches(p, allgather, std::nullopt);
+  ASSERT_EQ(any.touches.size(), 1u);
+  EXPECT_TRUE(any.touches[0].writes);
+  EXPECT_EQ(any.touches[0].bytes, 1024u);
+}
+
+TEST(BufferTouch, AnOpOnAnotherMembersBlockDoesNotRaceAScatterNonRoot) {
+  dag::Program p = program();
+  // The non-root writes its block 1 only: an allreduce in place on block 0 beside it is no race,
+  // an isend of block 1 is; at the root, which only reads, the isend is none either.
+  const dag::OpId low = add_op(p, "low", dag::OpKind::async_collective, {0}, {2},
+                               call(CollectiveKind::allreduce, 128, 0));
+  const dag::OpId high = add_op(p, "high", dag::OpKind::async_collective, {0}, {2},
+                                call(CollectiveKind::send, 128, 128));
+  const std::uint32_t scatter = add_main_call(p, call(CollectiveKind::scatter, 256, 0, 0), 0);
+  EXPECT_FALSE(first_race(0, p, {}, {op_touches(p, low, at(1))}, main_touches(p, scatter, at(1))));
+  EXPECT_FALSE(first_race(0, p, {}, {op_touches(p, high, at(1))}, main_touches(p, scatter, at(0))));
+  const std::optional<BufferRace> race =
+      first_race(0, p, {}, {op_touches(p, high, at(1))}, main_touches(p, scatter, at(1)));
+  ASSERT_TRUE(race);
+  EXPECT_EQ(race->starting.first, 512u);
+}
+
 TEST(OngoingTouches, KeepsPartyOrderAndForgetsEndedParties) {
   dag::Program p = program();
   const dag::OpId a = add_op(p, "a", dag::OpKind::compute, {0}, {1});
   const dag::OpId b = add_op(p, "b", dag::OpKind::compute, {0}, {});
   const std::uint32_t action = add_main_call(p, call(CollectiveKind::allreduce, 256), 0);
   OngoingTouches ongoing;
-  EXPECT_FALSE(ongoing.start(0, p, {}, op_touches(p, b, 0)));
-  EXPECT_FALSE(ongoing.start(0, p, {}, op_touches(p, a, 0)));
+  EXPECT_FALSE(ongoing.start(0, p, {}, op_touches(p, b, at(0))));
+  EXPECT_FALSE(ongoing.start(0, p, {}, op_touches(p, a, at(0))));
   ASSERT_EQ(ongoing.parties().size(), 2u);
   EXPECT_EQ(ongoing.parties()[0].party, std::uint64_t{a} + 1);
-  const std::optional<BufferRace> race = ongoing.start(0, p, {}, main_touches(p, action, 0));
+  const std::optional<BufferRace> race = ongoing.start(0, p, {}, main_touches(p, action, at(0)));
   ASSERT_TRUE(race);
   EXPECT_EQ(race->ongoing.party, "a");
   ongoing.end(0);
   ongoing.end(std::uint64_t{a} + 1);
   ongoing.end(std::uint64_t{b} + 1);
   EXPECT_TRUE(ongoing.parties().empty());
-  EXPECT_FALSE(ongoing.start(0, p, {}, main_touches(p, action, 0)));
+  EXPECT_FALSE(ongoing.start(0, p, {}, main_touches(p, action, at(0))));
 }
 
 }  // namespace

@@ -57,15 +57,54 @@ Touch slice(const dag::Collective& call, dag::VarId var, bool writes, bool cover
   return Touch{var, call.offset * element, call.count * element, writes, true, covered};
 }
 
+Touch bytes_of(dag::VarId var, std::uint64_t first, std::uint64_t bytes, bool writes,
+               bool covered) {
+  return Touch{var, first, bytes, writes, true, covered};
+}
+
+// A gather's, scatter's or allgather's use block by block (B2): MPI moves only blocks, and a
+// member's own block stays in place where it only sends it. Nothing when the kind or the count
+// does not split into the member's blocks (the whole slice then stands for the call).
+bool add_block_touches(const dag::Collective& call, dag::VarId buffer, const Member& member,
+                       BufferUse held, std::vector<Touch>& out) {
+  using K = dag::CollectiveKind;
+  if (member.size == 0 || member.index >= member.size || call.count % member.size != 0) {
+    return false;
+  }
+  const bool root = call.root && *call.root == member.index;
+  const bool own_only = (call.kind == K::scatter && !root) || (call.kind == K::gather && !root);
+  const bool own_read_rest_written = (call.kind == K::gather && root) || call.kind == K::allgather;
+  if (!own_only && !own_read_rest_written) return false;
+  const std::uint64_t element = dag::dtype_bytes(call.dtype);
+  const std::uint64_t block = call.count / member.size * element;
+  const std::uint64_t start = call.offset * element;
+  const std::uint64_t own = start + member.index * block;
+  const auto add = [&](std::uint64_t first, std::uint64_t bytes, bool writes) {
+    if (bytes == 0) return;
+    out.push_back(bytes_of(buffer, first, bytes, writes,
+                           held == BufferUse::write || (held == BufferUse::read && !writes)));
+  };
+  if (own_only) {
+    add(own, block, call.kind == K::scatter);  // a scatter's non-root receives its block
+    return true;
+  }
+  add(start, own - start, true);
+  add(own, block, false);
+  add(own + block, start + call.count * element - own - block, true);
+  return true;
+}
+
 // `held` is the grant the party holds on the buffer: a write (an op that declares it written),
 // a read (declared read), or none (the main thread).
 void add_call_touches(const dag::Collective& call, std::optional<dag::VarId> buffer,
-                      std::optional<dag::VarId> source, std::optional<std::size_t> member,
+                      std::optional<dag::VarId> source, std::optional<Member> member,
                       BufferUse held, std::vector<Touch>& out) {
   if (!buffer || call.count == 0) return;
-  const BufferUse use = buffer_use(call, member);
+  const BufferUse use =
+      buffer_use(call, member ? std::optional<std::size_t>(member->index) : std::nullopt);
   if (use == BufferUse::none) return;
-  // A body that copies a source in writes the slice before the call reads it.
+  // A body that copies a source in writes the whole slice before the call reads it.
+  if (!source && member && add_block_touches(call, *buffer, *member, held, out)) return;
   const bool writes = use == BufferUse::write || source.has_value();
   const bool covered = held == BufferUse::write || (held == BufferUse::read && !writes);
   out.push_back(slice(call, *buffer, writes, covered));
@@ -107,7 +146,7 @@ BufferToucher toucher(const dag::Program& program, const std::vector<dag::Commun
 }  // namespace
 
 PartyTouches op_touches(const dag::Program& program, dag::OpId op_id,
-                        std::optional<std::size_t> member) {
+                        std::optional<Member> member) {
   const dag::Op& op = program.ops.at(op_id);
   PartyTouches p{std::uint64_t{op_id} + 1, {}, nullptr};
   if (!dag::is_collective(op.kind)) {
@@ -128,7 +167,7 @@ PartyTouches op_touches(const dag::Program& program, dag::OpId op_id,
 }
 
 PartyTouches main_touches(const dag::Program& program, std::uint32_t action,
-                          std::optional<std::size_t> member) {
+                          std::optional<Member> member) {
   PartyTouches p{0, {}, nullptr};
   const auto* call = std::get_if<dag::CollectiveAction>(&program.main.at(action));
   if (call == nullptr) return p;

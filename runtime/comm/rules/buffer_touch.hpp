@@ -44,6 +44,13 @@ struct Touch {
   bool covered = false;
 };
 
+// Where a rank stands in a call's communicator: its index and the communicator's size, which
+// say which block of a gather, scatter or allgather is its own.
+struct Member {
+  std::size_t index = 0;
+  std::size_t size = 1;
+};
+
 // A party of one rank, by the tag the matching state uses (0 the main thread, op k as k + 1),
 // and what it touches from the moment it starts until it ends.
 struct PartyTouches {
@@ -53,17 +60,18 @@ struct PartyTouches {
   const dag::Collective* call = nullptr;
 };
 
-// What op `op` of `program` touches while it runs, on a rank that is member `member` of its
-// call's communicator (unused for other ops). A compute or copy op: every data var it declares,
-// whole, read or written as declared, from its claim to its completion. A collective op: its
-// call's slice of its buffer as the call uses it (written as well when the body copies a source
-// in), and that slice of the source, from its issue to its completion.
-// Without a member: as the member that uses the call's buffer most (buffer_use).
-PartyTouches op_touches(const dag::Program& program, dag::OpId op,
-                        std::optional<std::size_t> member);
+// What op `op` of `program` touches while it runs, on a rank that is `member` of its call's
+// communicator (unused for other ops). A compute or copy op: every data var it declares, whole,
+// read or written as declared, from its claim to its completion. A collective op: its call's
+// slice of its buffer as the call uses it (written as well when the body copies a source in),
+// and that slice of the source, from its issue to its completion. Of the kinds that move blocks
+// (B2), a scatter's non-root writes only its own block, a gather's non-root reads only its own,
+// and a gather's root and an allgather's member read their own block and write the others.
+// Without a member: as the member that uses the call's buffer most (buffer_use), whole slice.
+PartyTouches op_touches(const dag::Program& program, dag::OpId op, std::optional<Member> member);
 // What the main thread's call at action `action` touches, from its issue until it returns.
 PartyTouches main_touches(const dag::Program& program, std::uint32_t action,
-                          std::optional<std::size_t> member);
+                          std::optional<Member> member);
 
 // Whether some touch of the program, at any member, is not covered (Touch::covered, B3): a
 // main-thread call with a buffer, or a collective op whose call may write a buffer the op
