@@ -39,7 +39,11 @@ std::optional<std::string> racing_var(const dag::Program& program, const Span& a
   for (const comm::Touch& x : a.party.touches) {
     for (const comm::Touch& y : b.party.touches) {
       if (x.var != y.var || (x.covered && y.covered) || !(x.writes || y.writes)) continue;
-      comm::PartyTouches one{a.party.party, {x}, a.party.call};
+      // The graph bounds a party by its start and end only, so an instant touch (a body's
+      // copy at its start) stands for the whole party here: a superset of when it happens.
+      comm::Touch held_x = x;
+      held_x.instant = false;
+      comm::PartyTouches one{a.party.party, {held_x}, a.party.call};
       comm::PartyTouches other{b.party.party, {y}, b.party.call};
       if (comm::first_race(0, program, {}, {one}, other)) return program.vars.at(x.var).name;
     }

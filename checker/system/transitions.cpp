@@ -180,8 +180,10 @@ std::optional<comm::Violation> buffer_race(const System& model, const State& sta
       ongoing.push_back(touches_of_op(model, rank, op));
     }
   }
+  const comm::CallOrder order = comm::stream_ordered(model.backend()) ? comm::CallOrder::one_stream
+                                                                      : comm::CallOrder::concurrent;
   if (std::optional<comm::BufferRace> race =
-          comm::first_race(rank, p, model.job().comms, ongoing, starting)) {
+          comm::first_race(rank, p, model.job().comms, ongoing, starting, order)) {
     return comm::Violation{std::move(*race)};
   }
   return std::nullopt;

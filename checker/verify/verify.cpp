@@ -36,7 +36,7 @@ void add_equivalence_fact(const System& model, SymbolicStage& stage) {
       "every collective is on one communicator and issued by ops alone or by main "
       "threads alone, so the ";
   fact += comm::to_string(model.backend());
-  fact += " semantics runs this job as MPI runs it (docs/semantics.md, D4)";
+  fact += " semantics matches and completes its calls as MPI does (docs/semantics.md, D4)";
   const auto put_first = [&fact](std::vector<std::string>& facts) {
     facts.push_back(fact);
     std::rotate(facts.begin(), facts.end() - 1, facts.end());

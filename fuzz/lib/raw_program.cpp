@@ -104,10 +104,24 @@ struct RankBuild {
   }
 
   // The buffer comes first among the writes, as the runtime takes the first data var written;
-  // other writes are tokens only, which order the op without being filled.
+  // other writes are tokens only, which order the op without being filled. Where the recipe
+  // reads the buffer and does not write it, the op declares it only as read, as the paper's
+  // Fig. 4 declares a broadcast weight: a call that receives then writes a var its op holds for
+  // reading (docs/semantics.md, B3).
   void collective_op(const EventRecipe& e, std::size_t index, dag::CommId comm, bool async) {
     dag::Op op = op_base(e, index, async ? dag::OpKind::async_collective : dag::OpKind::collective);
     const dag::VarId buffer = e.var % recipe.data_vars;
+    if (has(e.reads, buffer) && !has(e.writes, buffer)) {
+      op.reads = {buffer};  // first: the runtime takes the first data var read
+      for (dag::VarId v : vars_in(e.reads)) {
+        if (v != buffer && !has(e.writes, v)) op.reads.push_back(v);
+      }
+      for (dag::VarId v : vars_in(e.writes)) {
+        if (v >= recipe.data_vars) op.writes.push_back(v);
+      }
+      op.collective = collective(e, static_cast<std::int64_t>(index), comm);
+      return submit(std::move(op));
+    }
     op.writes = {buffer};
     for (dag::VarId v : vars_in(e.writes)) {
       if (v >= recipe.data_vars) op.writes.push_back(v);

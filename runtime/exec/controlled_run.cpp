@@ -286,7 +286,11 @@ bool ControlledRun::starts_a_race(RankRun& r, const dag::Transition& s) {
     if (dag::is_collective(op.kind) != (s.kind == dag::Transition::Kind::issue)) return false;
     starting = comm::op_touches(p, s.op, op.collective ? member(*op.collective) : comm::Member{});
   }
-  if (std::optional<comm::BufferRace> race = r.touches.start(r.rank, p, job_.comms, starting)) {
+  const comm::CallOrder order = comm::stream_ordered(world_->backend())
+                                    ? comm::CallOrder::one_stream
+                                    : comm::CallOrder::concurrent;
+  if (std::optional<comm::BufferRace> race =
+          r.touches.start(r.rank, p, job_.comms, starting, order)) {
     race_ = std::move(*race);
     trace_.push_back(s);
     return true;

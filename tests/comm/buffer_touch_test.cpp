@@ -156,21 +156,34 @@ TEST(BufferTouch, TokensAndBarriersTouchNothing) {
   EXPECT_TRUE(main_touches(p, barrier, at(0)).touches.empty());
 }
 
-TEST(BufferTouch, ASourceCopiedInIsWrittenInTheBuffer) {
+TEST(BufferTouch, ASourceCopiedInIsTouchedAtTheIssueOnly) {
   dag::Program p = program();
-  // naive's push: the op reads `other` and writes `buf`; its body copies other's slice in.
+  // naive's push: the op reads `other` and writes `buf`; its body copies other's slice in, then
+  // issues, so the copy is over before anything else runs (exec::issue_collective).
   const dag::OpId push = add_op(p, "push", dag::OpKind::async_collective, {1}, {0},
                                 call(CollectiveKind::bcast, 256, 0, 0));
   const PartyTouches t = op_touches(p, push, at(0));  // at the root, the call only reads
-  ASSERT_EQ(t.touches.size(), 2u);
+  ASSERT_EQ(t.touches.size(), 3u);
   EXPECT_EQ(t.touches[0].var, 0u);
   EXPECT_TRUE(t.touches[0].writes);  // the copy into the slice
-  EXPECT_TRUE(t.touches[0].covered);
-  EXPECT_EQ(t.touches[1].var, 1u);
+  EXPECT_TRUE(t.touches[0].instant);
+  EXPECT_EQ(t.touches[1].var, 1u);  // the copy from the source
   EXPECT_FALSE(t.touches[1].writes);
+  EXPECT_TRUE(t.touches[1].instant);
+  EXPECT_EQ(t.touches[2].var, 0u);  // the call's use: a root's read, covered by the write grant
+  EXPECT_FALSE(t.touches[2].writes);
+  EXPECT_FALSE(t.touches[2].instant);
+  EXPECT_TRUE(t.touches[2].covered);
+  // A bcast op that writes `other` in place at its non-root while holding it only for reading
+  // (not covered) races nothing of push's once push has issued: the source copy is over.
+  const dag::OpId reader_bcast = add_op(p, "bcast", dag::OpKind::async_collective, {1}, {2},
+                                        call(CollectiveKind::bcast, 256, 0, 0));
+  EXPECT_FALSE(first_race(0, p, {}, {t}, op_touches(p, reader_bcast, at(1))));
+  // But the copy, made while that bcast is in flight, races it.
+  EXPECT_TRUE(first_race(0, p, {}, {op_touches(p, reader_bcast, at(1))}, t));
 }
 
-TEST(BufferTouch, BlocksOfAScatterAndAGatherAreTheMembersOwn) {
+TEST(BufferTouch, BlocksOfAScatterAndAGatherNonRootAreTheMembersOwn) {
   dag::Program p = program();
   // 256 f32 on two members: block 0 is bytes 0 to 512, block 1 bytes 512 to 1024.
   const std::uint32_t scatter = add_main_call(p, call(CollectiveKind::scatter, 256, 0, 0), 0);
@@ -184,19 +197,18 @@ TEST(BufferTouch, BlocksOfAScatterAndAGatherAreTheMembersOwn) {
   ASSERT_EQ(sender.touches.size(), 1u);  // a non-root sends its own block
   EXPECT_EQ(sender.touches[0].first, 512u);
   EXPECT_FALSE(sender.touches[0].writes);
+  // A gather's root and an allgather's members work in place: their whole slice is the
+  // library's, their own block included (an implementation may rotate blocks through it).
   const PartyTouches root = main_touches(p, gather, at(0));
-  ASSERT_EQ(root.touches.size(), 2u);  // its own block stays; block 1 arrives
-  EXPECT_FALSE(root.touches[0].writes);
-  EXPECT_EQ(root.touches[0].bytes, 512u);
-  EXPECT_TRUE(root.touches[1].writes);
-  EXPECT_EQ(root.touches[1].first, 512u);
-  // An allgather's member 1: block 0 arrives, its own block 1 is read.
+  ASSERT_EQ(root.touches.size(), 1u);
+  EXPECT_TRUE(root.touches[0].writes);
+  EXPECT_EQ(root.touches[0].bytes, 1024u);
   const std::uint32_t allgather = add_main_call(p, call(CollectiveKind::allgather, 256), 0);
   const PartyTouches member1 = main_touches(p, allgather, at(1));
-  ASSERT_EQ(member1.touches.size(), 2u);
+  ASSERT_EQ(member1.touches.size(), 1u);
   EXPECT_TRUE(member1.touches[0].writes);
   EXPECT_EQ(member1.touches[0].first, 0u);
-  EXPECT_FALSE(member1.touches[1].writes);
+  EXPECT_EQ(member1.touches[0].bytes, 1024u);
   // Without a member (a program many ranks run) the whole slice is written.
   const PartyTouches any = main_touches(p, allgather, std::nullopt);
   ASSERT_EQ(any.touches.size(), 1u);
@@ -219,6 +231,22 @@ TEST(BufferTouch, AnOpOnAnotherMembersBlockDoesNotRaceAScatterNonRoot) {
       first_race(0, p, {}, {op_touches(p, high, at(1))}, main_touches(p, scatter, at(1)));
   ASSERT_TRUE(race);
   EXPECT_EQ(race->starting.first, 512u);
+}
+
+TEST(BufferTouch, OneStreamRunsTwoCallsOfARankOneAfterTheOther) {
+  dag::Program p = program();
+  // Two in-place allreduces on overlapping slices of a var their ops only read: concurrent
+  // under MPI, one after the other on a stream (D1); a reader beside either races both ways.
+  const dag::OpId a = add_op(p, "a", dag::OpKind::async_collective, {0}, {2},
+                             call(CollectiveKind::allreduce, 128, 0));
+  const dag::OpId b = add_op(p, "b", dag::OpKind::async_collective, {0}, {2},
+                             call(CollectiveKind::allreduce, 128, 64));
+  const dag::OpId reader = add_op(p, "reader", dag::OpKind::compute, {0}, {1});
+  EXPECT_TRUE(first_race(0, p, {}, {op_touches(p, a, at(0))}, op_touches(p, b, at(0))));
+  EXPECT_FALSE(first_race(0, p, {}, {op_touches(p, a, at(0))}, op_touches(p, b, at(0)),
+                          CallOrder::one_stream));
+  EXPECT_TRUE(first_race(0, p, {}, {op_touches(p, a, at(0))}, op_touches(p, reader, at(0)),
+                         CallOrder::one_stream));
 }
 
 TEST(OngoingTouches, KeepsPartyOrderAndForgetsEndedParties) {

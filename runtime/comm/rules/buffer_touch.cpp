@@ -62,35 +62,30 @@ Touch bytes_of(dag::VarId var, std::uint64_t first, std::uint64_t bytes, bool wr
   return Touch{var, first, bytes, writes, true, covered};
 }
 
-// A gather's, scatter's or allgather's use block by block (B2): MPI moves only blocks, and a
-// member's own block stays in place where it only sends it. Nothing when the kind or the count
-// does not split into the member's blocks (the whole slice then stands for the call).
+// A scatter's or gather's non-root uses its own block only (B2). Nothing when the kind, the role
+// or the count does not give one (the whole slice then stands for the call).
 bool add_block_touches(const dag::Collective& call, dag::VarId buffer, const Member& member,
                        BufferUse held, std::vector<Touch>& out) {
   using K = dag::CollectiveKind;
   if (member.size == 0 || member.index >= member.size || call.count % member.size != 0) {
     return false;
   }
+  // A gather's root and an allgather's members work in place (MPI_IN_PLACE): the whole receive
+  // buffer is the library's, their own block included, which an implementation may use as
+  // scratch (a Bruck allgather rotates the blocks through it). Only a non-root's own block
+  // stands apart: the runtime hands the library that block alone.
   const bool root = call.root && *call.root == member.index;
   const bool own_only = (call.kind == K::scatter && !root) || (call.kind == K::gather && !root);
-  const bool own_read_rest_written = (call.kind == K::gather && root) || call.kind == K::allgather;
-  if (!own_only && !own_read_rest_written) return false;
+  if (!own_only) return false;
   const std::uint64_t element = dag::dtype_bytes(call.dtype);
   const std::uint64_t block = call.count / member.size * element;
-  const std::uint64_t start = call.offset * element;
-  const std::uint64_t own = start + member.index * block;
+  const std::uint64_t own = call.offset * element + member.index * block;
   const auto add = [&](std::uint64_t first, std::uint64_t bytes, bool writes) {
     if (bytes == 0) return;
     out.push_back(bytes_of(buffer, first, bytes, writes,
                            held == BufferUse::write || (held == BufferUse::read && !writes)));
   };
-  if (own_only) {
-    add(own, block, call.kind == K::scatter);  // a scatter's non-root receives its block
-    return true;
-  }
-  add(start, own - start, true);
-  add(own, block, false);
-  add(own + block, start + call.count * element - own - block, true);
+  add(own, block, call.kind == K::scatter);  // a scatter's non-root receives its block
   return true;
 }
 
@@ -103,12 +98,20 @@ void add_call_touches(const dag::Collective& call, std::optional<dag::VarId> buf
   const BufferUse use =
       buffer_use(call, member ? std::optional<std::size_t>(member->index) : std::nullopt);
   if (use == BufferUse::none) return;
-  // A body that copies a source in writes the whole slice before the call reads it.
+  if (source) {
+    // The body copies the source's slice into the buffer's, then issues: both at the issue
+    // only, and both covered (the op declares the buffer written and the source read).
+    Touch in = slice(call, *buffer, true, true);
+    Touch from = slice(call, *source, false, true);
+    in.by_call = from.by_call = false;
+    in.instant = from.instant = true;
+    out.push_back(in);
+    out.push_back(from);
+  }
   if (!source && member && add_block_touches(call, *buffer, *member, held, out)) return;
-  const bool writes = use == BufferUse::write || source.has_value();
+  const bool writes = use == BufferUse::write;
   const bool covered = held == BufferUse::write || (held == BufferUse::read && !writes);
   out.push_back(slice(call, *buffer, writes, covered));
-  if (source) out.push_back(slice(call, *source, false, true));  // a var the op declares read
 }
 
 bool overlap(const Touch& a, const Touch& b) {
@@ -195,12 +198,15 @@ bool may_race(const dag::Program& program) {
 std::optional<BufferRace> first_race(dag::Rank rank, const dag::Program& program,
                                      const std::vector<dag::Communicator>& comms,
                                      const std::vector<PartyTouches>& ongoing,
-                                     const PartyTouches& starting) {
+                                     const PartyTouches& starting, CallOrder order) {
   for (const PartyTouches& other : ongoing) {
     if (other.party == starting.party) continue;
     for (const Touch& a : other.touches) {
+      if (a.instant) continue;
       for (const Touch& b : starting.touches) {
         if (!(a.writes || b.writes) || (a.covered && b.covered) || !overlap(a, b)) continue;
+        // One stream runs a rank's calls one after another (D1).
+        if (order == CallOrder::one_stream && a.by_call && b.by_call) continue;
         BufferRace race;
         race.rank = rank;
         race.var = program.vars.at(a.var).name;
@@ -215,8 +221,8 @@ std::optional<BufferRace> first_race(dag::Rank rank, const dag::Program& program
 
 std::optional<BufferRace> OngoingTouches::start(dag::Rank rank, const dag::Program& program,
                                                 const std::vector<dag::Communicator>& comms,
-                                                PartyTouches starting) {
-  std::optional<BufferRace> race = first_race(rank, program, comms, parties_, starting);
+                                                PartyTouches starting, CallOrder order) {
+  std::optional<BufferRace> race = first_race(rank, program, comms, parties_, starting, order);
   const auto at =
       std::lower_bound(parties_.begin(), parties_.end(), starting.party,
                        [](const PartyTouches& p, std::uint64_t party) { return p.party < party; });

@@ -42,6 +42,10 @@ struct Touch {
   // never race; a main-thread call's touch, or an op's call writing a buffer the op only reads,
   // is not covered.
   bool covered = false;
+  // Made at its party's start only and over by the next transition: the body's copy of a source
+  // into its buffer before the call, which the body finishes before it hands the buffer over.
+  // Checked against the touches in flight when it is made, never in flight itself.
+  bool instant = false;
 };
 
 // Where a rank stands in a call's communicator: its index and the communicator's size, which
@@ -63,10 +67,10 @@ struct PartyTouches {
 // What op `op` of `program` touches while it runs, on a rank that is `member` of its call's
 // communicator (unused for other ops). A compute or copy op: every data var it declares, whole,
 // read or written as declared, from its claim to its completion. A collective op: its call's
-// slice of its buffer as the call uses it (written as well when the body copies a source in),
-// and that slice of the source, from its issue to its completion. Of the kinds that move blocks
-// (B2), a scatter's non-root writes only its own block, a gather's non-root reads only its own,
-// and a gather's root and an allgather's member read their own block and write the others.
+// slice of its buffer as the call uses it, from its issue to its completion; where the body
+// copies a source in first, that slice of the buffer written and of the source read, at the
+// issue only (instant). Of the kinds that move blocks (B2), a scatter's non-root writes only its
+// own block and a gather's non-root reads only its own.
 // Without a member: as the member that uses the call's buffer most (buffer_use), whole slice.
 PartyTouches op_touches(const dag::Program& program, dag::OpId op, std::optional<Member> member);
 // What the main thread's call at action `action` touches, from its issue until it returns.
@@ -79,13 +83,19 @@ PartyTouches main_touches(const dag::Program& program, std::uint32_t action,
 // and a driver need not look.
 bool may_race(const dag::Program& program);
 
-// The first touch in `ongoing` (parties in the order given, their touches in order) that
-// conflicts with one of `starting`'s: the same var, overlapping bytes, at least one a write, and
-// another party. Describes it as a race on `rank`, naming calls' communicators from `comms`.
+// Whether a rank's calls run one after another on one stream (a stream-ordered backend, D1):
+// two calls' uses of their buffers then never overlap in time, whatever their launches.
+enum class CallOrder : std::uint8_t { concurrent, one_stream };
+
+// The first touch in `ongoing` (parties in the order given, their touches in order, instant ones
+// left out) that conflicts with one of `starting`'s: the same var, overlapping bytes, at least
+// one a write, another party, and not two calls' uses under `one_stream`. Describes it as a race
+// on `rank`, naming calls' communicators from `comms`.
 std::optional<BufferRace> first_race(dag::Rank rank, const dag::Program& program,
                                      const std::vector<dag::Communicator>& comms,
                                      const std::vector<PartyTouches>& ongoing,
-                                     const PartyTouches& starting);
+                                     const PartyTouches& starting,
+                                     CallOrder order = CallOrder::concurrent);
 
 // The parties of one rank that have started and not ended, kept in party order, for a driver
 // that sees the transitions one by one (the controlled run). The checker derives the same list
@@ -95,7 +105,7 @@ class OngoingTouches {
   // Records `starting` and returns the race it starts, if any.
   std::optional<BufferRace> start(dag::Rank rank, const dag::Program& program,
                                   const std::vector<dag::Communicator>& comms,
-                                  PartyTouches starting);
+                                  PartyTouches starting, CallOrder order = CallOrder::concurrent);
   void end(std::uint64_t party);
   const std::vector<PartyTouches>& parties() const { return parties_; }
 
