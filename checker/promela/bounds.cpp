@@ -144,15 +144,12 @@ Bounds compute_bounds(const System& model) {
   }
   // Nor does it state buffers (B1-B3): SPIN's "safe" covers P5 only where happens-before orders
   // every pair of touches that could race, which is then a proof of P5 of its own.
-  const dag::Program* checked = nullptr;
   for (dag::Rank r = 0; r < model.ranks(); ++r) {
-    const dag::Program& program = model.program(r);
-    if (&program == checked || !model.may_race(r)) continue;
-    checked = &program;
-    const symbolic::BufferOrder order =
-        symbolic::check_buffer_order(program, symbolic::HappensBefore(program));
+    if (!model.may_race(r)) continue;
+    const symbolic::BufferOrder order = symbolic::check_buffer_order(
+        model, model.program(r), symbolic::HappensBefore(model.program(r)), {r});
     if (order.unordered) {
-      throw ExportError("in rank " + std::to_string(r) + "'s program, " + *order.unordered +
+      throw ExportError(*order.unordered +
                         " (docs/semantics.md, B1-B3), and the Promela model states P1-P4 only; "
                         "check P5 with the explicit search");
     }

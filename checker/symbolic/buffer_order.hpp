@@ -9,20 +9,27 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "checker/symbolic/hb.hpp"
+#include "checker/system/system.hpp"
 #include "runtime/dag/program.hpp"
 
 namespace ordo::checker::symbolic {
 
 struct BufferOrder {
   std::uint64_t pairs = 0;  // pairs of touches that could race, each checked for an order
-  // The first pair left unordered, in words ("the main thread's allreduce ... and op 'norm'").
+  // The first pair left unordered, in words ("the main thread's call at action 3 and op 'norm'
+  // may touch 'buf' at once, one of them writing", with the rank it is found at).
   std::optional<std::string> unordered;
 };
 
-// Touches are taken as the member that uses each call's buffer most (comm::buffer_use without
-// a member), so that one answer holds for every rank running the program.
-BufferOrder check_buffer_order(const dag::Program& program, const HappensBefore& hb);
+// `ranks` run `program` in `model`. A rank's calls use their buffers by its role in each (the
+// root of a bcast only reads, a non-root writes: B2), so the ranks are taken once per pattern of
+// roles, a handful however many ranks there are, and, where more ranks may run the program (no
+// fixed rank count), once more as a rank that is the root of no call; blocks are taken whole,
+// so that one answer holds for every rank of a pattern.
+BufferOrder check_buffer_order(const System& model, const dag::Program& program,
+                               const HappensBefore& hb, const std::vector<dag::Rank>& ranks);
 
 }  // namespace ordo::checker::symbolic

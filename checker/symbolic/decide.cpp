@@ -107,7 +107,8 @@ class Decision {
   // other ranks' matching that may still order it.
   Flow buffers() {
     for (std::uint32_t p = 0; p < programs_.size(); ++p) {
-      const BufferOrder b = check_buffer_order(programs_.program(p), programs_.hb(p));
+      const BufferOrder b =
+          check_buffer_order(model_, programs_.program(p), programs_.hb(p), programs_.ranks_of(p));
       if (b.unordered) {
         undecided(program_prefix(p) + *b.unordered +
                   " (P5, docs/semantics.md B1-B3), and happens-before does not order them");
