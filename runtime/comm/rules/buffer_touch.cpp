@@ -57,36 +57,31 @@ Touch slice(const dag::Collective& call, dag::VarId var, bool writes, bool cover
   return Touch{var, call.offset * element, call.count * element, writes, true, covered};
 }
 
-Touch bytes_of(dag::VarId var, std::uint64_t first, std::uint64_t bytes, bool writes,
-               bool covered) {
-  return Touch{var, first, bytes, writes, true, covered};
+// Whether a touch is covered (B3) by `held`, the grant its party holds on the var: a write grant
+// covers everything, a read grant reads.
+bool covered_by(BufferUse held, bool writes) {
+  return held == BufferUse::write || (held == BufferUse::read && !writes);
 }
 
-// A scatter's or gather's non-root uses its own block only (B2). Nothing when the kind, the role
-// or the count does not give one (the whole slice then stands for the call).
-bool add_block_touches(const dag::Collective& call, dag::VarId buffer, const Member& member,
-                       BufferUse held, std::vector<Touch>& out) {
+// A scatter's or gather's non-root uses its own block only (B2): the runtime hands the library
+// that block alone. Every other call (a gather's root and an allgather's members work in place,
+// MPI_IN_PLACE, so their whole receive buffer is the library's, their own block included, which
+// an implementation may use as scratch) uses its whole slice, and so does a count that does not
+// split into the member's blocks: nullopt then.
+std::optional<Touch> own_block(const dag::Collective& call, dag::VarId buffer, const Member& member,
+                               BufferUse held) {
   using K = dag::CollectiveKind;
-  if (member.size == 0 || member.index >= member.size || call.count % member.size != 0) {
-    return false;
+  const bool non_root = !(call.root && *call.root == member.index);
+  if (!non_root || (call.kind != K::scatter && call.kind != K::gather) || member.size == 0 ||
+      member.index >= member.size || call.count % member.size != 0) {
+    return std::nullopt;
   }
-  // A gather's root and an allgather's members work in place (MPI_IN_PLACE): the whole receive
-  // buffer is the library's, their own block included, which an implementation may use as
-  // scratch (a Bruck allgather rotates the blocks through it). Only a non-root's own block
-  // stands apart: the runtime hands the library that block alone.
-  const bool root = call.root && *call.root == member.index;
-  const bool own_only = (call.kind == K::scatter && !root) || (call.kind == K::gather && !root);
-  if (!own_only) return false;
   const std::uint64_t element = dag::dtype_bytes(call.dtype);
   const std::uint64_t block = call.count / member.size * element;
-  const std::uint64_t own = call.offset * element + member.index * block;
-  const auto add = [&](std::uint64_t first, std::uint64_t bytes, bool writes) {
-    if (bytes == 0) return;
-    out.push_back(bytes_of(buffer, first, bytes, writes,
-                           held == BufferUse::write || (held == BufferUse::read && !writes)));
-  };
-  add(own, block, call.kind == K::scatter);  // a scatter's non-root receives its block
-  return true;
+  const bool writes = call.kind == K::scatter;  // a scatter's non-root receives its block
+  return Touch{buffer, call.offset * element + member.index * block,
+               block,  writes,
+               true,   covered_by(held, writes)};
 }
 
 // `held` is the grant the party holds on the buffer: a write (an op that declares it written),
@@ -108,10 +103,14 @@ void add_call_touches(const dag::Collective& call, std::optional<dag::VarId> buf
     out.push_back(in);
     out.push_back(from);
   }
-  if (!source && member && add_block_touches(call, *buffer, *member, held, out)) return;
+  if (!source && member) {
+    if (const std::optional<Touch> block = own_block(call, *buffer, *member, held)) {
+      if (block->bytes > 0) out.push_back(*block);
+      return;
+    }
+  }
   const bool writes = use == BufferUse::write;
-  const bool covered = held == BufferUse::write || (held == BufferUse::read && !writes);
-  out.push_back(slice(call, *buffer, writes, covered));
+  out.push_back(slice(call, *buffer, writes, covered_by(held, writes)));
 }
 
 bool overlap(const Touch& a, const Touch& b) {
