@@ -6,6 +6,8 @@
 #include <memory>
 #include <set>
 
+#include "runtime/diag/unmatched_messages.hpp"
+
 namespace ordo::diag {
 namespace {
 
@@ -293,6 +295,15 @@ std::string program_position(const dag::Job& job, dag::Rank rank, const std::str
   return "'" + issuer + "', which program '" + p->name + "' has no op of";
 }
 
+void note_open(RankState& s, const std::string& place, const DumpCall& call,
+               const std::string& comm_name, const RankDump& d, const dag::Job* program) {
+  s.open.push_back(place + ": " + describe_call(call, comm_name));
+  if (program != nullptr) {
+    const std::string where = program_position(*program, d.rank, call.issuer);
+    if (!where.empty()) s.program_ops.push_back(where);
+  }
+}
+
 RankState rank_state(const RankDump& d, const dag::Job* program) {
   RankState s;
   s.rank = d.rank;
@@ -300,13 +311,12 @@ RankState rank_state(const RankDump& d, const dag::Job* program) {
   s.reason = d.reason;
   s.detail = d.detail;
   for (const DumpComm& c : d.comms) {
+    // A collective's place is its seq; a message's is its place in its stream.
     for (const DumpCall& call : c.calls) {
-      if (!call.open()) continue;
-      s.open.push_back("seq " + std::to_string(call.seq) + ": " + describe_call(call, c.name));
-      if (program != nullptr) {
-        const std::string where = program_position(*program, d.rank, call.issuer);
-        if (!where.empty()) s.program_ops.push_back(where);
-      }
+      if (call.open()) note_open(s, "seq " + std::to_string(call.seq), call, c.name, d, program);
+    }
+    for (const DumpCall& call : c.messages.calls) {
+      if (call.open()) note_open(s, "nth " + std::to_string(call.nth), call, c.name, d, program);
     }
   }
   if (d.main) s.main = d.main->what.empty() ? d.main->state : d.main->what;
@@ -328,6 +338,29 @@ std::string ranks_text(const std::vector<dag::Rank>& ranks) {
   for (const dag::Rank r : ranks) text += (text.empty() ? "" : ", ") + std::to_string(r);
   return text;
 }
+
+}  // namespace
+
+std::string unmatched_text(const Unmatched& u) {
+  const DumpCall& m = u.waiting.call;
+  const std::string waits = "rank " + std::to_string(u.waiting.rank) + " waits in " +
+                            comm::describe(m.call, u.comm_name) + ", nth " + std::to_string(m.nth) +
+                            ", ";
+  if (!u.peer) {
+    return waits + "which no rank sent: the members sent rank " + std::to_string(u.waiting.rank) +
+           " " + std::to_string(u.peer_issued) + " message(s) with tag " +
+           std::to_string(m.call.tag) + " on '" + u.comm_name + "', and it posted " +
+           std::to_string(u.own_issued) + " recv(s) with that tag";
+  }
+  const std::string peer = "rank " + std::to_string(*u.peer);
+  if (u.peer_missing) return waits + "whose peer, " + peer + ", left no dump";
+  const bool recv = m.call.kind == dag::CollectiveKind::recv;
+  return waits + "which " + peer + " never " + (recv ? "sent" : "posted a recv for") + ": it " +
+         (recv ? "sent " : "posted ") + std::to_string(u.peer_issued) + " such " +
+         (recv ? "message(s)" : "recv(s)") + " in all";
+}
+
+namespace {
 
 std::string headline(const Analysis& a) {
   // A rank that failed on its own (a bad record, a failed write) is the cause of the rest.
@@ -368,6 +401,7 @@ std::string headline(const Analysis& a) {
            std::to_string(n.seq) + ", which rank " + std::to_string(n.waiting.front().rank) +
            " waits in";
   }
+  if (!a.unmatched.empty()) return unmatched_text(a.unmatched.front());
   if (!a.exhausted.empty()) {
     const PoolExhaustion& x = a.exhausted.front();
     return "pool exhaustion: every thread of pool '" + x.pool + "' on rank " +
@@ -436,8 +470,12 @@ Analysis analyze(const std::vector<RankDump>& dumps, const dag::Job* program) {
   for (const CommView& v : comm_views(by_rank)) {
     if (std::optional<Divergence> d = first_divergence(v)) a.divergences.push_back(std::move(*d));
     find_not_issued(v, a.missing, a);
+    for (Unmatched& u : unmatched_messages(v.id, v.name, v.members, v.dumps)) {
+      a.unmatched.push_back(std::move(u));
+    }
     for (const auto& [rank, c] : v.dumps) {
       for (const DumpCall& call : c->calls) open = open || call.open();
+      for (const DumpCall& call : c->messages.calls) open = open || call.open();
     }
   }
   // The divergence that happened first, by the time its calls were issued, leads.
@@ -452,7 +490,8 @@ Analysis analyze(const std::vector<RankDump>& dumps, const dag::Job* program) {
   const bool failed = std::any_of(a.ranks.begin(), a.ranks.end(),
                                   [](const RankState& s) { return s.reason == "error"; });
   const bool fault = failed || !a.divergences.empty() || !a.not_issued.empty() ||
-                     !a.cycle.empty() || !a.exhausted.empty() || !a.missing.empty();
+                     !a.unmatched.empty() || !a.cycle.empty() || !a.exhausted.empty() ||
+                     !a.missing.empty();
   a.finding = fault ? Finding::fault : open ? Finding::inconclusive : Finding::no_fault;
   a.headline = headline(a);
   return a;

@@ -1,9 +1,9 @@
 // `ordo analyze`: the ranks' hang dumps matched against each other, per communicator by sequence
 // number (the position MPI matches calls by), reported in the checker's terms (docs/semantics.md,
 // docs/checker.md): the first divergence (communicator, sequence number, each rank's call), the
-// ranks that never issued a call others wait in (or left no dump at all), a wait cycle across
-// communicators, and pool exhaustion. Some dumps may be missing: a rank killed, stopped or lost
-// with its node writes none.
+// ranks that never issued a call others wait in (or left no dump at all), sends and recvs whose
+// other side was never issued, a wait cycle across communicators, and pool exhaustion. Some dumps
+// may be missing: a rank killed, stopped or lost with its node writes none.
 #pragma once
 
 #include <cstdint>
@@ -53,6 +53,25 @@ struct NotIssued {
   std::uint64_t missing_count = 0;  // all of them
 };
 
+// A rank waits in a send or recv its peer never issued the other side of. Messages from one rank
+// to another with one tag do not overtake (MPI-3.1 §3.5; docs/semantics.md, §3b), so the nth
+// message of a stream (kind, peer, tag) needs nth + 1 messages on the other side that can match
+// it: for a recv, the peer's sends to it with the tag; for a send, the peer's recvs from it with
+// the tag and its recvs from any source with the tag. With fewer, it is never matched, whatever
+// else the ranks do. A recv from any source is never matched when the members sent its rank
+// fewer messages with its tag than it posted recvs with that tag, and every member dumped.
+struct Unmatched {
+  dag::CommId comm = 0;
+  std::string comm_name;
+  RankCall waiting;               // the open send or recv
+  std::optional<dag::Rank> peer;  // the world rank of its peer; absent: a recv from any source
+  bool peer_missing = false;      // the peer left no dump, so its side is not known
+  // The messages on the other side that could match (for a recv from any source: the members'
+  // sends to it with the tag) and those on the waiting rank's side that need them.
+  std::uint64_t peer_issued = 0;
+  std::uint64_t own_issued = 0;
+};
+
 struct PoolExhaustion {
   dag::Rank rank = 0;
   std::string pool;
@@ -83,6 +102,7 @@ struct Analysis {
   std::vector<dag::Rank> missing;  // ranks without a dump
   std::vector<Divergence> divergences;
   std::vector<NotIssued> not_issued;
+  std::vector<Unmatched> unmatched;
   std::vector<comm::WaitEdge> edges;  // the wait-for graph between dumped ranks
   std::vector<comm::WaitEdge> cycle;  // a wait cycle, edges in order; empty when none
   std::vector<PoolExhaustion> exhausted;
@@ -95,8 +115,11 @@ struct Analysis {
 // --dump-step`). Throws AnalysisInputError for dumps that do not fit together, or none at all.
 Analysis analyze(const std::vector<RankDump>& dumps, const dag::Job* program = nullptr);
 
+// One line for an unmatched send or recv: who waits in what, and what its peer issued.
+std::string unmatched_text(const Unmatched& unmatched);
+
 std::string human_report(const Analysis& analysis);
-// Format "ordo-analyze" version 1 (docs/diagnostics.md).
+// Format "ordo-analyze" version 2 (docs/diagnostics.md).
 std::string json_report(const Analysis& analysis);
 // The object `--json` prints for bad input (exit 2): the same shape with nothing found, finding
 // "error", and `error` (null in every other report) the message standard error gives.

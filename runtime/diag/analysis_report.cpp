@@ -31,6 +31,10 @@ nlohmann::json call_json(const RankCall& rc) {
                                {"dtype", dag::to_string(c.call.dtype)},
                                {"reduction", dag::to_string(c.call.reduction)}};
   if (c.call.root) collective["root"] = *c.call.root;
+  if (dag::is_point_to_point(c.call.kind)) {
+    collective["peer"] = c.call.peer.value_or(0);
+    collective["tag"] = c.call.tag;
+  }
   nlohmann::json j = {{"rank", rc.rank},
                       {"issuer", c.issuer},
                       {"blocking", c.blocking},
@@ -84,6 +88,10 @@ std::string human_report(const Analysis& a) {
           << " without a dump)\n";
     }
   }
+  for (const Unmatched& u : a.unmatched) {
+    out << "\nunmatched on communicator " << u.comm << " ('" << u.comm_name << "'):\n  "
+        << unmatched_text(u) << "\n";
+  }
   if (!a.cycle.empty()) {
     out << "\nwait cycle across communicators:";
     for (const comm::WaitEdge& e : a.cycle) out << " " << e.from << " ->";
@@ -121,7 +129,7 @@ namespace {
 nlohmann::json analysis_object(const Analysis& a) {
   nlohmann::json j;
   j["format"] = "ordo-analyze";
-  j["version"] = 1;
+  j["version"] = 2;
   j["finding"] = to_string(a.finding);
   j["headline"] = a.headline;
   j["world_size"] = a.world_size;
@@ -150,6 +158,20 @@ nlohmann::json analysis_object(const Analysis& a) {
                           {"missing_count", n.missing_count}});
   }
   j["not_issued"] = std::move(not_issued);
+  nlohmann::json unmatched = nlohmann::json::array();
+  for (const Unmatched& u : a.unmatched) {
+    nlohmann::json waiting = call_json(u.waiting);
+    waiting["nth"] = u.waiting.call.nth;
+    unmatched.push_back({{"comm", u.comm_name},
+                         {"comm_id", u.comm},
+                         {"waiting", std::move(waiting)},
+                         {"peer", u.peer ? nlohmann::json(*u.peer) : nlohmann::json()},
+                         {"peer_missing", u.peer_missing},
+                         {"peer_issued", u.peer_issued},
+                         {"own_issued", u.own_issued},
+                         {"text", unmatched_text(u)}});
+  }
+  j["unmatched"] = std::move(unmatched);
   nlohmann::json edges = nlohmann::json::array();
   for (const comm::WaitEdge& e : a.edges) edges.push_back(edge_json(e));
   j["edges"] = std::move(edges);
@@ -219,6 +241,14 @@ std::string dot_report(const Analysis& a) {
             << "\"];\n";
       }
     }
+  }
+  for (const Unmatched& u : a.unmatched) {
+    if (!u.peer) continue;
+    out << "  r" << u.waiting.rank << " -> r" << *u.peer << " [color=red"
+        << (u.peer_missing ? ", style=dashed" : "") << ", label=\""
+        << dot_text(u.waiting.call.issuer) << ": " << dag::to_string(u.waiting.call.call.kind)
+        << " nth " << u.waiting.call.nth << " tag " << u.waiting.call.call.tag << " in '"
+        << dot_text(u.comm_name) << "'\"];\n";
   }
   if (!a.divergences.empty()) {
     const Divergence& d = a.divergences.front();

@@ -34,6 +34,7 @@ DumpCall dump_call(const flight::FlightEntry& e) {
   DumpCall c;
   c.seq = e.seq;
   c.call = e.call;
+  c.nth = e.nth;
   c.blocking = e.blocking;
   c.issuer = e.issuer.data();
   c.pool = e.pool.data();
@@ -48,8 +49,12 @@ DumpCall dump_call(const flight::FlightEntry& e) {
 }  // namespace
 
 std::string describe(const flight::FlightEntry& entry, std::string_view comm_name) {
-  std::string text = comm::describe(entry.call, comm_name) + ", seq " + std::to_string(entry.seq) +
-                     " (" + (entry.issuer[0] == '\0' ? "unnamed" : entry.issuer.data());
+  // A message's place is in its stream (kind, peer, tag), not in the collective order.
+  const std::string place = dag::is_point_to_point(entry.call.kind)
+                                ? ", nth " + std::to_string(entry.nth)
+                                : ", seq " + std::to_string(entry.seq);
+  std::string text = comm::describe(entry.call, comm_name) + place + " (" +
+                     (entry.issuer[0] == '\0' ? "unnamed" : entry.issuer.data());
   if (entry.pool[0] != '\0') {
     text +=
         " on pool '" + std::string(entry.pool.data()) + "' thread " + std::to_string(entry.thread);
@@ -79,14 +84,14 @@ FlightRecorder::FlightRecorder(comm::World& world, const std::vector<dag::Commun
     comm::Communicator& c = world.comm(id);
     info.rank = c.rank();
     info.size = c.size();
-    info.ring = std::make_unique<flight::FlightRing>(ring_capacity);
+    info.rings = std::make_unique<flight::CommRings>(ring_capacity);
   }
 }
 
-std::vector<flight::FlightRing*> FlightRecorder::rings() {
-  std::vector<flight::FlightRing*> out;
+std::vector<flight::CommRings*> FlightRecorder::rings() {
+  std::vector<flight::CommRings*> out;
   out.reserve(comms_.size());
-  for (CommInfo& info : comms_) out.push_back(info.ring.get());
+  for (CommInfo& info : comms_) out.push_back(info.rings.get());
   return out;
 }
 
@@ -103,11 +108,13 @@ void FlightRecorder::detach() {
 Waits FlightRecorder::waits() const {
   Waits w;
   for (const CommInfo& info : comms_) {
-    if (info.ring == nullptr) continue;
-    const std::optional<flight::FlightEntry> open = info.ring->oldest_open();
-    if (!open) continue;
-    const auto since = steady_of(open->issued_ns);
-    if (!w.call || since < w.call->since) w.call = Waiting{since, describe(*open, info.name)};
+    if (info.rings == nullptr) continue;
+    for (const flight::FlightRing* ring : {&info.rings->calls, &info.rings->messages}) {
+      const std::optional<flight::FlightEntry> open = ring->oldest_open();
+      if (!open) continue;
+      const auto since = steady_of(open->issued_ns);
+      if (!w.call || since < w.call->since) w.call = Waiting{since, describe(*open, info.name)};
+    }
   }
   const std::lock_guard lock(source_mutex_);
   if (source_ && source_->main) {
@@ -129,18 +136,26 @@ RankDump FlightRecorder::dump(std::string reason, std::string detail, double han
   d.hang_timeout_s = hang_timeout_s;
   d.ring_capacity = ring_capacity_;
   for (const CommInfo& info : comms_) {
-    if (info.ring == nullptr) continue;
+    if (info.rings == nullptr) continue;
     DumpComm c;
     c.id = info.id;
     c.name = info.name;
     c.members = info.members;
     c.rank = info.rank;
     c.size = info.size;
-    const flight::FlightRing::View view = info.ring->view();
+    const flight::FlightRing::View view = info.rings->calls.view();
     c.issued = view.issued;
     c.unrecorded = view.unrecorded;
     c.calls.reserve(view.entries.size());
     for (const flight::FlightEntry& e : view.entries) c.calls.push_back(dump_call(e));
+    const flight::FlightRing::View messages = info.rings->messages.view();
+    c.messages.issued = messages.issued;
+    c.messages.unrecorded = messages.unrecorded;
+    c.messages.calls.reserve(messages.entries.size());
+    for (const flight::FlightEntry& e : messages.entries) c.messages.calls.push_back(dump_call(e));
+    for (const flight::StreamCount& sc : messages.streams) {
+      c.messages.streams.push_back({sc.stream.kind, sc.stream.peer, sc.stream.tag, sc.issued});
+    }
     d.comms.push_back(std::move(c));
   }
   const std::lock_guard lock(source_mutex_);

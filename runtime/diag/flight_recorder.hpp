@@ -1,4 +1,5 @@
-// A rank's flight recorder: one ring per communicator it belongs to (flight_ring.hpp), and, on
+// A rank's flight recorder: two rings per communicator it belongs to, its collectives and its
+// messages (flight_ring.hpp), and, on
 // demand, what its engine and main thread are doing, put together as a RankDump. The rings are
 // filled by a RecordedWorld over the rank's world; the engine side is attached by whoever runs
 // the engine, for as long as it runs.
@@ -53,7 +54,7 @@ struct Waits {
 
 class FlightRecorder {
  public:
-  // One ring of `ring_capacity` (1..ring_capacity_max) per communicator of `comms` that `world`
+  // Two rings of `ring_capacity` (1..ring_capacity_max) per communicator of `comms` that `world`
   // has this rank in; `comms` is the job's table, as the world was built from.
   FlightRecorder(comm::World& world, const std::vector<dag::Communicator>& comms,
                  std::size_t ring_capacity = ring_capacity_default);
@@ -61,7 +62,7 @@ class FlightRecorder {
   FlightRecorder& operator=(const FlightRecorder&) = delete;
 
   // By communicator id, null where this rank is not a member: what a RecordedWorld takes.
-  std::vector<flight::FlightRing*> rings();
+  std::vector<flight::CommRings*> rings();
 
   void attach(StateSource source);
   void detach();
@@ -77,7 +78,7 @@ class FlightRecorder {
     std::optional<std::vector<dag::Rank>> members;
     dag::Rank rank = 0;
     std::uint32_t size = 0;
-    std::unique_ptr<flight::FlightRing> ring;  // null: not a member
+    std::unique_ptr<flight::CommRings> rings;  // null: not a member
   };
 
   dag::Rank rank_;

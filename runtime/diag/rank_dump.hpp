@@ -1,6 +1,6 @@
 // One rank's hang dump as a value: what its flight recorder held and what its engine was doing
 // when the dump was taken. The watchdog writes it (dump_writer.hpp), `ordo analyze` reads it back
-// (dump_reader.hpp); docs/diagnostics.md gives the JSON format, "ordo-flight" version 1.
+// (dump_reader.hpp); docs/diagnostics.md gives the JSON format, "ordo-flight" version 2.
 #pragma once
 
 #include <cstdint>
@@ -15,13 +15,17 @@
 namespace ordo::diag {
 
 inline constexpr std::string_view dump_format = "ordo-flight";
-inline constexpr std::uint64_t dump_version = 1;
+// Version 2 adds each communicator's messages; version 1 dumps, which have none, still read.
+inline constexpr std::uint64_t dump_version = 2;
 
 // One ring entry. Times are wall-clock microseconds since the Unix epoch, so that dumps of ranks
 // on one machine (or on machines with synchronised clocks) can be ordered against each other.
 struct DumpCall {
   std::uint64_t seq = 0;
   comm::Call call;
+  // A send or recv: its place among the rank's messages of its kind, peer and tag on the
+  // communicator, which is what MPI matches it by (docs/semantics.md, §3b). 0 for a collective.
+  std::uint64_t nth = 0;
   bool blocking = true;
   std::string issuer;  // "main" or the engine op's name
   std::string pool;    // empty: not issued from a pool thread
@@ -33,6 +37,24 @@ struct DumpCall {
   bool open() const { return state == "issued" || state == "in_flight"; }
 };
 
+// How many messages a rank issued in one stream (kind, peer, tag) over the whole run.
+struct DumpStream {
+  dag::CollectiveKind kind = dag::CollectiveKind::send;
+  dag::Rank peer = 0;  // a rank of the communicator, or dag::any_source for a recv
+  std::uint32_t tag = 0;
+  std::uint64_t issued = 0;
+  friend bool operator==(const DumpStream&, const DumpStream&) = default;
+};
+
+// A communicator's sends and recvs: a ring of their own, since they have no place in its
+// collective order, and the count of every stream, which the ring may no longer hold whole.
+struct DumpMessages {
+  std::uint64_t issued = 0;         // messages ever issued here: the next sequence number
+  std::uint64_t unrecorded = 0;     // issued while the ring had no free slot
+  std::vector<DumpCall> calls;      // the ring, oldest first
+  std::vector<DumpStream> streams;  // by kind, peer and tag
+};
+
 struct DumpComm {
   dag::CommId id = 0;
   std::string name;
@@ -42,6 +64,7 @@ struct DumpComm {
   std::uint64_t issued = 0;      // calls ever issued here: the next sequence number
   std::uint64_t unrecorded = 0;  // issued while the ring had no free slot (not in `calls`)
   std::vector<DumpCall> calls;   // the ring, oldest first
+  DumpMessages messages;
 };
 
 struct DumpMain {

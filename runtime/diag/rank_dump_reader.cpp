@@ -1,8 +1,10 @@
+#include <algorithm>
 #include <array>
 #include <fstream>
 #include <set>
 #include <sstream>
 #include <stdexcept>
+#include <tuple>
 
 #include "runtime/comm/rules/call.hpp"
 #include "runtime/dag/json_fields.hpp"
@@ -29,15 +31,22 @@ constexpr ObjectSpec dump_spec = {"an ordo-flight dump", dump_required, dump_opt
 
 constexpr std::array<std::string_view, 7> comm_required = {"id",     "name",       "rank", "size",
                                                            "issued", "unrecorded", "calls"};
-constexpr std::array<std::string_view, 1> comm_optional = {"members"};
+constexpr std::array<std::string_view, 2> comm_optional = {"members", "messages"};
 constexpr ObjectSpec comm_spec = {"a communicator", comm_required, comm_optional};
 
 constexpr std::array<std::string_view, 10> call_required = {
     "seq",       "kind",     "key",    "count", "dtype",
     "reduction", "blocking", "issuer", "state", "issued_us"};
-constexpr std::array<std::string_view, 6> call_optional = {"root",   "offset",     "pool",
-                                                           "thread", "started_us", "ended_us"};
+constexpr std::array<std::string_view, 9> call_optional = {
+    "root", "offset", "pool", "thread", "started_us", "ended_us", "peer", "tag", "nth"};
 constexpr ObjectSpec call_spec = {"a recorded call", call_required, call_optional};
+
+constexpr std::array<std::string_view, 4> messages_required = {"issued", "unrecorded", "calls",
+                                                               "streams"};
+constexpr ObjectSpec messages_spec = {"a communicator's messages", messages_required, {}};
+constexpr std::array<std::string_view, 4> stream_required = {"kind", "peer", "tag", "issued"};
+constexpr ObjectSpec stream_spec = {"a stream of messages", stream_required, {}};
+constexpr std::array<std::string_view, 2> message_kinds = {"send", "recv"};
 
 constexpr std::array<std::string_view, 3> main_required = {"state", "what", "since_us"};
 constexpr ObjectSpec main_spec = {"the main thread's position", main_required, {}};
@@ -102,6 +111,16 @@ DumpCall read_call(const Node& node, const DumpComm& owner) {
   if (const std::optional<Node> root = object.optional("root")) {
     c.call.root = static_cast<dag::Rank>(json::read_unsigned(*root, dag::limits::ranks_max));
   }
+  if (const std::optional<Node> peer = object.optional("peer")) {
+    c.call.peer = static_cast<dag::Rank>(json::read_unsigned(*peer, dag::any_source));
+  }
+  if (const std::optional<Node> tag = object.optional("tag")) {
+    c.call.tag = static_cast<std::uint32_t>(json::read_unsigned(*tag, dag::tag_max));
+  }
+  if (const std::optional<Node> nth = object.optional("nth")) {
+    if (!dag::is_point_to_point(c.call.kind)) nth->fail("\"nth\" on a collective", "no \"nth\"");
+    c.nth = json::read_unsigned(*nth, UINT64_MAX - 1);
+  }
   try {
     comm::check_call_shape(c.call, owner.name, owner.size);
   } catch (const std::invalid_argument& e) {
@@ -127,6 +146,98 @@ DumpCall read_call(const Node& node, const DumpComm& owner) {
     node.fail("a " + c.state + " call without \"ended_us\"", "the time the call ended");
   }
   return c;
+}
+
+// A ring as the writer lists it: entries in increasing seq order, each one of the last
+// `ring_capacity` of `issued`, each a collective or each a message as `messages` says.
+std::vector<DumpCall> read_ring(const Node& calls, const DumpComm& owner, std::uint64_t issued,
+                                std::uint64_t ring_capacity, bool messages) {
+  std::vector<DumpCall> out;
+  const std::size_t n = json::read_array(calls, ring_capacity, "calls");
+  for (std::size_t i = 0; i < n; ++i) {
+    DumpCall call = read_call(calls.element(i), owner);
+    if (dag::is_point_to_point(call.call.kind) != messages) {
+      calls.element(i).fail(std::string(dag::to_string(call.call.kind)) +
+                                (messages ? " among the messages" : " among the collectives"),
+                            messages ? "a send or a recv" : "a collective kind");
+    }
+    if (call.seq >= issued) {
+      calls.element(i).fail("seq " + std::to_string(call.seq),
+                            "a seq below \"issued\", " + std::to_string(issued));
+    }
+    if (!out.empty() && call.seq <= out.back().seq) {
+      calls.element(i).fail(
+          "seq " + std::to_string(call.seq) + " after seq " + std::to_string(out.back().seq),
+          "calls in increasing seq order");
+    }
+    if (issued - call.seq > ring_capacity) {
+      calls.element(i).fail("seq " + std::to_string(call.seq) + " older than the ring holds",
+                            "one of the last " + std::to_string(ring_capacity) + " calls");
+    }
+    out.push_back(std::move(call));
+  }
+  return out;
+}
+
+// A message's place in its stream is below the stream's count, which the dump must list.
+DumpMessages read_messages(const Node& node, const DumpComm& owner, std::uint64_t ring_capacity) {
+  const ObjectNode object(node, messages_spec);
+  object.reject_unknown_fields();
+  DumpMessages m;
+  m.issued = json::read_unsigned(object.required("issued"), UINT64_MAX - 1);
+  m.unrecorded = json::read_unsigned(object.required("unrecorded"), m.issued);
+  const Node streams = object.required("streams");
+  // Every stream holds at least one message, so there are no more streams than messages (and no
+  // more than the bytes of a dump).
+  const std::size_t ns =
+      json::read_array(streams, std::min<std::uint64_t>(m.issued, dump_bytes_max), "streams");
+  std::uint64_t total = 0;
+  for (std::size_t i = 0; i < ns; ++i) {
+    const ObjectNode so(streams.element(i), stream_spec);
+    so.reject_unknown_fields();
+    DumpStream s;
+    s.kind = read_choice_text(so.required("kind"), message_kinds, "message kind") == "send"
+                 ? dag::CollectiveKind::send
+                 : dag::CollectiveKind::recv;
+    s.peer = static_cast<dag::Rank>(json::read_unsigned(so.required("peer"), dag::any_source));
+    if (s.peer != dag::any_source && s.peer >= owner.size) {
+      so.required("peer").fail(
+          "peer " + std::to_string(s.peer),
+          "a rank below the communicator's size, " + std::to_string(owner.size));
+    }
+    if (s.peer == dag::any_source && s.kind == dag::CollectiveKind::send) {
+      so.required("peer").fail("a send to any source", "a rank of the communicator");
+    }
+    s.tag = static_cast<std::uint32_t>(json::read_unsigned(so.required("tag"), dag::tag_max));
+    s.issued = json::read_unsigned(so.required("issued"), m.issued - total);
+    if (s.issued == 0) so.required("issued").fail("a stream of no messages", "at least 1");
+    const auto key = [](const DumpStream& x) { return std::tuple(x.kind, x.peer, x.tag); };
+    if (!m.streams.empty() && key(s) <= key(m.streams.back())) {
+      streams.element(i).fail("a stream out of order or twice",
+                              "streams in increasing (kind, peer, tag) order");
+    }
+    total += s.issued;
+    m.streams.push_back(s);
+  }
+  if (total != m.issued) {
+    streams.fail(std::to_string(total) + " messages in the streams",
+                 "as many as \"issued\", " + std::to_string(m.issued));
+  }
+  m.calls = read_ring(object.required("calls"), owner, m.issued, ring_capacity, true);
+  for (std::size_t i = 0; i < m.calls.size(); ++i) {
+    const DumpCall& c = m.calls[i];
+    const auto in = std::find_if(m.streams.begin(), m.streams.end(), [&](const DumpStream& s) {
+      return s.kind == c.call.kind && s.peer == c.call.peer && s.tag == c.call.tag;
+    });
+    if (in == m.streams.end() || c.nth >= in->issued) {
+      object.required("calls").element(i).fail(
+          "nth " + std::to_string(c.nth) + " of a stream the dump counts " +
+              (in == m.streams.end() ? std::string("no message of")
+                                     : std::to_string(in->issued) + " messages of"),
+          "a place below its stream's count in \"streams\"");
+    }
+  }
+  return m;
 }
 
 DumpComm read_comm(const Node& node, std::uint32_t world_size, std::uint64_t ring_capacity) {
@@ -160,24 +271,9 @@ DumpComm read_comm(const Node& node, std::uint32_t world_size, std::uint64_t rin
   c.rank = static_cast<dag::Rank>(json::read_unsigned(object.required("rank"), c.size - 1));
   c.issued = json::read_unsigned(object.required("issued"), UINT64_MAX - 1);
   c.unrecorded = json::read_unsigned(object.required("unrecorded"), c.issued);
-  const Node calls = object.required("calls");
-  const std::size_t n = json::read_array(calls, ring_capacity, "calls");
-  for (std::size_t i = 0; i < n; ++i) {
-    DumpCall call = read_call(calls.element(i), c);
-    if (call.seq >= c.issued) {
-      calls.element(i).fail("seq " + std::to_string(call.seq),
-                            "a seq below \"issued\", " + std::to_string(c.issued));
-    }
-    if (!c.calls.empty() && call.seq <= c.calls.back().seq) {
-      calls.element(i).fail(
-          "seq " + std::to_string(call.seq) + " after seq " + std::to_string(c.calls.back().seq),
-          "calls in increasing seq order");
-    }
-    if (c.issued - call.seq > ring_capacity) {
-      calls.element(i).fail("seq " + std::to_string(call.seq) + " older than the ring holds",
-                            "one of the last " + std::to_string(ring_capacity) + " calls");
-    }
-    c.calls.push_back(std::move(call));
+  c.calls = read_ring(object.required("calls"), c, c.issued, ring_capacity, false);
+  if (const std::optional<Node> messages = object.optional("messages")) {
+    c.messages = read_messages(*messages, c, ring_capacity);
   }
   return c;
 }
@@ -278,7 +374,7 @@ RankDump read_rank_dump(std::string_view text) {
   const nlohmann::json document = json::parse_json(text);
   const Node root(document, "");
   const ObjectNode object(root, dump_spec);
-  json::check_format(object, dump_format, dump_version);
+  json::check_format(object, dump_format, 1, dump_version);
   object.reject_unknown_fields();
   RankDump d;
   d.world_size = static_cast<std::uint32_t>(

@@ -18,6 +18,11 @@ nlohmann::json call_json(const DumpCall& c) {
   j["dtype"] = dag::to_string(c.call.dtype);
   j["reduction"] = dag::to_string(c.call.reduction);
   if (c.call.root) j["root"] = *c.call.root;
+  if (dag::is_point_to_point(c.call.kind)) {
+    j["peer"] = c.call.peer.value_or(0);
+    j["tag"] = c.call.tag;
+    j["nth"] = c.nth;
+  }
   j["blocking"] = c.blocking;
   j["issuer"] = c.issuer;
   if (!c.pool.empty()) {
@@ -104,6 +109,23 @@ std::string write_rank_dump(const RankDump& d) {
     nlohmann::json calls = nlohmann::json::array();
     for (const DumpCall& call : c.calls) calls.push_back(call_json(call));
     entry["calls"] = std::move(calls);
+    if (c.messages.issued != 0) {
+      nlohmann::json messages;
+      messages["issued"] = c.messages.issued;
+      messages["unrecorded"] = c.messages.unrecorded;
+      nlohmann::json ring = nlohmann::json::array();
+      for (const DumpCall& call : c.messages.calls) ring.push_back(call_json(call));
+      messages["calls"] = std::move(ring);
+      nlohmann::json streams = nlohmann::json::array();
+      for (const DumpStream& s : c.messages.streams) {
+        streams.push_back({{"kind", dag::to_string(s.kind)},
+                           {"peer", s.peer},
+                           {"tag", s.tag},
+                           {"issued", s.issued}});
+      }
+      messages["streams"] = std::move(streams);
+      entry["messages"] = std::move(messages);
+    }
     comms.push_back(std::move(entry));
   }
   j["comms"] = std::move(comms);

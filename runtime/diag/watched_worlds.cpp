@@ -48,13 +48,13 @@ WatchedWorlds::WatchedWorlds(comm::World& world, comm::World* step,
     }
     recorder_ = std::make_unique<FlightRecorder>(both_ ? static_cast<comm::World&>(*both_) : *base,
                                                  recorded_comms, options.flight_ring);
-    const std::vector<flight::FlightRing*> rings = recorder_->rings();
+    const std::vector<flight::CommRings*> rings = recorder_->rings();
     if (step_base != nullptr) {
       const auto first = rings.begin() + static_cast<std::ptrdiff_t>(comms.size());
       step_recorded_ = std::make_unique<flight::RecordedWorld>(
-          *step_base, std::vector<flight::FlightRing*>(rings.begin(), first));
+          *step_base, std::vector<flight::CommRings*>(rings.begin(), first));
       recorded_ = std::make_unique<flight::RecordedWorld>(
-          *base, std::vector<flight::FlightRing*>(first, rings.end()));
+          *base, std::vector<flight::CommRings*>(first, rings.end()));
       step_world_ = step_recorded_.get();
     } else {
       recorded_ = std::make_unique<flight::RecordedWorld>(*base, rings);

@@ -52,6 +52,11 @@ FlightRing::Issued FlightRing::issue(const comm::Call& call, bool blocking, std:
   const std::lock_guard lock(mutex_);
   const std::uint64_t seq = issued_++;
   Slot& slot = slots_[seq % slots_.size()];
+  // Counted even when it goes unrecorded below: analysis matches messages by these counts.
+  std::uint64_t nth = 0;
+  if (dag::is_point_to_point(call.kind)) {
+    nth = streams_[MessageStream{call.kind, call.peer.value_or(0), call.tag}]++;
+  }
   if (slot.done) {
     // An earlier call still waits in this slot for its completion: keep it, record nothing.
     ++unrecorded_;
@@ -60,6 +65,7 @@ FlightRing::Issued FlightRing::issue(const comm::Call& call, bool blocking, std:
   FlightEntry& e = slot.entry;
   e.seq = seq;
   e.call = call;
+  e.nth = nth;
   e.blocking = blocking;
   copy_cut(e.issuer, issuer);
   if (running != nullptr && running->pool_name != nullptr) {
@@ -116,6 +122,8 @@ FlightRing::View FlightRing::view() const {
     const Slot& slot = slots_[seq % slots_.size()];
     if (slot.used && slot.entry.seq == seq) v.entries.push_back(slot.entry);
   }
+  v.streams.reserve(streams_.size());
+  for (const auto& [stream, issued] : streams_) v.streams.push_back({stream, issued});
   return v;
 }
 
@@ -127,6 +135,10 @@ std::optional<FlightEntry> FlightRing::oldest_open() const {
     if (!oldest || slot.entry.issued_ns < oldest->issued_ns) oldest = slot.entry;
   }
   return oldest;
+}
+
+FlightRing& CommRings::ring_of(const comm::Call& call) {
+  return dag::is_point_to_point(call.kind) ? messages : calls;
 }
 
 }  // namespace ordo::flight

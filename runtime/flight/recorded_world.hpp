@@ -17,7 +17,7 @@ namespace ordo::flight {
 
 class RecordedCommunicator final : public comm::WrappedCommunicator {
  public:
-  RecordedCommunicator(comm::Communicator& inner, FlightRing& ring);
+  RecordedCommunicator(comm::Communicator& inner, CommRings& rings);
 
   void call(const comm::Call& call, void* buffer) override;
   std::unique_ptr<comm::Request> start(const comm::Call& call, void* buffer) override;
@@ -26,16 +26,16 @@ class RecordedCommunicator final : public comm::WrappedCommunicator {
 
  private:
   // The backend's completion wrapper: two words, so std::function stores it inline.
-  Done finisher(std::uint64_t seq, bool parked, Done& done);
+  Done finisher(FlightRing& ring, std::uint64_t seq, bool parked, Done& done);
 
-  FlightRing& ring_;
+  CommRings& rings_;
 };
 
-// Wraps `inner`, which must outlive it; one ring per communicator of `rings` (null where this
-// rank is not a member), by communicator id.
+// Wraps `inner`, which must outlive it; one pair of rings per communicator of `rings` (null where
+// this rank is not a member), by communicator id.
 class RecordedWorld final : public comm::WrappedWorld {
  public:
-  RecordedWorld(comm::World& inner, const std::vector<FlightRing*>& rings);
+  RecordedWorld(comm::World& inner, const std::vector<CommRings*>& rings);
 };
 
 }  // namespace ordo::flight

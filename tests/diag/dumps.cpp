@@ -1,5 +1,8 @@
 #include "tests/diag/dumps.hpp"
 
+#include <algorithm>
+#include <tuple>
+
 namespace ordo::diag::testing {
 
 comm::Call allreduce(std::int64_t key, std::uint64_t count) {
@@ -14,6 +17,20 @@ comm::Call allreduce(std::int64_t key, std::uint64_t count) {
 comm::Call barrier() {
   return comm::Call{dag::CollectiveKind::barrier, -1,          0, dag::DType::f32,
                     dag::Reduction::none,         std::nullopt};
+}
+
+comm::Call send(dag::Rank peer, std::uint32_t tag, std::uint64_t count) {
+  comm::Call c{dag::CollectiveKind::send, 0,           count, dag::DType::f32,
+               dag::Reduction::none,      std::nullopt};
+  c.peer = peer;
+  c.tag = tag;
+  return c;
+}
+
+comm::Call recv(dag::Rank peer, std::uint32_t tag, std::uint64_t count) {
+  comm::Call c = send(peer, tag, count);
+  c.kind = dag::CollectiveKind::recv;
+  return c;
 }
 
 RankDump empty_dump(dag::Rank rank, std::uint32_t world_size,
@@ -51,6 +68,34 @@ void add_call(RankDump& dump, std::size_t comm_index, const comm::Call& call, bo
   entry.started_us = entry.issued_us;
   if (!open) entry.ended_us = entry.issued_us + 1;
   c.calls.push_back(std::move(entry));
+}
+
+void add_message(RankDump& dump, std::size_t comm_index, const comm::Call& call, bool open,
+                 const std::string& issuer) {
+  DumpMessages& m = dump.comms.at(comm_index).messages;
+  const dag::Rank peer = call.peer.value_or(0);
+  auto stream = std::find_if(m.streams.begin(), m.streams.end(), [&](const DumpStream& s) {
+    return s.kind == call.kind && s.peer == peer && s.tag == call.tag;
+  });
+  if (stream == m.streams.end()) {
+    m.streams.push_back({call.kind, peer, call.tag, 0});
+    std::sort(m.streams.begin(), m.streams.end(), [](const DumpStream& a, const DumpStream& b) {
+      return std::tuple(a.kind, a.peer, a.tag) < std::tuple(b.kind, b.peer, b.tag);
+    });
+    stream = std::find_if(m.streams.begin(), m.streams.end(), [&](const DumpStream& s) {
+      return s.kind == call.kind && s.peer == peer && s.tag == call.tag;
+    });
+  }
+  DumpCall entry;
+  entry.seq = m.issued++;
+  entry.call = call;
+  entry.nth = stream->issued++;
+  entry.issuer = issuer;
+  entry.state = open ? "in_flight" : "completed";
+  entry.issued_us = dump.written_us - 1000 + static_cast<std::int64_t>(entry.seq);
+  entry.started_us = entry.issued_us;
+  if (!open) entry.ended_us = entry.issued_us + 1;
+  m.calls.push_back(std::move(entry));
 }
 
 }  // namespace ordo::diag::testing

@@ -8,6 +8,8 @@
 //   stop:  the same with SIGSTOP (and once continued, the op never returns);
 //   cycle: no steps; rank 0's main thread allreduces on "left" then "right", the others on
 //          "right" then "left": a wait cycle across two communicators;
+//   recv:  no steps; every rank's main thread receives from the next rank on "grads" with tag 3
+//          before it sends: recvs head to head, which no send will ever match (MPI-3.1 §3.5);
 //   swap:  the rank issues key --key + 1 before key --key (same shape: MPI sums the wrong
 //          gradients together, silently);
 //   count: the rank's allreduce of key --key has 8 elements, not 4;
@@ -204,6 +206,18 @@ int run(const Args& a, comm::MpiRuntime& runtime) {
     const dag::CommId second = rank == 0 ? 3 : 2;
     world.comm(first).allreduce(value, 4, dag::DType::f32, dag::Reduction::sum, 7);
     world.comm(second).allreduce(value, 4, dag::DType::f32, dag::Reduction::sum, 8);
+  } else if (a.mode == "recv") {
+    const comm::sim::IssuerScope issuer("main");
+    float value[4] = {1, 2, 3, 4};
+    comm::Call recv{dag::CollectiveKind::recv, 0,           4, dag::DType::f32,
+                    dag::Reduction::none,      std::nullopt};
+    recv.peer = (rank + 1) % world.size();
+    recv.tag = 3;
+    world.comm(grads_comm).call(recv, value);
+    comm::Call send = recv;
+    send.kind = dag::CollectiveKind::send;
+    send.peer = (rank + world.size() - 1) % world.size();
+    world.comm(grads_comm).call(send, value);
   } else {
     run_steps(a, executor, rank, step_mpi ? &watched.world() : nullptr);
   }

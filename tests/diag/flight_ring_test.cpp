@@ -56,6 +56,47 @@ TEST(FlightRing, StatesAndTheOldestOpenCall) {
   EXPECT_EQ(ring.view().entries.back().state, flight::CallState::completed);
 }
 
+comm::Call message(dag::CollectiveKind kind, dag::Rank peer, std::uint32_t tag) {
+  comm::Call c{kind, 0, 4, dag::DType::f32, dag::Reduction::none, std::nullopt};
+  c.peer = peer;
+  c.tag = tag;
+  return c;
+}
+
+// A message's place is in its stream (kind, peer, tag), and the streams are counted whole even
+// when the ring holds only the last messages or has no free slot for one.
+TEST(FlightRing, NumbersMessagesInTheirStreamsAndCountsEveryStream) {
+  flight::FlightRing ring(2);
+  using dag::CollectiveKind;
+  const comm::Call to1 = message(CollectiveKind::send, 1, 0);
+  const comm::Call to1_tag5 = message(CollectiveKind::send, 1, 5);
+  const comm::Call from_any = message(CollectiveKind::recv, dag::any_source, 0);
+  for (const comm::Call& c : {to1, to1_tag5, to1, from_any, to1}) {
+    ring.ended(ring.issue(c, true, "m", nullptr).seq, false);
+  }
+  comm::Communicator::Done parked = [](std::exception_ptr) {};
+  ring.issue(to1, false, "held", nullptr, &parked);  // seq 5, parked in slot 1
+  ring.issue(to1_tag5, false, "kept", nullptr);      // seq 6, slot 0
+  ring.issue(to1_tag5, false, "lost", nullptr);      // seq 7: slot 1 is parked, so unrecorded
+  const flight::FlightRing::View view = ring.view();
+  EXPECT_EQ(view.issued, 8u);
+  EXPECT_EQ(view.unrecorded, 1u);
+  ASSERT_EQ(view.entries.size(), 1u);
+  EXPECT_EQ(view.entries[0].seq, 6u);
+  EXPECT_EQ(view.entries[0].nth, 1u);  // the second send to 1 with tag 5
+  ASSERT_EQ(view.streams.size(), 3u);
+  EXPECT_EQ(view.streams[0].stream, (flight::MessageStream{CollectiveKind::send, 1, 0}));
+  EXPECT_EQ(view.streams[0].issued, 4u);
+  EXPECT_EQ(view.streams[1].issued, 3u);  // tag 5, the unrecorded one counted
+  EXPECT_EQ(view.streams[2].stream.peer, dag::any_source);
+  EXPECT_EQ(view.streams[2].issued, 1u);
+  // A collective has no stream.
+  flight::FlightRing calls(2);
+  calls.issue(allreduce(1), true, "ar", nullptr);
+  EXPECT_TRUE(calls.view().streams.empty());
+  EXPECT_EQ(calls.view().entries[0].nth, 0u);
+}
+
 TEST(FlightRing, CutsLongNamesToTheSlot) {
   flight::FlightRing ring(1);
   ring.issue(allreduce(1), true, std::string(500, 'x'), nullptr);

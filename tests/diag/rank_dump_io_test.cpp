@@ -30,6 +30,11 @@ RankDump full_dump() {
   d.comms[1].calls.back().ended_us.reset();
   comm::Call bcast{dag::CollectiveKind::bcast, 9, 8, dag::DType::bf16, dag::Reduction::none, 2u};
   add_call(d, 1, bcast, true, "bc.9");
+  // Messages: member 1 of 'grads' sent to member 0 with tag 5 and waits in a recv from any source
+  // with that tag and in a send to member 2.
+  testing::add_message(d, 1, testing::send(0, 5), false, "tx.0");
+  testing::add_message(d, 1, testing::recv(dag::any_source, 5), true, "rx.any");
+  testing::add_message(d, 1, testing::send(2, 0), true, "tx.2");
   d.main = DumpMain{"waiting_all", "main waits for all ops", 1'700'000'000'000'100};
   engine::EngineSnapshot e;
   e.ops_incomplete = 3;
@@ -65,6 +70,24 @@ TEST(DumpIo, RoundTrips) {
   ASSERT_TRUE(back.engine.has_value());
   EXPECT_EQ(back.engine->pools[0].threads[1], std::nullopt);
   EXPECT_EQ(back.engine->vars[0].waiting_first[0].op, "bc.9");
+  const DumpMessages& m = back.comms[1].messages;
+  EXPECT_EQ(m.issued, 3u);
+  ASSERT_EQ(m.calls.size(), 3u);
+  EXPECT_EQ(m.calls[1].call.peer, std::optional<dag::Rank>(dag::any_source));
+  EXPECT_EQ(m.calls[1].call.tag, 5u);
+  EXPECT_EQ(m.calls[2].nth, 0u);
+  EXPECT_EQ(m.streams, d.comms[1].messages.streams);
+  EXPECT_EQ(back.comms[0].messages.issued, 0u);
+}
+
+// A dump of version 1, which has no messages, still reads.
+TEST(DumpIo, ReadsVersionOne) {
+  RankDump d = full_dump();
+  d.comms[1].messages = {};
+  nlohmann::json j = nlohmann::json::parse(write_rank_dump(d));
+  j["version"] = 1;
+  const RankDump back = read_rank_dump(j.dump());
+  expect_same(d, back);
 }
 
 // Each edit makes the written dump wrong in one way; the reader must say where.
@@ -76,7 +99,7 @@ struct Broken {
 
 const Broken broken[] = {
     {"other format", "/format", [](nlohmann::json& j) { j["format"] = "ordo-trace"; }},
-    {"newer version", "/version", [](nlohmann::json& j) { j["version"] = 2; }},
+    {"newer version", "/version", [](nlohmann::json& j) { j["version"] = 3; }},
     {"unknown field", "/", [](nlohmann::json& j) { j["extra"] = 1; }},
     {"rank past the world", "/rank", [](nlohmann::json& j) { j["rank"] = 4; }},
     {"zero ranks", "/world_size", [](nlohmann::json& j) { j["world_size"] = 0; }},
@@ -109,6 +132,34 @@ const Broken broken[] = {
     {"boolean as a number", "/comms/1/calls/0/blocking",
      [](nlohmann::json& j) { j["comms"][1]["calls"][0]["blocking"] = 1; }},
     {"communicators out of order", "/comms/1", [](nlohmann::json& j) { j["comms"][1]["id"] = 0; }},
+    {"a collective among the messages", "/comms/1/messages/calls/0",
+     [](nlohmann::json& j) {
+       nlohmann::json& c = j["comms"][1]["messages"]["calls"][0];
+       c = j["comms"][1]["calls"][1];
+       c["seq"] = 0;
+     }},
+    {"a message among the collectives", "/comms/1/calls/0",
+     [](nlohmann::json& j) {
+       nlohmann::json& c = j["comms"][1]["calls"][0];
+       const std::uint64_t seq = c["seq"];
+       c = j["comms"][1]["messages"]["calls"][0];
+       c["seq"] = seq;
+     }},
+    {"a place past its stream", "/comms/1/messages/calls/2",
+     [](nlohmann::json& j) { j["comms"][1]["messages"]["calls"][2]["nth"] = 1; }},
+    {"a place on a collective", "/comms/1/calls/1/nth",
+     [](nlohmann::json& j) { j["comms"][1]["calls"][1]["nth"] = 0; }},
+    {"streams that do not add up", "/comms/1/messages/streams",
+     [](nlohmann::json& j) { j["comms"][1]["messages"]["issued"] = 4; }},
+    {"a stream's peer outside the communicator", "/comms/1/messages/streams/0/peer",
+     [](nlohmann::json& j) { j["comms"][1]["messages"]["streams"][0]["peer"] = 3; }},
+    {"streams out of order", "/comms/1/messages/streams/1",
+     [](nlohmann::json& j) {
+       nlohmann::json& st = j["comms"][1]["messages"]["streams"];
+       std::swap(st[0], st[1]);
+     }},
+    {"a message to a peer outside the communicator", "/comms/1/messages/calls/2",
+     [](nlohmann::json& j) { j["comms"][1]["messages"]["calls"][2]["peer"] = 3; }},
 };
 
 TEST(DumpIo, RefusesEachBrokenDumpSayingWhere) {

@@ -64,5 +64,42 @@ TEST(RecordedWorld, RejectsAWrongRingCount) {
   EXPECT_THROW(FlightRecorder(inner, comms, 0), std::invalid_argument);
 }
 
+// A send or recv lands in its communicator's ring of messages, numbered in its stream, and the
+// collective ring's seqs stay the communicator's collective order.
+TEST(RecordedWorld, MessagesGoToTheirOwnRing) {
+  FakeWorld inner;
+  FlightRecorder recorder(inner, comms, 8);
+  flight::RecordedWorld world(inner, recorder.rings());
+  float buffer[4] = {};
+  comm::Call send{dag::CollectiveKind::send, 0,           4, dag::DType::f32,
+                  dag::Reduction::none,      std::nullopt};
+  send.peer = 0;
+  send.tag = 2;
+  world.comm(0).call(testing::allreduce(1), buffer);
+  world.comm(0).call(send, buffer);
+  world.comm(0).start(send, buffer)->wait();
+  world.comm(0).call(testing::allreduce(2), buffer);
+  const RankDump d = recorder.dump("request", "test", 1.0);
+  const DumpComm& a = d.comms[0];
+  ASSERT_EQ(a.calls.size(), 2u);
+  EXPECT_EQ(a.calls[1].seq, 1u);
+  EXPECT_EQ(a.calls[1].call.key, 2);
+  ASSERT_EQ(a.messages.calls.size(), 2u);
+  EXPECT_EQ(a.messages.calls[0].nth, 0u);
+  EXPECT_EQ(a.messages.calls[1].nth, 1u);
+  EXPECT_FALSE(a.messages.calls[1].blocking);
+  EXPECT_EQ(a.messages.calls[1].state, "completed");
+  ASSERT_EQ(a.messages.streams.size(), 1u);
+  EXPECT_EQ(a.messages.streams[0], (DumpStream{dag::CollectiveKind::send, 0, 2, 2}));
+  // An open message is what the watchdog sees the rank wait on, named by its place in its stream.
+  EXPECT_FALSE(recorder.waits().call.has_value());
+  world.comm(1).start_then(send, buffer, [](std::exception_ptr) {});
+  ASSERT_TRUE(recorder.waits().call.has_value());
+  EXPECT_NE(recorder.waits().call->what.find("tag 2 on 'b', key 0, nth 0"), std::string::npos)
+      << recorder.waits().call->what;
+  inner.b.held(nullptr);
+  EXPECT_FALSE(recorder.waits().call.has_value());
+}
+
 }  // namespace
 }  // namespace ordo::diag
