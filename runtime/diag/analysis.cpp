@@ -349,11 +349,11 @@ std::string unmatched_text(const Unmatched& u) {
   if (!u.peer) {
     return waits + "which no rank sent: the members sent rank " + std::to_string(u.waiting.rank) +
            " " + std::to_string(u.peer_issued) + " message(s) with tag " +
-           std::to_string(m.call.tag) + " on '" + u.comm_name + "', and it posted " +
-           std::to_string(u.own_issued) + " recv(s) with that tag";
+           std::to_string(m.call.tag) + " on '" + u.comm_name + "', and this is its recv " +
+           std::to_string(u.own_issued) + " from any source with that tag";
   }
   const std::string peer = "rank " + std::to_string(*u.peer);
-  if (u.peer_missing) return waits + "whose peer, " + peer + ", left no dump";
+  if (u.peer_missing) return waits + "whose peer, " + peer + ", left no dump of its messages";
   const bool recv = m.call.kind == dag::CollectiveKind::recv;
   return waits + "which " + peer + " never " + (recv ? "sent" : "posted a recv for") + ": it " +
          (recv ? "sent " : "posted ") + std::to_string(u.peer_issued) + " such " +

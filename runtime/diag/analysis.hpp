@@ -57,15 +57,20 @@ struct NotIssued {
 // to another with one tag do not overtake (MPI-3.1 §3.5; docs/semantics.md, §3b), so the nth
 // message of a stream (kind, peer, tag) needs nth + 1 messages on the other side that can match
 // it: for a recv, the peer's sends to it with the tag; for a send, the peer's recvs from it with
-// the tag and its recvs from any source with the tag. With fewer, it is never matched, whatever
-// else the ranks do. A recv from any source is never matched when the members sent its rank
-// fewer messages with its tag than it posted recvs with that tag, and every member dumped.
+// the tag and its recvs from any source with the tag. The nth recv from any source with a tag
+// needs nth + 1 messages to its rank with the tag, from every member (whose dumps must all hold
+// messages). With fewer, the message is never matched, if the ranks are stuck where they dumped,
+// as every finding of the analysis assumes. A stream's places are given in the order its
+// messages reached the recorder; two threads of one rank racing on one stream may reach MPI in
+// the other order, so the stream starves as named, but the call named may be the other one.
 struct Unmatched {
   dag::CommId comm = 0;
   std::string comm_name;
   RankCall waiting;               // the open send or recv
-  std::optional<dag::Rank> peer;  // the world rank of its peer; absent: a recv from any source
-  bool peer_missing = false;      // the peer left no dump, so its side is not known
+  // The world rank of its peer (the call's own peer is a rank of the communicator); absent: a
+  // recv from any source.
+  std::optional<dag::Rank> peer;
+  bool peer_missing = false;  // the peer left no dump, or one without messages (version 1)
   // The messages on the other side that could match (for a recv from any source: the members'
   // sends to it with the tag) and those on the waiting rank's side that need them.
   std::uint64_t peer_issued = 0;

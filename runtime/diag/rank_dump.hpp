@@ -65,6 +65,8 @@ struct DumpComm {
   std::uint64_t unrecorded = 0;  // issued while the ring had no free slot (not in `calls`)
   std::vector<DumpCall> calls;   // the ring, oldest first
   DumpMessages messages;
+  // False in a dump of version 1, which did not record messages: this rank's are not known.
+  bool messages_known = true;
 };
 
 struct DumpMain {

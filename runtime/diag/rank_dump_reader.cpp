@@ -114,12 +114,15 @@ DumpCall read_call(const Node& node, const DumpComm& owner) {
   if (const std::optional<Node> peer = object.optional("peer")) {
     c.call.peer = static_cast<dag::Rank>(json::read_unsigned(*peer, dag::any_source));
   }
-  if (const std::optional<Node> tag = object.optional("tag")) {
+  // A send or recv comes with its peer, tag and place in its stream; a collective with none.
+  const std::optional<Node> tag = object.optional("tag");
+  const std::optional<Node> nth = object.optional("nth");
+  if (dag::is_point_to_point(c.call.kind)) {
+    if (!tag || !nth) node.fail("a message without its \"tag\" or \"nth\"", "both");
     c.call.tag = static_cast<std::uint32_t>(json::read_unsigned(*tag, dag::tag_max));
-  }
-  if (const std::optional<Node> nth = object.optional("nth")) {
-    if (!dag::is_point_to_point(c.call.kind)) nth->fail("\"nth\" on a collective", "no \"nth\"");
     c.nth = json::read_unsigned(*nth, UINT64_MAX - 1);
+  } else if (tag || nth) {
+    (tag ? *tag : *nth).fail("a tag or place on a collective", "neither");
   }
   try {
     comm::check_call_shape(c.call, owner.name, owner.size);
@@ -240,7 +243,8 @@ DumpMessages read_messages(const Node& node, const DumpComm& owner, std::uint64_
   return m;
 }
 
-DumpComm read_comm(const Node& node, std::uint32_t world_size, std::uint64_t ring_capacity) {
+DumpComm read_comm(const Node& node, std::uint32_t world_size, std::uint64_t ring_capacity,
+                   std::uint64_t version) {
   const ObjectNode object(node, comm_spec);
   object.reject_unknown_fields();
   DumpComm c;
@@ -272,7 +276,9 @@ DumpComm read_comm(const Node& node, std::uint32_t world_size, std::uint64_t rin
   c.issued = json::read_unsigned(object.required("issued"), UINT64_MAX - 1);
   c.unrecorded = json::read_unsigned(object.required("unrecorded"), c.issued);
   c.calls = read_ring(object.required("calls"), c, c.issued, ring_capacity, false);
+  c.messages_known = version >= 2;
   if (const std::optional<Node> messages = object.optional("messages")) {
+    if (version < 2) messages->fail("messages in a dump of version 1", "no \"messages\"");
     c.messages = read_messages(*messages, c, ring_capacity);
   }
   return c;
@@ -374,7 +380,7 @@ RankDump read_rank_dump(std::string_view text) {
   const nlohmann::json document = json::parse_json(text);
   const Node root(document, "");
   const ObjectNode object(root, dump_spec);
-  json::check_format(object, dump_format, 1, dump_version);
+  const std::uint64_t version = json::check_format(object, dump_format, 1, dump_version);
   object.reject_unknown_fields();
   RankDump d;
   d.world_size = static_cast<std::uint32_t>(
@@ -395,7 +401,7 @@ RankDump read_rank_dump(std::string_view text) {
   const Node comms = object.required("comms");
   const std::size_t n = json::read_array(comms, dag::limits::comms_max, "comms");
   for (std::size_t i = 0; i < n; ++i) {
-    DumpComm c = read_comm(comms.element(i), d.world_size, d.ring_capacity);
+    DumpComm c = read_comm(comms.element(i), d.world_size, d.ring_capacity, version);
     if (!d.comms.empty() && c.id <= d.comms.back().id) {
       comms.element(i).fail("communicator id " + std::to_string(c.id) + " after id " +
                                 std::to_string(d.comms.back().id),

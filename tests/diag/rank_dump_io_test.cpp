@@ -88,6 +88,8 @@ TEST(DumpIo, ReadsVersionOne) {
   j["version"] = 1;
   const RankDump back = read_rank_dump(j.dump());
   expect_same(d, back);
+  EXPECT_FALSE(back.comms[1].messages_known);
+  EXPECT_TRUE(read_rank_dump(write_rank_dump(d)).comms[1].messages_known);
 }
 
 // Each edit makes the written dump wrong in one way; the reader must say where.
@@ -147,6 +149,10 @@ const Broken broken[] = {
      }},
     {"a place past its stream", "/comms/1/messages/calls/2",
      [](nlohmann::json& j) { j["comms"][1]["messages"]["calls"][2]["nth"] = 1; }},
+    {"messages in a dump of version 1", "/comms/1/messages",
+     [](nlohmann::json& j) { j["version"] = 1; }},
+    {"a message without its place", "/comms/1/messages/calls/1",
+     [](nlohmann::json& j) { j["comms"][1]["messages"]["calls"][1].erase("nth"); }},
     {"a place on a collective", "/comms/1/calls/1/nth",
      [](nlohmann::json& j) { j["comms"][1]["calls"][1]["nth"] = 0; }},
     {"streams that do not add up", "/comms/1/messages/streams",
