@@ -54,8 +54,8 @@ void BM_Bare(benchmark::State& state) {
 
 void BM_Recorded(benchmark::State& state) {
   InstantComm bare;
-  flight::FlightRing ring(256);
-  flight::RecordedCommunicator recorded(bare, ring);
+  flight::CommRings rings(256);
+  flight::RecordedCommunicator recorded(bare, rings);
   run(state, recorded, state.range(0) != 0);
 }
 
