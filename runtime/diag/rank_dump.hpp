@@ -3,9 +3,11 @@
 // (dump_reader.hpp); docs/diagnostics.md gives the JSON format, "ordo-flight" version 2.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "runtime/comm/rules/call.hpp"
@@ -43,6 +45,8 @@ struct DumpStream {
   dag::Rank peer = 0;  // a rank of the communicator, or dag::any_source for a recv
   std::uint32_t tag = 0;
   std::uint64_t issued = 0;
+  // What streams are ordered and found by.
+  auto key() const { return std::tuple(kind, peer, tag); }
   friend bool operator==(const DumpStream&, const DumpStream&) = default;
 };
 
@@ -52,8 +56,18 @@ struct DumpMessages {
   std::uint64_t issued = 0;         // messages ever issued here: the next sequence number
   std::uint64_t unrecorded = 0;     // issued while the ring had no free slot
   std::vector<DumpCall> calls;      // the ring, oldest first
-  std::vector<DumpStream> streams;  // by kind, peer and tag
+  std::vector<DumpStream> streams;  // in increasing key() order
 };
+
+// The messages a rank issued in one stream, by binary search of the sorted streams; 0 for a
+// stream it never used.
+inline std::uint64_t stream_count(const DumpMessages& m, dag::CollectiveKind kind, dag::Rank peer,
+                                  std::uint32_t tag) {
+  const auto key = std::tuple(kind, peer, tag);
+  const auto it = std::lower_bound(m.streams.begin(), m.streams.end(), key,
+                                   [](const DumpStream& s, const auto& k) { return s.key() < k; });
+  return it != m.streams.end() && it->key() == key ? it->issued : 0;
+}
 
 struct DumpComm {
   dag::CommId id = 0;

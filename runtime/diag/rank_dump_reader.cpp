@@ -1,10 +1,8 @@
-#include <algorithm>
 #include <array>
 #include <fstream>
 #include <set>
 #include <sstream>
 #include <stdexcept>
-#include <tuple>
 
 #include "runtime/comm/rules/call.hpp"
 #include "runtime/dag/json_fields.hpp"
@@ -214,8 +212,7 @@ DumpMessages read_messages(const Node& node, const DumpComm& owner, std::uint64_
     s.tag = static_cast<std::uint32_t>(json::read_unsigned(so.required("tag"), dag::tag_max));
     s.issued = json::read_unsigned(so.required("issued"), m.issued - total);
     if (s.issued == 0) so.required("issued").fail("a stream of no messages", "at least 1");
-    const auto key = [](const DumpStream& x) { return std::tuple(x.kind, x.peer, x.tag); };
-    if (!m.streams.empty() && key(s) <= key(m.streams.back())) {
+    if (!m.streams.empty() && s.key() <= m.streams.back().key()) {
       streams.element(i).fail("a stream out of order or twice",
                               "streams in increasing (kind, peer, tag) order");
     }
@@ -229,15 +226,12 @@ DumpMessages read_messages(const Node& node, const DumpComm& owner, std::uint64_
   m.calls = read_ring(object.required("calls"), owner, m.issued, ring_capacity, true);
   for (std::size_t i = 0; i < m.calls.size(); ++i) {
     const DumpCall& c = m.calls[i];
-    const auto in = std::find_if(m.streams.begin(), m.streams.end(), [&](const DumpStream& s) {
-      return s.kind == c.call.kind && s.peer == c.call.peer && s.tag == c.call.tag;
-    });
-    if (in == m.streams.end() || c.nth >= in->issued) {
-      object.required("calls").element(i).fail(
-          "nth " + std::to_string(c.nth) + " of a stream the dump counts " +
-              (in == m.streams.end() ? std::string("no message of")
-                                     : std::to_string(in->issued) + " messages of"),
-          "a place below its stream's count in \"streams\"");
+    const std::uint64_t count = stream_count(m, c.call.kind, c.call.peer.value_or(0), c.call.tag);
+    if (c.nth >= count) {
+      object.required("calls").element(i).fail("nth " + std::to_string(c.nth) +
+                                                   " of a stream the dump counts " +
+                                                   std::to_string(count) + " messages of",
+                                               "a place below its stream's count in \"streams\"");
     }
   }
   return m;

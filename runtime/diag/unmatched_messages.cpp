@@ -1,7 +1,5 @@
 #include "runtime/diag/unmatched_messages.hpp"
 
-#include <algorithm>
-#include <tuple>
 #include <utility>
 
 namespace ordo::diag {
@@ -12,16 +10,9 @@ std::uint64_t add(std::uint64_t a, std::uint64_t b) {
   return b > UINT64_MAX - a ? UINT64_MAX : a + b;
 }
 
-// The streams are sorted by (kind, peer, tag) (the reader checks it), so a count is a search.
 std::uint64_t stream_count(const DumpComm& c, dag::CollectiveKind kind, dag::Rank peer,
                            std::uint32_t tag) {
-  const auto key = std::tuple(kind, peer, tag);
-  const auto it = std::lower_bound(
-      c.messages.streams.begin(), c.messages.streams.end(), key,
-      [](const DumpStream& s, const auto& k) { return std::tuple(s.kind, s.peer, s.tag) < k; });
-  return it != c.messages.streams.end() && std::tuple(it->kind, it->peer, it->tag) == key
-             ? it->issued
-             : 0;
+  return diag::stream_count(c.messages, kind, peer, tag);
 }
 
 class Matcher {

@@ -1,7 +1,6 @@
 #include "tests/diag/dumps.hpp"
 
 #include <algorithm>
-#include <tuple>
 
 namespace ordo::diag::testing {
 
@@ -55,46 +54,43 @@ RankDump empty_dump(dag::Rank rank, std::uint32_t world_size,
   return d;
 }
 
-void add_call(RankDump& dump, std::size_t comm_index, const comm::Call& call, bool open,
-              const std::string& issuer, const std::string& pool) {
-  DumpComm& c = dump.comms.at(comm_index);
+namespace {
+
+// A ring entry at `seq`, issued a little before the dump was written, ended at once unless open.
+DumpCall entry_at(const RankDump& dump, std::uint64_t seq, const comm::Call& call, bool open,
+                  const std::string& issuer, const std::string& pool) {
   DumpCall entry;
-  entry.seq = c.issued++;
+  entry.seq = seq;
   entry.call = call;
   entry.issuer = issuer;
   entry.pool = pool;
   entry.state = open ? "in_flight" : "completed";
-  entry.issued_us = dump.written_us - 1000 + static_cast<std::int64_t>(entry.seq);
+  entry.issued_us = dump.written_us - 1000 + static_cast<std::int64_t>(seq);
   entry.started_us = entry.issued_us;
   if (!open) entry.ended_us = entry.issued_us + 1;
-  c.calls.push_back(std::move(entry));
+  return entry;
+}
+
+}  // namespace
+
+void add_call(RankDump& dump, std::size_t comm_index, const comm::Call& call, bool open,
+              const std::string& issuer, const std::string& pool) {
+  DumpComm& c = dump.comms.at(comm_index);
+  c.calls.push_back(entry_at(dump, c.issued++, call, open, issuer, pool));
 }
 
 void add_message(RankDump& dump, std::size_t comm_index, const comm::Call& call, bool open,
                  const std::string& issuer) {
   DumpMessages& m = dump.comms.at(comm_index).messages;
-  const dag::Rank peer = call.peer.value_or(0);
-  auto stream = std::find_if(m.streams.begin(), m.streams.end(), [&](const DumpStream& s) {
-    return s.kind == call.kind && s.peer == peer && s.tag == call.tag;
-  });
-  if (stream == m.streams.end()) {
-    m.streams.push_back({call.kind, peer, call.tag, 0});
-    std::sort(m.streams.begin(), m.streams.end(), [](const DumpStream& a, const DumpStream& b) {
-      return std::tuple(a.kind, a.peer, a.tag) < std::tuple(b.kind, b.peer, b.tag);
-    });
-    stream = std::find_if(m.streams.begin(), m.streams.end(), [&](const DumpStream& s) {
-      return s.kind == call.kind && s.peer == peer && s.tag == call.tag;
-    });
+  const DumpStream fresh{call.kind, call.peer.value_or(0), call.tag, 0};
+  auto stream =
+      std::lower_bound(m.streams.begin(), m.streams.end(), fresh,
+                       [](const DumpStream& a, const DumpStream& b) { return a.key() < b.key(); });
+  if (stream == m.streams.end() || stream->key() != fresh.key()) {
+    stream = m.streams.insert(stream, fresh);
   }
-  DumpCall entry;
-  entry.seq = m.issued++;
-  entry.call = call;
+  DumpCall entry = entry_at(dump, m.issued++, call, open, issuer, "");
   entry.nth = stream->issued++;
-  entry.issuer = issuer;
-  entry.state = open ? "in_flight" : "completed";
-  entry.issued_us = dump.written_us - 1000 + static_cast<std::int64_t>(entry.seq);
-  entry.started_us = entry.issued_us;
-  if (!open) entry.ended_us = entry.issued_us + 1;
   m.calls.push_back(std::move(entry));
 }
 

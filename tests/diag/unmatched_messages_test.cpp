@@ -17,6 +17,15 @@ bool contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
 }
 
+// Two ranks, each waiting in one message: `at0` on rank 0, `at1` on rank 1.
+Analysis one_open_each(const comm::Call& at0, const comm::Call& at1) {
+  RankDump r0 = empty_dump(0, 2);
+  RankDump r1 = empty_dump(1, 2);
+  add_message(r0, 0, at0, true);
+  add_message(r1, 0, at1, true);
+  return analyze({r0, r1});
+}
+
 TEST(UnmatchedMessages, ARecvItsPeerNeverSentIsNamed) {
   RankDump r0 = empty_dump(0, 2);
   RankDump r1 = empty_dump(1, 2);
@@ -41,11 +50,7 @@ TEST(UnmatchedMessages, ARecvItsPeerNeverSentIsNamed) {
 // MPI-3.1 §3.5, Example 3.9: two blocking sends head to head wait for ever where the library
 // does not buffer them; each waits for a recv its peer never posted.
 TEST(UnmatchedMessages, HeadToHeadSendsAreBothNamed) {
-  RankDump r0 = empty_dump(0, 2);
-  RankDump r1 = empty_dump(1, 2);
-  add_message(r0, 0, send(1), true);
-  add_message(r1, 0, send(0), true);
-  const Analysis a = analyze({r0, r1});
+  const Analysis a = one_open_each(send(1), send(0));
   EXPECT_EQ(a.finding, Finding::fault);
   ASSERT_EQ(a.unmatched.size(), 2u);
   EXPECT_TRUE(contains(a.headline, "which rank 1 never posted a recv for: it posted 0"))
@@ -53,23 +58,14 @@ TEST(UnmatchedMessages, HeadToHeadSendsAreBothNamed) {
 }
 
 TEST(UnmatchedMessages, AMessageBothSidesIssuedIsNoFaultOfTheProgram) {
-  RankDump r0 = empty_dump(0, 2);
-  RankDump r1 = empty_dump(1, 2);
-  add_message(r0, 0, send(1, 3), true);
-  add_message(r1, 0, recv(0, 3), true);
-  const Analysis a = analyze({r0, r1});
+  const Analysis a = one_open_each(send(1, 3), recv(0, 3));
   EXPECT_TRUE(a.unmatched.empty());
   EXPECT_EQ(a.finding, Finding::inconclusive);
 }
 
 // Tags are streams of their own: a send with tag 1 does not match a recv with tag 2.
 TEST(UnmatchedMessages, AnotherTagIsAnotherStream) {
-  RankDump r0 = empty_dump(0, 2);
-  RankDump r1 = empty_dump(1, 2);
-  add_message(r0, 0, send(1, 1), true);
-  add_message(r1, 0, recv(0, 2), true);
-  const Analysis a = analyze({r0, r1});
-  EXPECT_EQ(a.unmatched.size(), 2u);
+  EXPECT_EQ(one_open_each(send(1, 1), recv(0, 2)).unmatched.size(), 2u);
 }
 
 // A recv from any source may take rank 0's send, so rank 0's send waits for no missing recv.
